@@ -1,0 +1,37 @@
+// `npm test`: migrates one template database per run, then runs every test file against a copy
+// of it (PGlite: a copied data directory; PostgreSQL: a schema of its own, see test/helpers).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const args = process.argv.slice(2);
+const files = args.filter((a) => !a.startsWith('--'));
+const testFiles = files.length
+  ? files
+  : fs.readdirSync(path.join(root, 'test')).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join('test', f));
+
+const env = { ...process.env };
+let templateDir = null;
+if (!env.DATABASE_URL) {
+  // A fresh PGlite costs seconds and hundreds of MB to initialise; do it once and copy.
+  templateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carta-template-'));
+  const prep = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'test/helpers/make-template.ts'), templateDir], {
+    stdio: 'inherit',
+    cwd: root,
+  });
+  if (prep.status !== 0) process.exit(prep.status ?? 1);
+  env.CARTA_TEST_TEMPLATE = templateDir;
+}
+
+const engine = env.DATABASE_URL ? `postgres${env.REDIS_URL ? ' + redis' : ''}` : 'pglite';
+process.stdout.write(`carta tests on ${engine}: ${testFiles.length} files\n`);
+const concurrency = Math.max(1, Math.min(4, os.availableParallelism()));
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...args.filter((a) => a.startsWith('--')), ...testFiles],
+  { stdio: 'inherit', cwd: root, env },
+);
+if (templateDir) fs.rmSync(templateDir, { recursive: true, force: true });
+process.exit(result.status ?? 1);

@@ -1,0 +1,95 @@
+import Fastify, { LogController } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.js';
+import type { Database } from './db/port.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { openApiDocument, registerOpenApi } from './http/openapi.js';
+import { adminAuth } from './http/plugins/admin-auth.js';
+import { apiKeyAuth } from './http/plugins/api-key-auth.js';
+import { registerJsonBody } from './http/plugins/json-body.js';
+import { genReqId } from './http/plugins/request-id.js';
+import { ErrorResponse } from './http/schemas/common.js';
+import type { App } from './http/types.js';
+import { validatorCompiler } from './http/validation.js';
+import { BODY_LIMIT_BYTES } from './limits.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import type { RouteEntry } from './modules/reference/reference.service.js';
+import { referenceRoutes } from './modules/reference/reference.routes.js';
+import { adminRoutes } from './modules/venues/admin.routes.js';
+import { createServices, type Services } from './services.js';
+import { VERSION } from './version.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+}
+
+export interface BuiltApp {
+  app: App;
+  services: Services;
+}
+
+/** Plugins, then modules, registered explicitly. Never listens: main.ts and the tests do. */
+export async function buildApp({ config, db }: AppDeps): Promise<BuiltApp> {
+  const app = Fastify({
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            // Keys and bodies never reach the log; the default request serializer has no headers,
+            // and this guards any header that gets logged by hand.
+            redact: ['req.headers.authorization', 'headers.authorization', 'authorization'],
+          },
+    genReqId,
+    requestIdHeader: false,
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    // proxy-addr takes a hop count too, which Fastify's types leave out.
+    trustProxy: config.trustProxy as boolean | string[],
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.decorateRequest('venue', null as never);
+  registerJsonBody(app);
+  registerErrorHandling(app);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const routes: RouteEntry[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
+
+  await registerOpenApi(app, VERSION);
+  app.addSchema(ErrorResponse);
+
+  const services = createServices({ config, db, routes: () => routes });
+
+  await app.register(healthRoutes(db));
+
+  const document = openApiDocument(app);
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(document()),
+  );
+
+  await app.register(
+    async (v1) => {
+      v1.addHook('onRequest', apiKeyAuth(services.apiKeys));
+      await v1.register(referenceRoutes(services));
+    },
+    { prefix: '/v1' },
+  );
+
+  await app.register(
+    async (admin) => {
+      admin.addHook('onRequest', adminAuth(config.adminToken));
+      await admin.register(adminRoutes(services));
+    },
+    { prefix: '/admin/v1' },
+  );
+
+  return { app, services };
+}

@@ -1,0 +1,220 @@
+import { Command, Option } from 'commander';
+import { loadConfig } from '../config.js';
+import { migrate } from '../db/migrate.js';
+import { openDatabase } from '../db/open.js';
+import { AppError } from '../errors.js';
+import { assertValid } from '../http/validation.js';
+import { CURRENCIES, LANGUAGES } from '../modules/reference/catalog.js';
+import { PLANS, SUBSCRIPTION_STATUSES } from '../modules/venues/plans.js';
+import {
+  ApiKeyCreateBody,
+  VenueCreateBody,
+  VenueParams,
+  VenuePatchBody,
+  type ApiKeyCreateInput,
+  type VenueCreateInput,
+  type VenuePatchInput,
+  type VenueView,
+  type ApiKeyCreatedView,
+} from '../modules/venues/venues.schemas.js';
+import { serve } from '../server/serve.js';
+import { VERSION } from '../version.js';
+import { connectOperator, type Operator } from './operator.js';
+
+interface Output {
+  json?: boolean;
+}
+
+function print(opts: Output, value: unknown, human: () => string): void {
+  process.stdout.write(opts.json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+}
+
+function venueText(v: VenueView): string {
+  return [
+    `venue     ${v.id}`,
+    `slug      ${v.slug}`,
+    `name      ${v.name}`,
+    `plan      ${v.plan} (${v.subscriptionStatus})`,
+    `currency  ${v.currency}, default language ${v.defaultLanguage}`,
+    `sandbox   ${v.sandbox.id} (${v.sandbox.slug})`,
+  ].join('\n');
+}
+
+function keyText(k: ApiKeyCreatedView): string {
+  return [
+    `key id    ${k.id}`,
+    `mode      ${k.mode}${k.readOnly ? ' (read-only)' : ''}`,
+    `api key   ${k.key}`,
+    'The key is shown only now; store it somewhere safe.',
+  ].join('\n');
+}
+
+/** Every operator command opens the operator, runs, and always closes it. */
+async function withOperator<T>(fn: (op: Operator) => Promise<T>): Promise<T> {
+  const op = await connectOperator(loadConfig());
+  try {
+    return await fn(op);
+  } finally {
+    await op.close();
+  }
+}
+
+const jsonOption = () => new Option('--json', 'print machine-readable JSON');
+
+export function buildCli(): Command {
+  const program = new Command('carta')
+    .description('Carta: venue menu and orders API')
+    .version(VERSION)
+    .showHelpAfterError();
+
+  program
+    .command('serve')
+    .description('serve the API (PGlite under DATA_DIR unless DATABASE_URL is set)')
+    .action(async () => {
+      await serve(loadConfig());
+    });
+
+  program
+    .command('migrate')
+    .description('apply pending database migrations and exit')
+    .addOption(jsonOption())
+    .action(async (opts: Output) => {
+      const db = await openDatabase(loadConfig());
+      try {
+        const applied = await migrate(db);
+        print(opts, { applied }, () => (applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date'));
+      } finally {
+        await db.close();
+      }
+    });
+
+  const venue = program.command('venue').description('create, show and update venues');
+  venue
+    .command('create')
+    .description('create a venue and its sandbox twin')
+    .requiredOption('--name <name>', 'venue name')
+    .addOption(new Option('--currency <code>', 'ISO 4217 currency').choices(CURRENCIES).makeOptionMandatory())
+    .option('--slug <slug>', 'public slug [a-z0-9-]{3,64} (default: derived from the name)')
+    .addOption(new Option('--plan <plan>', 'plan').choices(PLANS))
+    .addOption(new Option('--default-language <code>', 'default language').choices(LANGUAGES))
+    .addOption(new Option('--subscription-status <status>', 'subscription status').choices(SUBSCRIPTION_STATUSES))
+    .addOption(jsonOption())
+    .action(async (opts: Output & Record<string, string | undefined>) => {
+      const input = assertValid<VenueCreateInput>(VenueCreateBody, compact({
+        name: opts.name,
+        currency: opts.currency,
+        slug: opts.slug,
+        plan: opts.plan,
+        defaultLanguage: opts.defaultLanguage,
+        subscriptionStatus: opts.subscriptionStatus,
+      }));
+      const created = await withOperator((op) => op.createVenue(input));
+      print(opts, created, () => `${venueText(created)}\nNext: carta key create --venue ${created.id} --mode live`);
+    });
+
+  venue
+    .command('show')
+    .description('show a venue')
+    .argument('<venueId>', 'venue id')
+    .addOption(jsonOption())
+    .action(async (id: string, opts: Output) => {
+      const v = await withOperator((op) => op.getVenue(idArg(id)));
+      print(opts, v, () => venueText(v));
+    });
+
+  venue
+    .command('update')
+    .description("change a venue's name, plan or subscription status")
+    .argument('<venueId>', 'venue id')
+    .option('--name <name>', 'venue name')
+    .addOption(new Option('--plan <plan>', 'plan').choices(PLANS))
+    .addOption(new Option('--subscription-status <status>', 'subscription status').choices(SUBSCRIPTION_STATUSES))
+    .addOption(jsonOption())
+    .action(async (id: string, opts: Output & Record<string, string | undefined>) => {
+      const patch = assertValid<VenuePatchInput>(VenuePatchBody, compact({
+        name: opts.name,
+        plan: opts.plan,
+        subscriptionStatus: opts.subscriptionStatus,
+      }));
+      const v = await withOperator((op) => op.updateVenue(idArg(id), patch));
+      print(opts, v, () => venueText(v));
+    });
+
+  const key = program.command('key').description('create, list, regenerate and revoke API keys');
+  key
+    .command('create')
+    .description('create an API key (shown once)')
+    .requiredOption('--venue <venueId>', 'venue id')
+    .addOption(new Option('--mode <mode>', 'live acts on the venue, test on its sandbox').choices(['live', 'test']).default('live'))
+    .option('--read-only', 'the key may only read')
+    .option('--label <label>', 'a note to tell keys apart')
+    .addOption(jsonOption())
+    .action(async (opts: Output & { venue: string; mode: string; readOnly?: boolean; label?: string }) => {
+      const input = assertValid<ApiKeyCreateInput>(ApiKeyCreateBody, compact({
+        mode: opts.mode,
+        readOnly: opts.readOnly ?? false,
+        label: opts.label,
+      }));
+      const k = await withOperator((op) => op.createKey(idArg(opts.venue), input));
+      print(opts, k, () => keyText(k));
+    });
+
+  key
+    .command('list')
+    .description("list a venue's keys (hints only)")
+    .requiredOption('--venue <venueId>', 'venue id')
+    .addOption(jsonOption())
+    .action(async (opts: Output & { venue: string }) => {
+      const list = await withOperator((op) => op.listKeys(idArg(opts.venue)));
+      print(opts, list, () =>
+        list.items.length === 0
+          ? 'no keys'
+          : list.items
+              .map((k) => `${k.id}  ${k.mode}${k.readOnly ? ' read-only' : ''}  ...${k.hint}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}${k.label ? `  ${k.label}` : ''}`)
+              .join('\n'),
+      );
+    });
+
+  key
+    .command('regenerate')
+    .description('replace a key with a new one; the old one stops working at once')
+    .argument('<keyId>', 'key id')
+    .addOption(jsonOption())
+    .action(async (id: string, opts: Output) => {
+      const k = await withOperator((op) => op.regenerateKey(idArg(id)));
+      print(opts, k, () => keyText(k));
+    });
+
+  key
+    .command('revoke')
+    .description('revoke a key; it stops working at once')
+    .argument('<keyId>', 'key id')
+    .addOption(jsonOption())
+    .action(async (id: string, opts: Output) => {
+      await withOperator((op) => op.revokeKey(idArg(id)));
+      print(opts, { id, revoked: true }, () => `revoked ${id}`);
+    });
+
+  return program;
+}
+
+/** Ids are UUIDs; checking here gives a clear message instead of a database error. */
+function idArg(id: string): string {
+  return assertValid<{ id: string }>(VenueParams, { id }).id;
+}
+
+function compact<T extends Record<string, unknown>>(obj: T): T {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
+}
+
+export async function run(argv: string[]): Promise<void> {
+  try {
+    await buildCli().parseAsync(argv);
+  } catch (err) {
+    const list = (err as { errors?: string[] }).errors;
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`carta: ${message}\n${list?.length ? list.map((e) => `  - ${e}\n`).join('') : ''}`);
+    process.exitCode = err instanceof AppError && err.statusCode === 404 ? 4 : 1;
+  }
+}
+

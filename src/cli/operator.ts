@@ -1,0 +1,93 @@
+import type { Config } from '../config.js';
+import { migrate } from '../db/migrate.js';
+import { openDatabase } from '../db/open.js';
+import type { Database } from '../db/port.js';
+import { AppError } from '../errors.js';
+import type {
+  ApiKeyCreateInput,
+  ApiKeyCreatedView,
+  ApiKeySummaryView,
+  VenueCreateInput,
+  VenuePatchInput,
+  VenueView,
+} from '../modules/venues/venues.schemas.js';
+import { readStoredAdminToken } from '../server/admin-token.js';
+import { runningServer } from '../server/server-file.js';
+import { createServices } from '../services.js';
+
+/** The operator operations, the same whether the CLI runs them in-process or over /admin/v1. */
+export interface Operator {
+  createVenue(input: VenueCreateInput): Promise<VenueView>;
+  getVenue(id: string): Promise<VenueView>;
+  updateVenue(id: string, patch: VenuePatchInput): Promise<VenueView>;
+  createKey(venueId: string, input: ApiKeyCreateInput): Promise<ApiKeyCreatedView>;
+  listKeys(venueId: string): Promise<{ items: ApiKeySummaryView[] }>;
+  regenerateKey(keyId: string): Promise<ApiKeyCreatedView>;
+  revokeKey(keyId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+function inProcess(db: Database, config: Config): Operator {
+  const services = createServices({ config, db });
+  return {
+    createVenue: (input) => services.venues.create(input),
+    getVenue: (id) => services.venues.get(id),
+    updateVenue: (id, patch) => services.venues.update(id, patch),
+    createKey: (venueId, input) => services.apiKeys.create(venueId, input),
+    listKeys: (venueId) => services.apiKeys.list(venueId),
+    regenerateKey: (keyId) => services.apiKeys.regenerate(keyId),
+    revokeKey: (keyId) => services.apiKeys.revoke(keyId),
+    close: () => db.close(),
+  };
+}
+
+function overHttp(baseUrl: string, token: string): Operator {
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${baseUrl}/admin/v1${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (res.status === 204) return undefined as T;
+    const payload = (await res.json()) as Record<string, unknown>;
+    if (!res.ok) {
+      throw new AppError({
+        statusCode: res.status,
+        message: String(payload.message ?? res.statusText),
+        errors: payload.errors as string[] | undefined,
+      });
+    }
+    return payload as T;
+  };
+  return {
+    createVenue: (input) => call('POST', '/venues', input),
+    getVenue: (id) => call('GET', `/venues/${encodeURIComponent(id)}`),
+    updateVenue: (id, patch) => call('PATCH', `/venues/${encodeURIComponent(id)}`, patch),
+    createKey: (venueId, input) => call('POST', `/venues/${encodeURIComponent(venueId)}/api-keys`, input),
+    listKeys: (venueId) => call('GET', `/venues/${encodeURIComponent(venueId)}/api-keys`),
+    regenerateKey: (keyId) => call('POST', `/api-keys/${encodeURIComponent(keyId)}/regenerate`),
+    revokeKey: (keyId) => call('DELETE', `/api-keys/${encodeURIComponent(keyId)}`),
+    close: async () => {},
+  };
+}
+
+/**
+ * In-process on PostgreSQL, or on PGlite when no server holds the data directory; through the
+ * running server's operator API when one does (PGlite files are one process's alone).
+ */
+export async function connectOperator(config: Config): Promise<Operator> {
+  if (config.databaseUrl === null) {
+    const server = runningServer(config.dataDir);
+    if (server) {
+      const token = config.adminToken ?? readStoredAdminToken(config.dataDir);
+      if (!token) throw new Error(`A server is running on ${server.url} but no ADMIN_TOKEN is set or stored in ${config.dataDir}`);
+      return overHttp(server.url, token);
+    }
+  }
+  const db = await openDatabase(config);
+  await migrate(db);
+  return inProcess(db, config);
+}

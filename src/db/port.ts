@@ -1,0 +1,56 @@
+// The narrow database port. PGlite (embedded) and node-postgres both satisfy it, so one set
+// of SQL and one test suite serve both engines.
+
+export interface QueryResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+}
+
+/** A transaction's handle: statements with parameters, and scripts (migrations). */
+export interface Transaction extends Queryable {
+  exec(sql: string): Promise<void>;
+}
+
+export interface TransactionOptions {
+  /**
+   * Absolute time (ms since epoch) by which the transaction must finish. Every statement is
+   * bounded by the time left; past it the statement fails with DeadlineExceededError and the
+   * transaction rolls back.
+   */
+  deadline?: number;
+}
+
+export type Engine = 'pglite' | 'postgres';
+
+export interface Database extends Queryable {
+  readonly engine: Engine;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /** Runs a script of several statements (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Observes every statement sent (tests count them; nothing in production listens). */
+export type QueryListener = (text: string) => void;
+
+export class DeadlineExceededError extends Error {
+  constructor() {
+    super('transaction deadline exceeded');
+    this.name = 'DeadlineExceededError';
+  }
+}
+
+/** PostgreSQL's SQLSTATE for statement_timeout / transaction_timeout cancellation. */
+export const QUERY_CANCELED = '57014';
+export const UNIQUE_VIOLATION = '23505';
+export const LOCK_NOT_AVAILABLE = '55P03';
+
+export function sqlState(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
+    ? err.code
+    : undefined;
+}

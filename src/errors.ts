@@ -1,0 +1,150 @@
+// The closed catalogue of application errors (spec section 7). Every error the service
+// returns on purpose is made here, with its status, code and message, and rendered once by
+// src/http/error-handler.ts into the spec's envelope.
+
+export type ErrorCode =
+  | 'VALIDATION_FAILED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'SYNC_TOO_LARGE'
+  | 'READ_ONLY_KEY'
+  | 'SUBSCRIPTION_INACTIVE'
+  | 'PAID_PLAN_REQUIRED'
+  | 'CATEGORY_BULK_LIMIT_EXCEEDED'
+  | 'INGREDIENT_BULK_LIMIT_EXCEEDED'
+  | 'PRODUCT_BULK_LIMIT_EXCEEDED'
+  | 'PRODUCT_NOT_FOUND'
+  | 'CATEGORY_NOT_FOUND'
+  | 'INGREDIENT_NOT_FOUND'
+  | 'MODIFIER_GROUP_NOT_FOUND'
+  | 'VENUE_NOT_FOUND'
+  | 'API_KEY_NOT_FOUND'
+  | 'MENU_NOT_PUBLISHED'
+  | 'SLUG_ALREADY_EXISTS'
+  | 'EXTERNAL_ID_ALREADY_EXISTS'
+  | 'STALE_RESOURCE'
+  | 'INVALID_STATUS_TRANSITION'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'DELIVERY_NOT_AVAILABLE'
+  | 'INVALID_LOCALE'
+  | 'LOCALE_NOT_ENABLED'
+  | 'EMPTY_TRANSLATION'
+  | 'RATE_LIMITED'
+  | 'LOCK_TIMEOUT'
+  | 'NOT_FOUND';
+
+export interface AppErrorInit {
+  statusCode: number;
+  message: string;
+  code?: ErrorCode;
+  details?: Record<string, unknown>;
+  errors?: string[];
+  headers?: Record<string, string>;
+}
+
+export class AppError extends Error {
+  readonly statusCode: number;
+  readonly code?: ErrorCode;
+  readonly details?: Record<string, unknown>;
+  readonly errors?: string[];
+  readonly headers?: Record<string, string>;
+
+  constructor(init: AppErrorInit) {
+    super(init.message);
+    this.name = 'AppError';
+    this.statusCode = init.statusCode;
+    this.code = init.code;
+    this.details = init.details;
+    this.errors = init.errors;
+    this.headers = init.headers;
+  }
+}
+
+export type BulkLimitCode =
+  | 'CATEGORY_BULK_LIMIT_EXCEEDED'
+  | 'INGREDIENT_BULK_LIMIT_EXCEEDED'
+  | 'PRODUCT_BULK_LIMIT_EXCEEDED';
+
+export const errors = {
+  validation: (list: string[]) =>
+    new AppError({ statusCode: 400, message: 'Validation failed', errors: list }),
+  /** A validation failure whose message itself must name the parameter (decisions section 5). */
+  invalidParameter: (message: string) =>
+    new AppError({ statusCode: 400, message, errors: [message] }),
+  badRequest: (message: string) => new AppError({ statusCode: 400, message }),
+  bulkLimit: (code: BulkLimitCode, details: { limit: number; available: number; requested: number }) =>
+    new AppError({ statusCode: 400, message: 'Bad Request Exception', code, details }),
+  translation: (code: 'INVALID_LOCALE' | 'LOCALE_NOT_ENABLED' | 'EMPTY_TRANSLATION', message: string) =>
+    new AppError({ statusCode: 400, message, code }),
+
+  missingApiKey: () => new AppError({ statusCode: 401, message: 'Missing API key' }),
+  malformedApiKey: () => new AppError({ statusCode: 401, message: 'Invalid API key format' }),
+  invalidApiKey: () => new AppError({ statusCode: 401, message: 'Invalid API key' }),
+  invalidAdminToken: () => new AppError({ statusCode: 401, message: 'Invalid admin token' }),
+
+  readOnlyKey: () =>
+    new AppError({ statusCode: 403, code: 'READ_ONLY_KEY', message: 'This API key is read-only; writes are not allowed' }),
+  subscriptionInactive: (status: string) =>
+    new AppError({
+      statusCode: 403,
+      code: 'SUBSCRIPTION_INACTIVE',
+      message: `The venue's subscription is ${status}; access resumes when it is active again`,
+    }),
+  paidPlanRequired: () =>
+    new AppError({ statusCode: 403, code: 'PAID_PLAN_REQUIRED', message: 'The Orders API requires a paid plan' }),
+  deliveryNotAvailable: () =>
+    new AppError({ statusCode: 403, code: 'DELIVERY_NOT_AVAILABLE', message: "Order settings need a plan with delivery (features.hasDelivery)" }),
+
+  routeNotFound: (method: string, url: string) =>
+    new AppError({ statusCode: 404, message: `Route ${method} ${url} not found` }),
+  venueNotFound: () => new AppError({ statusCode: 404, code: 'VENUE_NOT_FOUND', message: 'Venue not found' }),
+  apiKeyNotFound: () => new AppError({ statusCode: 404, code: 'API_KEY_NOT_FOUND', message: 'API key not found' }),
+  productNotFound: () => new AppError({ statusCode: 404, code: 'PRODUCT_NOT_FOUND', message: 'Product not found' }),
+  categoryNotFound: () => new AppError({ statusCode: 404, code: 'CATEGORY_NOT_FOUND', message: 'Category not found' }),
+  menuNotPublished: () =>
+    new AppError({ statusCode: 404, code: 'MENU_NOT_PUBLISHED', message: 'Menu has not been published' }),
+  // Spec 4.4: order lookups carry a message only, no code.
+  orderNotFound: () => new AppError({ statusCode: 404, message: 'Order not found' }),
+
+  slugTaken: (slug: string) =>
+    new AppError({ statusCode: 409, code: 'SLUG_ALREADY_EXISTS', message: `Slug '${slug}' is already taken` }),
+  idempotencyKeyReused: () =>
+    new AppError({
+      statusCode: 409,
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      message: 'This Idempotency-Key was already used with a different request body',
+    }),
+  staleResource: () =>
+    new AppError({
+      statusCode: 412,
+      code: 'STALE_RESOURCE',
+      message: 'The resource has changed since it was read (If-Match does not match); re-read and retry',
+    }),
+  payloadTooLarge: (limitBytes: number) =>
+    new AppError({
+      statusCode: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+      message: `Request body is larger than ${Math.round(limitBytes / (1024 * 1024))} MB`,
+    }),
+  syncTooLarge: (windowMs: number) =>
+    new AppError({
+      statusCode: 413,
+      code: 'SYNC_TOO_LARGE',
+      message: `Sync did not finish within ${Math.round(windowMs / 1000)} s; nothing was written. Split the payload and retry`,
+    }),
+  invalidStatusTransition: (message: string, details: Record<string, unknown>) =>
+    new AppError({ statusCode: 422, code: 'INVALID_STATUS_TRANSITION', message, details }),
+  rateLimited: (bucket: string, retryAfterSec: number) =>
+    new AppError({
+      statusCode: 429,
+      code: 'RATE_LIMITED',
+      message: `Rate limit exceeded for bucket '${bucket}'; retry after ${retryAfterSec} s`,
+      headers: { 'retry-after': String(retryAfterSec) },
+    }),
+  lockTimeout: (retryAfterSec: number) =>
+    new AppError({
+      statusCode: 503,
+      code: 'LOCK_TIMEOUT',
+      message: 'Another write for this venue is in progress; retry shortly',
+      headers: { 'retry-after': String(retryAfterSec) },
+    }),
+} as const;

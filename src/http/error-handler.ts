@@ -1,0 +1,68 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, errors } from '../errors.js';
+import { BODY_LIMIT_BYTES } from '../limits.js';
+import { formatValidationErrors } from './validation.js';
+
+const VALIDATION_ROOT: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
+
+/** Fastify's own errors (parsing, body size, content type) mapped into the catalogue. */
+function fromFastifyError(err: FastifyError, request: FastifyRequest): AppError | null {
+  if (err.validation) {
+    const root = VALIDATION_ROOT[err.validationContext ?? 'body'] ?? 'body';
+    return errors.validation(formatValidationErrors(err.validation as never, root));
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errors.payloadTooLarge(request.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errors.validation(['content-type must be application/json']);
+    case 'FST_ERR_CTP_INVALID_JSON':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errors.validation(['body must be valid JSON']);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return errors.validation(['content-length does not match the body']);
+  }
+  // JSON.parse failures and prototype-poisoning refusals surface as 400 SyntaxErrors.
+  if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON|__proto__|constructor/i.test(err.message))) {
+    return errors.validation(['body must be valid JSON']);
+  }
+  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    return new AppError({ statusCode: err.statusCode, message: err.message });
+  }
+  return null;
+}
+
+export function envelope(err: AppError, request: FastifyRequest) {
+  const path = request.url.split('?')[0];
+  return {
+    statusCode: err.statusCode,
+    message: err.message,
+    ...(err.code ? { code: err.code } : {}),
+    ...(err.details ? { details: err.details } : {}),
+    ...(err.errors ? { errors: err.errors } : {}),
+    requestId: request.id,
+    timestamp: new Date().toISOString(),
+    path,
+  };
+}
+
+function send(reply: FastifyReply, request: FastifyRequest, err: AppError) {
+  if (err.headers) reply.headers(err.headers);
+  reply.header('x-request-id', request.id);
+  return reply.status(err.statusCode).type('application/json; charset=utf-8').send(envelope(err, request));
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+    const known = error instanceof AppError ? error : fromFastifyError(error as FastifyError, request);
+    if (known) {
+      if (known.statusCode >= 500) request.log.error({ err: error }, known.message);
+      return send(reply, request, known);
+    }
+    // Never show a stack or SQL to the client (spec 7): log it with the request id instead.
+    request.log.error({ err: error }, 'unhandled error');
+    return send(reply, request, new AppError({ statusCode: 500, message: 'Internal server error' }));
+  });
+
+  app.setNotFoundHandler((request, reply) => send(reply, request, errors.routeNotFound(request.method, request.url.split('?')[0])));
+}

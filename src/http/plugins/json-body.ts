@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+
+// JSON bodies through Fastify's own parser (prototype-poisoning protection), except that an
+// empty body reads as absent: POST /v1/publish takes "body absent or {}" even when the client
+// sends Content-Type: application/json with nothing after it.
+export function registerJsonBody(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  // Every body is JSON: text/plain is refused (400) rather than parsed into a string.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, body as string, done);
+  });
+}

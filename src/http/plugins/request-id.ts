@@ -1,0 +1,12 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+// An inbound x-request-id is echoed when well-formed; anything else (too long, odd characters
+// that could forge log lines) is replaced by a fresh id.
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function genReqId(req: IncomingMessage): string {
+  const inbound = req.headers['x-request-id'];
+  if (typeof inbound === 'string' && REQUEST_ID_RE.test(inbound)) return inbound;
+  return randomUUID();
+}

@@ -1,0 +1,26 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { VenueBucket } from '../limits.js';
+import type { PlanFeatures } from '../modules/venues/plans.js';
+import type { VenueContext } from '../modules/venues/api-keys.service.js';
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression<RawServerDefault>,
+  RawReplyDefaultExpression<RawServerDefault>,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A plan feature the route needs (403 PAID_PLAN_REQUIRED without it). */
+    planFeature?: keyof PlanFeatures;
+    /** Per-venue rate buckets the route draws from besides `general`. */
+    buckets?: VenueBucket[];
+  }
+  interface FastifyRequest {
+    /** The caller's venue; set by the API-key plugin on every /v1 route that needs a key. */
+    venue: VenueContext;
+  }
+}

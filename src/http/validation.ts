@@ -1,0 +1,142 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import * as ajvFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+type AddFormats = (ajv: Ajv) => Ajv;
+// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped once or twice.
+const formatsModule = ajvFormats as unknown as { default: AddFormats | { default: AddFormats } };
+const addFormats: AddFormats =
+  typeof formatsModule.default === 'function' ? formatsModule.default : formatsModule.default.default;
+
+// Bodies are validated as sent: no type coercion (a "12" price is an error, not 12), no
+// defaults injected (an omitted field means "keep" in sync and patch), and nothing stripped
+// (an unknown property is an error, spec 4). Query strings and path params arrive as text,
+// so they are coerced and get their defaults.
+function makeAjv(httpPart: 'body' | 'other'): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    removeAdditional: false,
+    coerceTypes: httpPart === 'body' ? false : 'array',
+    useDefaults: httpPart !== 'body',
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+const bodyAjv = makeAjv('body');
+const otherAjv = makeAjv('other');
+
+export function addSharedSchema(schema: { $id: string }): void {
+  for (const ajv of [bodyAjv, otherAjv]) if (!ajv.getSchema(schema.$id)) ajv.addSchema(schema);
+}
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : otherAjv;
+  const validate = ajv.compile(schema as object) as ValidateFunction;
+  return (data: unknown) => (validate(data) ? { value: data } : { error: validate.errors as never });
+};
+
+/** `/products/3/priceMinor` -> `products[3].priceMinor`. */
+export function fieldPath(instancePath: string, child?: string): string {
+  const parts = instancePath.split('/').slice(1);
+  if (child !== undefined) parts.push(child);
+  let out = '';
+  for (const raw of parts) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (/^\d+$/.test(part)) out += `[${part}]`;
+    else out += out === '' ? part : `.${part}`;
+  }
+  return out;
+}
+
+function ruleText(e: ErrorObject): string {
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return `must be ${p.comparison} ${p.limit}`;
+    case 'maxItems':
+      return `must have at most ${p.limit} items`;
+    case 'minItems':
+      return `must have at least ${p.limit} item${p.limit === 1 ? '' : 's'}`;
+    case 'maxLength':
+      return `must be at most ${p.limit} characters`;
+    case 'minLength':
+      return p.limit === 1 ? 'must not be empty' : `must be at least ${p.limit} characters`;
+    case 'maxProperties':
+      return `must have at most ${p.limit} entries`;
+    case 'type':
+      return `must be ${p.type === 'integer' ? 'an integer' : p.type === 'array' ? 'an array' : p.type === 'object' ? 'an object' : `a ${p.type}`}`;
+    case 'enum':
+      return `must be one of: ${(p.allowedValues as unknown[]).map(String).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify(p.allowedValue)}`;
+    case 'format':
+      return p.format === 'date-time' ? 'must be an ISO 8601 timestamp with a timezone' : `must be a valid ${p.format}`;
+    case 'pattern':
+      return `must match ${p.pattern}`;
+    default:
+      return e.message ?? 'is invalid';
+  }
+}
+
+/**
+ * ajv errors -> the spec's errors[] entries, each starting with the field path (decisions 11):
+ * `products[3].priceMinor must be >= 0`, `products[0].colour is not allowed`.
+ */
+export function formatValidationErrors(errs: readonly ErrorObject[], root = 'body'): string[] {
+  // A nullable or alternative field fails as an anyOf: report the branch's real rule (a length, a
+  // range) when there is one, otherwise one line listing the accepted types.
+  const anyOfs = errs.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  const isBranch = (e: ErrorObject) =>
+    anyOfs.some((a) => a !== e && e.schemaPath.startsWith(a.schemaPath + '/'));
+  const out: string[] = [];
+  for (const e of errs) {
+    const path = fieldPath(e.instancePath);
+    const subject = path === '' ? root : path;
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf') {
+      const branches = errs.filter((b) => b.schemaPath.startsWith(e.schemaPath + '/'));
+      const specific = branches.filter((b) => b.keyword !== 'type' && b.keyword !== 'const' && b.keyword !== 'enum');
+      if (specific.length > 0) {
+        for (const b of specific) out.push(describe(b, root));
+      } else {
+        const allowed = branches.flatMap((b) => {
+          const p = b.params as Record<string, unknown>;
+          if (b.keyword === 'type') return [String(p.type)];
+          if (b.keyword === 'const') return [String(p.allowedValue)];
+          if (b.keyword === 'enum') return (p.allowedValues as unknown[]).map(String);
+          return [];
+        });
+        out.push(`${subject} must be one of: ${[...new Set(allowed)].join(', ')}`);
+      }
+      continue;
+    }
+    if (isBranch(e)) continue;
+    out.push(describe(e, root));
+  }
+  return [...new Set(out)];
+}
+
+function describe(e: ErrorObject, root: string): string {
+  const p = e.params as Record<string, unknown>;
+  if (e.keyword === 'additionalProperties') {
+    return `${fieldPath(e.instancePath, String(p.additionalProperty))} is not allowed`;
+  }
+  if (e.keyword === 'required') {
+    return `${fieldPath(e.instancePath, String(p.missingProperty))} is required`;
+  }
+  const path = fieldPath(e.instancePath);
+  return `${path === '' ? root : path} ${ruleText(e)}`;
+}
+
+/** Validates input outside HTTP (the CLI) with the same schemas and messages as the routes. */
+export function assertValid<T>(schema: object, data: unknown): T {
+  const validate = bodyAjv.compile(schema);
+  if (!validate(data)) {
+    throw Object.assign(new Error('Validation failed'), { errors: formatValidationErrors(validate.errors ?? [], 'input') });
+  }
+  return data as T;
+}

@@ -1,0 +1,40 @@
+// Request limits (spec 8.1, 8.2, 8.4; decisions section 10). The validators, the body-size
+// caps, the rate limiters and GET /v1/reference all read these same constants.
+
+export const MB = 1024 * 1024;
+
+export const BODY_LIMIT_BYTES = 5 * MB;
+export const MEDIA_BODY_LIMIT_BYTES = 21 * MB;
+
+export const SYNC_ARRAY_CAPS = { categories: 200, ingredients: 200, products: 500 } as const;
+export const SYNC_NESTED_CAPS = {
+  modifierGroupsPerProduct: 20,
+  optionsPerModifierGroup: 50,
+  ingredientRefsPerProduct: 100,
+} as const;
+export const CLEANUP_ARRAY_CAP = 1000;
+export const TRANSLATIONS_SECTION_CAP = 500;
+export const SYNC_WINDOW_MS = 30_000;
+
+export interface WindowLimit {
+  limit: number;
+  windowSec: number;
+}
+
+/** Per-IP burst protection, checked before authentication. */
+export const IP_RATE_LIMITS = {
+  short: { limit: 10, windowSec: 1 },
+  medium: { limit: 50, windowSec: 10 },
+  long: { limit: 300, windowSec: 60 },
+} as const satisfies Record<string, WindowLimit>;
+
+export type VenueBucket = 'general' | 'media' | 'media-fast' | 'heavy';
+
+/** Per-venue budgets in a rolling 60-second window, by the plan's rate tier. */
+export const VENUE_RATE_WINDOW_SEC = 60;
+export const VENUE_RATE_LIMITS: Readonly<Record<VenueBucket, { free: number; paid: number }>> = {
+  general: { free: 30, paid: 120 },
+  media: { free: 5, paid: 30 },
+  'media-fast': { free: 20, paid: 100 },
+  heavy: { free: 10, paid: 60 },
+};

@@ -1,0 +1,121 @@
+import type { Database } from '../../db/port.js';
+import {
+  BODY_LIMIT_BYTES,
+  CLEANUP_ARRAY_CAP,
+  IP_RATE_LIMITS,
+  MB,
+  MEDIA_BODY_LIMIT_BYTES,
+  SYNC_ARRAY_CAPS,
+  SYNC_NESTED_CAPS,
+  VENUE_RATE_LIMITS,
+  VENUE_RATE_WINDOW_SEC,
+} from '../../limits.js';
+import { ORDER_STATUSES, ORDER_STATUS_TRANSITIONS } from '../orders/order-status.js';
+import type { VenueContext } from '../venues/api-keys.service.js';
+import {
+  BADGE_COLORS,
+  CARD_STYLES,
+  CURRENCIES,
+  LANGUAGES,
+  MODIFIER_TYPES_ACCEPTED,
+  MODIFIER_TYPES_CANONICAL,
+  MODIFIER_TYPES_DEPRECATED,
+  UNITS,
+} from './catalog.js';
+import type { ReferenceView } from './reference.schemas.js';
+import { countUsage } from './usage.repository.js';
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
+/** Groups /v1 routes by their first path segment: the `resources` index of spec 2.9. */
+export function resourceIndex(routes: readonly RouteEntry[]): ReferenceView['resources'] {
+  const byName = new Map<string, Set<string>>();
+  for (const r of routes) {
+    if (!r.url.startsWith('/v1/') || r.method === 'HEAD') continue;
+    const name = r.url.split('/')[2].replace(/\.json$/, '');
+    const ops = byName.get(name) ?? new Set<string>();
+    ops.add(`${r.method} ${r.url}`);
+    byName.set(name, ops);
+  }
+  return [...byName.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, ops]) => ({ name, basePath: `/v1/${name}`, operations: [...ops].sort() }));
+}
+
+type StaticReference = Omit<ReferenceView, 'planLimits'>;
+
+export class ReferenceService {
+  private staticPart: StaticReference | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly routes: () => readonly RouteEntry[],
+  ) {}
+
+  private catalog(): StaticReference {
+    this.staticPart ??= {
+      units: [...UNITS],
+      badgeColors: [...BADGE_COLORS],
+      modifierTypes: {
+        accepted: [...MODIFIER_TYPES_ACCEPTED],
+        canonical: [...MODIFIER_TYPES_CANONICAL],
+        deprecated: { ...MODIFIER_TYPES_DEPRECATED },
+      },
+      orderStatuses: [...ORDER_STATUSES],
+      orderStatusTransitions: Object.fromEntries(
+        Object.entries(ORDER_STATUS_TRANSITIONS).map(([from, to]) => [from, [...to]]),
+      ),
+      cardStyles: [...CARD_STYLES],
+      currencies: [...CURRENCIES],
+      languages: [...LANGUAGES],
+      requestLimits: {
+        bodyLimitMb: BODY_LIMIT_BYTES / MB,
+        mediaBodyLimitMb: MEDIA_BODY_LIMIT_BYTES / MB,
+        rateLimits: {
+          short: { ...IP_RATE_LIMITS.short },
+          medium: { ...IP_RATE_LIMITS.medium },
+          long: { ...IP_RATE_LIMITS.long },
+        },
+        planRateLimits: {
+          windowSec: VENUE_RATE_WINDOW_SEC,
+          keyedBy: 'venue',
+          tiers: {
+            general: { ...VENUE_RATE_LIMITS.general },
+            media: { ...VENUE_RATE_LIMITS.media },
+            'media-fast': { ...VENUE_RATE_LIMITS['media-fast'] },
+            heavy: { ...VENUE_RATE_LIMITS.heavy },
+          },
+        },
+        syncArrayCaps: { ...SYNC_ARRAY_CAPS },
+        syncNestedCaps: { ...SYNC_NESTED_CAPS },
+        cleanupArrayCap: CLEANUP_ARRAY_CAP,
+      },
+      conventions: {
+        money: 'Integers in minor currency units (cents, kopecks): 21500 means 215.00',
+        timestamps: 'ISO 8601 with an explicit timezone; responses are UTC with millisecond precision and a Z suffix',
+      },
+      resources: resourceIndex(this.routes()),
+      openapi: { url: '/v1/openapi.json', format: 'OpenAPI 3.1' },
+    };
+    return this.staticPart;
+  }
+
+  async get(venue: VenueContext): Promise<ReferenceView> {
+    const usage = await countUsage(this.db, venue.venueId);
+    const plan = venue.planDefinition;
+    return {
+      ...this.catalog(),
+      planLimits: {
+        plan: venue.plan,
+        rateLimitTier: plan.rateLimitTier,
+        limits: { ...plan.limits },
+        // Banners and QR tables are counted once those features store rows.
+        usage: { ...usage, banners: 0, tables: 0 },
+        features: { ...plan.features },
+      },
+    };
+  }
+}

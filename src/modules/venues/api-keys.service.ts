@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import type { Database } from '../../db/port.js';
+import { errors } from '../../errors.js';
+import { randomBase62, uuidv7 } from '../../ids.js';
+import * as keys from './api-keys.repository.js';
+import type { ApiKeyCreateInput, ApiKeyCreatedView, ApiKeySummaryView } from './venues.schemas.js';
+import { findVenue } from './venues.repository.js';
+import { INACTIVE_SUBSCRIPTIONS, PLAN_DEFINITIONS, type Plan, type PlanDefinition, type SubscriptionStatus } from './plans.js';
+
+export const KEY_PREFIX = 'carta';
+const LIVE_PREFIX = `${KEY_PREFIX}_live_`;
+const TEST_PREFIX = `${KEY_PREFIX}_test_`;
+const KEY_SECRET_LENGTH = 32;
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+function newKeyMaterial(mode: keys.KeyMode) {
+  const key = `${mode === 'live' ? LIVE_PREFIX : TEST_PREFIX}${randomBase62(KEY_SECRET_LENGTH)}`;
+  return { key, keyHash: hashApiKey(key), hint: key.slice(-4) };
+}
+
+/** What every /v1 handler knows about its caller once the key is checked. */
+export interface VenueContext {
+  venueId: string;
+  liveVenueId: string;
+  slug: string;
+  keyId: string;
+  mode: keys.KeyMode;
+  readOnly: boolean;
+  plan: Plan;
+  planDefinition: PlanDefinition;
+  subscriptionStatus: SubscriptionStatus;
+  currency: string;
+  defaultLanguage: string;
+}
+
+function created(row: keys.ApiKeyRow, key: string): ApiKeyCreatedView {
+  return {
+    id: row.id,
+    key,
+    mode: row.mode,
+    readOnly: row.read_only,
+    label: row.label,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+function summary(row: keys.ApiKeyRow): ApiKeySummaryView {
+  return {
+    id: row.id,
+    mode: row.mode,
+    readOnly: row.read_only,
+    label: row.label,
+    hint: row.hint,
+    createdAt: row.created_at.toISOString(),
+    revokedAt: row.revoked_at ? row.revoked_at.toISOString() : null,
+  };
+}
+
+export class ApiKeysService {
+  constructor(private readonly db: Database) {}
+
+  async create(venueId: string, input: ApiKeyCreateInput): Promise<ApiKeyCreatedView> {
+    if (!(await findVenue(this.db, venueId))) throw errors.venueNotFound();
+    const material = newKeyMaterial(input.mode);
+    const row = await keys.insertApiKey(this.db, venueId, {
+      id: uuidv7(),
+      mode: input.mode,
+      readOnly: input.readOnly ?? false,
+      label: input.label ?? null,
+      keyHash: material.keyHash,
+      hint: material.hint,
+    });
+    return created(row, material.key);
+  }
+
+  async list(venueId: string): Promise<{ items: ApiKeySummaryView[] }> {
+    if (!(await findVenue(this.db, venueId))) throw errors.venueNotFound();
+    return { items: (await keys.listApiKeys(this.db, venueId)).map(summary) };
+  }
+
+  /** A new secret for the same key record; the old secret is invalid from this statement on. */
+  async regenerate(keyId: string): Promise<ApiKeyCreatedView> {
+    const existing = await keys.findApiKeyById(this.db, keyId);
+    if (!existing || existing.revoked_at) throw errors.apiKeyNotFound();
+    const material = newKeyMaterial(existing.mode);
+    const row = await keys.replaceApiKeyHash(this.db, existing.venue_id, keyId, material.keyHash, material.hint);
+    if (!row) throw errors.apiKeyNotFound();
+    return created(row, material.key);
+  }
+
+  async revoke(keyId: string): Promise<void> {
+    const existing = await keys.findApiKeyById(this.db, keyId);
+    if (!existing) throw errors.apiKeyNotFound();
+    await keys.revokeApiKey(this.db, existing.venue_id, keyId);
+  }
+
+  /**
+   * Spec section 5: the three 401s, then the subscription check. Read-only and plan gates depend on
+   * the route and are applied by the auth plugin.
+   */
+  async authenticate(authorization: string | undefined): Promise<VenueContext> {
+    // An Authorization header that is not Bearer (e.g. Basic) counts as no key (decisions 11).
+    const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+    if (!match) throw errors.missingApiKey();
+    const token = match[1];
+    if (!token.startsWith(LIVE_PREFIX) && !token.startsWith(TEST_PREFIX)) throw errors.malformedApiKey();
+    const row = await keys.findKeyContextByHash(this.db, hashApiKey(token));
+    if (!row) throw errors.invalidApiKey();
+    if (INACTIVE_SUBSCRIPTIONS.includes(row.subscription_status)) throw errors.subscriptionInactive(row.subscription_status);
+    return {
+      venueId: row.venue_id,
+      liveVenueId: row.live_venue_id,
+      slug: row.slug,
+      keyId: row.key_id,
+      mode: row.mode,
+      readOnly: row.read_only,
+      plan: row.plan,
+      planDefinition: PLAN_DEFINITIONS[row.plan],
+      subscriptionStatus: row.subscription_status,
+      currency: row.currency,
+      defaultLanguage: row.default_language,
+    };
+  }
+}

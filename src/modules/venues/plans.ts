@@ -1,0 +1,48 @@
+// Plans, their limits and features (decisions section 9; spec 8.3).
+
+export const PLANS = ['free', 'standard', 'pro'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'suspended', 'canceled'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/** Spec 5 rule 6: every endpoint is refused while the subscription is in one of these. */
+export const INACTIVE_SUBSCRIPTIONS: readonly SubscriptionStatus[] = ['suspended', 'canceled'];
+
+export type RateTier = 'free' | 'paid';
+
+export interface PlanLimits {
+  maxProducts: number;
+  maxCategories: number;
+  maxIngredients: number;
+  maxBanners: number;
+  maxQrTables: number;
+}
+
+export interface PlanFeatures {
+  hasDelivery: boolean;
+  aiEnabled: boolean;
+  ordersApi: boolean;
+}
+
+export interface PlanDefinition {
+  rateLimitTier: RateTier;
+  limits: PlanLimits;
+  features: PlanFeatures;
+}
+
+const PAID: PlanDefinition = {
+  rateLimitTier: 'paid',
+  limits: { maxProducts: 2000, maxCategories: 200, maxIngredients: 300, maxBanners: 20, maxQrTables: 500 },
+  features: { hasDelivery: true, aiEnabled: true, ordersApi: true },
+};
+
+export const PLAN_DEFINITIONS: Readonly<Record<Plan, PlanDefinition>> = {
+  free: {
+    rateLimitTier: 'free',
+    limits: { maxProducts: 70, maxCategories: 10, maxIngredients: 300, maxBanners: 3, maxQrTables: 10 },
+    features: { hasDelivery: false, aiEnabled: true, ordersApi: false },
+  },
+  standard: PAID,
+  pro: PAID,
+};

@@ -1,0 +1,106 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { QueryListener } from '../../src/db/port.js';
+import type { App } from '../../src/http/types.js';
+import type { Services } from '../../src/services.js';
+import { testDatabase, type TestDatabase } from './db.js';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789';
+
+export interface TestApp {
+  app: App;
+  services: Services;
+  database: TestDatabase;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** The real app on a database of its own, driven through inject (real routing, hooks, serialisation). */
+export async function startApp(overrides: Partial<Config> = {}, onQuery?: QueryListener): Promise<TestApp> {
+  const database = await testDatabase(onQuery);
+  const config = loadConfig(
+    { RATE_LIMITS: 'off', LOG_LEVEL: 'silent', ADMIN_TOKEN, DATA_DIR: '/nonexistent', REDIS_URL: process.env.REDIS_URL },
+    overrides,
+  );
+  const { app, services } = await buildApp({ config, db: database.db });
+  await app.ready();
+  return {
+    app,
+    services,
+    database,
+    config,
+    async close() {
+      await app.close();
+      await database.dispose();
+    },
+  };
+}
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface Call {
+  status: number;
+  body: any;
+  headers: Record<string, string | string[] | number | undefined>;
+  raw: LightMyRequestResponse;
+}
+
+export async function call(
+  app: App,
+  method: Method,
+  url: string,
+  options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Call> {
+  const res = await app.inject({
+    method,
+    url,
+    headers: {
+      ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...options.headers,
+    },
+    payload: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  let body: unknown = res.body;
+  try {
+    body = res.body ? JSON.parse(res.body) : undefined;
+  } catch {
+    // not JSON; keep the text
+  }
+  return { status: res.statusCode, body, headers: res.headers, raw: res };
+}
+
+export function admin(app: App, method: Method, url: string, body?: unknown): Promise<Call> {
+  return call(app, method, `/admin/v1${url}`, { body, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+}
+
+export interface VenueFixture {
+  id: string;
+  slug: string;
+  sandboxId: string;
+  key: string;
+  keyId: string;
+}
+
+let counter = 0;
+
+/** A venue of its own for one test (isolation by tenant), with a live key. */
+export async function createVenue(
+  app: App,
+  options: { plan?: 'free' | 'standard' | 'pro'; currency?: string; readOnly?: boolean; mode?: 'live' | 'test' } = {},
+): Promise<VenueFixture> {
+  counter += 1;
+  const venue = await admin(app, 'POST', '/venues', {
+    name: `Test Venue ${process.pid} ${counter}`,
+    currency: options.currency ?? 'EUR',
+    plan: options.plan ?? 'standard',
+  });
+  if (venue.status !== 201) throw new Error(`venue create failed: ${JSON.stringify(venue.body)}`);
+  const key = await admin(app, 'POST', `/venues/${venue.body.id}/api-keys`, {
+    mode: options.mode ?? 'live',
+    readOnly: options.readOnly ?? false,
+  });
+  if (key.status !== 201) throw new Error(`key create failed: ${JSON.stringify(key.body)}`);
+  return { id: venue.body.id, slug: venue.body.slug, sandboxId: venue.body.sandbox.id, key: key.body.key, keyId: key.body.id };
+}
