@@ -22,6 +22,8 @@ import { VERSION } from './version.js';
 export interface AppDeps {
   config: Config;
   db: Database;
+  /** Where log lines go (stdout by default); tests pass a stream to read them. */
+  logStream?: { write(line: string): void };
 }
 
 export interface BuiltApp {
@@ -30,13 +32,14 @@ export interface BuiltApp {
 }
 
 /** Plugins, then modules, registered explicitly. Never listens: main.ts and the tests do. */
-export async function buildApp({ config, db }: AppDeps): Promise<BuiltApp> {
+export async function buildApp({ config, db, logStream }: AppDeps): Promise<BuiltApp> {
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
         ? false
         : {
             level: config.logLevel,
+            ...(logStream ? { stream: logStream } : {}),
             // Keys and bodies never reach the log; the default request serializer has no headers,
             // and this guards any header that gets logged by hand.
             redact: ['req.headers.authorization', 'headers.authorization', 'authorization'],
