@@ -14,7 +14,11 @@ import { validatorCompiler } from './http/validation.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import type { RouteEntry } from './modules/reference/reference.service.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
+import { menuRoutes } from './modules/menu/menu.routes.js';
 import { referenceRoutes } from './modules/reference/reference.routes.js';
+import { settingsRoutes } from './modules/settings/settings.routes.js';
+import { translationsRoutes } from './modules/translations/translations.routes.js';
 import { adminRoutes } from './modules/venues/admin.routes.js';
 import { createServices, type Services } from './services.js';
 import { VERSION } from './version.js';
@@ -82,6 +86,10 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Buil
     async (v1) => {
       v1.addHook('onRequest', apiKeyAuth(services.apiKeys));
       await v1.register(referenceRoutes(services));
+      await v1.register(menuRoutes(services));
+      await v1.register(settingsRoutes(services));
+      await v1.register(translationsRoutes(services));
+      await v1.register(auditRoutes(services));
     },
     { prefix: '/v1' },
   );

@@ -34,7 +34,13 @@ export function addSharedSchema(schema: { $id: string }): void {
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : otherAjv;
   const validate = ajv.compile(schema as object) as ValidateFunction;
-  return (data: unknown) => (validate(data) ? { value: data } : { error: validate.errors as never });
+  if (httpPart !== 'body') return (data: unknown) => (validate(data) ? { value: data } : { error: validate.errors as never });
+  // An absent body reads as {} (POST /v1/publish takes "body absent or {}"; an empty sync is a
+  // no-op with a warning), so the schema's own rules say what is missing.
+  return (data: unknown) => {
+    const value = data === undefined ? {} : data;
+    return validate(value) ? { value } : { error: validate.errors as never };
+  };
 };
 
 /** `/products/3/priceMinor` -> `products[3].priceMinor`. */

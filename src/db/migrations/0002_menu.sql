@@ -90,7 +90,8 @@ create table menu_publications (
   venue_id uuid not null references venues (id) on delete cascade,
   id uuid not null,
   published_at timestamptz(3) not null default now(),
-  document jsonb not null,
+  -- json, not jsonb: the document is kept byte for byte as it was serialised at publish time.
+  document json not null,
   counts jsonb not null,
   primary key (venue_id, id)
 );

@@ -45,3 +45,5 @@ export const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
 };
+
+export const NotModified = Type.Null({ description: 'Not modified: the If-None-Match ETag is current' });

@@ -8,6 +8,7 @@ export function referenceRoutes(services: Services) {
     app.get('/reference', {
       schema: {
         tags: ['reference'],
+        security: [{ apiKey: [] }],
         summary: 'Reference catalog and the venue plan limits (spec 2.9)',
         response: { 200: Reference, ...errorResponses(401, 403, 429) },
       },

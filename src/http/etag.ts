@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import { errors } from '../errors.js';
+
+/** A strong ETag from the representation's bytes: it changes exactly when the content does. */
+export function etagOf(body: string | Buffer): string {
+  return `"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+function tags(header: string): string[] {
+  return header.split(',').map((t) => t.trim().replace(/^W\//, ''));
+}
+
+/** If-None-Match: true when the client's copy is current (answer 304). */
+export function isNotModified(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.trim() === '*' || tags(ifNoneMatch).includes(etag);
+}
+
+/** If-Match on a write: a stale tag is 412 STALE_RESOURCE (spec 4.2). Absent = unconditional. */
+export function assertIfMatch(ifMatch: string | undefined, currentEtag: string): void {
+  if (ifMatch === undefined) return;
+  if (ifMatch.trim() === '*') return;
+  if (!tags(ifMatch).includes(currentEtag)) throw errors.staleResource();
+}
+
+interface ConditionalReply {
+  header(name: string, value: string): unknown;
+  status(code: number): { send(payload?: unknown): unknown };
+}
+
+/** Sends pre-serialised bytes with their ETag, or 304 when the client's copy is current. */
+export function sendCached(
+  ifNoneMatch: string | undefined,
+  reply: ConditionalReply,
+  cached: { etag: string; body: Buffer },
+): void {
+  reply.header('etag', cached.etag);
+  if (isNotModified(ifNoneMatch, cached.etag)) {
+    reply.status(304).send();
+    return;
+  }
+  reply.header('content-type', 'application/json; charset=utf-8');
+  reply.status(200).send(cached.body);
+}

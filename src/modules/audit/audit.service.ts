@@ -1,0 +1,63 @@
+import type { Database, Queryable } from '../../db/port.js';
+import { uuidv7 } from '../../ids.js';
+import type { AuditAction } from '../../operations.js';
+import type { VenueContext } from '../venues/api-keys.service.js';
+import { insertAuditEntries, listAuditEntries } from './audit.repository.js';
+import type { AuditListView, AuditQueryValue } from './audit.schemas.js';
+
+/** Who made a change: the venue, the call's request id, and where it came from. */
+export interface Actor {
+  venue: VenueContext;
+  requestId: string;
+}
+
+export interface AuditRecord {
+  action: AuditAction;
+  entityType: string;
+  entityRef?: string | null;
+  /** A summary only: counts, refs, changed field names, locales; never values (spec 2.8). */
+  changes: Record<string, unknown>;
+}
+
+/** Writes audit entries inside the caller's transaction, so a rolled-back change leaves none. */
+export async function audit(tx: Queryable, actor: Actor, records: AuditRecord[]): Promise<void> {
+  await insertAuditEntries(
+    tx,
+    actor.venue.venueId,
+    records.map((r) => ({
+      id: uuidv7(),
+      action: r.action,
+      entityType: r.entityType,
+      entityRef: r.entityRef ?? null,
+      changes: r.changes,
+      requestId: actor.requestId,
+      source: 'api_key',
+    })),
+  );
+}
+
+export class AuditService {
+  constructor(private readonly db: Database) {}
+
+  async list(venueId: string, query: AuditQueryValue): Promise<AuditListView> {
+    const page = query.page ?? 1;
+    const limit = query.limit ?? 20;
+    const { rows, total } = await listAuditEntries(this.db, venueId, { action: query.action, limit, offset: (page - 1) * limit });
+    return {
+      items: rows.map((r) => ({
+        id: r.id,
+        action: r.action,
+        entityType: r.entity_type,
+        entityRef: r.entity_ref,
+        changes: r.changes,
+        requestId: r.request_id,
+        source: r.source,
+        createdAt: r.created_at.toISOString(),
+      })),
+      total,
+      page,
+      limit,
+      totalPages: Math.ceil(total / limit),
+    };
+  }
+}

@@ -1,0 +1,390 @@
+import type { Queryable } from '../../db/port.js';
+import type { StoredTranslations } from './translations.schemas.js';
+import type { ScheduleEntryValue } from './menu.schemas.js';
+
+export interface CategoryRow {
+  id: string;
+  external_id: string | null;
+  name: string;
+  sort_order: number;
+  schedule: ScheduleEntryValue[];
+  card_style: string | null;
+  is_active: boolean;
+  translations: StoredTranslations;
+  updated_at: Date;
+}
+
+export interface IngredientRow {
+  id: string;
+  external_id: string | null;
+  name: string;
+  sort_order: number;
+  translations: StoredTranslations;
+  updated_at: Date;
+}
+
+export interface StoredOption {
+  id: string;
+  ingredientId: string;
+  action: 'add' | 'remove';
+  priceAdjustment: number;
+  sortOrder: number;
+}
+
+export interface StoredModifierGroup {
+  id: string;
+  name: string;
+  type: 'single_choice' | 'add_ingredients' | 'remove_ingredients';
+  isRequired: boolean;
+  sortOrder: number;
+  translations: StoredTranslations;
+  options: StoredOption[];
+}
+
+export interface ProductRow {
+  id: string;
+  external_id: string | null;
+  name: string;
+  description: string | null;
+  price_minor: number;
+  sale_price_minor: number | null;
+  is_sale_active: boolean;
+  amount: number | null;
+  unit: string | null;
+  badge_label: string | null;
+  badge_color: string | null;
+  category_id: string | null;
+  ingredient_ids: string[];
+  modifier_groups: StoredModifierGroup[];
+  sort_order: number;
+  menu_visible: boolean;
+  cleaned_up_at: Date | null;
+  image_url: string | null;
+  translations: StoredTranslations;
+  revision: number;
+  updated_at: Date;
+}
+
+const CATEGORY_COLUMNS = 'id, external_id, name, sort_order, schedule, card_style, is_active, translations, updated_at';
+const INGREDIENT_COLUMNS = 'id, external_id, name, sort_order, translations, updated_at';
+const PRODUCT_COLUMNS = `id, external_id, name, description, price_minor, sale_price_minor, is_sale_active, amount, unit,
+  badge_label, badge_color, category_id, ingredient_ids, modifier_groups, sort_order, menu_visible, cleaned_up_at,
+  image_url, translations, revision, updated_at`;
+
+/**
+ * Serialises the writers of one venue's menu (sync, publish, patch, cleanup, translations): two
+ * syncs at once run one after the other and each sees the other's result. Held to commit.
+ */
+export async function lockMenu(db: Queryable, venueId: string): Promise<void> {
+  await db.query(`select pg_advisory_xact_lock(hashtextextended('menu:' || $1::text, 0))`, [venueId]);
+}
+
+// ---- look-ups by externalId: one statement per table, whatever the number of items -----------
+
+export async function findCategoriesByExternalIds(db: Queryable, venueId: string, externalIds: string[]): Promise<CategoryRow[]> {
+  if (externalIds.length === 0) return [];
+  const { rows } = await db.query<CategoryRow>(
+    `select ${CATEGORY_COLUMNS} from categories where venue_id = $1 and external_id = any($2::text[])`,
+    [venueId, externalIds],
+  );
+  return rows;
+}
+
+export async function findIngredientsByExternalIds(db: Queryable, venueId: string, externalIds: string[]): Promise<IngredientRow[]> {
+  if (externalIds.length === 0) return [];
+  const { rows } = await db.query<IngredientRow>(
+    `select ${INGREDIENT_COLUMNS} from ingredients where venue_id = $1 and external_id = any($2::text[])`,
+    [venueId, externalIds],
+  );
+  return rows;
+}
+
+export async function findProductsByExternalIds(db: Queryable, venueId: string, externalIds: string[]): Promise<ProductRow[]> {
+  if (externalIds.length === 0) return [];
+  const { rows } = await db.query<ProductRow>(
+    `select ${PRODUCT_COLUMNS} from products where venue_id = $1 and external_id = any($2::text[])`,
+    [venueId, externalIds],
+  );
+  return rows;
+}
+
+/** Refs are externalIds or opaque ids (uuid-shaped refs match either). */
+export async function findByRefs<T>(
+  db: Queryable,
+  venueId: string,
+  table: 'products' | 'categories' | 'ingredients',
+  refs: string[],
+  uuidRefs: string[],
+  options: { forUpdate?: boolean } = {},
+): Promise<T[]> {
+  if (refs.length === 0) return [];
+  const columns = table === 'products' ? PRODUCT_COLUMNS : table === 'categories' ? CATEGORY_COLUMNS : INGREDIENT_COLUMNS;
+  const { rows } = await db.query<T>(
+    `select ${columns} from ${table}
+     where venue_id = $1 and (external_id = any($2::text[]) or id = any($3::uuid[]))${options.forUpdate ? ' for update' : ''}`,
+    [venueId, refs, uuidRefs],
+  );
+  return rows;
+}
+
+export async function findIngredientsByIds(db: Queryable, venueId: string, ids: string[]): Promise<IngredientRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<IngredientRow>(
+    `select ${INGREDIENT_COLUMNS} from ingredients where venue_id = $1 and id = any($2::uuid[])`,
+    [venueId, ids],
+  );
+  return rows;
+}
+
+export async function findCategoryById(db: Queryable, venueId: string, id: string): Promise<CategoryRow | null> {
+  const { rows } = await db.query<CategoryRow>(`select ${CATEGORY_COLUMNS} from categories where venue_id = $1 and id = $2`, [venueId, id]);
+  return rows[0] ?? null;
+}
+
+// ---- whole-menu reads ------------------------------------------------------------------------
+
+export interface MenuRows {
+  categories: CategoryRow[];
+  ingredients: IngredientRow[];
+  products: ProductRow[];
+}
+
+export async function loadMenu(db: Queryable, venueId: string): Promise<MenuRows> {
+  const [categories, ingredients, products] = await Promise.all([
+    db.query<CategoryRow>(`select ${CATEGORY_COLUMNS} from categories where venue_id = $1`, [venueId]),
+    db.query<IngredientRow>(`select ${INGREDIENT_COLUMNS} from ingredients where venue_id = $1`, [venueId]),
+    db.query<ProductRow>(`select ${PRODUCT_COLUMNS} from products where venue_id = $1`, [venueId]),
+  ]);
+  return { categories: categories.rows, ingredients: ingredients.rows, products: products.rows };
+}
+
+// ---- bulk writes: one statement per table, rows passed as one JSON document -------------------
+// jsonb_to_recordset keeps the statement's parameter count fixed (no 65,535-parameter ceiling)
+// and lets PostgreSQL plan a single insert for any number of rows.
+
+export async function upsertCategories(db: Queryable, venueId: string, rows: CategoryRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `insert into categories (venue_id, id, external_id, name, sort_order, schedule, card_style, is_active, translations)
+     select $1, r.id, r.external_id, r.name, r.sort_order, r.schedule, r.card_style, r.is_active, r.translations
+     from jsonb_to_recordset($2::jsonb) as r(id uuid, external_id text, name text, sort_order int, schedule jsonb,
+                                            card_style text, is_active boolean, translations jsonb)
+     on conflict (venue_id, external_id) do update set
+       name = excluded.name, sort_order = excluded.sort_order, schedule = excluded.schedule,
+       card_style = excluded.card_style, is_active = excluded.is_active, translations = excluded.translations,
+       updated_at = now()`,
+    [venueId, JSON.stringify(rows)],
+  );
+}
+
+export async function upsertIngredients(db: Queryable, venueId: string, rows: IngredientRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `insert into ingredients (venue_id, id, external_id, name, sort_order, translations)
+     select $1, r.id, r.external_id, r.name, r.sort_order, r.translations
+     from jsonb_to_recordset($2::jsonb) as r(id uuid, external_id text, name text, sort_order int, translations jsonb)
+     on conflict (venue_id, external_id) do update set
+       name = excluded.name, sort_order = excluded.sort_order, translations = excluded.translations, updated_at = now()`,
+    [venueId, JSON.stringify(rows)],
+  );
+}
+
+export type ProductWrite = Omit<ProductRow, 'revision' | 'updated_at' | 'image_url'>;
+
+export async function upsertProducts(db: Queryable, venueId: string, rows: ProductWrite[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `insert into products (venue_id, id, external_id, name, description, price_minor, sale_price_minor, is_sale_active,
+                           amount, unit, badge_label, badge_color, category_id, ingredient_ids, modifier_groups,
+                           sort_order, menu_visible, cleaned_up_at, translations)
+     select $1, r.id, r.external_id, r.name, r.description, r.price_minor, r.sale_price_minor, r.is_sale_active,
+            r.amount, r.unit, r.badge_label, r.badge_color, r.category_id, r.ingredient_ids, r.modifier_groups,
+            r.sort_order, r.menu_visible, r.cleaned_up_at, r.translations
+     from jsonb_to_recordset($2::jsonb) as r(id uuid, external_id text, name text, description text, price_minor int,
+            sale_price_minor int, is_sale_active boolean, amount int, unit text, badge_label text, badge_color text,
+            category_id uuid, ingredient_ids uuid[], modifier_groups jsonb, sort_order int, menu_visible boolean,
+            cleaned_up_at timestamptz, translations jsonb)
+     on conflict (venue_id, external_id) do update set
+       name = excluded.name, description = excluded.description, price_minor = excluded.price_minor,
+       sale_price_minor = excluded.sale_price_minor, is_sale_active = excluded.is_sale_active, amount = excluded.amount,
+       unit = excluded.unit, badge_label = excluded.badge_label, badge_color = excluded.badge_color,
+       category_id = excluded.category_id, ingredient_ids = excluded.ingredient_ids,
+       modifier_groups = excluded.modifier_groups, sort_order = excluded.sort_order,
+       menu_visible = excluded.menu_visible, cleaned_up_at = excluded.cleaned_up_at,
+       translations = excluded.translations, revision = products.revision + 1, updated_at = now()`,
+    [venueId, JSON.stringify(rows)],
+  );
+}
+
+/** A single product's new state (PATCH); bumps its revision. */
+export async function updateProduct(db: Queryable, venueId: string, row: ProductWrite): Promise<void> {
+  await db.query(
+    `update products set name = $3, description = $4, price_minor = $5, sale_price_minor = $6, is_sale_active = $7,
+       amount = $8, unit = $9, badge_label = $10, badge_color = $11, category_id = $12, sort_order = $13,
+       menu_visible = $14, translations = $15::jsonb, revision = revision + 1, updated_at = now()
+     where venue_id = $1 and id = $2`,
+    [venueId, row.id, row.name, row.description, row.price_minor, row.sale_price_minor, row.is_sale_active,
+      row.amount, row.unit, row.badge_label, row.badge_color, row.category_id, row.sort_order, row.menu_visible,
+      JSON.stringify(row.translations)],
+  );
+}
+
+export async function deleteProduct(db: Queryable, venueId: string, productId: string): Promise<void> {
+  await db.query('delete from products where venue_id = $1 and id = $2', [venueId, productId]);
+}
+
+// ---- cleanup -----------------------------------------------------------------------------------
+
+/** Hides products and marks them cleaned up (soft delete, spec 3.2); returns how many. */
+export async function hideProducts(db: Queryable, venueId: string, productIds: string[] | 'all'): Promise<number> {
+  const { rowCount } = await db.query(
+    `update products set menu_visible = false, cleaned_up_at = coalesce(cleaned_up_at, now()),
+       revision = revision + 1, updated_at = now()
+     where venue_id = $1 ${productIds === 'all' ? '' : 'and id = any($2::uuid[])'}`,
+    productIds === 'all' ? [venueId] : [venueId, productIds],
+  );
+  return rowCount;
+}
+
+/** Products that lose their category: detached first, so their revision and updatedAt move. */
+export async function deleteCategories(db: Queryable, venueId: string, categoryIds: string[] | 'all'): Promise<number> {
+  const all = categoryIds === 'all';
+  await db.query(
+    `update products set category_id = null, revision = revision + 1, updated_at = now()
+     where venue_id = $1 and category_id is not null ${all ? '' : 'and category_id = any($2::uuid[])'}`,
+    all ? [venueId] : [venueId, categoryIds],
+  );
+  const { rowCount } = await db.query(
+    `delete from categories where venue_id = $1 ${all ? '' : 'and id = any($2::uuid[])'}`,
+    all ? [venueId] : [venueId, categoryIds],
+  );
+  return rowCount;
+}
+
+/** Deletes ingredients and removes them from compositions and modifier options. */
+export async function deleteIngredients(db: Queryable, venueId: string, ingredientIds: string[] | 'all'): Promise<number> {
+  const all = ingredientIds === 'all';
+  if (all) {
+    await db.query(
+      `update products set ingredient_ids = '{}',
+         modifier_groups = (select coalesce(jsonb_agg(jsonb_set(g, '{options}', '[]'::jsonb) order by n), '[]'::jsonb)
+                            from jsonb_array_elements(modifier_groups) with ordinality as t(g, n)),
+         revision = revision + 1, updated_at = now()
+       where venue_id = $1 and (cardinality(ingredient_ids) > 0 or jsonb_path_exists(modifier_groups, '$[*].options[*]'))`,
+      [venueId],
+    );
+  } else {
+    await db.query(
+      `update products set
+         ingredient_ids = array(select i from unnest(ingredient_ids) with ordinality as u(i, n)
+                                where i <> all($2::uuid[]) order by n),
+         modifier_groups = (
+           select coalesce(jsonb_agg(jsonb_set(g, '{options}', (
+                    select coalesce(jsonb_agg(o order by m), '[]'::jsonb)
+                    from jsonb_array_elements(g->'options') with ordinality as v(o, m)
+                    where (o->>'ingredientId')::uuid <> all($2::uuid[]))) order by n), '[]'::jsonb)
+           from jsonb_array_elements(modifier_groups) with ordinality as t(g, n)),
+         revision = revision + 1, updated_at = now()
+       where venue_id = $1 and (ingredient_ids && $2::uuid[] or exists (
+         select 1 from jsonb_array_elements(modifier_groups) g, jsonb_array_elements(g->'options') o
+         where (o->>'ingredientId')::uuid = any($2::uuid[])))`,
+      [venueId, ingredientIds],
+    );
+  }
+  const { rowCount } = await db.query(
+    `delete from ingredients where venue_id = $1 ${all ? '' : 'and id = any($2::uuid[])'}`,
+    all ? [venueId] : [venueId, ingredientIds],
+  );
+  return rowCount;
+}
+
+// ---- version, snapshots --------------------------------------------------------------------------
+
+export interface MenuStateRow {
+  draft_version: number;
+  latest_publication_id: string | null;
+}
+
+export async function getMenuState(db: Queryable, venueId: string): Promise<MenuStateRow> {
+  const { rows } = await db.query<MenuStateRow>(
+    'select draft_version, latest_publication_id from menu_state where venue_id = $1',
+    [venueId],
+  );
+  return rows[0] ?? { draft_version: 0, latest_publication_id: null };
+}
+
+/** Every draft change bumps the version in its own transaction; readers compare it to their cache. */
+export async function bumpDraftVersion(db: Queryable, venueId: string): Promise<void> {
+  await db.query(
+    `insert into menu_state (venue_id, draft_version) values ($1, 1)
+     on conflict (venue_id) do update set draft_version = menu_state.draft_version + 1`,
+    [venueId],
+  );
+}
+
+export async function insertPublication(
+  db: Queryable,
+  venueId: string,
+  p: { id: string; publishedAt: string; document: unknown; counts: unknown },
+): Promise<void> {
+  await db.query(
+    `insert into menu_publications (venue_id, id, published_at, document, counts) values ($1, $2, $3, $4::json, $5::jsonb)`,
+    [venueId, p.id, p.publishedAt, JSON.stringify(p.document), JSON.stringify(p.counts)],
+  );
+  await db.query(
+    `insert into menu_state (venue_id, latest_publication_id) values ($1, $2)
+     on conflict (venue_id) do update set latest_publication_id = excluded.latest_publication_id`,
+    [venueId, p.id],
+  );
+}
+
+/** The published document as stored text: served as is, never re-parsed per request. */
+export async function findPublicationDocument(db: Queryable, venueId: string, publicationId: string): Promise<string | null> {
+  const { rows } = await db.query<{ document: string }>(
+    'select document::text as document from menu_publications where venue_id = $1 and id = $2',
+    [venueId, publicationId],
+  );
+  return rows[0]?.document ?? null;
+}
+
+// ---- translations ---------------------------------------------------------------------------------
+
+export async function updateTranslations(
+  db: Queryable,
+  venueId: string,
+  table: 'products' | 'categories' | 'ingredients',
+  rows: { id: string; translations: StoredTranslations }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `update ${table} t set translations = r.translations, updated_at = now()${table === 'products' ? ', revision = t.revision + 1' : ''}
+     from jsonb_to_recordset($2::jsonb) as r(id uuid, translations jsonb)
+     where t.venue_id = $1 and t.id = r.id`,
+    [venueId, JSON.stringify(rows)],
+  );
+}
+
+export async function updateModifierGroups(
+  db: Queryable,
+  venueId: string,
+  rows: { id: string; modifier_groups: StoredModifierGroup[] }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `update products t set modifier_groups = r.modifier_groups, revision = t.revision + 1, updated_at = now()
+     from jsonb_to_recordset($2::jsonb) as r(id uuid, modifier_groups jsonb)
+     where t.venue_id = $1 and t.id = r.id`,
+    [venueId, JSON.stringify(rows)],
+  );
+}
+
+/** Products holding any of the given modifier group ids. */
+export async function findProductsByGroupIds(db: Queryable, venueId: string, groupIds: string[]): Promise<ProductRow[]> {
+  if (groupIds.length === 0) return [];
+  const { rows } = await db.query<ProductRow>(
+    `select ${PRODUCT_COLUMNS} from products p
+     where venue_id = $1 and exists (select 1 from jsonb_array_elements(p.modifier_groups) g where g->>'id' = any($2::text[]))`,
+    [venueId, groupIds],
+  );
+  return rows;
+}

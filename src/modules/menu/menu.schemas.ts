@@ -1,0 +1,269 @@
+import { Type, type Static } from 'typebox';
+import { Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
+import { CLEANUP_ARRAY_CAP, SYNC_ARRAY_CAPS, SYNC_NESTED_CAPS } from '../../limits.js';
+import { BADGE_COLORS, CARD_STYLES, MODIFIER_TYPES_ACCEPTED, MODIFIER_TYPES_CANONICAL, UNITS } from '../reference/catalog.js';
+import { NameTranslations, ProductTranslations } from './translations.schemas.js';
+
+const ExternalId = Type.String({ minLength: 1, maxLength: 255 });
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const SortOrder = Type.Integer({ minimum: -2147483648, maximum: 2147483647 });
+const Money = Type.Integer({ minimum: 0, maximum: 100_000_000 });
+const HhMm = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, 00:00-23:59' });
+
+export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+
+export const ScheduleEntry = Type.Object(
+  { day: StringEnum(DAYS), isOpen: Type.Boolean(), openTime: Type.Optional(HhMm), closeTime: Type.Optional(HhMm) },
+  { additionalProperties: false },
+);
+export type ScheduleEntryValue = Static<typeof ScheduleEntry>;
+
+// ---- sync input (spec 2.1-2.5) --------------------------------------------------------------
+
+export const CategoryInput = Type.Object(
+  {
+    externalId: ExternalId,
+    name: Name,
+    sortOrder: Type.Optional(SortOrder),
+    schedule: Type.Optional(Type.Array(ScheduleEntry, { maxItems: 7 })),
+    cardStyle: Type.Optional(Nullable(StringEnum(CARD_STYLES))),
+    isActive: Type.Optional(Type.Boolean()),
+    translations: Type.Optional(NameTranslations),
+  },
+  { additionalProperties: false },
+);
+export type CategoryInputValue = Static<typeof CategoryInput>;
+
+export const IngredientInput = Type.Object(
+  {
+    externalId: ExternalId,
+    name: Name,
+    sortOrder: Type.Optional(SortOrder),
+    translations: Type.Optional(NameTranslations),
+  },
+  { additionalProperties: false },
+);
+export type IngredientInputValue = Static<typeof IngredientInput>;
+
+export const ModifierOptionInput = Type.Object(
+  {
+    ingredientExternalId: ExternalId,
+    action: Type.Optional(StringEnum(['add', 'remove'] as const)),
+    priceAdjustment: Type.Optional(Type.Integer({ minimum: -100_000_000, maximum: 100_000_000 })),
+    sortOrder: Type.Optional(SortOrder),
+  },
+  { additionalProperties: false },
+);
+
+export const ModifierGroupInput = Type.Object(
+  {
+    name: Name,
+    type: StringEnum(MODIFIER_TYPES_ACCEPTED),
+    isRequired: Type.Optional(Type.Boolean()),
+    options: Type.Array(ModifierOptionInput, { maxItems: SYNC_NESTED_CAPS.optionsPerModifierGroup }),
+    sortOrder: Type.Optional(SortOrder),
+    translations: Type.Optional(NameTranslations),
+  },
+  { additionalProperties: false },
+);
+export type ModifierGroupInputValue = Static<typeof ModifierGroupInput>;
+
+/** Product fields shared by sync items and PATCH bodies (spec 2.3 and 4.2). */
+const productFields = {
+  name: Name,
+  description: Type.Optional(Type.String({ maxLength: 1000 })),
+  priceMinor: Money,
+  salePriceMinor: Type.Optional(Nullable(Money)),
+  isSaleActive: Type.Optional(Type.Boolean()),
+  amount: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+  unit: Type.Optional(StringEnum(UNITS)),
+  badgeLabel: Type.Optional(Nullable(Type.String({ maxLength: 16 }))),
+  badgeColor: Type.Optional(Nullable(StringEnum(BADGE_COLORS))),
+  sortOrder: Type.Optional(SortOrder),
+  menuVisible: Type.Optional(Type.Boolean()),
+  translations: Type.Optional(ProductTranslations),
+};
+
+export const ProductInput = Type.Object(
+  {
+    externalId: ExternalId,
+    ...productFields,
+    categoryExternalId: Type.Optional(Nullable(ExternalId)),
+    ingredientExternalIds: Type.Optional(Type.Array(ExternalId, { maxItems: SYNC_NESTED_CAPS.ingredientRefsPerProduct })),
+    modifierGroups: Type.Optional(Type.Array(ModifierGroupInput, { maxItems: SYNC_NESTED_CAPS.modifierGroupsPerProduct })),
+  },
+  { additionalProperties: false },
+);
+export type ProductInputValue = Static<typeof ProductInput>;
+
+export const SyncBody = Type.Object(
+  {
+    categories: Type.Optional(Type.Array(CategoryInput, { maxItems: SYNC_ARRAY_CAPS.categories })),
+    ingredients: Type.Optional(Type.Array(IngredientInput, { maxItems: SYNC_ARRAY_CAPS.ingredients })),
+    products: Type.Optional(Type.Array(ProductInput, { maxItems: SYNC_ARRAY_CAPS.products })),
+  },
+  { additionalProperties: false },
+);
+export type SyncInput = Static<typeof SyncBody>;
+
+export const SyncQuery = Type.Object({ dryRun: Type.Optional(Type.Boolean({ default: false })) });
+
+const SectionResult = Type.Object({
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  skipped: Type.Integer(),
+  errors: Type.Array(Type.String()),
+  warnings: Type.Array(Type.String()),
+});
+export type SectionResultValue = Static<typeof SectionResult>;
+
+export const SyncResponse = Type.Object({
+  success: Type.Boolean(),
+  categories: Type.Optional(SectionResult),
+  ingredients: Type.Optional(SectionResult),
+  products: Type.Optional(SectionResult),
+  warnings: Type.Array(Type.String()),
+  translations: Type.Object({ applied: Type.Integer() }),
+  dryRun: Type.Optional(Type.Boolean()),
+  syncedAt: Timestamp,
+});
+export type SyncResult = Static<typeof SyncResponse>;
+
+// ---- read shapes (decisions section 3) ------------------------------------------------------
+
+const Translations = Type.Record(Type.String(), Type.Record(Type.String(), Type.String()));
+
+export const CategoryView = Type.Object({
+  id: Type.String(),
+  externalId: Nullable(Type.String()),
+  name: Type.String(),
+  sortOrder: Type.Integer(),
+  schedule: Type.Array(ScheduleEntry),
+  cardStyle: Nullable(Type.String()),
+  isActive: Type.Boolean(),
+  translations: Translations,
+  updatedAt: Timestamp,
+});
+
+export const IngredientView = Type.Object({
+  id: Type.String(),
+  externalId: Nullable(Type.String()),
+  name: Type.String(),
+  sortOrder: Type.Integer(),
+  translations: Translations,
+  updatedAt: Timestamp,
+});
+
+export const ModifierOptionView = Type.Object({
+  id: Type.String(),
+  ingredientExternalId: Nullable(Type.String()),
+  ingredientName: Type.String(),
+  action: Type.String(),
+  priceAdjustment: Type.Integer(),
+  sortOrder: Type.Integer(),
+});
+
+export const ModifierGroupView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  type: StringEnum(MODIFIER_TYPES_CANONICAL),
+  isRequired: Type.Boolean(),
+  sortOrder: Type.Integer(),
+  translations: Translations,
+  options: Type.Array(ModifierOptionView),
+});
+
+export const ProductView = Type.Object({
+  id: Type.String(),
+  externalId: Nullable(Type.String()),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  priceMinor: Type.Integer(),
+  salePriceMinor: Nullable(Type.Integer()),
+  isSaleActive: Type.Boolean(),
+  amount: Nullable(Type.Integer()),
+  unit: Nullable(Type.String()),
+  badgeLabel: Nullable(Type.String()),
+  badgeColor: Nullable(Type.String()),
+  categoryId: Nullable(Type.String()),
+  categoryExternalId: Nullable(Type.String()),
+  ingredients: Type.Array(Type.Object({ externalId: Nullable(Type.String()), name: Type.String() })),
+  modifierGroups: Type.Array(ModifierGroupView),
+  sortOrder: Type.Integer(),
+  menuVisible: Type.Boolean(),
+  imageUrl: Nullable(Type.String()),
+  translations: Translations,
+  updatedAt: Timestamp,
+});
+export type ProductViewValue = Static<typeof ProductView>;
+
+export const MenuDocument = Type.Object({
+  version: StringEnum(['draft', 'published'] as const),
+  publicationId: Nullable(Type.String()),
+  publishedAt: Nullable(Timestamp),
+  generatedAt: Timestamp,
+  currency: Type.String(),
+  categories: Type.Array(CategoryView),
+  ingredients: Type.Array(IngredientView),
+  products: Type.Array(ProductView),
+});
+export type MenuDocumentValue = Static<typeof MenuDocument>;
+
+export const MenuQuery = Type.Object({ version: Type.Optional(StringEnum(['draft', 'published'] as const, { default: 'draft' })) });
+
+export const PublishResponse = Type.Object({
+  publicationId: Type.String(),
+  publishedAt: Timestamp,
+  counts: Type.Object({ categories: Type.Integer(), ingredients: Type.Integer(), products: Type.Integer() }),
+});
+export type PublishResult = Static<typeof PublishResponse>;
+
+// An absent body or {} (decisions section 3); the validator reads an absent body as {}.
+export const PublishBody = Type.Object({}, { additionalProperties: false });
+
+// ---- product patch and delete (spec 4.2, decisions 4) ---------------------------------------
+
+export const ProductRefParams = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 255 }) });
+
+const { priceMinor: _price, name: _name, ...optionalProductFields } = productFields;
+export const ProductPatchBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    priceMinor: Type.Optional(Money),
+    ...optionalProductFields,
+    description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+    amount: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 100_000 }))),
+    unit: Type.Optional(Nullable(StringEnum(UNITS))),
+    categoryRef: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+  },
+  { additionalProperties: false },
+);
+export type ProductPatchInput = Static<typeof ProductPatchBody>;
+
+export const ProductDeleted = Type.Object({ id: Type.String(), externalId: Nullable(Type.String()), deleted: Type.Literal(true) });
+
+// ---- cleanup (decisions section 4) ----------------------------------------------------------
+
+export const CleanupBody = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object(
+        { type: StringEnum(['product', 'category', 'ingredient'] as const), ref: Type.String({ minLength: 1, maxLength: 255 }) },
+        { additionalProperties: false },
+      ),
+      { maxItems: CLEANUP_ARRAY_CAP },
+    ),
+    force: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type CleanupInput = Static<typeof CleanupBody>;
+
+export const CleanupResponse = Type.Object({
+  products: Type.Object({ hidden: Type.Integer() }),
+  categories: Type.Object({ deleted: Type.Integer() }),
+  ingredients: Type.Object({ deleted: Type.Integer() }),
+  notFound: Type.Array(Type.String()),
+  cleanedAt: Timestamp,
+});
+export type CleanupResult = Static<typeof CleanupResponse>;

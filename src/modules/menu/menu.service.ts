@@ -1,0 +1,61 @@
+import type { Database } from '../../db/port.js';
+import { errors } from '../../errors.js';
+import { uuidv7 } from '../../ids.js';
+import { audit, type Actor } from '../audit/audit.service.js';
+import type { VenueContext } from '../venues/api-keys.service.js';
+import type { CachedBody, MenuCache } from './menu-cache.js';
+import * as menu from './menu.repository.js';
+import type { PublishResult } from './menu.schemas.js';
+import { menuDocument } from './menu.views.js';
+
+/** Draft and published menu reads (served from cached bytes) and publishing. */
+export class MenuService {
+  constructor(
+    private readonly db: Database,
+    private readonly cache: MenuCache,
+  ) {}
+
+  async read(venue: VenueContext, version: 'draft' | 'published'): Promise<CachedBody> {
+    const state = await menu.getMenuState(this.db, venue.venueId);
+    if (version === 'draft') {
+      return this.cache.get(`${venue.venueId}:draft`, `d${state.draft_version}`, async () => {
+        const rows = await menu.loadMenu(this.db, venue.venueId);
+        const doc = menuDocument(rows, {
+          version: 'draft',
+          publicationId: null,
+          publishedAt: null,
+          currency: venue.currency,
+          generatedAt: new Date().toISOString(),
+        });
+        return JSON.stringify(doc);
+      });
+    }
+    const publicationId = state.latest_publication_id;
+    if (!publicationId) throw errors.menuNotPublished();
+    return this.cache.get(`${venue.venueId}:published`, publicationId, async () => {
+      const document = await menu.findPublicationDocument(this.db, venue.venueId, publicationId);
+      if (document === null) throw errors.menuNotPublished();
+      return document;
+    });
+  }
+
+  /** Spec 3.2: freezes the draft as an immutable snapshot; every call makes a new one. */
+  async publish(actor: Actor): Promise<PublishResult> {
+    const { venue } = actor;
+    return this.db.transaction(async (tx) => {
+      await menu.lockMenu(tx, venue.venueId);
+      const rows = await menu.loadMenu(tx, venue.venueId);
+      const publicationId = uuidv7();
+      const publishedAt = new Date().toISOString();
+      const document = menuDocument(rows, { version: 'published', publicationId, publishedAt, currency: venue.currency, generatedAt: publishedAt });
+      const counts = {
+        categories: document.categories.length,
+        ingredients: document.ingredients.length,
+        products: document.products.length,
+      };
+      await menu.insertPublication(tx, venue.venueId, { id: publicationId, publishedAt, document, counts });
+      await audit(tx, actor, [{ action: 'menu.publish', entityType: 'menu', entityRef: publicationId, changes: { counts } }]);
+      return { publicationId, publishedAt, counts };
+    });
+  }
+}

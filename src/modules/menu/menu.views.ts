@@ -1,0 +1,114 @@
+// Rows -> the read shapes of decisions section 3. One builder for the menu document, the product
+// read and the PATCH response, so every path shows a product the same way.
+import type { CategoryRow, IngredientRow, MenuRows, ProductRow } from './menu.repository.js';
+import type { MenuDocumentValue, ProductViewValue } from './menu.schemas.js';
+
+type Sortable = { sortOrder: number; name: string; id: string };
+
+/** Lists are ordered by sortOrder, then name, then id (decisions section 3). */
+export function byMenuOrder(a: Sortable, b: Sortable): number {
+  return a.sortOrder - b.sortOrder || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+export interface ViewLookups {
+  categories: Map<string, Pick<CategoryRow, 'id' | 'external_id'>>;
+  ingredients: Map<string, Pick<IngredientRow, 'id' | 'external_id' | 'name'>>;
+}
+
+export function lookupsOf(categories: Pick<CategoryRow, 'id' | 'external_id'>[], ingredients: IngredientRow[]): ViewLookups {
+  return {
+    categories: new Map(categories.map((c) => [c.id, c])),
+    ingredients: new Map(ingredients.map((i) => [i.id, i])),
+  };
+}
+
+export function productView(p: ProductRow, l: ViewLookups): ProductViewValue {
+  const category = p.category_id ? l.categories.get(p.category_id) : undefined;
+  return {
+    id: p.id,
+    externalId: p.external_id,
+    name: p.name,
+    description: p.description,
+    priceMinor: p.price_minor,
+    salePriceMinor: p.sale_price_minor,
+    isSaleActive: p.is_sale_active,
+    amount: p.amount,
+    unit: p.unit,
+    badgeLabel: p.badge_label,
+    badgeColor: p.badge_color,
+    categoryId: category ? category.id : null,
+    categoryExternalId: category ? category.external_id : null,
+    ingredients: p.ingredient_ids.flatMap((id) => {
+      const i = l.ingredients.get(id);
+      return i ? [{ externalId: i.external_id, name: i.name }] : [];
+    }),
+    modifierGroups: p.modifier_groups
+      .map((g) => ({
+        id: g.id,
+        name: g.name,
+        type: g.type,
+        isRequired: g.isRequired,
+        sortOrder: g.sortOrder,
+        translations: g.translations,
+        options: g.options
+          .flatMap((o) => {
+            const i = l.ingredients.get(o.ingredientId);
+            return i
+              ? [{
+                  id: o.id,
+                  ingredientExternalId: i.external_id,
+                  ingredientName: i.name,
+                  action: o.action,
+                  priceAdjustment: o.priceAdjustment,
+                  sortOrder: o.sortOrder,
+                }]
+              : [];
+          })
+          .sort((a, b) => a.sortOrder - b.sortOrder || (a.id < b.id ? -1 : 1)),
+      }))
+      .sort(byMenuOrder),
+    sortOrder: p.sort_order,
+    menuVisible: p.menu_visible,
+    imageUrl: p.image_url,
+    translations: p.translations,
+    updatedAt: p.updated_at.toISOString(),
+  };
+}
+
+export function menuDocument(
+  rows: MenuRows,
+  meta: { version: 'draft' | 'published'; publicationId: string | null; publishedAt: string | null; currency: string; generatedAt: string },
+): MenuDocumentValue {
+  const lookups = lookupsOf(rows.categories, rows.ingredients);
+  return {
+    version: meta.version,
+    publicationId: meta.publicationId,
+    publishedAt: meta.publishedAt,
+    generatedAt: meta.generatedAt,
+    currency: meta.currency,
+    categories: rows.categories
+      .map((c) => ({
+        id: c.id,
+        externalId: c.external_id,
+        name: c.name,
+        sortOrder: c.sort_order,
+        schedule: c.schedule,
+        cardStyle: c.card_style,
+        isActive: c.is_active,
+        translations: c.translations,
+        updatedAt: c.updated_at.toISOString(),
+      }))
+      .sort(byMenuOrder),
+    ingredients: rows.ingredients
+      .map((i) => ({
+        id: i.id,
+        externalId: i.external_id,
+        name: i.name,
+        sortOrder: i.sort_order,
+        translations: i.translations,
+        updatedAt: i.updated_at.toISOString(),
+      }))
+      .sort(byMenuOrder),
+    products: rows.products.map((p) => productView(p, lookups)).sort(byMenuOrder),
+  };
+}

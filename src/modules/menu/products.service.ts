@@ -1,0 +1,126 @@
+import type { Database, Queryable } from '../../db/port.js';
+import { errors } from '../../errors.js';
+import { assertIfMatch, etagOf } from '../../http/etag.js';
+import { isUuid } from '../../ids.js';
+import { stableStringify } from '../../stable-json.js';
+import { audit, type Actor } from '../audit/audit.service.js';
+import { readSettings } from '../settings/settings.service.js';
+import * as menu from './menu.repository.js';
+import type { ProductPatchInput, ProductViewValue } from './menu.schemas.js';
+import { productView } from './menu.views.js';
+import { checkTranslations, mergeTranslations } from './translations.js';
+
+export interface ProductRead {
+  product: ProductViewValue;
+  etag: string;
+}
+
+/** A ref is an externalId or an opaque id; an id match wins when both exist. */
+export async function findProductByRef(db: Queryable, venueId: string, ref: string, forUpdate = false): Promise<menu.ProductRow | null> {
+  const rows = await menu.findByRefs<menu.ProductRow>(db, venueId, 'products', [ref], isUuid(ref) ? [ref] : [], { forUpdate });
+  return rows.find((r) => r.id === ref) ?? rows[0] ?? null;
+}
+
+async function readProduct(db: Queryable, venueId: string, row: menu.ProductRow): Promise<ProductRead> {
+  const ingredientIds = [...new Set([...row.ingredient_ids, ...row.modifier_groups.flatMap((g) => g.options.map((o) => o.ingredientId))])];
+  const [category, ingredients] = await Promise.all([
+    row.category_id ? menu.findCategoryById(db, venueId, row.category_id) : Promise.resolve(null),
+    menu.findIngredientsByIds(db, venueId, ingredientIds),
+  ]);
+  const product = productView(row, {
+    categories: new Map(category ? [[category.id, category]] : []),
+    ingredients: new Map(ingredients.map((i) => [i.id, i])),
+  });
+  // The ETag is the product's read shape: it moves with every change by any path (sync,
+  // patch, cleanup, translations, images, a renamed ingredient).
+  return { product, etag: etagOf(JSON.stringify(product)) };
+}
+
+const PATCH_FIELDS = {
+  name: 'name',
+  description: 'description',
+  priceMinor: 'price_minor',
+  salePriceMinor: 'sale_price_minor',
+  isSaleActive: 'is_sale_active',
+  amount: 'amount',
+  unit: 'unit',
+  badgeLabel: 'badge_label',
+  badgeColor: 'badge_color',
+  sortOrder: 'sort_order',
+  menuVisible: 'menu_visible',
+} as const satisfies Partial<Record<keyof ProductPatchInput, keyof menu.ProductRow>>;
+
+export class ProductsService {
+  constructor(private readonly db: Database) {}
+
+  async get(venueId: string, ref: string): Promise<ProductRead> {
+    const row = await findProductByRef(this.db, venueId, ref);
+    if (!row) throw errors.productNotFound();
+    return readProduct(this.db, venueId, row);
+  }
+
+  /** Spec 4.2: omitted keeps, null clears, a value sets; If-Match guards against lost updates. */
+  async patch(actor: Actor, ref: string, input: ProductPatchInput, ifMatch: string | undefined): Promise<ProductRead> {
+    const venueId = actor.venue.venueId;
+    return this.db.transaction(async (tx) => {
+      await menu.lockMenu(tx, venueId);
+      const row = await findProductByRef(tx, venueId, ref, true);
+      if (!row) throw errors.productNotFound();
+      const current = await readProduct(tx, venueId, row);
+      assertIfMatch(ifMatch, current.etag);
+
+      const next: menu.ProductRow = { ...row };
+      const fields: string[] = [];
+      for (const [key, column] of Object.entries(PATCH_FIELDS) as [keyof typeof PATCH_FIELDS, keyof menu.ProductRow][]) {
+        const value = input[key];
+        if (value === undefined) continue;
+        if (row[column] !== value) fields.push(key);
+        (next as unknown as Record<string, unknown>)[column] = value;
+      }
+      if (input.categoryRef !== undefined) {
+        let categoryId: string | null = null;
+        if (input.categoryRef !== null) {
+          const refs = [input.categoryRef];
+          const found = await menu.findByRefs<menu.CategoryRow>(tx, venueId, 'categories', refs, isUuid(input.categoryRef) ? refs : []);
+          const category = found.find((c) => c.id === input.categoryRef) ?? found[0];
+          if (!category) throw errors.categoryNotFound();
+          categoryId = category.id;
+        }
+        if (categoryId !== row.category_id) fields.push('categoryRef');
+        next.category_id = categoryId;
+      }
+      if (input.translations !== undefined) {
+        const settings = await readSettings(tx, venueId);
+        const problem = checkTranslations(input.translations, new Set(settings.enabledLanguages));
+        if (problem) throw errors.translation(problem.code, `Product ${row.external_id ?? row.id}: ${problem.message}`);
+        next.translations = mergeTranslations(row.translations, input.translations);
+        if (stableStringify(next.translations) !== stableStringify(row.translations)) fields.push('translations');
+      }
+      if (next.is_sale_active && next.sale_price_minor === null) {
+        throw errors.validation(['isSaleActive cannot be true without a salePriceMinor (sent or stored)']);
+      }
+      if (fields.length === 0) return current;
+
+      await menu.updateProduct(tx, venueId, next);
+      await menu.bumpDraftVersion(tx, venueId);
+      await audit(tx, actor, [{ action: 'product.update', entityType: 'product', entityRef: row.external_id ?? row.id, changes: { fields } }]);
+      const updated = await findProductByRef(tx, venueId, row.id);
+      return readProduct(tx, venueId, updated!);
+    });
+  }
+
+  async delete(actor: Actor, ref: string): Promise<{ id: string; externalId: string | null; deleted: true }> {
+    const venueId = actor.venue.venueId;
+    return this.db.transaction(async (tx) => {
+      await menu.lockMenu(tx, venueId);
+      const row = await findProductByRef(tx, venueId, ref, true);
+      if (!row) throw errors.productNotFound();
+      await menu.deleteProduct(tx, venueId, row.id);
+      await menu.bumpDraftVersion(tx, venueId);
+      await audit(tx, actor, [
+        { action: 'product.delete', entityType: 'product', entityRef: row.external_id ?? row.id, changes: { id: row.id, externalId: row.external_id } },
+      ]);
+      return { id: row.id, externalId: row.external_id, deleted: true as const };
+    });
+  }
+}

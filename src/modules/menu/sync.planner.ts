@@ -1,0 +1,359 @@
+// Plans a sync: every create/update/skip decision, warning and per-item error of spec 4.1,
+// computed from the request and the stored rows, without writing. The real sync writes the plan;
+// a dry run returns its counts. Both run this same code, so they cannot disagree.
+import { stableStringify } from '../../stable-json.js';
+import type {
+  CategoryInputValue,
+  IngredientInputValue,
+  ModifierGroupInputValue,
+  ProductInputValue,
+  SectionResultValue,
+  SyncInput,
+} from './menu.schemas.js';
+import type {
+  CategoryRow,
+  IngredientRow,
+  ProductRow,
+  ProductWrite,
+  StoredModifierGroup,
+  StoredOption,
+} from './menu.repository.js';
+import { checkTranslations, localeCount, mergeTranslations } from './translations.js';
+
+export interface StoredState {
+  categories: Map<string, CategoryRow>;
+  ingredients: Map<string, IngredientRow>;
+  products: Map<string, ProductRow>;
+}
+
+export interface PlanContext {
+  enabledLanguages: ReadonlySet<string>;
+  newId: () => string;
+}
+
+export type SectionName = 'categories' | 'ingredients' | 'products';
+
+export interface SyncPlan {
+  sections: Partial<Record<SectionName, SectionResultValue>>;
+  warnings: string[];
+  translationsApplied: number;
+  writes: {
+    categories: Omit<CategoryRow, 'updated_at'>[];
+    ingredients: Omit<IngredientRow, 'updated_at'>[];
+    products: ProductWrite[];
+  };
+  /** Items the plan creates, per section: what plan limits count (spec 4.1 rule 9). */
+  creates: Record<SectionName, number>;
+  empty: boolean;
+}
+
+const ENTITY: Record<SectionName, string> = { categories: 'Category', ingredients: 'Ingredient', products: 'Product' };
+
+/** The externalIds a request refers to, per table: what the sync loads before planning. */
+export function referencedExternalIds(input: SyncInput): Record<SectionName, string[]> {
+  const categories = new Set((input.categories ?? []).map((c) => c.externalId));
+  const ingredients = new Set((input.ingredients ?? []).map((i) => i.externalId));
+  for (const p of input.products ?? []) {
+    if (p.categoryExternalId) categories.add(p.categoryExternalId);
+    for (const ref of p.ingredientExternalIds ?? []) ingredients.add(ref);
+    for (const g of p.modifierGroups ?? []) for (const o of g.options) ingredients.add(o.ingredientExternalId);
+  }
+  return {
+    categories: [...categories],
+    ingredients: [...ingredients],
+    products: [...new Set((input.products ?? []).map((p) => p.externalId))],
+  };
+}
+
+/** Spec 4.1 rule 6: a repeated externalId warns once, and its last occurrence wins. */
+function lastOccurrences<T extends { externalId: string }>(items: T[], section: SectionName, warnings: string[]): T[] {
+  const byId = new Map<string, T>();
+  const repeated = new Set<string>();
+  for (const item of items) {
+    if (byId.has(item.externalId)) repeated.add(item.externalId);
+    byId.set(item.externalId, item);
+  }
+  for (const id of repeated) warnings.push(`${ENTITY[section]} ${id}: duplicate externalId in the request; the last occurrence wins`);
+  return [...byId.values()];
+}
+
+function emptySection(): SectionResultValue {
+  return { created: 0, updated: 0, skipped: 0, errors: [], warnings: [] };
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return stableStringify(a) === stableStringify(b);
+}
+
+export function planSync(input: SyncInput, stored: StoredState, ctx: PlanContext): SyncPlan {
+  const warnings: string[] = [];
+  const plan: SyncPlan = {
+    sections: {},
+    warnings,
+    translationsApplied: 0,
+    writes: { categories: [], ingredients: [], products: [] },
+    creates: { categories: 0, ingredients: 0, products: 0 },
+    empty: !(input.categories?.length || input.ingredients?.length || input.products?.length),
+  };
+  if (plan.empty) warnings.push('Nothing to sync: the request has no categories, ingredients or products');
+
+  // externalId -> id of every category/ingredient a product may reference: stored ones, plus
+  // the ones this request creates (spec 4.1 rule 2).
+  const categoryIds = new Map([...stored.categories].map(([ext, row]) => [ext, row.id]));
+  const ingredientIds = new Map([...stored.ingredients].map(([ext, row]) => [ext, row.id]));
+
+  if (input.categories) {
+    const section = (plan.sections.categories = emptySection());
+    for (const item of lastOccurrences(input.categories, 'categories', warnings)) {
+      const problem = checkTranslations(item.translations, ctx.enabledLanguages);
+      if (problem) {
+        section.errors.push(`Category ${item.externalId}: ${problem.code}: ${problem.message}`);
+        continue;
+      }
+      const existing = stored.categories.get(item.externalId);
+      const next = mergeCategory(item, existing, ctx);
+      if (existing && sameCategory(existing, next)) {
+        section.skipped += 1;
+        continue;
+      }
+      record(section, plan, 'categories', existing);
+      plan.translationsApplied += localeCount(item.translations);
+      plan.writes.categories.push(next);
+      categoryIds.set(item.externalId, next.id);
+    }
+  }
+
+  if (input.ingredients) {
+    const section = (plan.sections.ingredients = emptySection());
+    for (const item of lastOccurrences(input.ingredients, 'ingredients', warnings)) {
+      const problem = checkTranslations(item.translations, ctx.enabledLanguages);
+      if (problem) {
+        section.errors.push(`Ingredient ${item.externalId}: ${problem.code}: ${problem.message}`);
+        continue;
+      }
+      const existing = stored.ingredients.get(item.externalId);
+      const next = mergeIngredient(item, existing, ctx);
+      if (existing && sameIngredient(existing, next)) {
+        section.skipped += 1;
+        continue;
+      }
+      record(section, plan, 'ingredients', existing);
+      plan.translationsApplied += localeCount(item.translations);
+      plan.writes.ingredients.push(next);
+      ingredientIds.set(item.externalId, next.id);
+    }
+  }
+
+  if (input.products) {
+    const section = (plan.sections.products = emptySection());
+    for (const item of lastOccurrences(input.products, 'products', warnings)) {
+      const label = `Product ${item.externalId}`;
+      const problem =
+        checkTranslations(item.translations, ctx.enabledLanguages) ??
+        (item.modifierGroups ?? []).map((g) => checkTranslations(g.translations, ctx.enabledLanguages)).find(Boolean) ??
+        null;
+      if (problem) {
+        section.errors.push(`${label}: ${problem.code}: ${problem.message}`);
+        continue;
+      }
+      const existing = stored.products.get(item.externalId);
+      const itemWarnings: string[] = [];
+      const next = mergeProduct(item, existing, { categoryIds, ingredientIds, warnings: itemWarnings, label, ctx });
+      // decisions section 11: a sale switched on with no sale price sent or stored is a per-item error.
+      if (next.is_sale_active && next.sale_price_minor === null) {
+        section.errors.push(`${label}: isSaleActive is true but no salePriceMinor is sent or stored`);
+        continue;
+      }
+      section.warnings.push(...itemWarnings);
+      if (existing && sameProduct(existing, next)) {
+        section.skipped += 1;
+        continue;
+      }
+      record(section, plan, 'products', existing);
+      plan.translationsApplied +=
+        localeCount(item.translations) + (item.modifierGroups ?? []).reduce((n, g) => n + localeCount(g.translations), 0);
+      plan.writes.products.push(next);
+    }
+  }
+  return plan;
+}
+
+function record(section: SectionResultValue, plan: SyncPlan, name: SectionName, existing: unknown): void {
+  if (existing) {
+    section.updated += 1;
+  } else {
+    section.created += 1;
+    plan.creates[name] += 1;
+  }
+}
+
+// ---- categories and ingredients -----------------------------------------------------------------
+
+function mergeCategory(item: CategoryInputValue, existing: CategoryRow | undefined, ctx: PlanContext): Omit<CategoryRow, 'updated_at'> {
+  return {
+    id: existing?.id ?? ctx.newId(),
+    external_id: item.externalId,
+    name: item.name,
+    sort_order: item.sortOrder ?? existing?.sort_order ?? 0,
+    schedule: item.schedule ?? existing?.schedule ?? [],
+    card_style: item.cardStyle !== undefined ? item.cardStyle : (existing?.card_style ?? null),
+    is_active: item.isActive ?? existing?.is_active ?? true,
+    translations: mergeTranslations(existing?.translations ?? {}, item.translations),
+  };
+}
+
+function sameCategory(a: CategoryRow, b: Omit<CategoryRow, 'updated_at'>): boolean {
+  return (
+    a.name === b.name &&
+    a.sort_order === b.sort_order &&
+    a.card_style === b.card_style &&
+    a.is_active === b.is_active &&
+    same(a.schedule, b.schedule) &&
+    same(a.translations, b.translations)
+  );
+}
+
+function mergeIngredient(item: IngredientInputValue, existing: IngredientRow | undefined, ctx: PlanContext): Omit<IngredientRow, 'updated_at'> {
+  return {
+    id: existing?.id ?? ctx.newId(),
+    external_id: item.externalId,
+    name: item.name,
+    sort_order: item.sortOrder ?? existing?.sort_order ?? 0,
+    translations: mergeTranslations(existing?.translations ?? {}, item.translations),
+  };
+}
+
+function sameIngredient(a: IngredientRow, b: Omit<IngredientRow, 'updated_at'>): boolean {
+  return a.name === b.name && a.sort_order === b.sort_order && same(a.translations, b.translations);
+}
+
+// ---- products ------------------------------------------------------------------------------------
+
+interface ProductMergeContext {
+  categoryIds: Map<string, string>;
+  ingredientIds: Map<string, string>;
+  warnings: string[];
+  label: string;
+  ctx: PlanContext;
+}
+
+/** Optional fields keep their stored value when omitted; null clears the nullable ones (rule 4). */
+function keep<T>(value: T | undefined, stored: T | undefined, fallback: T): T {
+  return value !== undefined ? value : stored !== undefined ? stored : fallback;
+}
+
+function mergeProduct(item: ProductInputValue, existing: ProductRow | undefined, m: ProductMergeContext): ProductWrite {
+  let categoryId = existing?.category_id ?? null;
+  if (item.categoryExternalId === null) {
+    categoryId = null;
+  } else if (item.categoryExternalId !== undefined) {
+    const found = m.categoryIds.get(item.categoryExternalId);
+    if (found) categoryId = found;
+    else {
+      m.warnings.push(
+        `${m.label}: category '${item.categoryExternalId}' not found; ${existing ? 'the product keeps its category' : 'the product has no category'}`,
+      );
+    }
+  }
+
+  let ingredientIds = existing?.ingredient_ids ?? [];
+  if (item.ingredientExternalIds !== undefined) {
+    const ids: string[] = [];
+    for (const ref of item.ingredientExternalIds) {
+      const id = m.ingredientIds.get(ref);
+      if (!id) m.warnings.push(`${m.label}: ingredient '${ref}' not found; it is left out of the composition`);
+      else if (!ids.includes(id)) ids.push(id);
+    }
+    ingredientIds = ids;
+  }
+
+  let groups = existing?.modifier_groups ?? [];
+  if (item.modifierGroups !== undefined) {
+    const fresh = item.modifierGroups.map((g, i) => normaliseGroup(g, i, m));
+    // Identical groups keep their stored ids, so option ids guests hold stay valid.
+    groups = existing && same(withoutIds(existing.modifier_groups), withoutIds(fresh)) ? existing.modifier_groups : fresh;
+  }
+
+  // A cleaned-up product synced again is restored: visible unless the payload says otherwise.
+  const restoring = Boolean(existing?.cleaned_up_at);
+  return {
+    id: existing?.id ?? m.ctx.newId(),
+    external_id: item.externalId,
+    name: item.name,
+    description: keep(item.description, existing?.description, null),
+    price_minor: item.priceMinor,
+    sale_price_minor: keep(item.salePriceMinor, existing?.sale_price_minor, null),
+    is_sale_active: keep(item.isSaleActive, existing?.is_sale_active, false),
+    amount: keep(item.amount, existing?.amount, null),
+    unit: keep(item.unit, existing?.unit, null),
+    badge_label: keep(item.badgeLabel, existing?.badge_label, null),
+    badge_color: keep(item.badgeColor, existing?.badge_color, null),
+    category_id: categoryId,
+    ingredient_ids: ingredientIds,
+    modifier_groups: groups,
+    sort_order: keep(item.sortOrder, existing?.sort_order, 0),
+    menu_visible: restoring ? (item.menuVisible ?? true) : keep(item.menuVisible, existing?.menu_visible, true),
+    cleaned_up_at: null,
+    translations: mergeTranslations(existing?.translations ?? {}, item.translations),
+  };
+}
+
+function normaliseGroup(g: ModifierGroupInputValue, index: number, m: ProductMergeContext): StoredModifierGroup {
+  let type: StoredModifierGroup['type'];
+  if (g.type === 'multiple_choice') {
+    m.warnings.push(`${m.label}: modifier group '${g.name}' uses the deprecated type multiple_choice; stored as add_ingredients`);
+    type = 'add_ingredients';
+  } else {
+    type = g.type;
+  }
+  const options: StoredOption[] = [];
+  g.options.forEach((o, i) => {
+    const ingredientId = m.ingredientIds.get(o.ingredientExternalId);
+    if (!ingredientId) {
+      m.warnings.push(`${m.label}: modifier group '${g.name}' option ingredient '${o.ingredientExternalId}' not found; the option is skipped`);
+      return;
+    }
+    options.push({
+      id: m.ctx.newId(),
+      ingredientId,
+      action: o.action ?? (type === 'remove_ingredients' ? 'remove' : 'add'),
+      priceAdjustment: o.priceAdjustment ?? 0,
+      sortOrder: o.sortOrder ?? i,
+    });
+  });
+  return {
+    id: m.ctx.newId(),
+    name: g.name,
+    type,
+    // Spec 2.4: honoured only for single_choice (default true there), false for every other type.
+    isRequired: type === 'single_choice' ? (g.isRequired ?? true) : false,
+    sortOrder: g.sortOrder ?? index,
+    translations: mergeTranslations({}, g.translations),
+    options,
+  };
+}
+
+function withoutIds(groups: StoredModifierGroup[]) {
+  return groups.map(({ id: _id, options, ...rest }) => ({ ...rest, options: options.map(({ id: _oid, ...o }) => o) }));
+}
+
+function sameProduct(a: ProductRow, b: ProductWrite): boolean {
+  return (
+    a.cleaned_up_at === null &&
+    a.name === b.name &&
+    a.description === b.description &&
+    a.price_minor === b.price_minor &&
+    a.sale_price_minor === b.sale_price_minor &&
+    a.is_sale_active === b.is_sale_active &&
+    a.amount === b.amount &&
+    a.unit === b.unit &&
+    a.badge_label === b.badge_label &&
+    a.badge_color === b.badge_color &&
+    a.category_id === b.category_id &&
+    a.sort_order === b.sort_order &&
+    a.menu_visible === b.menu_visible &&
+    same(a.ingredient_ids, b.ingredient_ids) &&
+    same(a.modifier_groups, b.modifier_groups) &&
+    same(a.translations, b.translations)
+  );
+}

@@ -1,0 +1,23 @@
+import { Type } from 'typebox';
+
+// Spec 2.6: a map keyed by locale; each value maps the entity's translatable fields to text.
+// Locale support is checked against the venue's settings (a per-item error in sync), so the
+// schema only fixes the shape and which fields each entity allows.
+export function TranslationsMap<const F extends readonly string[]>(fields: F) {
+  return Type.Record(
+    Type.String({ maxLength: 16 }),
+    Type.Object(
+      Object.fromEntries(fields.map((f) => [f, Type.Optional(Type.String({ maxLength: f === 'description' ? 1000 : 200 }))])) as {
+        [K in F[number]]: ReturnType<typeof Type.Optional<ReturnType<typeof Type.String>>>;
+      },
+      { additionalProperties: false },
+    ),
+    { maxProperties: 20 },
+  );
+}
+
+export const NameTranslations = TranslationsMap(['name'] as const);
+export const ProductTranslations = TranslationsMap(['name', 'description', 'badgeLabel'] as const);
+
+/** Stored form: locale -> field -> text (empty strings are never stored). */
+export type StoredTranslations = Record<string, Record<string, string>>;

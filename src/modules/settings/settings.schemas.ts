@@ -1,0 +1,51 @@
+import { Type, type Static } from 'typebox';
+import { Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
+import { CARD_STYLES, LANGUAGES } from '../reference/catalog.js';
+
+const Money = Type.Integer({ minimum: 0, maximum: 100_000_000 });
+
+export const OrderConfig = Type.Object({
+  acceptingOrders: Type.Boolean(),
+  deliveryEnabled: Type.Boolean(),
+  pickupEnabled: Type.Boolean(),
+  dineInEnabled: Type.Boolean(),
+  deliveryFeeMinor: Money,
+  freeDeliveryFromMinor: Nullable(Money),
+  minOrderMinor: Money,
+});
+export type OrderConfigValue = Static<typeof OrderConfig>;
+
+export const DEFAULT_ORDER_CONFIG: OrderConfigValue = Object.freeze({
+  acceptingOrders: true,
+  deliveryEnabled: false,
+  pickupEnabled: true,
+  dineInEnabled: true,
+  deliveryFeeMinor: 0,
+  freeDeliveryFromMinor: null,
+  minOrderMinor: 0,
+});
+
+export const Settings = Type.Object({
+  name: Type.String(),
+  currency: Type.String(),
+  defaultLanguage: Type.String(),
+  enabledLanguages: Type.Array(Type.String()),
+  cardStyle: Type.String(),
+  timezone: Type.String(),
+  orderConfig: OrderConfig,
+  updatedAt: Timestamp,
+});
+export type SettingsView = Static<typeof Settings>;
+
+export const SettingsPatchBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    defaultLanguage: Type.Optional(StringEnum(LANGUAGES)),
+    enabledLanguages: Type.Optional(Type.Array(StringEnum(LANGUAGES), { minItems: 1, maxItems: LANGUAGES.length, uniqueItems: true })),
+    cardStyle: Type.Optional(StringEnum(CARD_STYLES)),
+    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Kyiv' })),
+    orderConfig: Type.Optional(Type.Partial(OrderConfig, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+export type SettingsPatchInput = Static<typeof SettingsPatchBody>;

@@ -1,0 +1,92 @@
+import type { Database, Queryable } from '../../db/port.js';
+import { errors } from '../../errors.js';
+import { assertIfMatch, etagOf } from '../../http/etag.js';
+import { audit, type Actor } from '../audit/audit.service.js';
+import { findSettings, saveSettings, type SettingsRow } from './settings.repository.js';
+import { DEFAULT_ORDER_CONFIG, type SettingsPatchInput, type SettingsView } from './settings.schemas.js';
+
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function view(row: SettingsRow): SettingsView {
+  const enabled = row.enabled_languages ?? [row.default_language];
+  return {
+    name: row.name,
+    currency: row.currency,
+    defaultLanguage: row.default_language,
+    // The default language is always enabled (decisions section 6).
+    enabledLanguages: enabled.includes(row.default_language) ? enabled : [row.default_language, ...enabled],
+    cardStyle: row.card_style ?? 'minimalism',
+    timezone: row.timezone ?? 'UTC',
+    orderConfig: { ...DEFAULT_ORDER_CONFIG, ...(row.order_config ?? {}) },
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export interface SettingsRead {
+  settings: SettingsView;
+  etag: string;
+}
+
+function withEtag(settings: SettingsView): SettingsRead {
+  return { settings, etag: etagOf(JSON.stringify(settings)) };
+}
+
+/** The venue's settings inside any transaction (sync reads the enabled languages). */
+export async function readSettings(db: Queryable, venueId: string, options: { forUpdate?: boolean } = {}): Promise<SettingsView> {
+  const row = await findSettings(db, venueId, options);
+  if (!row) throw errors.venueNotFound();
+  return view(row);
+}
+
+export class SettingsService {
+  constructor(private readonly db: Database) {}
+
+  async get(venueId: string): Promise<SettingsRead> {
+    return withEtag(await readSettings(this.db, venueId));
+  }
+
+  async update(actor: Actor, patch: SettingsPatchInput, ifMatch: string | undefined): Promise<SettingsRead> {
+    const { venue } = actor;
+    if (patch.orderConfig !== undefined && !venue.planDefinition.features.hasDelivery) throw errors.deliveryNotAvailable();
+    if (patch.timezone !== undefined && !isValidTimeZone(patch.timezone)) {
+      throw errors.validation([`timezone must be an IANA time zone (e.g. Europe/Kyiv), got '${patch.timezone}'`]);
+    }
+    return this.db.transaction(async (tx) => {
+      const current = await readSettings(tx, venue.venueId, { forUpdate: true });
+      assertIfMatch(ifMatch, withEtag(current).etag);
+      const defaultLanguage = patch.defaultLanguage ?? current.defaultLanguage;
+      const requested = patch.enabledLanguages ?? current.enabledLanguages;
+      const next = {
+        name: patch.name ?? current.name,
+        defaultLanguage,
+        enabledLanguages: requested.includes(defaultLanguage) ? [...requested] : [defaultLanguage, ...requested],
+        cardStyle: patch.cardStyle ?? current.cardStyle,
+        timezone: patch.timezone ?? current.timezone,
+        orderConfig: { ...current.orderConfig, ...(patch.orderConfig ?? {}) },
+      };
+      const fields = changedFields(current, next);
+      if (fields.length === 0) return withEtag(current);
+      await saveSettings(tx, venue.venueId, next);
+      await audit(tx, actor, [{ action: 'settings.update', entityType: 'settings', entityRef: null, changes: { fields } }]);
+      return withEtag(await readSettings(tx, venue.venueId));
+    });
+  }
+}
+
+function changedFields(current: SettingsView, next: Omit<SettingsView, 'updatedAt' | 'currency'>): string[] {
+  const fields: string[] = [];
+  for (const key of ['name', 'defaultLanguage', 'enabledLanguages', 'cardStyle', 'timezone'] as const) {
+    if (JSON.stringify(current[key]) !== JSON.stringify(next[key])) fields.push(key);
+  }
+  for (const key of Object.keys(next.orderConfig) as (keyof typeof next.orderConfig)[]) {
+    if (current.orderConfig[key] !== next.orderConfig[key]) fields.push(`orderConfig.${key}`);
+  }
+  return fields;
+}

@@ -1,0 +1,34 @@
+// Named operations: the audit log's action values (spec 4.6, plus product.update from
+// decisions section 4), shared by the audit writer, its list filter and the OpenAPI document.
+
+export const AUDIT_ACTIONS = [
+  'menu.sync',
+  'menu.publish',
+  'menu.cleanup',
+  'product.update',
+  'product.delete',
+  'product.image',
+  'product.translations',
+  'settings.update',
+  'logo.image',
+  'banner.create',
+  'banner.update',
+  'banner.delete',
+  'banner.image',
+  'banner.translations',
+  'promotion.create',
+  'promotion.update',
+  'promotion.delete',
+  'promotion.item_add',
+  'promotion.item_update',
+  'promotion.item_remove',
+  'table.create',
+  'table.update',
+  'table.delete',
+  'category.translations',
+  'ingredient.translations',
+  'modifier_group.translations',
+  'order.status_update',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
