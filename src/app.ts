@@ -15,7 +15,9 @@ import { BODY_LIMIT_BYTES } from './limits.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import type { RouteEntry } from './modules/reference/reference.service.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
+import { guestRoutes } from './modules/guest/guest.routes.js';
 import { menuRoutes } from './modules/menu/menu.routes.js';
+import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { referenceRoutes } from './modules/reference/reference.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { translationsRoutes } from './modules/translations/translations.routes.js';
@@ -84,15 +86,21 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Buil
 
   await app.register(
     async (v1) => {
+      v1.addHook('onRoute', (route) => {
+        route.schema = { security: [{ apiKey: [] }], ...route.schema };
+      });
       v1.addHook('onRequest', apiKeyAuth(services.apiKeys));
       await v1.register(referenceRoutes(services));
       await v1.register(menuRoutes(services));
       await v1.register(settingsRoutes(services));
       await v1.register(translationsRoutes(services));
       await v1.register(auditRoutes(services));
+      await v1.register(ordersRoutes(services));
     },
     { prefix: '/v1' },
   );
+
+  await app.register(guestRoutes(services), { prefix: '/guest/v1' });
 
   await app.register(
     async (admin) => {

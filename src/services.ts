@@ -2,10 +2,12 @@ import type { Config } from './config.js';
 import type { Database } from './db/port.js';
 import { AuditService } from './modules/audit/audit.service.js';
 import { CleanupService } from './modules/menu/cleanup.service.js';
+import { GuestService } from './modules/guest/guest.service.js';
 import { MenuCache } from './modules/menu/menu-cache.js';
 import { MenuService } from './modules/menu/menu.service.js';
 import { ProductsService } from './modules/menu/products.service.js';
 import { SyncService } from './modules/menu/sync.service.js';
+import { OrdersService } from './modules/orders/orders.service.js';
 import { ReferenceService, type RouteEntry } from './modules/reference/reference.service.js';
 import { SettingsService } from './modules/settings/settings.service.js';
 import { TranslationsService } from './modules/translations/translations.service.js';
@@ -33,6 +35,8 @@ export function createServices({ config, db, routes = () => [] }: ServiceDeps) {
     products: new ProductsService(db),
     cleanup: new CleanupService(db),
     translations: new TranslationsService(db),
+    orders: new OrdersService(db),
+    guest: new GuestService(db, menuCache),
   };
 }
 

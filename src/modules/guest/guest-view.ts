@@ -1,0 +1,93 @@
+// The guest's view of a published snapshot (decisions section 2): active categories, visible
+// products, names in the requested locale (falling back to the venue default), effective prices.
+import type { MenuDocumentValue } from '../menu/menu.schemas.js';
+import type { OrderConfigValue } from '../settings/settings.schemas.js';
+import type { GuestMenuView } from './guest.schemas.js';
+
+type Translations = Record<string, Record<string, string>>;
+
+export function translate(translations: Translations, field: string, locale: string, fallback: string, base: string): string {
+  return translations[locale]?.[field] ?? translations[fallback]?.[field] ?? base;
+}
+
+/** Spec 2.3: the sale price applies only while isSaleActive and set. */
+export function effectivePrice(p: { priceMinor: number; salePriceMinor: number | null; isSaleActive: boolean }): number {
+  return p.isSaleActive && p.salePriceMinor !== null ? p.salePriceMinor : p.priceMinor;
+}
+
+export interface GuestVenueInfo {
+  slug: string;
+  name: string;
+  currency: string;
+  defaultLanguage: string;
+  languages: string[];
+  cardStyle: string;
+  orderConfig: OrderConfigValue;
+}
+
+export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale: string): GuestMenuView {
+  const fallback = venue.defaultLanguage;
+  const activeCategories = doc.categories.filter((c) => c.isActive);
+  const active = new Set(activeCategories.map((c) => c.id));
+  const ingredientNames = new Map(
+    doc.ingredients.filter((i) => i.externalId !== null).map((i) => [i.externalId as string, i]),
+  );
+  const ingredientName = (externalId: string | null, name: string) => {
+    const ingredient = externalId ? ingredientNames.get(externalId) : undefined;
+    return ingredient ? translate(ingredient.translations, 'name', locale, fallback, name) : name;
+  };
+  return {
+    venue: {
+      slug: venue.slug,
+      name: venue.name,
+      currency: doc.currency,
+      defaultLanguage: venue.defaultLanguage,
+      languages: venue.languages,
+      cardStyle: venue.cardStyle,
+    },
+    locale,
+    publicationId: doc.publicationId as string,
+    publishedAt: doc.publishedAt as string,
+    generatedAt: new Date().toISOString(),
+    orderConfig: venue.orderConfig,
+    categories: activeCategories.map((c) => ({
+      id: c.id,
+      name: translate(c.translations, 'name', locale, fallback, c.name),
+      sortOrder: c.sortOrder,
+      schedule: c.schedule,
+      cardStyle: c.cardStyle,
+    })),
+    // A product in an inactive category is hidden with it (spec 2.1).
+    products: doc.products
+      .filter((p) => p.menuVisible && (p.categoryId === null || active.has(p.categoryId)))
+      .map((p) => ({
+        id: p.id,
+        categoryId: p.categoryId,
+        name: translate(p.translations, 'name', locale, fallback, p.name),
+        description: p.description === null ? null : translate(p.translations, 'description', locale, fallback, p.description),
+        priceMinor: p.priceMinor,
+        salePriceMinor: p.salePriceMinor,
+        isSaleActive: p.isSaleActive,
+        effectivePriceMinor: effectivePrice(p),
+        amount: p.amount,
+        unit: p.unit,
+        badgeLabel: p.badgeLabel === null ? null : translate(p.translations, 'badgeLabel', locale, fallback, p.badgeLabel),
+        badgeColor: p.badgeColor,
+        imageUrl: p.imageUrl,
+        sortOrder: p.sortOrder,
+        ingredients: p.ingredients.map((i) => ({ name: ingredientName(i.externalId, i.name) })),
+        modifierGroups: p.modifierGroups.map((g) => ({
+          id: g.id,
+          name: translate(g.translations, 'name', locale, fallback, g.name),
+          type: g.type,
+          isRequired: g.isRequired,
+          options: g.options.map((o) => ({
+            id: o.id,
+            name: ingredientName(o.ingredientExternalId, o.ingredientName),
+            action: o.action,
+            priceAdjustment: o.priceAdjustment,
+          })),
+        })),
+      })),
+  };
+}

@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import type { Database } from '../../db/port.js';
+import { errors } from '../../errors.js';
+import { uuidv7 } from '../../ids.js';
+import { stableStringify } from '../../stable-json.js';
+import type { CachedBody, MenuCache } from '../menu/menu-cache.js';
+import { findPublicationDocument } from '../menu/menu.repository.js';
+import type { MenuDocumentValue } from '../menu/menu.schemas.js';
+import { LANGUAGES } from '../reference/catalog.js';
+import * as orders from '../orders/orders.repository.js';
+import { loadOrderViews } from '../orders/orders.service.js';
+import type { OrderView } from '../orders/orders.schemas.js';
+import { DEFAULT_ORDER_CONFIG } from '../settings/settings.schemas.js';
+import { INACTIVE_SUBSCRIPTIONS, PLAN_DEFINITIONS } from '../venues/plans.js';
+import { findGuestVenue, type GuestVenueRow } from './guest.repository.js';
+import type { GuestOrderInput } from './guest.schemas.js';
+import { guestMenu, type GuestVenueInfo } from './guest-view.js';
+import { priceOrder } from './pricing.js';
+
+function venueInfo(v: GuestVenueRow): GuestVenueInfo {
+  const languages = v.enabled_languages ?? [v.default_language];
+  const hasDelivery = PLAN_DEFINITIONS[v.plan].features.hasDelivery;
+  const config = { ...DEFAULT_ORDER_CONFIG, ...(v.order_config ?? {}) };
+  return {
+    slug: v.slug,
+    name: v.name,
+    currency: v.currency,
+    defaultLanguage: v.default_language,
+    languages: languages.includes(v.default_language) ? languages : [v.default_language, ...languages],
+    cardStyle: v.card_style ?? 'minimalism',
+    // Delivery shows as enabled only where the plan includes it.
+    orderConfig: { ...config, deliveryEnabled: config.deliveryEnabled && hasDelivery },
+  };
+}
+
+export interface PlacedOrder {
+  order: OrderView;
+  /** true when an Idempotency-Key replay returned the first order. */
+  replayed: boolean;
+}
+
+/** The public guest surface (decisions section 2): the published menu and order placement. */
+export class GuestService {
+  /** Parsed snapshots by publication id: immutable, so never stale. */
+  private readonly snapshots = new Map<string, MenuDocumentValue>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly cache: MenuCache,
+  ) {}
+
+  private async venue(slug: string): Promise<GuestVenueRow & { latest_publication_id: string }> {
+    const venue = await findGuestVenue(this.db, slug);
+    if (!venue) throw errors.venueNotFound();
+    if (INACTIVE_SUBSCRIPTIONS.includes(venue.subscription_status)) throw errors.subscriptionInactive(venue.subscription_status);
+    if (!venue.latest_publication_id) throw errors.menuNotPublished();
+    return venue as GuestVenueRow & { latest_publication_id: string };
+  }
+
+  private async snapshot(venueId: string, publicationId: string): Promise<MenuDocumentValue> {
+    const hit = this.snapshots.get(publicationId);
+    if (hit) return hit;
+    const text = await findPublicationDocument(this.db, venueId, publicationId);
+    if (text === null) throw errors.menuNotPublished();
+    const doc = JSON.parse(text) as MenuDocumentValue;
+    this.snapshots.set(publicationId, doc);
+    if (this.snapshots.size > 500) this.snapshots.delete(this.snapshots.keys().next().value as string);
+    return doc;
+  }
+
+  async menu(slug: string, requestedLocale: string | undefined): Promise<CachedBody> {
+    const venue = await this.venue(slug);
+    const info = venueInfo(venue);
+    const locale = requestedLocale && (LANGUAGES as readonly string[]).includes(requestedLocale) ? requestedLocale : info.defaultLanguage;
+    const version = `${venue.latest_publication_id}:${venue.settings_updated_at?.getTime() ?? 0}:${venue.plan}`;
+    return this.cache.get(`${venue.id}:guest:${locale}`, version, async () =>
+      JSON.stringify(guestMenu(await this.snapshot(venue.id, venue.latest_publication_id), info, locale)),
+    );
+  }
+
+  async placeOrder(slug: string, input: GuestOrderInput, idempotencyKey: string | undefined): Promise<PlacedOrder> {
+    const venue = await this.venue(slug);
+    const info = venueInfo(venue);
+    const doc = await this.snapshot(venue.id, venue.latest_publication_id);
+    const priced = priceOrder(input, { doc, orderConfig: info.orderConfig, hasDelivery: PLAN_DEFINITIONS[venue.plan].features.hasDelivery });
+    if (!priced.order) throw errors.validation(priced.errors);
+    const order = priced.order;
+    const requestHash = createHash('sha256').update(stableStringify(input)).digest('hex');
+
+    return this.db.transaction(async (tx) => {
+      if (idempotencyKey !== undefined) {
+        // Under the venue's order lock: two requests with one key cannot both create an order.
+        await orders.tickOrderClock(tx, venue.id, 0);
+        const previous = await orders.findIdempotencyKey(tx, venue.id, idempotencyKey);
+        if (previous) {
+          if (previous.request_hash !== requestHash) throw errors.idempotencyKeyReused();
+          const row = await orders.findOrder(tx, venue.id, previous.order_id);
+          if (row) return { order: (await loadOrderViews(tx, venue.id, [row]))[0], replayed: true };
+        }
+      }
+      const { number, ts } = await orders.tickOrderClock(tx, venue.id, 1);
+      const id = uuidv7();
+      await orders.insertOrder(tx, venue.id, {
+        id,
+        orderNumber: String(number),
+        type: input.type,
+        customerName: input.customerName ?? null,
+        customerPhone: input.customerPhone ?? null,
+        customerEmail: input.customerEmail ?? null,
+        deliveryAddress: input.deliveryAddress ?? null,
+        deliveryNotes: input.deliveryNotes ?? null,
+        paymentMethod: input.paymentMethod,
+        comment: input.comment ?? null,
+        changeFromAmount: input.changeFromAmount ?? null,
+        scheduledFor: input.scheduledFor ?? null,
+        tableId: input.tableId ?? null,
+        currency: venue.currency,
+        publicationId: venue.latest_publication_id,
+        ...order,
+      }, ts);
+      if (idempotencyKey !== undefined) await orders.insertIdempotencyKey(tx, venue.id, idempotencyKey, requestHash, id);
+      const row = (await orders.findOrder(tx, venue.id, id))!;
+      return { order: (await loadOrderViews(tx, venue.id, [row]))[0], replayed: false };
+    });
+  }
+}

@@ -1,0 +1,96 @@
+// Server-side pricing of a guest order (decisions section 2). Pure: the snapshot, the settings
+// and the request in; the priced lines or every validation error out.
+import type { MenuDocumentValue } from '../menu/menu.schemas.js';
+import type { NewOrder } from '../orders/orders.repository.js';
+import type { OrderConfigValue } from '../settings/settings.schemas.js';
+import type { GuestOrderInput } from './guest.schemas.js';
+import { effectivePrice } from './guest-view.js';
+
+export interface PricingContext {
+  doc: MenuDocumentValue;
+  orderConfig: OrderConfigValue;
+  hasDelivery: boolean;
+}
+
+export type PricedOrder = Pick<NewOrder, 'items' | 'subtotalAmount' | 'deliveryFee' | 'discountAmount' | 'totalAmount'>;
+
+const TYPE_SWITCH = { delivery: 'deliveryEnabled', pickup: 'pickupEnabled', dine_in: 'dineInEnabled' } as const;
+
+export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { errors: string[]; order: PricedOrder | null } {
+  const errors: string[] = [];
+  const { orderConfig } = ctx;
+  if (!orderConfig.acceptingOrders) errors.push('the venue is not accepting orders right now');
+  if (input.type === 'delivery' && !ctx.hasDelivery) errors.push("type delivery is not available on this venue's plan");
+  else if (!orderConfig[TYPE_SWITCH[input.type]]) errors.push(`type ${input.type} is not enabled for this venue`);
+  if (input.type === 'delivery' && !input.deliveryAddress?.trim()) errors.push('deliveryAddress is required for delivery orders');
+  if (input.changeFromAmount !== undefined && input.paymentMethod !== 'cash') {
+    errors.push('changeFromAmount is only allowed with paymentMethod cash');
+  }
+
+  // What a guest can order: visible products in active categories of the latest snapshot.
+  const activeCategories = new Set(ctx.doc.categories.filter((c) => c.isActive).map((c) => c.id));
+  const products = new Map(
+    ctx.doc.products
+      .filter((p) => p.menuVisible && (p.categoryId === null || activeCategories.has(p.categoryId)))
+      .map((p) => [p.id, p]),
+  );
+
+  const items: PricedOrder['items'] = [];
+  input.items.forEach((line, i) => {
+    const product = products.get(line.productId);
+    if (!product) {
+      errors.push(`items[${i}].productId '${line.productId}' is not on the menu`);
+      return;
+    }
+    const options = new Map(product.modifierGroups.flatMap((g) => g.options.map((o) => [o.id, { group: g, option: o }] as const)));
+    const chosenPerGroup = new Map<string, number>();
+    const modifiers: PricedOrder['items'][number]['modifiers'] = [];
+    let unitPrice = effectivePrice(product);
+    (line.modifiers ?? []).forEach((m, j) => {
+      const found = options.get(m.optionId);
+      if (!found) {
+        errors.push(`items[${i}].modifiers[${j}].optionId '${m.optionId}' is not an option of product '${product.name}'`);
+        return;
+      }
+      const quantity = m.quantity ?? 1;
+      chosenPerGroup.set(found.group.id, (chosenPerGroup.get(found.group.id) ?? 0) + 1);
+      unitPrice += found.option.priceAdjustment * quantity;
+      modifiers.push({
+        groupName: found.group.name,
+        ingredientExternalId: found.option.ingredientExternalId,
+        ingredientName: found.option.ingredientName,
+        priceAdjustment: found.option.priceAdjustment,
+        quantity,
+      });
+    });
+    for (const group of product.modifierGroups) {
+      if (group.type !== 'single_choice') continue;
+      const chosen = chosenPerGroup.get(group.id) ?? 0;
+      if (chosen > 1) errors.push(`items[${i}]: group '${group.name}' allows only one choice`);
+      else if (group.isRequired && chosen === 0) errors.push(`items[${i}]: group '${group.name}' requires exactly one choice`);
+    }
+    items.push({
+      productId: product.id,
+      productExternalId: product.externalId,
+      productName: product.name,
+      quantity: line.quantity,
+      unitPrice,
+      totalPrice: unitPrice * line.quantity,
+      modifiers,
+    });
+  });
+
+  const subtotalAmount = items.reduce((sum, it) => sum + it.totalPrice, 0);
+  if (errors.length === 0 && subtotalAmount < orderConfig.minOrderMinor) {
+    errors.push(`the subtotal ${subtotalAmount} is below the minimum order ${orderConfig.minOrderMinor}`);
+  }
+  if (errors.length > 0) return { errors, order: null };
+
+  const free = orderConfig.freeDeliveryFromMinor !== null && subtotalAmount >= orderConfig.freeDeliveryFromMinor;
+  const deliveryFee = input.type === 'delivery' && !free ? orderConfig.deliveryFeeMinor : 0;
+  const discountAmount = 0;
+  return {
+    errors,
+    order: { items, subtotalAmount, deliveryFee, discountAmount, totalAmount: subtotalAmount + deliveryFee - discountAmount },
+  };
+}

@@ -1,0 +1,256 @@
+import type { Queryable } from '../../db/port.js';
+import type { OrderStatus } from './order-status.js';
+
+export interface OrderRow {
+  id: string;
+  order_number: string;
+  status: OrderStatus;
+  type: 'delivery' | 'pickup' | 'dine_in';
+  customer_name: string | null;
+  customer_phone: string | null;
+  customer_email: string | null;
+  delivery_address: string | null;
+  delivery_notes: string | null;
+  payment_method: 'cash' | 'terminal' | 'online';
+  comment: string | null;
+  change_from_amount: number | null;
+  scheduled_for: Date | null;
+  table_id: string | null;
+  currency: string;
+  subtotal_amount: number;
+  delivery_fee: number;
+  discount_amount: number;
+  total_amount: number;
+  created_at: Date;
+  updated_at: Date;
+  confirmed_at: Date | null;
+  completed_at: Date | null;
+}
+
+export interface OrderItemRow {
+  order_id: string;
+  position: number;
+  product_external_id: string | null;
+  product_name: string;
+  quantity: number;
+  unit_price: number;
+  total_price: number;
+}
+
+export interface OrderModifierRow {
+  order_id: string;
+  item_position: number;
+  position: number;
+  group_name: string;
+  ingredient_external_id: string | null;
+  ingredient_name: string;
+  price_adjustment: number;
+  quantity: number;
+}
+
+const ORDER_COLUMNS = `id, order_number, status, type, customer_name, customer_phone, customer_email, delivery_address,
+  delivery_notes, payment_method, comment, change_from_amount, scheduled_for, table_id, currency, subtotal_amount,
+  delivery_fee, discount_amount, total_amount, created_at, updated_at, confirmed_at, completed_at`;
+
+/**
+ * Takes the venue's order clock (a row lock held to commit) and returns the next order number
+ * and a timestamp strictly after every earlier order write of the venue. Because the lock
+ * serialises the venue's order writes, a change can never commit with an updated_at older
+ * than one a poller has already seen: the updatedSince cursor is lossless.
+ */
+export async function tickOrderClock(db: Queryable, venueId: string, numbers: 0 | 1): Promise<{ number: number; ts: Date }> {
+  const { rows } = await db.query<{ last_number: number; last_ts: Date }>(
+    `insert into order_clocks as c (venue_id, last_number, last_ts)
+     values ($1, $2, date_trunc('milliseconds', clock_timestamp()))
+     on conflict (venue_id) do update set
+       last_number = c.last_number + $2,
+       last_ts = greatest(date_trunc('milliseconds', clock_timestamp()), c.last_ts + interval '1 millisecond')
+     returning last_number, last_ts`,
+    [venueId, numbers],
+  );
+  return { number: rows[0].last_number, ts: rows[0].last_ts };
+}
+
+export interface NewOrder {
+  id: string;
+  orderNumber: string;
+  type: string;
+  customerName: string | null;
+  customerPhone: string | null;
+  customerEmail: string | null;
+  deliveryAddress: string | null;
+  deliveryNotes: string | null;
+  paymentMethod: string;
+  comment: string | null;
+  changeFromAmount: number | null;
+  scheduledFor: string | null;
+  tableId: string | null;
+  currency: string;
+  subtotalAmount: number;
+  deliveryFee: number;
+  discountAmount: number;
+  totalAmount: number;
+  publicationId: string;
+  items: {
+    productId: string;
+    productExternalId: string | null;
+    productName: string;
+    quantity: number;
+    unitPrice: number;
+    totalPrice: number;
+    modifiers: { groupName: string; ingredientExternalId: string | null; ingredientName: string; priceAdjustment: number; quantity: number }[];
+  }[];
+}
+
+/** The order, its items and their modifiers: three statements whatever the order's size. */
+export async function insertOrder(db: Queryable, venueId: string, o: NewOrder, ts: Date): Promise<void> {
+  await db.query(
+    `insert into orders (venue_id, id, order_number, status, type, customer_name, customer_phone, customer_email,
+       delivery_address, delivery_notes, payment_method, comment, change_from_amount, scheduled_for, table_id, currency,
+       subtotal_amount, delivery_fee, discount_amount, total_amount, publication_id, created_at, updated_at)
+     values ($1, $2, $3, 'new', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $21)`,
+    [venueId, o.id, o.orderNumber, o.type, o.customerName, o.customerPhone, o.customerEmail, o.deliveryAddress,
+      o.deliveryNotes, o.paymentMethod, o.comment, o.changeFromAmount, o.scheduledFor, o.tableId, o.currency,
+      o.subtotalAmount, o.deliveryFee, o.discountAmount, o.totalAmount, o.publicationId, ts],
+  );
+  await db.query(
+    `insert into order_items (venue_id, order_id, position, product_id, product_external_id, product_name, quantity,
+       unit_price, total_price)
+     select $1, $2, r.position, r.product_id, r.product_external_id, r.product_name, r.quantity, r.unit_price, r.total_price
+     from jsonb_to_recordset($3::jsonb) as r(position int, product_id uuid, product_external_id text, product_name text,
+       quantity int, unit_price int, total_price int)`,
+    [venueId, o.id, JSON.stringify(o.items.map((it, position) => ({
+      position,
+      product_id: it.productId,
+      product_external_id: it.productExternalId,
+      product_name: it.productName,
+      quantity: it.quantity,
+      unit_price: it.unitPrice,
+      total_price: it.totalPrice,
+    })))],
+  );
+  const modifiers = o.items.flatMap((it, itemPosition) => it.modifiers.map((m, position) => ({
+    item_position: itemPosition,
+    position,
+    group_name: m.groupName,
+    ingredient_external_id: m.ingredientExternalId,
+    ingredient_name: m.ingredientName,
+    price_adjustment: m.priceAdjustment,
+    quantity: m.quantity,
+  })));
+  if (modifiers.length > 0) {
+    await db.query(
+      `insert into order_item_modifiers (venue_id, order_id, item_position, position, group_name, ingredient_external_id,
+         ingredient_name, price_adjustment, quantity)
+       select $1, $2, r.item_position, r.position, r.group_name, r.ingredient_external_id, r.ingredient_name,
+              r.price_adjustment, r.quantity
+       from jsonb_to_recordset($3::jsonb) as r(item_position int, position int, group_name text,
+         ingredient_external_id text, ingredient_name text, price_adjustment int, quantity int)`,
+      [venueId, o.id, JSON.stringify(modifiers)],
+    );
+  }
+}
+
+export async function findOrder(db: Queryable, venueId: string, orderId: string, forUpdate = false): Promise<OrderRow | null> {
+  const { rows } = await db.query<OrderRow>(
+    `select ${ORDER_COLUMNS} from orders where venue_id = $1 and id = $2${forUpdate ? ' for update' : ''}`,
+    [venueId, orderId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function updateOrderStatus(db: Queryable, venueId: string, orderId: string, status: OrderStatus, ts: Date): Promise<void> {
+  await db.query(
+    `update orders set status = $3, updated_at = $4,
+       confirmed_at = case when $3 = 'confirmed' then coalesce(confirmed_at, $4) else confirmed_at end,
+       completed_at = case when $3 = 'completed' then coalesce(completed_at, $4) else completed_at end
+     where venue_id = $1 and id = $2`,
+    [venueId, orderId, status, ts],
+  );
+}
+
+/** Items and modifiers of a page of orders: two statements for the whole page. */
+export async function findOrderLines(db: Queryable, venueId: string, orderIds: string[]): Promise<{ items: OrderItemRow[]; modifiers: OrderModifierRow[] }> {
+  if (orderIds.length === 0) return { items: [], modifiers: [] };
+  const [items, modifiers] = await Promise.all([
+    db.query<OrderItemRow>(
+      `select order_id, position, product_external_id, product_name, quantity, unit_price, total_price
+       from order_items where venue_id = $1 and order_id = any($2::uuid[]) order by order_id, position`,
+      [venueId, orderIds],
+    ),
+    db.query<OrderModifierRow>(
+      `select order_id, item_position, position, group_name, ingredient_external_id, ingredient_name, price_adjustment, quantity
+       from order_item_modifiers where venue_id = $1 and order_id = any($2::uuid[]) order by order_id, item_position, position`,
+      [venueId, orderIds],
+    ),
+  ]);
+  return { items: items.rows, modifiers: modifiers.rows };
+}
+
+export interface OrderFilter {
+  statuses?: string[];
+  type?: string;
+  createdFrom?: string;
+  createdTo?: string;
+  updatedSince?: string;
+}
+
+function where(venueId: string, f: OrderFilter): { sql: string; params: unknown[] } {
+  const params: unknown[] = [venueId];
+  const clauses = ['venue_id = $1'];
+  const add = (clause: string, value: unknown) => {
+    params.push(value);
+    clauses.push(clause.replace('?', `$${params.length}`));
+  };
+  if (f.statuses?.length) add('status = any(?::text[])', f.statuses);
+  if (f.type) add('type = ?', f.type);
+  if (f.createdFrom) add('created_at >= ?::timestamptz', f.createdFrom);
+  if (f.createdTo) add('created_at <= ?::timestamptz', f.createdTo);
+  if (f.updatedSince) add('updated_at >= ?::timestamptz', f.updatedSince);
+  return { sql: clauses.join(' and '), params };
+}
+
+/**
+ * A page of orders: with updatedSince, oldest change first (the polling order); otherwise newest
+ * first. Both orders match an index, so a page is a range scan however many orders the venue has.
+ */
+export async function listOrders(db: Queryable, venueId: string, f: OrderFilter, limit: number, offset: number): Promise<OrderRow[]> {
+  const { sql, params } = where(venueId, f);
+  const order = f.updatedSince ? 'updated_at asc, id asc' : 'created_at desc, id desc';
+  const { rows } = await db.query<OrderRow>(
+    `select ${ORDER_COLUMNS} from orders where ${sql} order by ${order} limit ${limit} offset ${offset}`,
+    params,
+  );
+  return rows;
+}
+
+export async function countOrders(db: Queryable, venueId: string, f: OrderFilter): Promise<number> {
+  const { sql, params } = where(venueId, f);
+  const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from orders where ${sql}`, params);
+  return rows[0].n;
+}
+
+export interface IdempotencyRow {
+  request_hash: string;
+  order_id: string;
+}
+
+/** A live (under 24 h) idempotency record; expired ones are removed so the key can be reused. */
+export async function findIdempotencyKey(db: Queryable, venueId: string, key: string): Promise<IdempotencyRow | null> {
+  await db.query(
+    `delete from order_idempotency_keys where venue_id = $1 and key = $2 and created_at < now() - interval '24 hours'`,
+    [venueId, key],
+  );
+  const { rows } = await db.query<IdempotencyRow>(
+    'select request_hash, order_id from order_idempotency_keys where venue_id = $1 and key = $2',
+    [venueId, key],
+  );
+  return rows[0] ?? null;
+}
+
+export async function insertIdempotencyKey(db: Queryable, venueId: string, key: string, requestHash: string, orderId: string): Promise<void> {
+  await db.query(
+    'insert into order_idempotency_keys (venue_id, key, request_hash, order_id) values ($1, $2, $3, $4)',
+    [venueId, key, requestHash, orderId],
+  );
+}

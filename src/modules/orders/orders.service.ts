@@ -1,0 +1,97 @@
+import type { Database, Queryable } from '../../db/port.js';
+import { errors } from '../../errors.js';
+import { isUuid } from '../../ids.js';
+import { audit, type Actor } from '../audit/audit.service.js';
+import { ORDER_STATUSES, canTransition, transitionErrorMessage, type OrderStatus } from './order-status.js';
+import * as orders from './orders.repository.js';
+import type { OrderListQueryValue, OrderListView, OrderView } from './orders.schemas.js';
+import { orderViews } from './order-view.js';
+
+// ISO 8601 date-time with an explicit zone: Z or +hh:mm / -hh:mm (decisions section 5).
+const ZONED_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+function zoned(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!ZONED_TIMESTAMP.test(value) || Number.isNaN(Date.parse(value))) {
+    throw errors.invalidParameter(`${name} must be an ISO 8601 timestamp with a timezone (Z or +hh:mm)`);
+  }
+  return new Date(value).toISOString();
+}
+
+export async function loadOrderViews(db: Queryable, venueId: string, rows: orders.OrderRow[]): Promise<OrderView[]> {
+  const lines = await orders.findOrderLines(db, venueId, rows.map((r) => r.id));
+  return orderViews(rows, lines.items, lines.modifiers);
+}
+
+export class OrdersService {
+  constructor(private readonly db: Database) {}
+
+  async list(venueId: string, q: OrderListQueryValue): Promise<OrderListView> {
+    const page = q.page ?? 1;
+    const limit = q.limit ?? 20;
+    const statuses = q.status?.split(',').map((s) => s.trim()).filter(Boolean);
+    const unknown = statuses?.filter((s) => !(ORDER_STATUSES as readonly string[]).includes(s)) ?? [];
+    if (unknown.length > 0) {
+      throw errors.validation([`status must be a comma-separated list of: ${ORDER_STATUSES.join(', ')} (got '${unknown.join("', '")}')`]);
+    }
+    const filter: orders.OrderFilter = {
+      statuses,
+      type: q.type,
+      createdFrom: zoned('createdFrom', q.createdFrom),
+      createdTo: zoned('createdTo', q.createdTo),
+      updatedSince: zoned('updatedSince', q.updatedSince) ?? zoned('since', q.since),
+    };
+    const offset = (page - 1) * limit;
+    const rows = await orders.listOrders(this.db, venueId, filter, limit, offset);
+    // The total is an exact count with the page's filters (an index range scan), and it is
+    // skipped when the page itself shows where the list ends: a poller at the head of the
+    // stream, whose pages are rarely full, never pays for a count.
+    const total =
+      rows.length < limit && (rows.length > 0 || page === 1)
+        ? offset + rows.length
+        : await orders.countOrders(this.db, venueId, filter);
+    return {
+      items: await loadOrderViews(this.db, venueId, rows),
+      total,
+      page,
+      limit,
+      totalPages: Math.ceil(total / limit),
+    };
+  }
+
+  async get(venueId: string, orderId: string): Promise<OrderView> {
+    const row = isUuid(orderId) ? await orders.findOrder(this.db, venueId, orderId) : null;
+    if (!row) throw errors.orderNotFound();
+    return (await loadOrderViews(this.db, venueId, [row]))[0];
+  }
+
+  /** Spec 3.1: one transition table; the same status is a no-op 200; illegal jumps are 422. */
+  async changeStatus(actor: Actor, orderId: string, to: OrderStatus): Promise<OrderView> {
+    const venueId = actor.venue.venueId;
+    if (!isUuid(orderId)) throw errors.orderNotFound();
+    return this.db.transaction(async (tx) => {
+      const current = await orders.findOrder(tx, venueId, orderId);
+      if (!current) throw errors.orderNotFound();
+      if (current.status !== to) {
+        // The clock lock serialises this venue's order writes: two racing updates of one order
+        // apply one after the other, and the second sees the first's status.
+        const { ts } = await orders.tickOrderClock(tx, venueId, 0);
+        const locked = (await orders.findOrder(tx, venueId, orderId, true))!;
+        if (locked.status !== to) {
+          if (!canTransition(locked.status, to)) {
+            throw errors.invalidStatusTransition(transitionErrorMessage(locked.status, to), {
+              from: locked.status,
+              to,
+            });
+          }
+          await orders.updateOrderStatus(tx, venueId, orderId, to, ts);
+          await audit(tx, actor, [
+            { action: 'order.status_update', entityType: 'order', entityRef: orderId, changes: { from: locked.status, to } },
+          ]);
+        }
+      }
+      const row = (await orders.findOrder(tx, venueId, orderId))!;
+      return (await loadOrderViews(tx, venueId, [row]))[0];
+    });
+  }
+}
