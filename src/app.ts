@@ -8,6 +8,9 @@ import { adminAuth } from './http/plugins/admin-auth.js';
 import { apiKeyAuth } from './http/plugins/api-key-auth.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { genReqId } from './http/plugins/request-id.js';
+import { ipLimitHook, RateLimiter } from './http/rate-limit/limiter.js';
+import { MemoryRateStore } from './http/rate-limit/memory-store.js';
+import { RedisRateStore } from './http/rate-limit/redis-store.js';
 import { ErrorResponse } from './http/schemas/common.js';
 import type { App } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
@@ -67,6 +70,24 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Buil
     reply.header('x-request-id', request.id);
   });
 
+  // RATE_LIMITS=off turns every limiter off (local runs and functional tests only).
+  const limiter = config.rateLimits
+    ? new RateLimiter(
+        config.redisUrl
+          ? new RedisRateStore({ url: config.redisUrl, prefix: config.redisKeyPrefix, timeoutMs: config.redisTimeoutMs, logger: app.log })
+          : new MemoryRateStore(),
+      )
+    : null;
+  if (limiter) {
+    const limitByIp = ipLimitHook(limiter);
+    // Per IP, before authentication, on every route but the probes (decisions 10).
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.routeOptions.config.rateLimit === false) return;
+      await limitByIp(request, reply);
+    });
+    app.addHook('onClose', async () => limiter.close());
+  }
+
   const routes: RouteEntry[] = [];
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
@@ -89,7 +110,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Buil
       v1.addHook('onRoute', (route) => {
         route.schema = { security: [{ apiKey: [] }], ...route.schema };
       });
-      v1.addHook('onRequest', apiKeyAuth(services.apiKeys));
+      v1.addHook('onRequest', apiKeyAuth(services.apiKeys, limiter));
       await v1.register(referenceRoutes(services));
       await v1.register(menuRoutes(services));
       await v1.register(settingsRoutes(services));

@@ -12,6 +12,10 @@ export interface Config {
   readonly databaseUrl: string | null;
   readonly databasePoolSize: number;
   readonly redisUrl: string | null;
+  /** Prefix of every Redis key (several deployments or test runs can share one Redis). */
+  readonly redisKeyPrefix: string;
+  /** How long a Redis rate-limit call may take before the in-memory fallback answers. */
+  readonly redisTimeoutMs: number;
   /** Operator token for /admin; null = the operator routes answer 404. */
   readonly adminToken: string | null;
   readonly rateLimits: boolean;
@@ -31,6 +35,8 @@ export const ENVIRONMENT = {
   DATABASE_URL: { default: '(unset)', doc: 'postgres://... switches from PGlite to a PostgreSQL 15+ server' },
   DATABASE_POOL_SIZE: { default: '10', doc: 'Connections per instance when DATABASE_URL is set' },
   REDIS_URL: { default: '(unset)', doc: 'redis://... shares rate-limit counters between instances' },
+  REDIS_KEY_PREFIX: { default: 'carta:rl:', doc: 'Prefix of the rate-limit keys in Redis' },
+  REDIS_TIMEOUT_MS: { default: '250', doc: 'A slower Redis answer falls back to in-memory limiting for that request' },
   ADMIN_TOKEN: { default: '(unset)', doc: 'Operator token (>= 32 chars) for /admin/v1; unset with PGlite: generated on first start' },
   RATE_LIMITS: { default: 'on', doc: '`off` disables every rate limiter (local runs and functional tests only)' },
   LOG_LEVEL: { default: 'info', doc: 'pino level: fatal, error, warn, info, debug, trace, silent' },
@@ -89,6 +95,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     databaseUrl,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     redisUrl: env.REDIS_URL || null,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || 'carta:rl:',
+    redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 250, 10, 60_000),
     adminToken,
     rateLimits: ['on', 'true', '1'].includes(rateLimitsRaw),
     logLevel,

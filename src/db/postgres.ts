@@ -16,6 +16,7 @@ export interface PostgresOptions {
   /** Schema to use instead of public (tests give each file a schema of its own). */
   schema?: string;
   onQuery?: QueryListener;
+  lockTimeoutMs?: number;
 }
 
 // int8 (counts, sums) arrive as strings by default; every value we keep in int8 fits a double.
@@ -25,7 +26,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize,
-    options: options.schema ? `-c search_path=${options.schema}` : undefined,
+    // A lock wait (a venue's menu or order lock) ends with an error instead of hanging a request.
+    options: [`-c lock_timeout=${options.lockTimeoutMs ?? 10_000}`, options.schema ? `-c search_path=${options.schema}` : '']
+      .filter(Boolean)
+      .join(' '),
     connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,
   });

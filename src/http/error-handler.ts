@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LOCK_NOT_AVAILABLE, sqlState } from '../db/port.js';
 import { AppError, errors } from '../errors.js';
 import { BODY_LIMIT_BYTES } from '../limits.js';
 import { formatValidationErrors } from './validation.js';
@@ -22,6 +23,8 @@ function fromFastifyError(err: FastifyError, request: FastifyRequest): AppError 
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return errors.validation(['content-length does not match the body']);
   }
+  // A venue's lock held past lock_timeout: busy, not broken; the client retries shortly.
+  if (sqlState(err) === LOCK_NOT_AVAILABLE) return errors.lockTimeout(2);
   // JSON.parse failures and prototype-poisoning refusals surface as 400 SyntaxErrors.
   if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON|__proto__|constructor/i.test(err.message))) {
     return errors.validation(['body must be valid JSON']);

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { VenueBucket } from '../limits.js';
+import type { IpCharge } from './rate-limit/limiter.js';
 import type { PlanFeatures } from '../modules/venues/plans.js';
 import type { VenueContext } from '../modules/venues/api-keys.service.js';
 
@@ -16,11 +17,15 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A plan feature the route needs (403 PAID_PLAN_REQUIRED without it). */
     planFeature?: keyof PlanFeatures;
-    /** Per-venue rate buckets the route draws from besides `general`. */
-    buckets?: VenueBucket[];
+    /** Per-venue rate buckets the route draws from besides `general` (a function may look at the request). */
+    buckets?: VenueBucket[] | ((request: FastifyRequest) => VenueBucket[]);
+    /** Routes outside every rate limit (health and readiness probes). */
+    rateLimit?: false;
   }
   interface FastifyRequest {
     /** The caller's venue; set by the API-key plugin on every /v1 route that needs a key. */
     venue: VenueContext;
+    /** The per-IP slots this request took (refunded if a venue bucket refuses it). */
+    ipCharge?: IpCharge;
   }
 }

@@ -7,9 +7,9 @@ const Status = Type.Object({ status: Type.String() });
 /** Liveness without touching the database; readiness when the database answers (decisions 0). */
 export function healthRoutes(db: Database) {
   return async function routes(app: App): Promise<void> {
-    app.get('/health', { schema: { tags: ['health'], response: { 200: Status } } }, async () => ({ status: 'ok' }));
+    app.get('/health', { config: { rateLimit: false }, schema: { tags: ['health'], response: { 200: Status } } }, async () => ({ status: 'ok' }));
 
-    app.get('/ready', { schema: { tags: ['health'], response: { 200: Status, 503: Status } } }, async (request, reply) => {
+    app.get('/ready', { config: { rateLimit: false }, schema: { tags: ['health'], response: { 200: Status, 503: Status } } }, async (request, reply) => {
       try {
         await db.query('select 1');
         return { status: 'ready' };

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errors } from '../../errors.js';
+import { IP_RATE_LIMITS, VENUE_RATE_LIMITS, VENUE_RATE_WINDOW_SEC, type VenueBucket } from '../../limits.js';
+import type { RateTier } from '../../modules/venues/plans.js';
+import type { BucketCheck, ConsumeResult, RateStore } from './store.js';
+
+const IP_BUCKETS = Object.entries(IP_RATE_LIMITS) as [keyof typeof IP_RATE_LIMITS, { limit: number; windowSec: number }][];
+
+export function ipChecks(ip: string): BucketCheck[] {
+  return IP_BUCKETS.map(([name, { limit, windowSec }]) => ({ name, key: `ip:${name}:${ip}`, limit, windowMs: windowSec * 1000 }));
+}
+
+/** `general` on every /v1 request, plus the route's own buckets, at the plan's tier. */
+export function venueChecks(venueId: string, tier: RateTier, buckets: readonly VenueBucket[]): BucketCheck[] {
+  return (['general', ...buckets] as VenueBucket[]).map((name) => ({
+    name,
+    key: `venue:${name}:${venueId}`,
+    limit: VENUE_RATE_LIMITS[name][tier],
+    windowMs: VENUE_RATE_WINDOW_SEC * 1000,
+  }));
+}
+
+function setHeaders(reply: FastifyReply, result: ConsumeResult): void {
+  for (const b of result.buckets) {
+    reply.header(`x-ratelimit-limit-${b.name}`, String(b.limit));
+    reply.header(`x-ratelimit-remaining-${b.name}`, String(Math.max(0, b.remaining)));
+    reply.header(`x-ratelimit-reset-${b.name}`, String(Math.max(0, Math.ceil(b.resetMs / 1000))));
+  }
+}
+
+/** Per-IP and per-venue rolling-window limits (spec 8.4, decisions 10) over one store. */
+export class RateLimiter {
+  constructor(
+    private readonly store: RateStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Counts the request in every bucket at once, or in none when one is full: then 429 naming
+   * that bucket, with Retry-After in whole seconds (at least 1) until a slot frees.
+   */
+  async take(reply: FastifyReply, checks: BucketCheck[], token: string = randomUUID()): Promise<string> {
+    const result = await this.store.consume(checks, this.now(), token);
+    setHeaders(reply, result);
+    if (!result.allowed && result.rejected) {
+      throw errors.rateLimited(result.rejected.name, Math.max(1, Math.ceil(result.rejected.resetMs / 1000)));
+    }
+    return token;
+  }
+
+  refund(checks: BucketCheck[], token: string): Promise<void> {
+    return this.store.refund(checks, token);
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+}
+
+/** What the per-IP hook took, so a later rejection by a venue bucket can give it back. */
+export interface IpCharge {
+  checks: BucketCheck[];
+  token: string;
+}
+
+export function ipLimitHook(limiter: RateLimiter) {
+  return async function limitByIp(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const checks = ipChecks(request.ip);
+    const token = await limiter.take(reply, checks);
+    request.ipCharge = { checks, token };
+  };
+}
+
+/** Buckets of a route: its config, where a function may depend on the request (dry runs). */
+export function routeBuckets(request: FastifyRequest): VenueBucket[] {
+  const buckets = request.routeOptions.config.buckets;
+  return typeof buckets === 'function' ? buckets(request) : (buckets ?? []);
+}
+
+export async function limitVenue(limiter: RateLimiter, request: FastifyRequest, reply: FastifyReply, venueId: string, tier: RateTier): Promise<void> {
+  try {
+    await limiter.take(reply, venueChecks(venueId, tier, routeBuckets(request)), request.ipCharge?.token);
+  } catch (err) {
+    // A rejected request consumes nothing anywhere (decisions 10): give back the IP slots.
+    if (request.ipCharge) await limiter.refund(request.ipCharge.checks, request.ipCharge.token);
+    throw err;
+  }
+}
