@@ -1,0 +1,11 @@
+// The baseline of the HTTP targets: a bare Fastify process serving the same menu bytes as a
+// pre-encoded Buffer, and a tiny JSON route. Carta's routes are measured as ratios against it.
+import fs from 'node:fs';
+import Fastify from 'fastify';
+
+const menu = fs.readFileSync(process.env.MENU_FILE as string);
+const app = Fastify({ logger: false });
+app.get('/menu', async (_request, reply) => reply.type('application/json; charset=utf-8').send(menu));
+app.get('/tiny', async () => ({ status: 'ok' }));
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+process.stdout.write('ready\n');

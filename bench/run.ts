@@ -1,0 +1,404 @@
+// `npm run bench`: Carta as a real process on a free port, load from this process (autocannon),
+// every target a ratio against a baseline measured in the same run. Writes bench/results/latest.json.
+import { execSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { migrate } from '../src/db/migrate.js';
+import { openPglite } from '../src/db/pglite.js';
+import { openPostgres } from '../src/db/postgres.js';
+import type { Database } from '../src/db/port.js';
+import { rawSqlWrite } from './raw-sql.js';
+import { menuFixture, type SyncBody } from './workload.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const engine = (args.includes('--engine') ? args[args.indexOf('--engine') + 1] : 'pglite') as 'pglite' | 'postgres';
+const quick = args.includes('--quick');
+const LOAD_SECONDS = quick ? 2 : 5;
+const ADMIN_TOKEN = `bench_${randomBytes(24).toString('hex')}`;
+const LOCALES = ['uk', 'es'];
+
+interface Metric {
+  name: string;
+  value: number;
+  unit: string;
+  baseline: number | null;
+  ratio: number | null;
+  target: string;
+  pass: boolean;
+}
+const metrics: Metric[] = [];
+const log = (msg: string) => process.stdout.write(`${msg}\n`);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function waitFor(url: string, timeoutMs = 60_000): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return performance.now() - started;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - started > timeoutMs) throw new Error(`${url} did not come up`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+// ---- the engine: a data directory, or a throwaway PostgreSQL database ---------------------------
+
+interface EngineEnv {
+  env: Record<string, string>;
+  /** A database handle in this process on the same engine (PGlite: a separate data directory). */
+  openLocal(): Promise<{ db: Database; dispose(): Promise<void> }>;
+  /** Direct access to the server's own data (PGlite: only while the server is stopped). */
+  openServerDb(): Promise<Database>;
+  dispose(): Promise<void>;
+}
+
+async function prepareEngine(): Promise<EngineEnv> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'carta-bench-'));
+  if (engine === 'pglite') {
+    const dataDir = path.join(tmp, 'data');
+    return {
+      env: { DATA_DIR: dataDir },
+      async openLocal() {
+        const dir = path.join(tmp, `local-${randomBytes(4).toString('hex')}`);
+        const db = await openPglite(dir);
+        await migrate(db);
+        return { db, dispose: async () => { await db.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+      },
+      openServerDb: () => openPglite(path.join(dataDir, 'pglite')),
+      async dispose() { fs.rmSync(tmp, { recursive: true, force: true }); },
+    };
+  }
+  const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `carta_bench_${randomBytes(4).toString('hex')}`;
+  const adminUrl = new URL(base);
+  adminUrl.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: adminUrl.toString() });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString(), DATA_DIR: tmp },
+    async openLocal() {
+      const schema = `bench_${randomBytes(4).toString('hex')}`;
+      const setup = await openPostgres({ url: url.toString(), poolSize: 1 });
+      await setup.query(`create schema ${schema}`);
+      await setup.close();
+      const db = await openPostgres({ url: url.toString(), poolSize: 4, schema });
+      await migrate(db);
+      return { db, dispose: () => db.close() };
+    },
+    openServerDb: () => openPostgres({ url: url.toString(), poolSize: 2 }),
+    async dispose() {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---- the Carta server ----------------------------------------------------------------------------
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+}
+
+async function startCarta(e: EngineEnv, port: number): Promise<{ server: Server; readyMs: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [path.join(root, 'bin/carta.js'), 'serve'], {
+    env: { ...process.env, ...e.env, PORT: String(port), RATE_LIMITS: 'off', LOG_LEVEL: 'warn', ADMIN_TOKEN, REDIS_URL: '' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/ready`);
+  return { server: { child, url }, readyMs: performance.now() - started };
+}
+
+async function api(url: string, method: string, pathName: string, token: string, body?: unknown, headers: Record<string, string> = {}) {
+  const started = performance.now();
+  const res = await fetch(`${url}${pathName}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const ms = performance.now() - started;
+  if (res.status >= 400) throw new Error(`${method} ${pathName}: ${res.status} ${text.slice(0, 300)}`);
+  return { status: res.status, body: text ? JSON.parse(text) : null, ms, headers: res.headers };
+}
+
+async function newVenue(url: string, plan = 'standard'): Promise<{ id: string; key: string }> {
+  const venue = await api(url, 'POST', '/admin/v1/venues', ADMIN_TOKEN, { name: `Bench ${randomBytes(3).toString('hex')}`, currency: 'EUR', plan });
+  const key = await api(url, 'POST', `/admin/v1/venues/${venue.body.id}/api-keys`, ADMIN_TOKEN, { mode: 'live' });
+  await api(url, 'PATCH', '/v1/settings', key.body.key, { enabledLanguages: ['en', ...LOCALES] });
+  return { id: venue.body.id, key: key.body.key };
+}
+
+async function load(url: string, headers: Record<string, string> = {}): Promise<{ rps: number; p99: number; non2xx: number }> {
+  const result = await autocannon({ url, connections: 10, duration: LOAD_SECONDS, headers });
+  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
+}
+
+function ratioMetric(name: string, value: number, baseline: number, unit: string, op: '>=' | '<=', target: number): void {
+  const ratio = baseline > 0 ? value / baseline : 0;
+  metrics.push({ name, value: round(value), unit, baseline: round(baseline), ratio: round(ratio, 3), target: `${op} ${target}`, pass: op === '>=' ? ratio >= target : ratio <= target });
+}
+
+function absoluteMetric(name: string, value: number, unit: string, op: '<=' | '==', target: number | string, pass: boolean): void {
+  metrics.push({ name, value: round(value), unit, baseline: null, ratio: null, target: `${op} ${target}`, pass });
+}
+
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+// ---- heavy variants: the largest syncs that fit the 5 MB body cap with the nested caps ------------
+
+function heavyVariant(products: number, groups: number, options: number): SyncBody {
+  const body = menuFixture({ seed: 7, products, categories: 200, ingredients: 200, groupsPerProduct: groups, optionsPerGroup: options, ingredientRefsPerProduct: 6, locales: LOCALES });
+  return body;
+}
+
+// ---- statements per sync, counted in this process on the same engine ----------------------------
+
+async function statementCounts(e: EngineEnv): Promise<{ small: number; fixture: number }> {
+  const local = await e.openLocal();
+  let counting = false;
+  let count = 0;
+  const counted: Database = {
+    ...local.db,
+    engine: local.db.engine,
+    query: (text, params) => { if (counting) count += 1; return local.db.query(text, params); },
+    transaction: (fn, options) => local.db.transaction((tx) => fn({ exec: tx.exec, query: (text, params) => { if (counting) count += 1; return tx.query(text, params); } }), options),
+    exec: (sql) => local.db.exec(sql),
+    close: () => local.db.close(),
+  };
+  const { app, services } = await buildApp({ config: loadConfig({ RATE_LIMITS: 'off', LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent' }), db: counted });
+  await app.ready();
+  const run = async (body: SyncBody) => {
+    const venue = await services.venues.create({ name: `Count ${randomBytes(3).toString('hex')}`, currency: 'EUR', plan: 'standard' });
+    const key = await services.apiKeys.create(venue.id, { mode: 'live' });
+    await app.inject({ method: 'PATCH', url: '/v1/settings', headers: { authorization: `Bearer ${key.key}` }, payload: { enabledLanguages: ['en', ...LOCALES] } });
+    count = 0;
+    counting = true;
+    const res = await app.inject({ method: 'POST', url: '/v1/sync', headers: { authorization: `Bearer ${key.key}` }, payload: body as object });
+    counting = false;
+    if (res.statusCode !== 201) throw new Error(`count sync: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    return count;
+  };
+  const small = await run(menuFixture({ seed: 3, products: 10, categories: 10, ingredients: 20, locales: LOCALES }));
+  const fixture = await run(menuFixture({ seed: 1, locales: LOCALES }));
+  await app.close();
+  await local.dispose();
+  return { small, fixture };
+}
+
+// ---- orders: 100,000 across 100 venues, 10,000 in one ---------------------------------------------
+
+async function seedOrders(db: Database, venueIds: string[]): Promise<void> {
+  const [big, ...rest] = venueIds;
+  const plan = [[big, 10_000], ...rest.map((v) => [v, Math.floor(90_000 / rest.length)] as const)] as [string, number][];
+  for (const [venueId, n] of plan) {
+    await db.query(
+      `insert into orders (venue_id, id, order_number, status, type, payment_method, currency, subtotal_amount, delivery_fee,
+         discount_amount, total_amount, created_at, updated_at)
+       select $1, gen_random_uuid(), g::text, (array['new','confirmed','preparing','completed','cancelled'])[1 + g % 5], 'pickup', 'cash', 'EUR',
+              1000 + g % 500, 0, 0, 1000 + g % 500,
+              now() - interval '30 days' + g * interval '200 milliseconds',
+              now() - interval '30 days' + g * interval '200 milliseconds' + (g % 7) * interval '1 second'
+       from generate_series(1, $2::int) g`,
+      [venueId, n],
+    );
+    await db.query(
+      `insert into order_items (venue_id, order_id, position, product_external_id, product_name, quantity, unit_price, total_price)
+       select venue_id, id, 0, 'p1', 'Margherita', 1, subtotal_amount, subtotal_amount from orders where venue_id = $1`,
+      [venueId],
+    );
+    await db.query(
+      `insert into order_clocks (venue_id, last_number, last_ts) select $1, $2, max(updated_at) from orders where venue_id = $1`,
+      [venueId, n],
+    );
+  }
+  await db.query('analyze orders');
+}
+
+// ---- the run ----------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  if (!fs.existsSync(path.join(root, 'dist/cli/index.js'))) execSync('npm run build', { cwd: root, stdio: 'inherit' });
+  log(`carta bench: engine ${engine}${quick ? ' (quick)' : ''}, node ${process.version}`);
+  const e = await prepareEngine();
+  const startedAt = new Date().toISOString();
+  let carta: Server | null = null;
+  let bare: ChildProcess | null = null;
+  try {
+    const port = await freePort();
+    carta = (await startCarta(e, port)).server;
+    const url = carta.url;
+
+    // Sync: the fixture (create, then all skipped) against the raw-SQL baseline.
+    const fixture = menuFixture({ seed: 1, locales: LOCALES });
+    const local = await e.openLocal();
+    const raw = await (async () => {
+      await local.db.query(`insert into venues (id, slug, name, currency) values ($1, $2, 'raw', 'EUR')`, [
+        '00000000-0000-7000-8000-000000000001', `raw-${randomBytes(3).toString('hex')}`,
+      ]);
+      return rawSqlWrite(local.db, '00000000-0000-7000-8000-000000000001', fixture);
+    })();
+    await local.dispose();
+    const venue = await newVenue(url);
+    const create = await api(url, 'POST', '/v1/sync', venue.key, fixture);
+    const skipped = await api(url, 'POST', '/v1/sync', venue.key, fixture);
+    log(`sync create ${round(create.ms)} ms (raw SQL ${round(raw)} ms), all skipped ${round(skipped.ms)} ms`);
+    ratioMetric('sync fixture create: wall time vs raw SQL', create.ms, raw, 'ms', '<=', 2.0);
+    ratioMetric('sync fixture all skipped: wall time vs create', skipped.ms, create.ms, 'ms', '<=', 0.3);
+
+    const variants: [string, SyncBody][] = [
+      ['sync heavy: 40 products x 20 groups x 50 options', heavyVariant(quick ? 20 : 40, 20, 50)],
+      ['sync heavy: 500 products x 20 groups x 4 options', heavyVariant(quick ? 250 : 500, 20, 4)],
+    ];
+    for (const [name, body] of variants) {
+      const bytes = Buffer.byteLength(JSON.stringify(body));
+      const v = await newVenue(url);
+      let ms = Number.NaN;
+      let ok = false;
+      try {
+        const res = await api(url, 'POST', '/v1/sync', v.key, body);
+        ms = res.ms;
+        ok = res.status === 201 && ms < 30_000;
+      } catch (err) {
+        log(`${name}: ${(err as Error).message}`);
+      }
+      log(`${name}: ${round(ms)} ms, body ${round(bytes / 1024 / 1024, 2)} MB`);
+      absoluteMetric(`${name} (${round(bytes / 1024 / 1024, 2)} MB)`, ms, 'ms', '<=', 30_000, ok);
+    }
+
+    const counts = await statementCounts(e);
+    absoluteMetric(`SQL statements per sync: fixture vs 10 products (${counts.small})`, counts.fixture, 'statements', '==', counts.small, counts.fixture === counts.small);
+
+    // HTTP reads against the bare baseline serving the same bytes.
+    const menu = await fetch(`${url}/v1/menu`, { headers: { authorization: `Bearer ${venue.key}` } });
+    const menuBytes = Buffer.from(await menu.arrayBuffer());
+    const etag = menu.headers.get('etag') ?? '';
+    const menuFile = path.join(os.tmpdir(), `carta-bench-menu-${process.pid}.json`);
+    fs.writeFileSync(menuFile, menuBytes);
+    const barePort = await freePort();
+    bare = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/bare-server.ts')], {
+      env: { ...process.env, MENU_FILE: menuFile, PORT: String(barePort) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+      cwd: root,
+    });
+    await waitFor(`http://127.0.0.1:${barePort}/tiny`);
+    const bareUrl = `http://127.0.0.1:${barePort}`;
+    const auth = { authorization: `Bearer ${venue.key}` };
+
+    const bareMenu = await load(`${bareUrl}/menu`);
+    const cartaMenu = await load(`${url}/v1/menu`, auth);
+    const bareTiny = await load(`${bareUrl}/tiny`);
+    const carta304 = await load(`${url}/v1/menu`, { ...auth, 'if-none-match': etag });
+    const cartaReference = await load(`${url}/v1/reference`, auth);
+    log(`menu ${round(cartaMenu.rps)} req/s vs bare ${round(bareMenu.rps)}; 304 ${round(carta304.rps)} vs tiny ${round(bareTiny.rps)}; reference ${round(cartaReference.rps)}`);
+    ratioMetric(`GET /v1/menu (${round(menuBytes.length / 1024)} KB), 10 connections: req/s vs bare Fastify`, cartaMenu.rps, bareMenu.rps, 'req/s', '>=', 0.8);
+    ratioMetric('GET /v1/menu If-None-Match (304): req/s vs bare tiny JSON', carta304.rps, bareTiny.rps, 'req/s', '>=', 0.9);
+    ratioMetric('GET /v1/reference: req/s vs bare tiny JSON', cartaReference.rps, bareTiny.rps, 'req/s', '>=', 0.6);
+
+    // Orders: seed 100,000 orders, then poll the 10,000-order venue.
+    const orderVenues: { id: string; key: string }[] = [];
+    for (let i = 0; i < 100; i += 1) orderVenues.push(await newVenue(url));
+    if (engine === 'pglite') {
+      // PGlite is one process's database: stop the server, seed, and measure the restart.
+      await stop(carta.child);
+      const db = await e.openServerDb();
+      await seedOrders(db, orderVenues.map((v) => v.id));
+      await db.close();
+      const restarted = await startCarta(e, port);
+      carta = restarted.server;
+      // The first served request after a restart on an existing data directory.
+      absoluteMetric('restart on an existing PGlite data dir to first served request', restarted.readyMs, 'ms', '<=', 1000, restarted.readyMs <= 1000);
+    } else {
+      const db = await e.openServerDb();
+      await seedOrders(db, orderVenues.map((v) => v.id));
+      await db.close();
+    }
+    const big = orderVenues[0];
+    const tail = await api(url, 'GET', '/v1/orders?limit=100', big.key);
+    const newest = tail.body.items.map((o: { updatedAt: string }) => o.updatedAt).sort();
+    const cursor = newest[Math.max(0, newest.length - 10)];
+    const last = newest[newest.length - 1];
+    const poll = await load(`${url}/v1/orders?updatedSince=${encodeURIComponent(cursor)}`, { authorization: `Bearer ${big.key}` });
+    const idle = await load(`${url}/v1/orders?updatedSince=${encodeURIComponent(last)}`, { authorization: `Bearer ${big.key}` });
+    const tiny2 = await load(`${bareUrl}/tiny`);
+    const p99Target = engine === 'pglite' ? 20 : 5;
+    log(`poll p99 ${poll.p99} ms (${round(poll.rps)} req/s); idle poll ${round(idle.rps)} req/s vs tiny ${round(tiny2.rps)}`);
+    absoluteMetric('GET /v1/orders?updatedSince polling, 10,000-order venue, 10 connections: p99', poll.p99, 'ms', '<=', p99Target, poll.p99 <= p99Target);
+    ratioMetric('idle poll (nothing new since the cursor): req/s vs bare tiny JSON', idle.rps, tiny2.rps, 'req/s', '>=', 0.5);
+
+    if (engine === 'pglite') {
+      const rss = rssMb(carta.child.pid as number);
+      absoluteMetric('server RSS after the fixture and the load (PGlite)', rss, 'MB', '<=', 350, rss <= 350);
+    }
+  } finally {
+    if (bare) await stop(bare);
+    if (carta) await stop(carta.child);
+    await e.dispose();
+  }
+
+  const commit = (() => {
+    try {
+      return execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim();
+    } catch {
+      return 'unknown';
+    }
+  })();
+  const report = { engine, node: process.version, commit, startedAt, quick, metrics };
+  fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  fs.writeFileSync(path.join(root, `bench/results/latest-${engine}.json`), `${JSON.stringify(report, null, 2)}\n`);
+
+  const rows = metrics.map((m) => `| ${m.name} | ${m.value} ${m.unit} | ${m.baseline ?? ''} | ${m.ratio ?? ''} | ${m.target} | ${m.pass ? 'pass' : 'MISS'} |`);
+  log(['', '| metric | value | baseline | ratio | target | result |', '|---|---|---|---|---|---|', ...rows].join('\n'));
+  const missed = metrics.filter((m) => !m.pass);
+  if (missed.length > 0) {
+    log(`\n${missed.length} target(s) missed: ${missed.map((m) => m.name).join('; ')}`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${err?.stack ?? err}\n`);
+  process.exit(2);
+});
