@@ -150,11 +150,11 @@ export interface MenuRows {
 }
 
 export async function loadMenu(db: Queryable, venueId: string): Promise<MenuRows> {
-  const [categories, ingredients, products] = await Promise.all([
-    db.query<CategoryRow>(`select ${CATEGORY_COLUMNS} from categories where venue_id = $1`, [venueId]),
-    db.query<IngredientRow>(`select ${INGREDIENT_COLUMNS} from ingredients where venue_id = $1`, [venueId]),
-    db.query<ProductRow>(`select ${PRODUCT_COLUMNS} from products where venue_id = $1`, [venueId]),
-  ]);
+  // Sequential: publish passes a transaction (one connection), where node-postgres deprecates
+  // queueing a query behind a running one (removed in pg@9).
+  const categories = await db.query<CategoryRow>(`select ${CATEGORY_COLUMNS} from categories where venue_id = $1`, [venueId]);
+  const ingredients = await db.query<IngredientRow>(`select ${INGREDIENT_COLUMNS} from ingredients where venue_id = $1`, [venueId]);
+  const products = await db.query<ProductRow>(`select ${PRODUCT_COLUMNS} from products where venue_id = $1`, [venueId]);
   return { categories: categories.rows, ingredients: ingredients.rows, products: products.rows };
 }
 

@@ -23,10 +23,9 @@ export async function findProductByRef(db: Queryable, venueId: string, ref: stri
 
 async function readProduct(db: Queryable, venueId: string, row: menu.ProductRow): Promise<ProductRead> {
   const ingredientIds = [...new Set([...row.ingredient_ids, ...row.modifier_groups.flatMap((g) => g.options.map((o) => o.ingredientId))])];
-  const [category, ingredients] = await Promise.all([
-    row.category_id ? menu.findCategoryById(db, venueId, row.category_id) : Promise.resolve(null),
-    menu.findIngredientsByIds(db, venueId, ingredientIds),
-  ]);
+  // One after the other: inside a transaction both share one connection.
+  const category = row.category_id ? await menu.findCategoryById(db, venueId, row.category_id) : null;
+  const ingredients = await menu.findIngredientsByIds(db, venueId, ingredientIds);
   const product = productView(row, {
     categories: new Map(category ? [[category.id, category]] : []),
     ingredients: new Map(ingredients.map((i) => [i.id, i])),

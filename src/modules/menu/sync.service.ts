@@ -76,11 +76,11 @@ export class SyncService {
           await menu.lockMenu(tx, venueId);
           const settings = await readSettings(tx, venueId);
           const refs = referencedExternalIds(input);
-          const [categories, ingredients, products] = await Promise.all([
-            menu.findCategoriesByExternalIds(tx, venueId, refs.categories),
-            menu.findIngredientsByExternalIds(tx, venueId, refs.ingredients),
-            menu.findProductsByExternalIds(tx, venueId, refs.products),
-          ]);
+          // One after another: a transaction is one connection, and node-postgres deprecates
+          // queueing a query on a client that is still running one (removed in pg@9).
+          const categories = await menu.findCategoriesByExternalIds(tx, venueId, refs.categories);
+          const ingredients = await menu.findIngredientsByExternalIds(tx, venueId, refs.ingredients);
+          const products = await menu.findProductsByExternalIds(tx, venueId, refs.products);
           const plan = planSync(
             input,
             { categories: mapBy(categories), ingredients: mapBy(ingredients), products: mapBy(products) },

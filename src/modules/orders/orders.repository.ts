@@ -172,18 +172,17 @@ export async function updateOrderStatus(db: Queryable, venueId: string, orderId:
 /** Items and modifiers of a page of orders: two statements for the whole page. */
 export async function findOrderLines(db: Queryable, venueId: string, orderIds: string[]): Promise<{ items: OrderItemRow[]; modifiers: OrderModifierRow[] }> {
   if (orderIds.length === 0) return { items: [], modifiers: [] };
-  const [items, modifiers] = await Promise.all([
-    db.query<OrderItemRow>(
-      `select order_id, position, product_external_id, product_name, quantity, unit_price, total_price
-       from order_items where venue_id = $1 and order_id = any($2::uuid[]) order by order_id, position`,
-      [venueId, orderIds],
-    ),
-    db.query<OrderModifierRow>(
-      `select order_id, item_position, position, group_name, ingredient_external_id, ingredient_name, price_adjustment, quantity
-       from order_item_modifiers where venue_id = $1 and order_id = any($2::uuid[]) order by order_id, item_position, position`,
-      [venueId, orderIds],
-    ),
-  ]);
+  // One after the other: inside a transaction both share one connection.
+  const items = await db.query<OrderItemRow>(
+    `select order_id, position, product_external_id, product_name, quantity, unit_price, total_price
+     from order_items where venue_id = $1 and order_id = any($2::uuid[]) order by order_id, position`,
+    [venueId, orderIds],
+  );
+  const modifiers = await db.query<OrderModifierRow>(
+    `select order_id, item_position, position, group_name, ingredient_external_id, ingredient_name, price_adjustment, quantity
+     from order_item_modifiers where venue_id = $1 and order_id = any($2::uuid[]) order by order_id, item_position, position`,
+    [venueId, orderIds],
+  );
   return { items: items.rows, modifiers: modifiers.rows };
 }
 
