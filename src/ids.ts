@@ -1,9 +1,25 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
+
+// Random bytes are drawn from the CSPRNG in blocks: a sync that mints thousands of option ids
+// would otherwise pay one system call per id.
+const POOL_SIZE = 16 * 1024;
+const pool = Buffer.alloc(POOL_SIZE);
+let poolOffset = POOL_SIZE;
+
+function random16(): Buffer {
+  if (poolOffset + 16 > POOL_SIZE) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const bytes = Buffer.from(pool.subarray(poolOffset, poolOffset + 16));
+  poolOffset += 16;
+  return bytes;
+}
 
 // UUIDv7 (RFC 9562): time-ordered, so new rows append to the end of their indexes, and opaque
 // to clients (decisions section 0: never sequential integers).
 export function uuidv7(now: number = Date.now()): string {
-  const bytes = randomBytes(16);
+  const bytes = random16();
   bytes.writeUIntBE(now, 0, 6);
   bytes[6] = 0x70 | (bytes[6] & 0x0f);
   bytes[8] = 0x80 | (bytes[8] & 0x3f);

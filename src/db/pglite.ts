@@ -15,36 +15,55 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   const pg = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
 
+  // Moves after every write that can have changed data (a committed transaction, a statement
+  // that is not a plain select, a script), so in-process memos know when to read again.
+  let epoch = 0;
+  const READ_ONLY = /^\s*select\b/i;
+
   const run = async <R>(q: PGlite | PgliteTransaction, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
     onQuery?.(text);
-    const result = await q.query<R>(text, params as unknown[] | undefined);
-    return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    try {
+      const result = await q.query<R>(text, params as unknown[] | undefined);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    } finally {
+      if (q === pg && !READ_ONLY.test(text)) epoch += 1;
+    }
   };
 
   return {
     engine: 'pglite',
+    exclusive: true,
+    writeEpoch: () => epoch,
     query: (text, params) => run(pg, text, params),
     async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       const { deadline } = options;
-      return pg.transaction(async (t) => {
-        const tx: Transaction = {
-          query: (text, params) => {
-            if (deadline !== undefined && Date.now() > deadline) throw new DeadlineExceededError();
-            return run(t, text, params);
-          },
-          exec: async (sql) => {
-            onQuery?.(sql);
-            await t.exec(sql);
-          },
-        };
-        const result = await fn(tx);
-        if (deadline !== undefined && Date.now() > deadline) throw new DeadlineExceededError();
-        return result;
-      });
+      try {
+        return await pg.transaction(async (t) => {
+          const tx: Transaction = {
+            query: (text, params) => {
+              if (deadline !== undefined && Date.now() > deadline) throw new DeadlineExceededError();
+              return run(t, text, params);
+            },
+            exec: async (sql) => {
+              onQuery?.(sql);
+              await t.exec(sql);
+            },
+          };
+          const result = await fn(tx);
+          if (deadline !== undefined && Date.now() > deadline) throw new DeadlineExceededError();
+          return result;
+        });
+      } finally {
+        epoch += 1;
+      }
     },
     async exec(sql) {
       onQuery?.(sql);
-      await pg.exec(sql);
+      try {
+        await pg.exec(sql);
+      } finally {
+        epoch += 1;
+      }
     },
     close: () => pg.close(),
   };

@@ -28,6 +28,12 @@ export type Engine = 'pglite' | 'postgres';
 
 export interface Database extends Queryable {
   readonly engine: Engine;
+  /**
+   * True when this process is the database's only writer (embedded PGlite). Then writeEpoch()
+   * moves on every write, and a value read at one epoch stays true until it moves.
+   */
+  readonly exclusive: boolean;
+  writeEpoch(): number;
   transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Runs a script of several statements (migrations). */
   exec(sql: string): Promise<void>;

@@ -49,6 +49,9 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
 
   return {
     engine: 'postgres',
+    // Other instances write too: nothing read here can be assumed current.
+    exclusive: false,
+    writeEpoch: () => 0,
     query: (text, params) => run(pool, text, params),
     async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       const { deadline } = options;

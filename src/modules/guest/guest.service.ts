@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Database } from '../../db/port.js';
+import { EpochMemo } from '../../db/epoch-memo.js';
+import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { uuidv7 } from '../../ids.js';
 import { stableStringify } from '../../stable-json.js';
@@ -44,13 +45,17 @@ export class GuestService {
   /** Parsed snapshots by publication id: immutable, so never stale. */
   private readonly snapshots = new Map<string, MenuDocumentValue>();
 
+  private readonly venues: EpochMemo<GuestVenueRow | null>;
+
   constructor(
     private readonly db: Database,
     private readonly cache: MenuCache,
-  ) {}
+  ) {
+    this.venues = new EpochMemo(db);
+  }
 
   private async venue(slug: string): Promise<GuestVenueRow & { latest_publication_id: string }> {
-    const venue = await findGuestVenue(this.db, slug);
+    const venue = await this.venues.get(slug, () => findGuestVenue(this.db, slug));
     if (!venue) throw errors.venueNotFound();
     if (INACTIVE_SUBSCRIPTIONS.includes(venue.subscription_status)) throw errors.subscriptionInactive(venue.subscription_status);
     if (!venue.latest_publication_id) throw errors.menuNotPublished();
@@ -68,6 +73,15 @@ export class GuestService {
     return doc;
   }
 
+  /** The first order of a live Idempotency-Key, or 409 when the key came with another body. */
+  private async replay(db: Queryable, venueId: string, key: string, requestHash: string): Promise<PlacedOrder | null> {
+    const previous = await orders.findIdempotencyKey(db, venueId, key);
+    if (!previous) return null;
+    if (previous.request_hash !== requestHash) throw errors.idempotencyKeyReused();
+    const row = await orders.findOrder(db, venueId, previous.order_id);
+    return row ? { order: (await loadOrderViews(db, venueId, [row]))[0], replayed: true } : null;
+  }
+
   async menu(slug: string, requestedLocale: string | undefined): Promise<CachedBody> {
     const venue = await this.venue(slug);
     const info = venueInfo(venue);
@@ -81,22 +95,24 @@ export class GuestService {
   async placeOrder(slug: string, input: GuestOrderInput, idempotencyKey: string | undefined): Promise<PlacedOrder> {
     const venue = await this.venue(slug);
     const info = venueInfo(venue);
+    const requestHash = createHash('sha256').update(stableStringify(input)).digest('hex');
+    // A retry of a request that already made its order gets that order back (decisions 2), even
+    // when the menu or settings would now refuse the same request: check the key before pricing.
+    if (idempotencyKey !== undefined) {
+      const replay = await this.replay(this.db, venue.id, idempotencyKey, requestHash);
+      if (replay) return replay;
+    }
     const doc = await this.snapshot(venue.id, venue.latest_publication_id);
     const priced = priceOrder(input, { doc, orderConfig: info.orderConfig, hasDelivery: PLAN_DEFINITIONS[venue.plan].features.hasDelivery });
     if (!priced.order) throw errors.validation(priced.errors);
     const order = priced.order;
-    const requestHash = createHash('sha256').update(stableStringify(input)).digest('hex');
 
     return this.db.transaction(async (tx) => {
       if (idempotencyKey !== undefined) {
         // Under the venue's order lock: two requests with one key cannot both create an order.
         await orders.tickOrderClock(tx, venue.id, 0);
-        const previous = await orders.findIdempotencyKey(tx, venue.id, idempotencyKey);
-        if (previous) {
-          if (previous.request_hash !== requestHash) throw errors.idempotencyKeyReused();
-          const row = await orders.findOrder(tx, venue.id, previous.order_id);
-          if (row) return { order: (await loadOrderViews(tx, venue.id, [row]))[0], replayed: true };
-        }
+        const replay = await this.replay(tx, venue.id, idempotencyKey, requestHash);
+        if (replay) return replay;
       }
       const { number, ts } = await orders.tickOrderClock(tx, venue.id, 1);
       const id = uuidv7();

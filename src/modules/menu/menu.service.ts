@@ -1,3 +1,4 @@
+import { EpochMemo } from '../../db/epoch-memo.js';
 import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { uuidv7 } from '../../ids.js';
@@ -10,13 +11,17 @@ import { menuDocument } from './menu.views.js';
 
 /** Draft and published menu reads (served from cached bytes) and publishing. */
 export class MenuService {
+  private readonly states: EpochMemo<menu.MenuStateRow>;
+
   constructor(
     private readonly db: Database,
     private readonly cache: MenuCache,
-  ) {}
+  ) {
+    this.states = new EpochMemo(db);
+  }
 
   async read(venue: VenueContext, version: 'draft' | 'published'): Promise<CachedBody> {
-    const state = await menu.getMenuState(this.db, venue.venueId);
+    const state = await this.states.get(venue.venueId, () => menu.getMenuState(this.db, venue.venueId));
     if (version === 'draft') {
       return this.cache.get(`${venue.venueId}:draft`, `d${state.draft_version}`, async () => {
         const rows = await menu.loadMenu(this.db, venue.venueId);

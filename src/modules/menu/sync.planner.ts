@@ -1,7 +1,7 @@
 // Plans a sync: every create/update/skip decision, warning and per-item error of spec 4.1,
 // computed from the request and the stored rows, without writing. The real sync writes the plan;
 // a dry run returns its counts. Both run this same code, so they cannot disagree.
-import { stableStringify } from '../../stable-json.js';
+import { jsonEqual } from '../../stable-json.js';
 import type {
   CategoryInputValue,
   IngredientInputValue,
@@ -81,9 +81,7 @@ function emptySection(): SectionResultValue {
   return { created: 0, updated: 0, skipped: 0, errors: [], warnings: [] };
 }
 
-function same(a: unknown, b: unknown): boolean {
-  return stableStringify(a) === stableStringify(b);
-}
+const same = jsonEqual;
 
 export function planSync(input: SyncInput, stored: StoredState, ctx: PlanContext): SyncPlan {
   const warnings: string[] = [];
@@ -270,8 +268,9 @@ function mergeProduct(item: ProductInputValue, existing: ProductRow | undefined,
   let groups = existing?.modifier_groups ?? [];
   if (item.modifierGroups !== undefined) {
     const fresh = item.modifierGroups.map((g, i) => normaliseGroup(g, i, m));
-    // Identical groups keep their stored ids, so option ids guests hold stay valid.
-    groups = existing && same(withoutIds(existing.modifier_groups), withoutIds(fresh)) ? existing.modifier_groups : fresh;
+    // Identical groups keep their stored ids, so option ids guests hold stay valid; only groups
+    // that changed get new ids.
+    groups = existing && same(withoutIds(existing.modifier_groups), fresh) ? existing.modifier_groups : withIds(fresh, m.ctx.newId);
   }
 
   // A cleaned-up product synced again is restored: visible unless the payload says otherwise.
@@ -298,7 +297,9 @@ function mergeProduct(item: ProductInputValue, existing: ProductRow | undefined,
   };
 }
 
-function normaliseGroup(g: ModifierGroupInputValue, index: number, m: ProductMergeContext): StoredModifierGroup {
+type GroupWithoutIds = Omit<StoredModifierGroup, 'id' | 'options'> & { options: Omit<StoredOption, 'id'>[] };
+
+function normaliseGroup(g: ModifierGroupInputValue, index: number, m: ProductMergeContext): GroupWithoutIds {
   let type: StoredModifierGroup['type'];
   if (g.type === 'multiple_choice') {
     m.warnings.push(`${m.label}: modifier group '${g.name}' uses the deprecated type multiple_choice; stored as add_ingredients`);
@@ -306,7 +307,7 @@ function normaliseGroup(g: ModifierGroupInputValue, index: number, m: ProductMer
   } else {
     type = g.type;
   }
-  const options: StoredOption[] = [];
+  const options: Omit<StoredOption, 'id'>[] = [];
   g.options.forEach((o, i) => {
     const ingredientId = m.ingredientIds.get(o.ingredientExternalId);
     if (!ingredientId) {
@@ -314,7 +315,6 @@ function normaliseGroup(g: ModifierGroupInputValue, index: number, m: ProductMer
       return;
     }
     options.push({
-      id: m.ctx.newId(),
       ingredientId,
       action: o.action ?? (type === 'remove_ingredients' ? 'remove' : 'add'),
       priceAdjustment: o.priceAdjustment ?? 0,
@@ -322,7 +322,6 @@ function normaliseGroup(g: ModifierGroupInputValue, index: number, m: ProductMer
     });
   });
   return {
-    id: m.ctx.newId(),
     name: g.name,
     type,
     // Spec 2.4: honoured only for single_choice (default true there), false for every other type.
@@ -333,8 +332,12 @@ function normaliseGroup(g: ModifierGroupInputValue, index: number, m: ProductMer
   };
 }
 
-function withoutIds(groups: StoredModifierGroup[]) {
+function withoutIds(groups: StoredModifierGroup[]): GroupWithoutIds[] {
   return groups.map(({ id: _id, options, ...rest }) => ({ ...rest, options: options.map(({ id: _oid, ...o }) => o) }));
+}
+
+function withIds(groups: GroupWithoutIds[], newId: () => string): StoredModifierGroup[] {
+  return groups.map((g) => ({ id: newId(), ...g, options: g.options.map((o) => ({ id: newId(), ...o })) }));
 }
 
 function sameProduct(a: ProductRow, b: ProductWrite): boolean {

@@ -1,3 +1,4 @@
+import { EpochMemo } from '../../db/epoch-memo.js';
 import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { isUuid } from '../../ids.js';
@@ -10,9 +11,15 @@ import { orderViews } from './order-view.js';
 // ISO 8601 date-time with an explicit zone: Z or +hh:mm / -hh:mm (decisions section 5).
 const ZONED_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
+/** Date.parse rolls impossible fields over (02-30 -> 03-02, 24:00 -> next day); refuse them instead. */
+function fieldsInRange(value: string): boolean {
+  const [, y, m, d, h] = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})/.exec(value)!.map(Number);
+  return m >= 1 && m <= 12 && d >= 1 && d === new Date(Date.UTC(y, m - 1, d)).getUTCDate() && h <= 23;
+}
+
 function zoned(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (!ZONED_TIMESTAMP.test(value) || Number.isNaN(Date.parse(value))) {
+  if (!ZONED_TIMESTAMP.test(value) || Number.isNaN(Date.parse(value)) || !fieldsInRange(value)) {
     throw errors.invalidParameter(`${name} must be an ISO 8601 timestamp with a timezone (Z or +hh:mm)`);
   }
   return new Date(value).toISOString();
@@ -24,9 +31,18 @@ export async function loadOrderViews(db: Queryable, venueId: string, rows: order
 }
 
 export class OrdersService {
-  constructor(private readonly db: Database) {}
+  /** Whole list pages: an idle poller asking for the same page again costs no query. */
+  private readonly pages: EpochMemo<OrderListView>;
 
-  async list(venueId: string, q: OrderListQueryValue): Promise<OrderListView> {
+  constructor(private readonly db: Database) {
+    this.pages = new EpochMemo(db, 2_000);
+  }
+
+  list(venueId: string, q: OrderListQueryValue): Promise<OrderListView> {
+    return this.pages.get(`${venueId}:${JSON.stringify(q)}`, () => this.readPage(venueId, q));
+  }
+
+  private async readPage(venueId: string, q: OrderListQueryValue): Promise<OrderListView> {
     const page = q.page ?? 1;
     const limit = q.limit ?? 20;
     const statuses = q.status?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -72,11 +88,15 @@ export class OrdersService {
     return this.db.transaction(async (tx) => {
       const current = await orders.findOrder(tx, venueId, orderId);
       if (!current) throw errors.orderNotFound();
+      // The answer is the row the decision was made on (or the row just written, still locked):
+      // a re-read after a no-op could show another request's later change under this 200.
+      let row = current;
       if (current.status !== to) {
         // The clock lock serialises this venue's order writes: two racing updates of one order
         // apply one after the other, and the second sees the first's status.
         const { ts } = await orders.tickOrderClock(tx, venueId, 0);
         const locked = (await orders.findOrder(tx, venueId, orderId, true))!;
+        row = locked;
         if (locked.status !== to) {
           if (!canTransition(locked.status, to)) {
             throw errors.invalidStatusTransition(transitionErrorMessage(locked.status, to), {
@@ -88,9 +108,9 @@ export class OrdersService {
           await audit(tx, actor, [
             { action: 'order.status_update', entityType: 'order', entityRef: orderId, changes: { from: locked.status, to } },
           ]);
+          row = (await orders.findOrder(tx, venueId, orderId))!;
         }
       }
-      const row = (await orders.findOrder(tx, venueId, orderId))!;
       return (await loadOrderViews(tx, venueId, [row]))[0];
     });
   }

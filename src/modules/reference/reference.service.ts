@@ -1,3 +1,4 @@
+import { EpochMemo } from '../../db/epoch-memo.js';
 import type { Database } from '../../db/port.js';
 import {
   BODY_LIMIT_BYTES,
@@ -23,7 +24,7 @@ import {
   UNITS,
 } from './catalog.js';
 import type { ReferenceView } from './reference.schemas.js';
-import { countUsage } from './usage.repository.js';
+import { countUsage, type Usage } from './usage.repository.js';
 
 export interface RouteEntry {
   method: string;
@@ -32,28 +33,32 @@ export interface RouteEntry {
 
 /** Groups /v1 routes by their first path segment: the `resources` index of spec 2.9. */
 export function resourceIndex(routes: readonly RouteEntry[]): ReferenceView['resources'] {
-  const byName = new Map<string, Set<string>>();
+  // Keyed by the segment as routed (`openapi.json`), so basePath is a real prefix of every operation.
+  const bySegment = new Map<string, Set<string>>();
   for (const r of routes) {
     if (!r.url.startsWith('/v1/') || r.method === 'HEAD') continue;
-    const name = r.url.split('/')[2].replace(/\.json$/, '');
-    const ops = byName.get(name) ?? new Set<string>();
+    const segment = r.url.split('/')[2];
+    const ops = bySegment.get(segment) ?? new Set<string>();
     ops.add(`${r.method} ${r.url}`);
-    byName.set(name, ops);
+    bySegment.set(segment, ops);
   }
-  return [...byName.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, ops]) => ({ name, basePath: `/v1/${name}`, operations: [...ops].sort() }));
+  return [...bySegment.entries()]
+    .map(([segment, ops]) => ({ name: segment.replace(/\.json$/, ''), basePath: `/v1/${segment}`, operations: [...ops].sort() }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 type StaticReference = Omit<ReferenceView, 'planLimits'>;
 
 export class ReferenceService {
   private staticPart: StaticReference | null = null;
+  private readonly usage: EpochMemo<Usage>;
 
   constructor(
     private readonly db: Database,
     private readonly routes: () => readonly RouteEntry[],
-  ) {}
+  ) {
+    this.usage = new EpochMemo(db);
+  }
 
   private catalog(): StaticReference {
     this.staticPart ??= {
@@ -104,7 +109,7 @@ export class ReferenceService {
   }
 
   async get(venue: VenueContext): Promise<ReferenceView> {
-    const usage = await countUsage(this.db, venue.venueId);
+    const usage = await this.usage.get(venue.venueId, () => countUsage(this.db, venue.venueId));
     const plan = venue.planDefinition;
     return {
       ...this.catalog(),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { EpochMemo } from '../../db/epoch-memo.js';
 import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { randomBase62, uuidv7 } from '../../ids.js';
@@ -60,7 +61,11 @@ function summary(row: keys.ApiKeyRow): ApiKeySummaryView {
 }
 
 export class ApiKeysService {
-  constructor(private readonly db: Database) {}
+  private readonly contexts: EpochMemo<keys.KeyContextRow | null>;
+
+  constructor(private readonly db: Database) {
+    this.contexts = new EpochMemo(db);
+  }
 
   async create(venueId: string, input: ApiKeyCreateInput): Promise<ApiKeyCreatedView> {
     if (!(await findVenue(this.db, venueId))) throw errors.venueNotFound();
@@ -107,7 +112,8 @@ export class ApiKeysService {
     if (!match) throw errors.missingApiKey();
     const token = match[1];
     if (!token.startsWith(LIVE_PREFIX) && !token.startsWith(TEST_PREFIX)) throw errors.malformedApiKey();
-    const row = await keys.findKeyContextByHash(this.db, hashApiKey(token));
+    const keyHash = hashApiKey(token);
+    const row = await this.contexts.get(keyHash, () => keys.findKeyContextByHash(this.db, keyHash));
     if (!row) throw errors.invalidApiKey();
     if (INACTIVE_SUBSCRIPTIONS.includes(row.subscription_status)) throw errors.subscriptionInactive(row.subscription_status);
     return {

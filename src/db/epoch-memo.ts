@@ -1,0 +1,31 @@
+import type { Database } from './port.js';
+
+/**
+ * Values read from the database, kept while nothing has written since (only where this process
+ * is the sole writer: embedded PGlite). A hot read that would cost a query per request (the API
+ * key look-up, a menu version, plan usage, an idle poll) then costs none; any write anywhere
+ * makes every memo read again, so a memo is never stale. On PostgreSQL it always reads.
+ */
+export class EpochMemo<V> {
+  private readonly entries = new Map<string, { epoch: number; value: V }>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  async get(key: string, load: () => Promise<V>): Promise<V> {
+    if (!this.db.exclusive) return load();
+    const epoch = this.db.writeEpoch();
+    const hit = this.entries.get(key);
+    if (hit && hit.epoch === epoch) return hit.value;
+    const value = await load();
+    // A write that landed while loading may not be in the value: keep it only if none did.
+    if (this.db.writeEpoch() === epoch) {
+      this.entries.delete(key);
+      this.entries.set(key, { epoch, value });
+      if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    }
+    return value;
+  }
+}
