@@ -13,7 +13,11 @@ import {
 // and its transaction() holds an exclusive lock, so a deadline is enforced between statements.
 export async function openPglite(dataDir: string | null, onQuery?: QueryListener): Promise<Database> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const pg = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  // PGlite preallocates shared_buffers inside its WASM heap: the default 128 MB is most of an
+  // embedded server's memory. 16 MB keeps the resident size low; the OS page cache still holds
+  // the data files, so reads stay fast.
+  const options = { postgresqlconf: ['shared_buffers = 16MB'] };
+  const pg = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
 
   // Moves after every write that can have changed data (a committed transaction, a statement
   // that is not a plain select, a script), so in-process memos know when to read again.
