@@ -36,9 +36,10 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const validate = ajv.compile(schema as object) as ValidateFunction;
   if (httpPart !== 'body') return (data: unknown) => (validate(data) ? { value: data } : { error: validate.errors as never });
   // An absent body reads as {} (POST /v1/publish takes "body absent or {}"; an empty sync is a
-  // no-op with a warning), so the schema's own rules say what is missing.
+  // no-op with a warning), so the schema's own rules say what is missing. Fastify hands a validator
+  // null, not undefined, for an absent body (so a literal JSON null body reads as absent too).
   return (data: unknown) => {
-    const value = data === undefined ? {} : data;
+    const value = data === undefined || data === null ? {} : data;
     return validate(value) ? { value } : { error: validate.errors as never };
   };
 };

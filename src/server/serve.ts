@@ -30,6 +30,14 @@ export async function serve(baseConfig: Config, options: { handleSignals?: boole
   const db = await openDatabase(config);
   await migrate(db);
   const { app } = await buildApp({ config, db });
+  // server.close() reaps only the keep-alive sockets idle at that moment: a request still in flight
+  // when shutdown begins would leave its socket open afterwards and hold the process until the
+  // client lets go (or the shutdown timeout exits with 1). Its response closes the connection instead.
+  let shuttingDown = false;
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (shuttingDown) reply.header('connection', 'close');
+    return payload;
+  });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -56,6 +64,7 @@ export async function serve(baseConfig: Config, options: { handleSignals?: boole
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
+      shuttingDown = true;
       const timer = setTimeout(() => {
         app.log.error('graceful shutdown timed out; exiting');
         process.exit(1);

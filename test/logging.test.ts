@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import type { App } from '../src/http/types.js';
+import { ADMIN_TOKEN, admin, call } from './helpers/app.js';
+import { testDatabase, type TestDatabase } from './helpers/db.js';
+
+interface LogLine {
+  level: number;
+  msg?: string;
+  requestId?: string;
+  req?: unknown;
+  res?: unknown;
+  [key: string]: unknown;
+}
+
+describe('request logging', () => {
+  let app: App;
+  let database: TestDatabase;
+  const raw: string[] = [];
+  const lines = () => raw.flatMap((chunk) => chunk.split('\n').filter(Boolean)).map((l) => JSON.parse(l) as LogLine);
+
+  before(async () => {
+    database = await testDatabase();
+    const config = loadConfig({ RATE_LIMITS: 'off', LOG_LEVEL: 'info', ADMIN_TOKEN, DATA_DIR: '/nonexistent' });
+    ({ app } = await buildApp({ config, db: database.db, logStream: { write: (line: string) => void raw.push(line) } }));
+    await app.ready();
+  });
+  after(async () => {
+    await app.close();
+    await database.dispose();
+  });
+
+  it('writes JSON lines at info level with the request id on every request line', async () => {
+    raw.length = 0;
+    const res = await call(app, 'GET', '/health', { headers: { 'x-request-id': 'log-probe-1' } });
+    assert.equal(res.status, 200);
+    const own = lines().filter((l) => l.requestId === 'log-probe-1');
+    assert.ok(own.some((l) => l.req !== undefined), 'an incoming-request line');
+    assert.ok(own.some((l) => l.res !== undefined), 'a request-completed line');
+    for (const l of lines()) if (l.req !== undefined || l.res !== undefined) assert.equal(l.requestId, 'log-probe-1');
+  });
+
+  it('never logs an API key, the Authorization header, the admin token or a request body', async () => {
+    raw.length = 0;
+    const secretName = 'Distinctive-Body-Value-7f3a9c';
+    const venue = await admin(app, 'POST', '/venues', { name: secretName, currency: 'EUR' });
+    assert.equal(venue.status, 201);
+    const key = await admin(app, 'POST', `/venues/${venue.body.id}/api-keys`, { mode: 'live', label: 'Distinctive-Label-91b2' });
+    assert.equal(key.status, 201);
+    const apiKey: string = key.body.key;
+
+    const ids: string[] = [];
+    const track = (r: { headers: Record<string, unknown> }) => ids.push(String(r.headers['x-request-id']));
+    track(venue);
+    track(key);
+    track(await call(app, 'GET', '/v1/reference', { key: apiKey }));
+    track(await call(app, 'GET', '/v1/reference', { key: 'carta_live_UnknownKeyUnknownKeyUnknownKey12' }));
+    track(await call(app, 'GET', '/v1/reference', { key: 'not-a-carta-key-secret-42' }));
+    track(await call(app, 'POST', '/admin/v1/venues', { body: { name: 'Another-Secret-Name-33', currency: 'ZZZ' }, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }));
+    track(await call(app, 'GET', '/v1/unknown-route', { key: apiKey }));
+
+    const text = raw.join('');
+    assert.ok(text.length > 0);
+    for (const secret of [
+      apiKey,
+      apiKey.slice('carta_live_'.length),
+      'carta_live_UnknownKeyUnknownKeyUnknownKey12',
+      'not-a-carta-key-secret-42',
+      ADMIN_TOKEN,
+      'Bearer',
+      secretName,
+      'Distinctive-Label-91b2',
+      'Another-Secret-Name-33',
+    ]) {
+      assert.equal(text.includes(secret), false, `the log contains ${secret}`);
+    }
+    assert.doesNotMatch(text, /authorization/i);
+
+    // Every request line carries one of the requests' ids.
+    const requestLines = lines().filter((l) => l.req !== undefined || l.res !== undefined);
+    assert.ok(requestLines.length >= ids.length * 2);
+    for (const l of requestLines) assert.ok(ids.includes(String(l.requestId)), JSON.stringify(l));
+    for (const id of ids) assert.ok(requestLines.some((l) => l.requestId === id), `no line for ${id}`);
+  });
+
+  it('logs a 500 with its request id, and not to the client', async () => {
+    const db = await testDatabase();
+    const logs: string[] = [];
+    const config = loadConfig({ RATE_LIMITS: 'off', LOG_LEVEL: 'info', ADMIN_TOKEN, DATA_DIR: '/nonexistent' });
+    const built = await buildApp({ config, db: db.db, logStream: { write: (line: string) => void logs.push(line) } });
+    await built.app.ready();
+    try {
+      const dbHandle = db.db;
+      await dbHandle.close();
+      dbHandle.close = async () => {};
+      const res = await call(built.app, 'GET', '/v1/reference', {
+        key: 'carta_live_0123456789abcdefghijABCDEFGHIJ01',
+        headers: { 'x-request-id': 'fail-500' },
+      });
+      assert.equal(res.status, 500);
+      const errorLines = logs
+        .flatMap((c) => c.split('\n').filter(Boolean))
+        .map((l) => JSON.parse(l) as LogLine)
+        .filter((l) => l.level >= 50);
+      assert.ok(errorLines.length > 0);
+      for (const l of errorLines) assert.equal(l.requestId, 'fail-500');
+      assert.equal(logs.join('').includes('carta_live_0123456789abcdefghijABCDEFGHIJ01'), false);
+    } finally {
+      await built.app.close();
+      await db.dispose();
+    }
+  });
+});

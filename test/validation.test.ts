@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Type } from 'typebox';
+import { Nullable, StringEnum } from '../src/http/schemas/common.js';
+import { assertValid, fieldPath, formatValidationErrors, validatorCompiler } from '../src/http/validation.js';
+
+/** Validates like a route does and returns the errors[] entries (empty when valid). */
+function check(schema: object, data: unknown, httpPart: 'body' | 'querystring' = 'body', root = 'body'): string[] {
+  const validate = validatorCompiler({ schema, httpPart, method: 'POST', url: '/x' }) as (d: unknown) => {
+    value?: unknown;
+    error?: never;
+  };
+  const result = validate(data);
+  return result.error ? formatValidationErrors(result.error, root) : [];
+}
+
+describe('fieldPath', () => {
+  const cases: [string, string | undefined, string][] = [
+    ['', undefined, ''],
+    ['', 'foo', 'foo'],
+    ['/name', undefined, 'name'],
+    ['/products/3/priceMinor', undefined, 'products[3].priceMinor'],
+    ['/products/0', 'colour', 'products[0].colour'],
+    ['/products/12/modifierGroups/0/options/49', undefined, 'products[12].modifierGroups[0].options[49]'],
+    ['/0/name', undefined, '[0].name'],
+    ['/matrix/1/2', undefined, 'matrix[1][2]'],
+    ['/translations/pt-BR/name', undefined, 'translations.pt-BR.name'],
+    ['/a~1b/c~0d', undefined, 'a/b.c~d'],
+  ];
+  for (const [instancePath, child, expected] of cases) {
+    it(`turns '${instancePath}'${child ? ` + '${child}'` : ''} into '${expected}'`, () => {
+      assert.equal(fieldPath(instancePath, child), expected);
+    });
+  }
+});
+
+describe('formatValidationErrors (decisions 11)', () => {
+  const Product = Type.Object(
+    {
+      name: Type.String({ minLength: 1, maxLength: 10 }),
+      priceMinor: Type.Integer({ minimum: 0 }),
+      unit: Type.Optional(StringEnum(['PCS', 'G', 'ML'] as const)),
+      note: Type.Optional(Nullable(Type.String({ maxLength: 5 }))),
+      at: Type.Optional(Type.String({ format: 'date-time' })),
+      tags: Type.Optional(Type.Array(Type.String(), { minItems: 1, maxItems: 2 })),
+    },
+    { additionalProperties: false },
+  );
+  const Sync = Type.Object({ products: Type.Array(Product, { maxItems: 3 }) }, { additionalProperties: false });
+  const valid = { name: 'Tea', priceMinor: 100 };
+
+  it('accepts a valid body', () => {
+    assert.deepEqual(check(Sync, { products: [valid] }), []);
+  });
+
+  it("reports a range as '<path> must be >= <limit>'", () => {
+    const errs = check(Sync, { products: [valid, valid, { ...valid, priceMinor: -1 }] });
+    assert.deepEqual(errs, ['products[2].priceMinor must be >= 0']);
+  });
+
+  it("reports an unknown property as '<path> is not allowed'", () => {
+    assert.deepEqual(check(Sync, { products: [{ ...valid, colour: 'red' }] }), ['products[0].colour is not allowed']);
+    assert.deepEqual(check(Sync, { products: [], extra: 1 }), ['extra is not allowed']);
+  });
+
+  it("reports an array over its cap as '<path> must have at most <n> items'", () => {
+    assert.deepEqual(check(Sync, { products: [valid, valid, valid, valid] }), ['products must have at most 3 items']);
+  });
+
+  it('reports an array under its minimum', () => {
+    assert.deepEqual(check(Sync, { products: [{ ...valid, tags: [] }] }), ['products[0].tags must have at least 1 item']);
+  });
+
+  it("reports a missing field as '<path> is required'", () => {
+    assert.deepEqual(check(Sync, { products: [{ name: 'Tea' }] }), ['products[0].priceMinor is required']);
+    assert.deepEqual(check(Sync, {}), ['products is required']);
+  });
+
+  it('reports wrong types without coercing a body', () => {
+    assert.deepEqual(check(Sync, { products: [{ ...valid, priceMinor: '12' }] }), ['products[0].priceMinor must be an integer']);
+    assert.deepEqual(check(Sync, { products: [{ ...valid, priceMinor: 1.5 }] }), ['products[0].priceMinor must be an integer']);
+    assert.deepEqual(check(Sync, { products: {} }), ['products must be an array']);
+    assert.deepEqual(check(Sync, { products: [{ ...valid, name: 5 }] }), ['products[0].name must be a string']);
+  });
+
+  it('reads an absent body (null from Fastify) as {}, so the schema says what is missing', () => {
+    const Optional = Type.Object({ dryRun: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+    assert.deepEqual(check(Optional, undefined), []);
+    assert.deepEqual(check(Optional, null), []);
+    assert.deepEqual(check(Sync, null), ['products is required']);
+  });
+
+  it('names the root when the whole body has the wrong type', () => {
+    assert.deepEqual(check(Sync, 'text'), ['body must be an object']);
+    assert.deepEqual(check(Sync, [1]), ['body must be an object']);
+  });
+
+  it('lists the allowed values of an enum', () => {
+    assert.deepEqual(check(Sync, { products: [{ ...valid, unit: 'KG' }] }), ['products[0].unit must be one of: PCS, G, ML']);
+  });
+
+  it('reports string lengths', () => {
+    assert.deepEqual(check(Sync, { products: [{ ...valid, name: '' }] }), ['products[0].name must not be empty']);
+    assert.deepEqual(check(Sync, { products: [{ ...valid, name: 'x'.repeat(11) }] }), [
+      'products[0].name must be at most 10 characters',
+    ]);
+  });
+
+  it("reports a nullable field's real rule, or the accepted types", () => {
+    assert.deepEqual(check(Sync, { products: [{ ...valid, note: null }] }), []);
+    assert.deepEqual(check(Sync, { products: [{ ...valid, note: 'too long' }] }), ['products[0].note must be at most 5 characters']);
+    assert.deepEqual(check(Sync, { products: [{ ...valid, note: 5 }] }), ['products[0].note must be one of: string, null']);
+  });
+
+  it('asks for a timezone on a naive timestamp', () => {
+    assert.deepEqual(check(Sync, { products: [{ ...valid, at: '2026-01-01T10:00:00Z' }] }), []);
+    assert.deepEqual(check(Sync, { products: [{ ...valid, at: '2026-01-01T10:00:00' }] }), [
+      'products[0].at must be an ISO 8601 timestamp with a timezone',
+    ]);
+  });
+
+  it('reports every violated rule, each once, each starting with its path', () => {
+    const errs = check(Sync, { products: [{ name: '', priceMinor: -5, colour: 'x' }, { ...valid, unit: 'KG' }] });
+    assert.deepEqual(errs.sort(), [
+      'products[0].colour is not allowed',
+      'products[0].name must not be empty',
+      'products[0].priceMinor must be >= 0',
+      'products[1].unit must be one of: PCS, G, ML',
+    ]);
+    assert.equal(new Set(errs).size, errs.length);
+  });
+
+  it('coerces query strings and names the query root', () => {
+    const Query = Type.Object({ page: Type.Integer({ minimum: 1 }) });
+    assert.deepEqual(check(Query, { page: '2' }, 'querystring', 'query'), []);
+    assert.deepEqual(check(Query, { page: '0' }, 'querystring', 'query'), ['page must be >= 1']);
+    assert.deepEqual(check(Type.Integer({ minimum: 1 }), 0, 'querystring', 'query'), ['query must be >= 1']);
+  });
+});
+
+describe('assertValid (the CLI path)', () => {
+  const Body = Type.Object({ currency: StringEnum(['EUR', 'USD'] as const) }, { additionalProperties: false });
+
+  it('returns valid input unchanged', () => {
+    assert.deepEqual(assertValid(Body, { currency: 'EUR' }), { currency: 'EUR' });
+  });
+
+  it("throws 'Validation failed' with the same errors[] entries as the routes", () => {
+    assert.throws(
+      () => assertValid(Body, { currency: 'BTC', x: 1 }),
+      (err: Error & { errors?: string[] }) => {
+        assert.equal(err.message, 'Validation failed');
+        assert.deepEqual(err.errors?.sort(), ['currency must be one of: EUR, USD', 'x is not allowed']);
+        return true;
+      },
+    );
+  });
+
+  it('names the input root when the whole value is wrong', () => {
+    assert.throws(
+      () => assertValid(Body, null),
+      (err: Error & { errors?: string[] }) => {
+        assert.deepEqual(err.errors, ['input must be an object']);
+        return true;
+      },
+    );
+  });
+});
