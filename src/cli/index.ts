@@ -17,6 +17,7 @@ import {
   type VenueView,
   type ApiKeyCreatedView,
 } from '../modules/venues/venues.schemas.js';
+import { runningServer } from '../server/server-file.js';
 import { serve } from '../server/serve.js';
 import { VERSION } from '../version.js';
 import { connectOperator, type Operator } from './operator.js';
@@ -79,7 +80,14 @@ export function buildCli(): Command {
     .description('apply pending database migrations and exit')
     .addOption(jsonOption())
     .action(async (opts: Output) => {
-      const db = await openDatabase(loadConfig());
+      const config = loadConfig();
+      // PGlite files belong to one process: a running server has applied migrations on start.
+      const server = config.databaseUrl === null ? runningServer(config.dataDir) : null;
+      if (server) {
+        print(opts, { applied: [], server: server.url }, () => `a server (${server.url}) holds ${config.dataDir}; it migrated the database when it started`);
+        return;
+      }
+      const db = await openDatabase(config);
       try {
         const applied = await migrate(db);
         print(opts, { applied }, () => (applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date'));

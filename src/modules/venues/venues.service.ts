@@ -39,11 +39,13 @@ export class VenuesService {
   constructor(private readonly db: Database) {}
 
   async create(input: VenueCreateInput): Promise<VenueView> {
-    const slug = input.slug ?? (await this.freeSlug(slugify(input.name)));
-    const id = uuidv7();
-    try {
-      await this.db.transaction(async (tx) => {
-        await venues.insertVenueWithSandbox(tx, {
+    // A derived slug can be taken between the check and the insert by a concurrent create with
+    // the same name: then the next free one is tried. An explicit slug that is taken is a 409.
+    for (let attempt = 0; ; attempt += 1) {
+      const slug = input.slug ?? (await this.freeSlug(slugify(input.name)));
+      const id = uuidv7();
+      try {
+        await venues.insertVenueWithSandbox(this.db, {
           id,
           sandboxId: uuidv7(),
           slug,
@@ -54,12 +56,12 @@ export class VenuesService {
           defaultLanguage: input.defaultLanguage ?? 'en',
           subscriptionStatus: input.subscriptionStatus ?? 'active',
         });
-      });
-    } catch (err) {
-      if (sqlState(err) === UNIQUE_VIOLATION) throw errors.slugTaken(slug);
-      throw err;
+        return this.get(id);
+      } catch (err) {
+        if (sqlState(err) !== UNIQUE_VIOLATION) throw err;
+        if (input.slug !== undefined || attempt >= 3) throw errors.slugTaken(slug);
+      }
     }
-    return this.get(id);
   }
 
   async get(venueId: string): Promise<VenueView> {
