@@ -28,6 +28,8 @@ export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
 /** Applies pending migrations in one transaction under an advisory lock; returns the names applied. */
 export async function migrate(db: Database, migrations: Migration[] = loadMigrations()): Promise<string[]> {
   return db.transaction(async (tx) => {
+    // Another instance may be migrating: wait for it longer than the request lock timeout.
+    await tx.query(`set local lock_timeout = '300s'`);
     await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
     await tx.query(`create table if not exists schema_migrations (
       version integer primary key,

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../errors.js';
 import { IP_RATE_LIMITS, VENUE_RATE_LIMITS, VENUE_RATE_WINDOW_SEC, type VenueBucket } from '../../limits.js';
 import type { RateTier } from '../../modules/venues/plans.js';
-import type { BucketCheck, ConsumeResult, RateStore } from './store.js';
+import type { BucketCheck, BucketState, ConsumeResult, RateStore } from './store.js';
 
 const IP_BUCKETS = Object.entries(IP_RATE_LIMITS) as [keyof typeof IP_RATE_LIMITS, { limit: number; windowSec: number }][];
 
@@ -21,8 +21,8 @@ export function venueChecks(venueId: string, tier: RateTier, buckets: readonly V
   }));
 }
 
-function setHeaders(reply: FastifyReply, result: ConsumeResult): void {
-  for (const b of result.buckets) {
+function setHeaders(reply: Pick<FastifyReply, 'header'>, buckets: BucketState[]): void {
+  for (const b of buckets) {
     reply.header(`x-ratelimit-limit-${b.name}`, String(b.limit));
     reply.header(`x-ratelimit-remaining-${b.name}`, String(Math.max(0, b.remaining)));
     reply.header(`x-ratelimit-reset-${b.name}`, String(Math.max(0, Math.ceil(b.resetMs / 1000))));
@@ -40,13 +40,13 @@ export class RateLimiter {
    * Counts the request in every bucket at once, or in none when one is full: then 429 naming
    * that bucket, with Retry-After in whole seconds (at least 1) until a slot frees.
    */
-  async take(reply: FastifyReply, checks: BucketCheck[], token: string = randomUUID()): Promise<string> {
+  async take(reply: Pick<FastifyReply, 'header'>, checks: BucketCheck[], token: string = randomUUID()): Promise<ConsumeResult> {
     const result = await this.store.consume(checks, this.now(), token);
-    setHeaders(reply, result);
+    setHeaders(reply, result.buckets);
     if (!result.allowed && result.rejected) {
       throw errors.rateLimited(result.rejected.name, Math.max(1, Math.ceil(result.rejected.resetMs / 1000)));
     }
-    return token;
+    return result;
   }
 
   refund(checks: BucketCheck[], token: string): Promise<void> {
@@ -62,13 +62,15 @@ export class RateLimiter {
 export interface IpCharge {
   checks: BucketCheck[];
   token: string;
+  /** The per-IP buckets as reported on this request's response. */
+  buckets: BucketState[];
 }
 
 export function ipLimitHook(limiter: RateLimiter) {
   return async function limitByIp(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const checks = ipChecks(request.ip);
-    const token = await limiter.take(reply, checks);
-    request.ipCharge = { checks, token };
+    const { token, buckets } = await limiter.take(reply, checks);
+    request.ipCharge = { checks, token, buckets };
   };
 }
 
@@ -82,8 +84,12 @@ export async function limitVenue(limiter: RateLimiter, request: FastifyRequest, 
   try {
     await limiter.take(reply, venueChecks(venueId, tier, routeBuckets(request)), request.ipCharge?.token);
   } catch (err) {
-    // A rejected request consumes nothing anywhere (decisions 10): give back the IP slots.
-    if (request.ipCharge) await limiter.refund(request.ipCharge.checks, request.ipCharge.token);
+    // A rejected request consumes nothing anywhere (decisions 10): give back the IP slots, and
+    // report them as given back.
+    if (request.ipCharge) {
+      await limiter.refund(request.ipCharge.checks, request.ipCharge.token);
+      setHeaders(reply, request.ipCharge.buckets.map((b) => ({ ...b, remaining: Math.min(b.limit, b.remaining + 1) })));
+    }
     throw err;
   }
 }

@@ -38,7 +38,9 @@ export class MemoryRateStore implements RateStore {
       const entries = logs[i];
       if (entries.length >= c.limit) {
         const rejected = { name: c.name, limit: c.limit, remaining: 0, resetMs: entries[0].at + c.windowMs - now };
-        return { allowed: false, rejected, buckets: [...states, rejected], token };
+        // Nothing is recorded, so the buckets checked before this one report the slot it did not take.
+        const before = states.map((b) => ({ ...b, remaining: b.remaining + 1 }));
+        return { allowed: false, rejected, buckets: [...before, rejected], token };
       }
       states.push({
         name: c.name,

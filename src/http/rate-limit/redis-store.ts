@@ -19,7 +19,8 @@ for i, key in ipairs(KEYS) do
   local first = now
   if oldest[2] then first = tonumber(oldest[2]) end
   if count >= limit then
-    return {0, i, count, first}
+    -- Nothing is recorded; the buckets checked before this one report their state as it stands.
+    return {0, i, count, first, unpack(out)}
   end
   out[#out + 1] = count
   out[#out + 1] = first
@@ -49,6 +50,7 @@ export class RedisRateStore implements RateStore {
   private readonly redis: Redis;
   private readonly fallback = new MemoryRateStore(50_000);
   private degraded = false;
+  private connecting: Promise<boolean> | null = null;
 
   constructor(private readonly options: RedisStoreOptions) {
     this.redis = new Redis(options.url, {
@@ -68,6 +70,32 @@ export class RedisRateStore implements RateStore {
     return checks.map((c) => `${this.options.prefix}${c.key}`);
   }
 
+  /**
+   * True once the connection is ready. While it is still being made (the first requests after a
+   * start, or a reconnect in progress), waits up to timeoutMs for it rather than counting those
+   * requests in memory only and logging a spurious outage. Concurrent requests share one wait.
+   */
+  private ready(): Promise<boolean> {
+    const { status } = this.redis;
+    if (status === 'ready') return Promise.resolve(true);
+    if (status !== 'connecting' && status !== 'connect') return Promise.resolve(false);
+    this.connecting ??= new Promise<boolean>((resolve) => {
+      const settle = (ok: boolean) => {
+        clearTimeout(timer);
+        this.redis.off('ready', onReady);
+        this.redis.off('close', onClose);
+        this.connecting = null;
+        resolve(ok);
+      };
+      const onReady = () => settle(true);
+      const onClose = () => settle(false);
+      const timer = setTimeout(() => settle(false), this.options.timeoutMs);
+      this.redis.once('ready', onReady);
+      this.redis.once('close', onClose);
+    });
+    return this.connecting;
+  }
+
   private degrade(err: unknown): void {
     if (!this.degraded) {
       this.degraded = true;
@@ -83,7 +111,7 @@ export class RedisRateStore implements RateStore {
   }
 
   async consume(checks: BucketCheck[], now: number, token: string): Promise<ConsumeResult> {
-    if (this.redis.status !== 'ready') {
+    if (!(await this.ready())) {
       this.degrade(new Error(`redis is ${this.redis.status}`));
       return this.fallback.consume(checks, now, token);
     }
@@ -97,7 +125,11 @@ export class RedisRateStore implements RateStore {
         const i = reply[1] - 1;
         const c = checks[i];
         const rejected: BucketState = { name: c.name, limit: c.limit, remaining: 0, resetMs: Number(reply[3]) + c.windowMs - now };
-        const before = checks.slice(0, i).map((b) => ({ name: b.name, limit: b.limit, remaining: b.limit, resetMs: 0 }));
+        const before = checks.slice(0, i).map((b, j) => {
+          const count = Number(reply[4 + 2 * j]);
+          const first = Number(reply[5 + 2 * j]);
+          return { name: b.name, limit: b.limit, remaining: b.limit - count, resetMs: first + b.windowMs - now };
+        });
         return { allowed: false, rejected, buckets: [...before, rejected], token };
       }
       const buckets = checks.map((c, i) => {
