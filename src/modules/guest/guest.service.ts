@@ -7,7 +7,6 @@ import { stableStringify } from '../../stable-json.js';
 import type { CachedBody, MenuCache } from '../menu/menu-cache.js';
 import { findPublicationDocument } from '../menu/menu.repository.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
-import { LANGUAGES } from '../reference/catalog.js';
 import * as orders from '../orders/orders.repository.js';
 import { loadOrderViews } from '../orders/orders.service.js';
 import type { OrderView } from '../orders/orders.schemas.js';
@@ -85,7 +84,7 @@ export class GuestService {
   async menu(slug: string, requestedLocale: string | undefined): Promise<CachedBody> {
     const venue = await this.venue(slug);
     const info = venueInfo(venue);
-    const locale = requestedLocale && (LANGUAGES as readonly string[]).includes(requestedLocale) ? requestedLocale : info.defaultLanguage;
+    const locale = requestedLocale && info.languages.includes(requestedLocale) ? requestedLocale : info.defaultLanguage;
     const version = `${venue.latest_publication_id}:${venue.settings_updated_at?.getTime() ?? 0}:${venue.plan}`;
     return this.cache.get(`${venue.id}:guest:${locale}`, version, async () =>
       JSON.stringify(guestMenu(await this.snapshot(venue.id, venue.latest_publication_id), info, locale)),

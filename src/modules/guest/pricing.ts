@@ -53,7 +53,8 @@ export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { error
         return;
       }
       const quantity = m.quantity ?? 1;
-      chosenPerGroup.set(found.group.id, (chosenPerGroup.get(found.group.id) ?? 0) + 1);
+      // A single_choice option taken twice is two choices.
+      chosenPerGroup.set(found.group.id, (chosenPerGroup.get(found.group.id) ?? 0) + quantity);
       unitPrice += found.option.priceAdjustment * quantity;
       modifiers.push({
         groupName: found.group.name,
