@@ -1,4 +1,5 @@
 import { errorResponses } from '../../http/schemas/common.js';
+import { sendJson } from '../../http/send-json.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
 import { Order, OrderIdParams, OrderList, OrderListQuery, OrderStatusBody } from './orders.schemas.js';
@@ -17,7 +18,7 @@ export function ordersRoutes(services: Services) {
         querystring: OrderListQuery,
         response: { 200: OrderList, ...errorResponses(400, 401, 403, 429) },
       },
-    }, async (request) => services.orders.list(request.venue.venueId, request.query));
+    }, async (request, reply) => sendJson(reply, await services.orders.listJson(request.venue.venueId, request.query)));
 
     app.get('/orders/:id', {
       config,

@@ -31,18 +31,19 @@ export async function loadOrderViews(db: Queryable, venueId: string, rows: order
 }
 
 export class OrdersService {
-  /** Whole list pages: an idle poller asking for the same page again costs no query. */
-  private readonly pages: EpochMemo<OrderListView>;
+  /** Serialised list pages: an idle poller asking for the same page again costs no query. */
+  private readonly pages: EpochMemo<string>;
 
   constructor(private readonly db: Database) {
     this.pages = new EpochMemo(db, 2_000);
   }
 
-  list(venueId: string, q: OrderListQueryValue): Promise<OrderListView> {
-    return this.pages.get(`${venueId}:${JSON.stringify(q)}`, () => this.readPage(venueId, q));
+  /** The page as JSON, ready to send. */
+  listJson(venueId: string, q: OrderListQueryValue): Promise<string> {
+    return this.pages.get(`${venueId}:${JSON.stringify(q)}`, async () => JSON.stringify(await this.list(venueId, q)));
   }
 
-  private async readPage(venueId: string, q: OrderListQueryValue): Promise<OrderListView> {
+  async list(venueId: string, q: OrderListQueryValue): Promise<OrderListView> {
     const page = q.page ?? 1;
     const limit = q.limit ?? 20;
     const statuses = q.status?.split(',').map((s) => s.trim()).filter(Boolean);

@@ -52,12 +52,19 @@ type StaticReference = Omit<ReferenceView, 'planLimits'>;
 export class ReferenceService {
   private staticPart: StaticReference | null = null;
   private readonly usage: EpochMemo<Usage>;
+  private readonly documents: EpochMemo<string>;
 
   constructor(
     private readonly db: Database,
     private readonly routes: () => readonly RouteEntry[],
   ) {
     this.usage = new EpochMemo(db);
+    this.documents = new EpochMemo(db);
+  }
+
+  /** The reference as JSON, ready to send (rebuilt only after a write on the embedded engine). */
+  json(venue: VenueContext): Promise<string> {
+    return this.documents.get(`${venue.venueId}:${venue.plan}`, async () => JSON.stringify(await this.get(venue)));
   }
 
   private catalog(): StaticReference {
