@@ -243,7 +243,28 @@ describe('POST /v1/sync: translation merge semantics (spec 2.6)', () => {
     assert.deepEqual(menu.ingredients[0].translations, { uk: { name: 'Базилік' } });
   });
 
-  it('replaces modifier group translations together with the groups', async () => {
+  it('keeps group ids and group translations written by PUT /v1/translations when the same groups are synced again', async () => {
+    const v = await bilingualVenue();
+    const body = {
+      ingredients: [{ externalId: 'i1', name: 'Basil' }],
+      products: [{ ...p1, modifierGroups: [{ name: 'Extras', type: 'add_ingredients', options: [{ ingredientExternalId: 'i1' }] }] }],
+    };
+    await syncOk(v, body);
+    const before = (await product(v, 'p1')).modifierGroups[0];
+    const put = await call(t.app, 'PUT', '/v1/translations', {
+      key: v.key,
+      body: { modifierGroups: [{ id: before.id, translations: { uk: { name: 'Додатки' } } }] },
+    });
+    assert.equal(put.status, 200);
+    const again = await syncOk(v, body);
+    assert.equal(again.products.skipped, 1);
+    const after = (await product(v, 'p1')).modifierGroups[0];
+    assert.equal(after.id, before.id);
+    assert.equal(after.options[0].id, before.options[0].id);
+    assert.deepEqual(after.translations, { uk: { name: 'Додатки' } });
+  });
+
+  it('keeps the translations of unchanged groups and replaces them with changed groups', async () => {
     const v = await bilingualVenue();
     const group = (translations?: Record<string, { name: string }>) => ({
       name: 'Extras',
@@ -258,8 +279,13 @@ describe('POST /v1/sync: translation merge semantics (spec 2.6)', () => {
     await syncOk(v, { products: [{ ...p1, priceMinor: 2 }] });
     assert.deepEqual((await product(v, 'p1')).modifierGroups[0].translations, { uk: { name: 'Додатки' } });
 
-    // Groups are replaced wholesale: a group sent without translations has none.
-    const res = await syncOk(v, { products: [{ ...p1, priceMinor: 2, modifierGroups: [group()] }] });
+    // The same group sent again without translations keeps them (spec 2.6: omitted keeps).
+    const same = await syncOk(v, { products: [{ ...p1, priceMinor: 2, modifierGroups: [group()] }] });
+    assert.equal(same.products.skipped, 1);
+    assert.deepEqual((await product(v, 'p1')).modifierGroups[0].translations, { uk: { name: 'Додатки' } });
+
+    // Changed groups are replaced wholesale: a new group sent without translations has none.
+    const res = await syncOk(v, { products: [{ ...p1, priceMinor: 2, modifierGroups: [{ ...group(), name: 'Toppings' }] }] });
     assert.equal(res.products.updated, 1);
     assert.deepEqual((await product(v, 'p1')).modifierGroups[0].translations, {});
   });

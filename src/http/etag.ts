@@ -28,6 +28,11 @@ interface ConditionalReply {
   status(code: number): { send(payload?: unknown): unknown };
 }
 
+/** 304 with no body at all (RFC 9110 15.4.5): not even a serialised `null`. */
+export function sendNotModified(reply: ConditionalReply): void {
+  reply.status(304).send();
+}
+
 /** Sends pre-serialised bytes with their ETag, or 304 when the client's copy is current. */
 export function sendCached(
   ifNoneMatch: string | undefined,
@@ -36,7 +41,7 @@ export function sendCached(
 ): void {
   reply.header('etag', cached.etag);
   if (isNotModified(ifNoneMatch, cached.etag)) {
-    reply.status(304).send();
+    sendNotModified(reply);
     return;
   }
   reply.header('content-type', 'application/json; charset=utf-8');

@@ -14,7 +14,8 @@ export class CleanupService {
 
   async cleanup(actor: Actor, input: CleanupInput): Promise<CleanupResult> {
     if (input.items.length === 0 && input.force !== true) {
-      throw errors.validation(['items is empty: send force: true to clean up every product, category and ingredient of the venue']);
+      // Decisions 4: the message itself says force is needed (not only an errors[] entry).
+      throw errors.invalidParameter('items is empty: send force: true to clean up every product, category and ingredient of the venue');
     }
     const venueId = actor.venue.venueId;
     const everything = input.items.length === 0;

@@ -189,21 +189,38 @@ export async function upsertIngredients(db: Queryable, venueId: string, rows: In
   );
 }
 
-export type ProductWrite = Omit<ProductRow, 'revision' | 'updated_at' | 'image_url'>;
+export type ProductWrite = Omit<ProductRow, 'revision' | 'updated_at' | 'image_url'> & { sync_hash: string | null };
+
+export interface ProductKeyRow {
+  id: string;
+  external_id: string;
+  sync_hash: string | null;
+  cleaned_up_at: Date | null;
+}
+
+/** The light part of the products a sync names: enough to recognise unchanged ones by hash. */
+export async function findProductKeysByExternalIds(db: Queryable, venueId: string, externalIds: string[]): Promise<ProductKeyRow[]> {
+  if (externalIds.length === 0) return [];
+  const { rows } = await db.query<ProductKeyRow>(
+    `select id, external_id, sync_hash, cleaned_up_at from products where venue_id = $1 and external_id = any($2::text[])`,
+    [venueId, externalIds],
+  );
+  return rows;
+}
 
 export async function upsertProducts(db: Queryable, venueId: string, rows: ProductWrite[]): Promise<void> {
   if (rows.length === 0) return;
   await db.query(
     `insert into products (venue_id, id, external_id, name, description, price_minor, sale_price_minor, is_sale_active,
                            amount, unit, badge_label, badge_color, category_id, ingredient_ids, modifier_groups,
-                           sort_order, menu_visible, cleaned_up_at, translations)
+                           sort_order, menu_visible, cleaned_up_at, translations, sync_hash)
      select $1, r.id, r.external_id, r.name, r.description, r.price_minor, r.sale_price_minor, r.is_sale_active,
             r.amount, r.unit, r.badge_label, r.badge_color, r.category_id, r.ingredient_ids, r.modifier_groups,
-            r.sort_order, r.menu_visible, r.cleaned_up_at, r.translations
+            r.sort_order, r.menu_visible, r.cleaned_up_at, r.translations, r.sync_hash
      from jsonb_to_recordset($2::jsonb) as r(id uuid, external_id text, name text, description text, price_minor int,
             sale_price_minor int, is_sale_active boolean, amount int, unit text, badge_label text, badge_color text,
             category_id uuid, ingredient_ids uuid[], modifier_groups jsonb, sort_order int, menu_visible boolean,
-            cleaned_up_at timestamptz, translations jsonb)
+            cleaned_up_at timestamptz, translations jsonb, sync_hash text)
      on conflict (venue_id, external_id) do update set
        name = excluded.name, description = excluded.description, price_minor = excluded.price_minor,
        sale_price_minor = excluded.sale_price_minor, is_sale_active = excluded.is_sale_active, amount = excluded.amount,
@@ -211,17 +228,18 @@ export async function upsertProducts(db: Queryable, venueId: string, rows: Produ
        category_id = excluded.category_id, ingredient_ids = excluded.ingredient_ids,
        modifier_groups = excluded.modifier_groups, sort_order = excluded.sort_order,
        menu_visible = excluded.menu_visible, cleaned_up_at = excluded.cleaned_up_at,
-       translations = excluded.translations, revision = products.revision + 1, updated_at = now()`,
+       translations = excluded.translations, sync_hash = excluded.sync_hash, revision = products.revision + 1,
+       updated_at = now()`,
     [venueId, JSON.stringify(rows)],
   );
 }
 
 /** A single product's new state (PATCH); bumps its revision. */
-export async function updateProduct(db: Queryable, venueId: string, row: ProductWrite): Promise<void> {
+export async function updateProduct(db: Queryable, venueId: string, row: Omit<ProductWrite, 'sync_hash'>): Promise<void> {
   await db.query(
     `update products set name = $3, description = $4, price_minor = $5, sale_price_minor = $6, is_sale_active = $7,
        amount = $8, unit = $9, badge_label = $10, badge_color = $11, category_id = $12, sort_order = $13,
-       menu_visible = $14, translations = $15::jsonb, revision = revision + 1, updated_at = now()
+       menu_visible = $14, translations = $15::jsonb, sync_hash = null, revision = revision + 1, updated_at = now()
      where venue_id = $1 and id = $2`,
     [venueId, row.id, row.name, row.description, row.price_minor, row.sale_price_minor, row.is_sale_active,
       row.amount, row.unit, row.badge_label, row.badge_color, row.category_id, row.sort_order, row.menu_visible,
@@ -239,7 +257,7 @@ export async function deleteProduct(db: Queryable, venueId: string, productId: s
 export async function hideProducts(db: Queryable, venueId: string, productIds: string[] | 'all'): Promise<number> {
   const { rowCount } = await db.query(
     `update products set menu_visible = false, cleaned_up_at = coalesce(cleaned_up_at, now()),
-       revision = revision + 1, updated_at = now()
+       sync_hash = null, revision = revision + 1, updated_at = now()
      where venue_id = $1 ${productIds === 'all' ? '' : 'and id = any($2::uuid[])'}`,
     productIds === 'all' ? [venueId] : [venueId, productIds],
   );
@@ -250,7 +268,7 @@ export async function hideProducts(db: Queryable, venueId: string, productIds: s
 export async function deleteCategories(db: Queryable, venueId: string, categoryIds: string[] | 'all'): Promise<number> {
   const all = categoryIds === 'all';
   await db.query(
-    `update products set category_id = null, revision = revision + 1, updated_at = now()
+    `update products set category_id = null, sync_hash = null, revision = revision + 1, updated_at = now()
      where venue_id = $1 and category_id is not null ${all ? '' : 'and category_id = any($2::uuid[])'}`,
     all ? [venueId] : [venueId, categoryIds],
   );
@@ -269,7 +287,7 @@ export async function deleteIngredients(db: Queryable, venueId: string, ingredie
       `update products set ingredient_ids = '{}',
          modifier_groups = (select coalesce(jsonb_agg(jsonb_set(g, '{options}', '[]'::jsonb) order by n), '[]'::jsonb)
                             from jsonb_array_elements(modifier_groups) with ordinality as t(g, n)),
-         revision = revision + 1, updated_at = now()
+         sync_hash = null, revision = revision + 1, updated_at = now()
        where venue_id = $1 and (cardinality(ingredient_ids) > 0 or jsonb_path_exists(modifier_groups, '$[*].options[*]'))`,
       [venueId],
     );
@@ -284,7 +302,7 @@ export async function deleteIngredients(db: Queryable, venueId: string, ingredie
                     from jsonb_array_elements(g->'options') with ordinality as v(o, m)
                     where (o->>'ingredientId')::uuid <> all($2::uuid[]))) order by n), '[]'::jsonb)
            from jsonb_array_elements(modifier_groups) with ordinality as t(g, n)),
-         revision = revision + 1, updated_at = now()
+         sync_hash = null, revision = revision + 1, updated_at = now()
        where venue_id = $1 and (ingredient_ids && $2::uuid[] or exists (
          select 1 from jsonb_array_elements(modifier_groups) g, jsonb_array_elements(g->'options') o
          where (o->>'ingredientId')::uuid = any($2::uuid[])))`,
@@ -357,7 +375,7 @@ export async function updateTranslations(
 ): Promise<void> {
   if (rows.length === 0) return;
   await db.query(
-    `update ${table} t set translations = r.translations, updated_at = now()${table === 'products' ? ', revision = t.revision + 1' : ''}
+    `update ${table} t set translations = r.translations, updated_at = now()${table === 'products' ? ', sync_hash = null, revision = t.revision + 1' : ''}
      from jsonb_to_recordset($2::jsonb) as r(id uuid, translations jsonb)
      where t.venue_id = $1 and t.id = r.id`,
     [venueId, JSON.stringify(rows)],
@@ -371,7 +389,7 @@ export async function updateModifierGroups(
 ): Promise<void> {
   if (rows.length === 0) return;
   await db.query(
-    `update products t set modifier_groups = r.modifier_groups, revision = t.revision + 1, updated_at = now()
+    `update products t set modifier_groups = r.modifier_groups, sync_hash = null, revision = t.revision + 1, updated_at = now()
      from jsonb_to_recordset($2::jsonb) as r(id uuid, modifier_groups jsonb)
      where t.venue_id = $1 and t.id = r.id`,
     [venueId, JSON.stringify(rows)],

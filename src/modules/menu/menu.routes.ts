@@ -1,5 +1,5 @@
 import { errorResponses, NotModified } from '../../http/schemas/common.js';
-import { isNotModified, sendCached } from '../../http/etag.js';
+import { isNotModified, sendCached, sendNotModified } from '../../http/etag.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
 import {
@@ -24,7 +24,7 @@ export function menuRoutes(services: Services) {
   return async function routes(app: App): Promise<void> {
     app.post('/sync', {
       // A dry run skips the heavy bucket (spec 4.1); the limiter reads the query for that.
-      config: { buckets: ['heavy'] },
+      config: { buckets: (request) => ((request.query as { dryRun?: unknown }).dryRun === 'true' ? [] : ['heavy']) },
       schema: {
         tags,
         summary: 'Bulk upsert of the draft menu by externalId (spec 4.1); ?dryRun=true plans without writing',
@@ -85,7 +85,10 @@ export function menuRoutes(services: Services) {
     }, async (request, reply) => {
       const { product, etag } = await services.products.get(request.venue.venueId, request.params.ref);
       reply.header('etag', etag);
-      if (isNotModified(request.headers['if-none-match'], etag)) return reply.status(304).send(null);
+      if (isNotModified(request.headers['if-none-match'], etag)) {
+        sendNotModified(reply);
+        return reply;
+      }
       return product;
     });
 

@@ -1,7 +1,8 @@
 // Plans a sync: every create/update/skip decision, warning and per-item error of spec 4.1,
 // computed from the request and the stored rows, without writing. The real sync writes the plan;
 // a dry run returns its counts. Both run this same code, so they cannot disagree.
-import { jsonEqual } from '../../stable-json.js';
+import { createHash } from 'node:crypto';
+import { jsonEqual, stableStringify } from '../../stable-json.js';
 import type {
   CategoryInputValue,
   IngredientInputValue,
@@ -23,7 +24,10 @@ import { checkTranslations, localeCount, mergeTranslations } from './translation
 export interface StoredState {
   categories: Map<string, CategoryRow>;
   ingredients: Map<string, IngredientRow>;
+  /** Full rows of the products the request may change. */
   products: Map<string, ProductRow>;
+  /** Products whose stored sync hash equals the request's: identical, so never read in full. */
+  unchangedProducts?: ReadonlySet<string>;
 }
 
 export interface PlanContext {
@@ -154,9 +158,16 @@ export function planSync(input: SyncInput, stored: StoredState, ctx: PlanContext
         section.errors.push(`${label}: ${problem.code}: ${problem.message}`);
         continue;
       }
-      const existing = stored.products.get(item.externalId);
       const itemWarnings: string[] = [];
-      const next = mergeProduct(item, existing, { categoryIds, ingredientIds, warnings: itemWarnings, label, ctx });
+      const merge = { categoryIds, ingredientIds, warnings: itemWarnings, label, ctx };
+      if (stored.unchangedProducts?.has(item.externalId)) {
+        resolveRefs(item, true, merge);
+        section.warnings.push(...itemWarnings);
+        section.skipped += 1;
+        continue;
+      }
+      const existing = stored.products.get(item.externalId);
+      const next = mergeProduct(item, existing, merge);
       // decisions section 11: a sale switched on with no sale price sent or stored is a per-item error.
       if (next.is_sale_active && next.sale_price_minor === null) {
         section.errors.push(`${label}: isSaleActive is true but no salePriceMinor is sent or stored`);
@@ -240,37 +251,66 @@ function keep<T>(value: T | undefined, stored: T | undefined, fallback: T): T {
   return value !== undefined ? value : stored !== undefined ? stored : fallback;
 }
 
-function mergeProduct(item: ProductInputValue, existing: ProductRow | undefined, m: ProductMergeContext): ProductWrite {
-  let categoryId = existing?.category_id ?? null;
+/** A product item's references, resolved: undefined means the item leaves that part as stored. */
+interface ResolvedRefs {
+  /** A category id, null to detach, undefined to keep (omitted, or an unknown ref: a warning). */
+  categoryId: string | null | undefined;
+  ingredientIds: string[] | undefined;
+  groups: GroupWithoutIds[] | undefined;
+}
+
+/** Resolves an item's category, composition and options; unknown refs are warnings (rule 5). */
+function resolveRefs(item: ProductInputValue, isUpdate: boolean, m: ProductMergeContext): ResolvedRefs {
+  let categoryId: string | null | undefined;
   if (item.categoryExternalId === null) {
     categoryId = null;
   } else if (item.categoryExternalId !== undefined) {
-    const found = m.categoryIds.get(item.categoryExternalId);
-    if (found) categoryId = found;
-    else {
+    categoryId = m.categoryIds.get(item.categoryExternalId);
+    if (!categoryId) {
       m.warnings.push(
-        `${m.label}: category '${item.categoryExternalId}' not found; ${existing ? 'the product keeps its category' : 'the product has no category'}`,
+        `${m.label}: category '${item.categoryExternalId}' not found; ${isUpdate ? 'the product keeps its category' : 'the product has no category'}`,
       );
     }
   }
-
-  let ingredientIds = existing?.ingredient_ids ?? [];
+  let ingredientIds: string[] | undefined;
   if (item.ingredientExternalIds !== undefined) {
-    const ids: string[] = [];
+    ingredientIds = [];
     for (const ref of item.ingredientExternalIds) {
       const id = m.ingredientIds.get(ref);
       if (!id) m.warnings.push(`${m.label}: ingredient '${ref}' not found; it is left out of the composition`);
-      else if (!ids.includes(id)) ids.push(id);
+      else if (!ingredientIds.includes(id)) ingredientIds.push(id);
     }
-    ingredientIds = ids;
   }
+  const groups = item.modifierGroups?.map((g, i) => normaliseGroup(g, i, m));
+  return { categoryId, ingredientIds, groups };
+}
 
+/**
+ * What a product row looks like to a sync: the item as sent and its references as resolved. A
+ * row written by a sync keeps this hash until any other path changes the row (which clears it),
+ * so an identical item later can be skipped without reading the row (spec 4.1 rule 1).
+ */
+export function productSyncHash(item: ProductInputValue, refs: ResolvedRefs): string {
+  return createHash('sha1').update(stableStringify({ item, refs })).digest('base64url');
+}
+
+function mergeProduct(item: ProductInputValue, existing: ProductRow | undefined, m: ProductMergeContext): ProductWrite {
+  const refs = resolveRefs(item, Boolean(existing), m);
+  const categoryId = refs.categoryId !== undefined ? refs.categoryId : (existing?.category_id ?? null);
+  const ingredientIds = refs.ingredientIds ?? existing?.ingredient_ids ?? [];
   let groups = existing?.modifier_groups ?? [];
-  if (item.modifierGroups !== undefined) {
-    const fresh = item.modifierGroups.map((g, i) => normaliseGroup(g, i, m));
-    // Identical groups keep their stored ids, so option ids guests hold stay valid; only groups
-    // that changed get new ids.
-    groups = existing && same(withoutIds(existing.modifier_groups), fresh) ? existing.modifier_groups : withIds(fresh, m.ctx.newId);
+  if (refs.groups !== undefined) {
+    if (existing && same(structure(withoutIds(existing.modifier_groups)), structure(refs.groups))) {
+      // The same groups again keep their ids (option ids guests hold stay valid) and their stored
+      // translations, merged with any sent (spec 2.6: an omitted translation keeps its value).
+      groups = existing.modifier_groups.map((g, i) => ({
+        ...g,
+        translations: mergeTranslations(g.translations, item.modifierGroups![i].translations),
+      }));
+    } else {
+      // Groups are replaced wholesale (rule 4): changed ones get new ids.
+      groups = withIds(refs.groups, m.ctx.newId);
+    }
   }
 
   // A cleaned-up product synced again is restored: visible unless the payload says otherwise.
@@ -294,6 +334,7 @@ function mergeProduct(item: ProductInputValue, existing: ProductRow | undefined,
     menu_visible: restoring ? (item.menuVisible ?? true) : keep(item.menuVisible, existing?.menu_visible, true),
     cleaned_up_at: null,
     translations: mergeTranslations(existing?.translations ?? {}, item.translations),
+    sync_hash: productSyncHash(item, refs),
   };
 }
 
@@ -336,6 +377,11 @@ function withoutIds(groups: StoredModifierGroup[]): GroupWithoutIds[] {
   return groups.map(({ id: _id, options, ...rest }) => ({ ...rest, options: options.map(({ id: _oid, ...o }) => o) }));
 }
 
+/** A group list without translations: what decides whether the groups are the same ones. */
+function structure(groups: GroupWithoutIds[]) {
+  return groups.map(({ translations: _t, ...rest }) => rest);
+}
+
 function withIds(groups: GroupWithoutIds[], newId: () => string): StoredModifierGroup[] {
   return groups.map((g) => ({ id: newId(), ...g, options: g.options.map((o) => ({ id: newId(), ...o })) }));
 }
@@ -359,4 +405,22 @@ function sameProduct(a: ProductRow, b: ProductWrite): boolean {
     same(a.modifier_groups, b.modifier_groups) &&
     same(a.translations, b.translations)
   );
+}
+
+/**
+ * The sync hash each product item would have against the stored categories and ingredients
+ * only (refs created by this same request resolve to markers, so such items never match).
+ */
+export function productHashes(
+  input: SyncInput,
+  categoryIds: Map<string, string>,
+  ingredientIds: Map<string, string>,
+): Map<string, string> {
+  const ctx: PlanContext = { enabledLanguages: new Set(), newId: () => '' };
+  const hashes = new Map<string, string>();
+  for (const item of input.products ?? []) {
+    const refs = resolveRefs(item, true, { categoryIds, ingredientIds, warnings: [], label: '', ctx });
+    hashes.set(item.externalId, productSyncHash(item, refs));
+  }
+  return hashes;
 }

@@ -7,7 +7,7 @@ import { countUsage } from '../reference/usage.repository.js';
 import { readSettings } from '../settings/settings.service.js';
 import * as menu from './menu.repository.js';
 import type { SyncInput, SyncResult } from './menu.schemas.js';
-import { planSync, referencedExternalIds, type SectionName, type SyncPlan } from './sync.planner.js';
+import { planSync, productHashes, referencedExternalIds, type SectionName, type SyncPlan } from './sync.planner.js';
 
 const LIMIT_CODES: Record<SectionName, BulkLimitCode> = {
   categories: 'CATEGORY_BULK_LIMIT_EXCEEDED',
@@ -54,6 +54,33 @@ async function checkPlanLimits(tx: Queryable, actor: Actor, plan: SyncPlan): Pro
   }
 }
 
+/**
+ * The products a sync names: their light rows first; the full rows only of those whose stored
+ * sync hash differs from the item's (an unchanged catalogue re-sent reads no product data).
+ */
+async function loadProducts(
+  tx: Queryable,
+  venueId: string,
+  input: SyncInput,
+  categories: menu.CategoryRow[],
+  ingredients: menu.IngredientRow[],
+): Promise<{ unchanged: Set<string>; products: menu.ProductRow[] }> {
+  const externalIds = [...new Set((input.products ?? []).map((p) => p.externalId))];
+  const keys = await menu.findProductKeysByExternalIds(tx, venueId, externalIds);
+  if (keys.length === 0) return { unchanged: new Set(), products: [] };
+  // Refs the request itself creates resolve to markers no stored hash contains.
+  const categoryIds = new Map(categories.map((c) => [c.external_id as string, c.id]));
+  for (const c of input.categories ?? []) if (!categoryIds.has(c.externalId)) categoryIds.set(c.externalId, `new:${c.externalId}`);
+  const ingredientIds = new Map(ingredients.map((i) => [i.external_id as string, i.id]));
+  for (const i of input.ingredients ?? []) if (!ingredientIds.has(i.externalId)) ingredientIds.set(i.externalId, `new:${i.externalId}`);
+  const hashes = productHashes(input, categoryIds, ingredientIds);
+  const unchanged = new Set(
+    keys.filter((k) => k.sync_hash !== null && k.cleaned_up_at === null && hashes.get(k.external_id) === k.sync_hash).map((k) => k.external_id),
+  );
+  const changed = keys.filter((k) => !unchanged.has(k.external_id)).map((k) => k.external_id);
+  return { unchanged, products: await menu.findProductsByExternalIds(tx, venueId, changed) };
+}
+
 function mapBy<T extends { external_id: string | null }>(rows: T[]): Map<string, T> {
   return new Map(rows.map((r) => [r.external_id as string, r]));
 }
@@ -80,10 +107,10 @@ export class SyncService {
           // queueing a query on a client that is still running one (removed in pg@9).
           const categories = await menu.findCategoriesByExternalIds(tx, venueId, refs.categories);
           const ingredients = await menu.findIngredientsByExternalIds(tx, venueId, refs.ingredients);
-          const products = await menu.findProductsByExternalIds(tx, venueId, refs.products);
+          const { unchanged, products } = await loadProducts(tx, venueId, input, categories, ingredients);
           const plan = planSync(
             input,
-            { categories: mapBy(categories), ingredients: mapBy(ingredients), products: mapBy(products) },
+            { categories: mapBy(categories), ingredients: mapBy(ingredients), products: mapBy(products), unchangedProducts: unchanged },
             { enabledLanguages: new Set(settings.enabledLanguages), newId: uuidv7 },
           );
           await checkPlanLimits(tx, actor, plan);

@@ -1,6 +1,6 @@
 import { errorResponses, NotModified } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
-import { isNotModified } from '../../http/etag.js';
+import { isNotModified, sendNotModified } from '../../http/etag.js';
 import type { Services } from '../../services.js';
 import { Settings, SettingsPatchBody } from './settings.schemas.js';
 
@@ -11,7 +11,10 @@ export function settingsRoutes(services: Services) {
     }, async (request, reply) => {
       const { settings, etag } = await services.settings.get(request.venue.venueId);
       reply.header('etag', etag);
-      if (isNotModified(request.headers['if-none-match'], etag)) return reply.status(304).send(null);
+      if (isNotModified(request.headers['if-none-match'], etag)) {
+        sendNotModified(reply);
+        return reply;
+      }
       return settings;
     });
 
