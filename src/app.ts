@@ -10,7 +10,6 @@ import { registerJsonBody } from './http/plugins/json-body.js';
 import { genReqId } from './http/plugins/request-id.js';
 import { ipLimitHook, RateLimiter } from './http/rate-limit/limiter.js';
 import { MemoryRateStore } from './http/rate-limit/memory-store.js';
-import { RedisRateStore } from './http/rate-limit/redis-store.js';
 import { ErrorResponse } from './http/schemas/common.js';
 import type { App } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
@@ -66,15 +65,22 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Buil
   app.decorateRequest('venue', null as never);
   registerJsonBody(app);
   registerErrorHandling(app);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   // RATE_LIMITS=off turns every limiter off (local runs and functional tests only).
+  // The Redis client is loaded only when REDIS_URL is set.
   const limiter = config.rateLimits
     ? new RateLimiter(
         config.redisUrl
-          ? new RedisRateStore({ url: config.redisUrl, prefix: config.redisKeyPrefix, timeoutMs: config.redisTimeoutMs, logger: app.log })
+          ? new (await import('./http/rate-limit/redis-store.js')).RedisRateStore({
+              url: config.redisUrl,
+              prefix: config.redisKeyPrefix,
+              timeoutMs: config.redisTimeoutMs,
+              logger: app.log,
+            })
           : new MemoryRateStore(),
       )
     : null;

@@ -1,6 +1,4 @@
 import type { Config } from '../config.js';
-import { openPglite } from './pglite.js';
-import { openPostgres } from './postgres.js';
 import type { Database, QueryListener } from './port.js';
 
 export interface OpenOptions {
@@ -10,8 +8,10 @@ export interface OpenOptions {
 }
 
 /** PGlite under DATA_DIR by default; PostgreSQL when DATABASE_URL is set. */
-export function openDatabase(config: Config, options: OpenOptions = {}): Promise<Database> {
+export async function openDatabase(config: Config, options: OpenOptions = {}): Promise<Database> {
+  // Each driver is loaded only when used: a start on one engine never pays for the other.
   if (config.databaseUrl) {
+    const { openPostgres } = await import('./postgres.js');
     return openPostgres({
       url: config.databaseUrl,
       poolSize: config.databasePoolSize,
@@ -19,5 +19,6 @@ export function openDatabase(config: Config, options: OpenOptions = {}): Promise
       onQuery: options.onQuery,
     });
   }
+  const { openPglite } = await import('./pglite.js');
   return openPglite(`${config.dataDir}/pglite`, options.onQuery);
 }

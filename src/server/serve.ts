@@ -34,9 +34,9 @@ export async function serve(baseConfig: Config, options: { handleSignals?: boole
   // when shutdown begins would leave its socket open afterwards and hold the process until the
   // client lets go (or the shutdown timeout exits with 1). Its response closes the connection instead.
   let shuttingDown = false;
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (shuttingDown) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
