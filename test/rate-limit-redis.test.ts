@@ -14,6 +14,7 @@ import type { BucketCheck } from '../src/http/rate-limit/store.js';
 import type { App } from '../src/http/types.js';
 import { ADMIN_TOKEN, startApp } from './helpers/app.js';
 import { testDatabase, type TestDatabase } from './helpers/db.js';
+import { freePort } from './helpers/net.js';
 
 // The Redis rate-limit store (decisions 0 "Shared counters", 10): counters shared by every
 // instance, the same rolling windows as in memory, and a fallback to in-memory limiting when
@@ -115,16 +116,6 @@ async function loggedApp(overrides: Partial<Config>): Promise<{ app: App; lines:
   };
 }
 
-function deadPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A TCP relay in front of the real Redis that can stop passing traffic both ways (and then
@@ -311,7 +302,7 @@ describe('Redis store on a fake clock', { skip: needsRedis }, () => {
 
 describe('Redis unavailable: in-memory fallback', () => {
   it('answers within a second with rate-limit headers when Redis is down, limits in memory, and logs a warning', async () => {
-    const port = await deadPort();
+    const port = await freePort();
     const t = await loggedApp({ redisUrl: `redis://127.0.0.1:${port}`, redisKeyPrefix: 'carta:test:dead:' });
     try {
       const venue = await createVenue(t.app);

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,6 +10,7 @@ import pg from 'pg';
 import { loadMigrations } from '../src/db/migrate.js';
 import { ADMIN_TOKEN } from './helpers/app.js';
 import { bin, root } from './helpers/cli.js';
+import { freePort, sleep } from './helpers/net.js';
 
 // Scale-out (decisions 0: DATABASE_URL + REDIS_URL to run more than one instance): two real
 // `carta serve` processes on one fresh PostgreSQL database and one Redis, started together.
@@ -25,18 +25,6 @@ const skip = !DATABASE_URL || !REDIS_URL
     ? 'dist/cli/index.js is missing: run `npm run build`'
     : false;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Instance {
   name: string;
