@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, createVenue, startApp, type TestApp, type VenueFixture } from './helpers/app.js';
+import { call, createVenue, startApp, type TestApp, type VenueFixture, syncOk } from './helpers/app.js';
 
 const FULL_PRODUCT = {
   externalId: 'p1',
@@ -25,11 +25,7 @@ describe('GET, PATCH and DELETE /v1/products/:ref (spec 4.2, decisions 3 and 4)'
   });
   after(() => t.close());
 
-  async function sync(v: VenueFixture, body: unknown) {
-    const res = await call(t.app, 'POST', '/v1/sync', { key: v.key, body });
-    assert.equal(res.status, 201, JSON.stringify(res.body));
-    return res.body;
-  }
+  const sync = (v: VenueFixture, body: unknown) => syncOk(t.app, v, body);
 
   /** A venue with two categories, an ingredient and one fully populated product p1. */
   async function seeded(): Promise<VenueFixture> {

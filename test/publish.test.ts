@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, createVenue, startApp, type TestApp, type VenueFixture } from './helpers/app.js';
+import { call, createVenue, startApp, type TestApp, type VenueFixture, syncOk } from './helpers/app.js';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -27,11 +27,7 @@ describe('POST /v1/publish (spec 3.2, decisions 3)', () => {
   });
   after(() => t.close());
 
-  async function sync(v: VenueFixture, body: unknown) {
-    const res = await call(t.app, 'POST', '/v1/sync', { key: v.key, body });
-    assert.equal(res.status, 201, JSON.stringify(res.body));
-    return res.body;
-  }
+  const sync = (v: VenueFixture, body: unknown) => syncOk(t.app, v, body);
 
   async function publish(v: VenueFixture, body?: unknown) {
     const res = await call(t.app, 'POST', '/v1/publish', { key: v.key, body });

@@ -104,3 +104,10 @@ export async function createVenue(
   if (key.status !== 201) throw new Error(`key create failed: ${JSON.stringify(key.body)}`);
   return { id: venue.body.id, slug: venue.body.slug, sandboxId: venue.body.sandbox.id, key: key.body.key, keyId: key.body.id };
 }
+
+/** POST /v1/sync that must succeed (201); returns the response body. */
+export async function syncOk(app: App, v: VenueFixture, body: unknown): Promise<any> {
+  const res = await call(app, 'POST', '/v1/sync', { key: v.key, body });
+  if (res.status !== 201) throw new Error(`sync failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
