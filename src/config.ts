@@ -1,6 +1,7 @@
 // The only reader of process.env: the environment is validated once at start into a frozen,
 // typed Config that is passed to everything else.
 import path from 'node:path';
+import { SYNC_WINDOW_MS } from './limits.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -102,7 +103,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://${publicHost}:${port}`).replace(/\/+$/, ''),
-    syncTimeoutMs: int(env, 'SYNC_TIMEOUT_MS', 30_000, 100, 600_000),
+    syncTimeoutMs: int(env, 'SYNC_TIMEOUT_MS', SYNC_WINDOW_MS, 100, 600_000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     ...overrides,
   };

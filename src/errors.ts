@@ -70,7 +70,6 @@ export const errors = {
   /** A validation failure whose message itself must name the parameter (decisions section 5). */
   invalidParameter: (message: string) =>
     new AppError({ statusCode: 400, message, errors: [message] }),
-  badRequest: (message: string) => new AppError({ statusCode: 400, message }),
   bulkLimit: (code: BulkLimitCode, details: { limit: number; available: number; requested: number }) =>
     new AppError({ statusCode: 400, message: 'Bad Request Exception', code, details }),
   translation: (code: 'INVALID_LOCALE' | 'LOCALE_NOT_ENABLED' | 'EMPTY_TRANSLATION', message: string) =>

@@ -27,10 +27,6 @@ function makeAjv(httpPart: 'body' | 'other'): Ajv {
 const bodyAjv = makeAjv('body');
 const otherAjv = makeAjv('other');
 
-export function addSharedSchema(schema: { $id: string }): void {
-  for (const ajv of [bodyAjv, otherAjv]) if (!ajv.getSchema(schema.$id)) ajv.addSchema(schema);
-}
-
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : otherAjv;
   const validate = ajv.compile(schema as object) as ValidateFunction;

@@ -15,6 +15,18 @@ export function effectivePrice(p: { priceMinor: number; salePriceMinor: number |
   return p.isSaleActive && p.salePriceMinor !== null ? p.salePriceMinor : p.priceMinor;
 }
 
+/**
+ * What guests see of a snapshot (decisions section 2): active categories, and visible products
+ * outside inactive categories (a product in an inactive category is hidden with it, spec 2.1).
+ * The guest menu shows exactly this, and only this can be ordered.
+ */
+export function guestVisible(doc: MenuDocumentValue) {
+  const categories = doc.categories.filter((c) => c.isActive);
+  const active = new Set(categories.map((c) => c.id));
+  const products = doc.products.filter((p) => p.menuVisible && (p.categoryId === null || active.has(p.categoryId)));
+  return { categories, products };
+}
+
 export interface GuestVenueInfo {
   slug: string;
   name: string;
@@ -27,8 +39,7 @@ export interface GuestVenueInfo {
 
 export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale: string): GuestMenuView {
   const fallback = venue.defaultLanguage;
-  const activeCategories = doc.categories.filter((c) => c.isActive);
-  const active = new Set(activeCategories.map((c) => c.id));
+  const visible = guestVisible(doc);
   const ingredientNames = new Map(
     doc.ingredients.filter((i) => i.externalId !== null).map((i) => [i.externalId as string, i]),
   );
@@ -50,44 +61,41 @@ export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale:
     publishedAt: doc.publishedAt as string,
     generatedAt: new Date().toISOString(),
     orderConfig: venue.orderConfig,
-    categories: activeCategories.map((c) => ({
+    categories: visible.categories.map((c) => ({
       id: c.id,
       name: translate(c.translations, 'name', locale, fallback, c.name),
       sortOrder: c.sortOrder,
       schedule: c.schedule,
       cardStyle: c.cardStyle,
     })),
-    // A product in an inactive category is hidden with it (spec 2.1).
-    products: doc.products
-      .filter((p) => p.menuVisible && (p.categoryId === null || active.has(p.categoryId)))
-      .map((p) => ({
-        id: p.id,
-        categoryId: p.categoryId,
-        name: translate(p.translations, 'name', locale, fallback, p.name),
-        description: p.description === null ? null : translate(p.translations, 'description', locale, fallback, p.description),
-        priceMinor: p.priceMinor,
-        salePriceMinor: p.salePriceMinor,
-        isSaleActive: p.isSaleActive,
-        effectivePriceMinor: effectivePrice(p),
-        amount: p.amount,
-        unit: p.unit,
-        badgeLabel: p.badgeLabel === null ? null : translate(p.translations, 'badgeLabel', locale, fallback, p.badgeLabel),
-        badgeColor: p.badgeColor,
-        imageUrl: p.imageUrl,
-        sortOrder: p.sortOrder,
-        ingredients: p.ingredients.map((i) => ({ name: ingredientName(i.externalId, i.name) })),
-        modifierGroups: p.modifierGroups.map((g) => ({
-          id: g.id,
-          name: translate(g.translations, 'name', locale, fallback, g.name),
-          type: g.type,
-          isRequired: g.isRequired,
-          options: g.options.map((o) => ({
-            id: o.id,
-            name: ingredientName(o.ingredientExternalId, o.ingredientName),
-            action: o.action,
-            priceAdjustment: o.priceAdjustment,
-          })),
+    products: visible.products.map((p) => ({
+      id: p.id,
+      categoryId: p.categoryId,
+      name: translate(p.translations, 'name', locale, fallback, p.name),
+      description: p.description === null ? null : translate(p.translations, 'description', locale, fallback, p.description),
+      priceMinor: p.priceMinor,
+      salePriceMinor: p.salePriceMinor,
+      isSaleActive: p.isSaleActive,
+      effectivePriceMinor: effectivePrice(p),
+      amount: p.amount,
+      unit: p.unit,
+      badgeLabel: p.badgeLabel === null ? null : translate(p.translations, 'badgeLabel', locale, fallback, p.badgeLabel),
+      badgeColor: p.badgeColor,
+      imageUrl: p.imageUrl,
+      sortOrder: p.sortOrder,
+      ingredients: p.ingredients.map((i) => ({ name: ingredientName(i.externalId, i.name) })),
+      modifierGroups: p.modifierGroups.map((g) => ({
+        id: g.id,
+        name: translate(g.translations, 'name', locale, fallback, g.name),
+        type: g.type,
+        isRequired: g.isRequired,
+        options: g.options.map((o) => ({
+          id: o.id,
+          name: ingredientName(o.ingredientExternalId, o.ingredientName),
+          action: o.action,
+          priceAdjustment: o.priceAdjustment,
         })),
       })),
+    })),
   };
 }

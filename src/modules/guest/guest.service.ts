@@ -10,7 +10,7 @@ import type { MenuDocumentValue } from '../menu/menu.schemas.js';
 import * as orders from '../orders/orders.repository.js';
 import { loadOrderViews } from '../orders/orders.service.js';
 import type { OrderView } from '../orders/orders.schemas.js';
-import { DEFAULT_ORDER_CONFIG } from '../settings/settings.schemas.js';
+import { effectiveLanguages, effectiveOrderConfig } from '../settings/settings.service.js';
 import { INACTIVE_SUBSCRIPTIONS, PLAN_DEFINITIONS } from '../venues/plans.js';
 import { findGuestVenue, type GuestVenueRow } from './guest.repository.js';
 import type { GuestOrderInput } from './guest.schemas.js';
@@ -18,15 +18,14 @@ import { guestMenu, type GuestVenueInfo } from './guest-view.js';
 import { priceOrder } from './pricing.js';
 
 function venueInfo(v: GuestVenueRow): GuestVenueInfo {
-  const languages = v.enabled_languages ?? [v.default_language];
   const hasDelivery = PLAN_DEFINITIONS[v.plan].features.hasDelivery;
-  const config = { ...DEFAULT_ORDER_CONFIG, ...(v.order_config ?? {}) };
+  const config = effectiveOrderConfig(v.order_config);
   return {
     slug: v.slug,
     name: v.name,
     currency: v.currency,
     defaultLanguage: v.default_language,
-    languages: languages.includes(v.default_language) ? languages : [v.default_language, ...languages],
+    languages: effectiveLanguages(v.default_language, v.enabled_languages),
     cardStyle: v.card_style ?? 'minimalism',
     // Delivery shows as enabled only where the plan includes it.
     orderConfig: { ...config, deliveryEnabled: config.deliveryEnabled && hasDelivery },

@@ -4,7 +4,7 @@ import type { MenuDocumentValue } from '../menu/menu.schemas.js';
 import type { NewOrder } from '../orders/orders.repository.js';
 import type { OrderConfigValue } from '../settings/settings.schemas.js';
 import type { GuestOrderInput } from './guest.schemas.js';
-import { effectivePrice } from './guest-view.js';
+import { effectivePrice, guestVisible } from './guest-view.js';
 
 export interface PricingContext {
   doc: MenuDocumentValue;
@@ -27,13 +27,8 @@ export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { error
     errors.push('changeFromAmount is only allowed with paymentMethod cash');
   }
 
-  // What a guest can order: visible products in active categories of the latest snapshot.
-  const activeCategories = new Set(ctx.doc.categories.filter((c) => c.isActive).map((c) => c.id));
-  const products = new Map(
-    ctx.doc.products
-      .filter((p) => p.menuVisible && (p.categoryId === null || activeCategories.has(p.categoryId)))
-      .map((p) => [p.id, p]),
-  );
+  // A guest can order what the guest menu shows.
+  const products = new Map(guestVisible(ctx.doc).products.map((p) => [p.id, p]));
 
   const items: PricedOrder['items'] = [];
   input.items.forEach((line, i) => {

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/port.js';
+import { isUuid } from '../../ids.js';
 import type { StoredTranslations } from './translations.schemas.js';
 import type { ScheduleEntryValue } from './menu.schemas.js';
 
@@ -125,6 +126,18 @@ export async function findByRefs<T>(
     [venueId, refs, uuidRefs],
   );
   return rows;
+}
+
+/** One row by ref; when a ref is one row's id and another's externalId, the id match wins. */
+export async function findOneByRef<T extends { id: string }>(
+  db: Queryable,
+  venueId: string,
+  table: 'products' | 'categories' | 'ingredients',
+  ref: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<T | null> {
+  const rows = await findByRefs<T>(db, venueId, table, [ref], isUuid(ref) ? [ref] : [], options);
+  return rows.find((r) => r.id === ref) ?? rows[0] ?? null;
 }
 
 export async function findIngredientsByIds(db: Queryable, venueId: string, ids: string[]): Promise<IngredientRow[]> {

@@ -1,7 +1,6 @@
 import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { assertIfMatch, etagOf } from '../../http/etag.js';
-import { isUuid } from '../../ids.js';
 import { stableStringify } from '../../stable-json.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import { readSettings } from '../settings/settings.service.js';
@@ -17,8 +16,7 @@ export interface ProductRead {
 
 /** A ref is an externalId or an opaque id; an id match wins when both exist. */
 export async function findProductByRef(db: Queryable, venueId: string, ref: string, forUpdate = false): Promise<menu.ProductRow | null> {
-  const rows = await menu.findByRefs<menu.ProductRow>(db, venueId, 'products', [ref], isUuid(ref) ? [ref] : [], { forUpdate });
-  return rows.find((r) => r.id === ref) ?? rows[0] ?? null;
+  return menu.findOneByRef<menu.ProductRow>(db, venueId, 'products', ref, { forUpdate });
 }
 
 async function readProduct(db: Queryable, venueId: string, row: menu.ProductRow): Promise<ProductRead> {
@@ -79,9 +77,7 @@ export class ProductsService {
       if (input.categoryRef !== undefined) {
         let categoryId: string | null = null;
         if (input.categoryRef !== null) {
-          const refs = [input.categoryRef];
-          const found = await menu.findByRefs<menu.CategoryRow>(tx, venueId, 'categories', refs, isUuid(input.categoryRef) ? refs : []);
-          const category = found.find((c) => c.id === input.categoryRef) ?? found[0];
+          const category = await menu.findOneByRef<menu.CategoryRow>(tx, venueId, 'categories', input.categoryRef);
           if (!category) throw errors.categoryNotFound();
           categoryId = category.id;
         }

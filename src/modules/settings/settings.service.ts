@@ -3,7 +3,7 @@ import { errors } from '../../errors.js';
 import { assertIfMatch, etagOf } from '../../http/etag.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import { findSettings, saveSettings, type SettingsRow } from './settings.repository.js';
-import { DEFAULT_ORDER_CONFIG, type SettingsPatchInput, type SettingsView } from './settings.schemas.js';
+import { DEFAULT_ORDER_CONFIG, type OrderConfigValue, type SettingsPatchInput, type SettingsView } from './settings.schemas.js';
 
 export function isValidTimeZone(tz: string): boolean {
   try {
@@ -14,17 +14,26 @@ export function isValidTimeZone(tz: string): boolean {
   }
 }
 
+/** The enabled languages as stored (none yet: just the default), the default always among them (decisions 6). */
+export function effectiveLanguages(defaultLanguage: string, stored: string[] | null): string[] {
+  const enabled = stored ?? [defaultLanguage];
+  return enabled.includes(defaultLanguage) ? enabled : [defaultLanguage, ...enabled];
+}
+
+/** The stored order settings over the defaults of decisions section 6. */
+export function effectiveOrderConfig(stored: Partial<OrderConfigValue> | null): OrderConfigValue {
+  return { ...DEFAULT_ORDER_CONFIG, ...(stored ?? {}) };
+}
+
 function view(row: SettingsRow): SettingsView {
-  const enabled = row.enabled_languages ?? [row.default_language];
   return {
     name: row.name,
     currency: row.currency,
     defaultLanguage: row.default_language,
-    // The default language is always enabled (decisions section 6).
-    enabledLanguages: enabled.includes(row.default_language) ? enabled : [row.default_language, ...enabled],
+    enabledLanguages: effectiveLanguages(row.default_language, row.enabled_languages),
     cardStyle: row.card_style ?? 'minimalism',
     timezone: row.timezone ?? 'UTC',
-    orderConfig: { ...DEFAULT_ORDER_CONFIG, ...(row.order_config ?? {}) },
+    orderConfig: effectiveOrderConfig(row.order_config),
     updatedAt: row.updated_at.toISOString(),
   };
 }
