@@ -4,11 +4,10 @@ import type { Config } from './config.js';
 import type { Database } from './db/port.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { openApiDocument, registerOpenApi } from './http/openapi.js';
-import { adminAuth } from './http/plugins/admin-auth.js';
-import { apiKeyAuth } from './http/plugins/api-key-auth.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
+import { requestGate } from './http/plugins/request-gate.js';
 import { genReqId } from './http/plugins/request-id.js';
-import { ipLimitHook, RateLimiter } from './http/rate-limit/limiter.js';
+import { RateLimiter } from './http/rate-limit/limiter.js';
 import { MemoryRateStore } from './http/rate-limit/memory-store.js';
 import { ErrorResponse } from './http/schemas/common.js';
 import type { App } from './http/types.js';
@@ -64,11 +63,6 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Buil
   app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('venue', null as never);
   registerJsonBody(app);
-  registerErrorHandling(app);
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
-  });
 
   // RATE_LIMITS=off turns every limiter off (local runs and functional tests only).
   // The Redis client is loaded only when REDIS_URL is set.
@@ -84,25 +78,21 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Buil
           : new MemoryRateStore(),
       )
     : null;
-  if (limiter) {
-    const limitByIp = ipLimitHook(limiter);
-    // Per IP, before authentication, on every route but the probes (decisions 10).
-    app.addHook('onRequest', async (request, reply) => {
-      if (request.routeOptions.config.rateLimit === false) return;
-      await limitByIp(request, reply);
-    });
-    app.addHook('onClose', async () => limiter.close());
-  }
+  if (limiter) app.addHook('onClose', async () => limiter.close());
 
   const routes: RouteEntry[] = [];
+  const services = createServices({ config, db, routes: () => routes });
+  // Every route gets its request id header, per-IP limits and its prefix's authentication as one
+  // onRequest hook, built when the route is registered.
+  const gate = requestGate({ apiKeys: services.apiKeys, limiter, adminToken: config.adminToken });
+  registerErrorHandling(app, gate.notFound);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+    gate.install(route);
   });
 
   await registerOpenApi(app, VERSION);
   app.addSchema(ErrorResponse);
-
-  const services = createServices({ config, db, routes: () => routes });
 
   await app.register(healthRoutes(db));
 
@@ -116,7 +106,6 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Buil
       v1.addHook('onRoute', (route) => {
         route.schema = { security: [{ apiKey: [] }], ...route.schema };
       });
-      v1.addHook('onRequest', apiKeyAuth(services.apiKeys, limiter));
       await v1.register(referenceRoutes(services));
       await v1.register(menuRoutes(services));
       await v1.register(settingsRoutes(services));
@@ -129,13 +118,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Buil
 
   await app.register(guestRoutes(services), { prefix: '/guest/v1' });
 
-  await app.register(
-    async (admin) => {
-      admin.addHook('onRequest', adminAuth(config.adminToken));
-      await admin.register(adminRoutes(services));
-    },
-    { prefix: '/admin/v1' },
-  );
+  await app.register(adminRoutes(services), { prefix: '/admin/v1' });
 
   return { app, services };
 }

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { LOCK_NOT_AVAILABLE, sqlState } from '../db/port.js';
 import { AppError, errors } from '../errors.js';
 import { BODY_LIMIT_BYTES } from '../limits.js';
@@ -55,7 +55,8 @@ function send(reply: FastifyReply, request: FastifyRequest, err: AppError) {
   return reply.status(err.statusCode).type('application/json; charset=utf-8').send(envelope(err, request));
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** The error envelope for every failure; `notFoundGate` runs before the 404 of an unknown path. */
+export function registerErrorHandling(app: FastifyInstance, notFoundGate: preValidationHookHandler): void {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     const known = error instanceof AppError ? error : fromFastifyError(error as FastifyError, request);
     if (known) {
@@ -67,5 +68,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return send(reply, request, new AppError({ statusCode: 500, message: 'Internal server error' }));
   });
 
-  app.setNotFoundHandler((request, reply) => send(reply, request, errors.routeNotFound(request.method, request.url.split('?')[0])));
+  app.setNotFoundHandler({ preValidation: notFoundGate }, (request, reply) =>
+    send(reply, request, errors.routeNotFound(request.method, request.url.split('?')[0])),
+  );
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../errors.js';
 import { IP_RATE_LIMITS, VENUE_RATE_LIMITS, VENUE_RATE_WINDOW_SEC, type VenueBucket } from '../../limits.js';
 import type { RateTier } from '../../modules/venues/plans.js';
@@ -66,7 +66,7 @@ export interface IpCharge {
   buckets: BucketState[];
 }
 
-export function ipLimitHook(limiter: RateLimiter) {
+export function limitIp(limiter: RateLimiter) {
   return async function limitByIp(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const checks = ipChecks(request.ip);
     const { token, buckets } = await limiter.take(reply, checks);
@@ -75,14 +75,21 @@ export function ipLimitHook(limiter: RateLimiter) {
 }
 
 /** Buckets of a route: its config, where a function may depend on the request (dry runs). */
-export function routeBuckets(request: FastifyRequest): VenueBucket[] {
-  const buckets = request.routeOptions.config.buckets;
+function routeBuckets(request: FastifyRequest, config: FastifyContextConfig): VenueBucket[] {
+  const { buckets } = config;
   return typeof buckets === 'function' ? buckets(request) : (buckets ?? []);
 }
 
-export async function limitVenue(limiter: RateLimiter, request: FastifyRequest, reply: FastifyReply, venueId: string, tier: RateTier): Promise<void> {
+export async function limitVenue(
+  limiter: RateLimiter,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  config: FastifyContextConfig,
+  venueId: string,
+  tier: RateTier,
+): Promise<void> {
   try {
-    await limiter.take(reply, venueChecks(venueId, tier, routeBuckets(request)), request.ipCharge?.token);
+    await limiter.take(reply, venueChecks(venueId, tier, routeBuckets(request, config)), request.ipCharge?.token);
   } catch (err) {
     // A rejected request consumes nothing anywhere (decisions 10): give back the IP slots, and
     // report them as given back.

@@ -60,8 +60,14 @@ function summary(row: keys.ApiKeyRow): ApiKeySummaryView {
   };
 }
 
+/** Distinct tokens whose hash is kept; past it the map starts over (it only saves a sha256). */
+const MAX_HASHED_TOKENS = 10_000;
+
 export class ApiKeysService {
   private readonly contexts: EpochMemo<keys.KeyContextRow | null>;
+  // token -> sha256: a hot client sends the same key on every request, and hashing it is most of
+  // what a cached authentication costs. Only the hash is ever compared with the database.
+  private readonly hashes = new Map<string, string>();
 
   constructor(private readonly db: Database) {
     this.contexts = new EpochMemo(db);
@@ -102,6 +108,16 @@ export class ApiKeysService {
     await keys.revokeApiKey(this.db, existing.venue_id, keyId);
   }
 
+  private hashOf(token: string): string {
+    let hash = this.hashes.get(token);
+    if (hash === undefined) {
+      if (this.hashes.size >= MAX_HASHED_TOKENS) this.hashes.clear();
+      hash = hashApiKey(token);
+      this.hashes.set(token, hash);
+    }
+    return hash;
+  }
+
   /**
    * Spec section 5: the three 401s, then the subscription check. Read-only and plan gates depend on
    * the route and are applied by the auth plugin.
@@ -112,7 +128,7 @@ export class ApiKeysService {
     if (!match) throw errors.missingApiKey();
     const token = match[1];
     if (!token.startsWith(LIVE_PREFIX) && !token.startsWith(TEST_PREFIX)) throw errors.malformedApiKey();
-    const keyHash = hashApiKey(token);
+    const keyHash = this.hashOf(token);
     const row = await this.contexts.get(keyHash, () => keys.findKeyContextByHash(this.db, keyHash));
     if (!row) throw errors.invalidApiKey();
     if (INACTIVE_SUBSCRIPTIONS.includes(row.subscription_status)) throw errors.subscriptionInactive(row.subscription_status);

@@ -1,0 +1,66 @@
+import type { FastifyContextConfig, FastifyReply, FastifyRequest, preValidationHookHandler, RouteOptions } from 'fastify';
+import type { ApiKeysService } from '../../modules/venues/api-keys.service.js';
+import { limitIp, type RateLimiter } from '../rate-limit/limiter.js';
+import { adminAuth } from './admin-auth.js';
+import { apiKeyAuth } from './api-key-auth.js';
+
+/** Who may call the routes under each prefix; routes elsewhere (health, guest, openapi) are open. */
+const AUTH_BY_PREFIX: Record<string, 'apiKey' | 'operator'> = {
+  '/v1': 'apiKey',
+  '/admin/v1': 'operator',
+};
+
+export interface GateDeps {
+  apiKeys: ApiKeysService;
+  limiter: RateLimiter | null;
+  adminToken: string | null;
+}
+
+type Step = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/**
+ * Everything that runs before a route's own work, as one onRequest hook built per route when the
+ * route is registered: the x-request-id header, the per-IP limits (decisions 10), then the
+ * prefix's authentication (which applies the read-only flag, plan feature and venue limits).
+ * Built once per route so a request pays no look-up of its route's options and no hook chain:
+ * the hot reads (a 304, an idle poll) are mostly this hook.
+ */
+export function requestGate({ apiKeys, limiter, adminToken }: GateDeps) {
+  const authenticateOperator = adminAuth(adminToken);
+
+  function gateFor(prefix: string, config: FastifyContextConfig) {
+    const steps: Step[] = [];
+    if (limiter && config.rateLimit !== false) steps.push(limitIp(limiter));
+    const auth = AUTH_BY_PREFIX[prefix];
+    if (auth === 'apiKey') steps.push(apiKeyAuth(apiKeys, limiter, config));
+    if (auth === 'operator') steps.push(authenticateOperator);
+
+    const [only] = steps;
+    const gate =
+      steps.length === 0
+        ? (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+            reply.header('x-request-id', request.id);
+            done();
+          }
+        : steps.length === 1
+          ? (request: FastifyRequest, reply: FastifyReply) => {
+              reply.header('x-request-id', request.id);
+              return only(request, reply);
+            }
+          : async (request: FastifyRequest, reply: FastifyReply) => {
+              reply.header('x-request-id', request.id);
+              for (const step of steps) await step(request, reply);
+            };
+    return gate;
+  }
+
+  return {
+    /** An onRoute hook: puts the route's gate first among its onRequest hooks. */
+    install(route: RouteOptions & { prefix: string }): void {
+      const gate = gateFor(route.prefix, route.config ?? {});
+      route.onRequest = [gate, ...[route.onRequest ?? []].flat()] as RouteOptions['onRequest'];
+    },
+    /** Unknown paths are not routes but still count against the caller's IP. */
+    notFound: gateFor('', {}) as preValidationHookHandler,
+  };
+}
