@@ -94,6 +94,40 @@ describe('PUT /v1/translations (decisions 6)', () => {
     assert.deepEqual((await readMenu(v)).products[0].translations, { uk: { name: 'Борщ', badgeLabel: 'Новинка' } }, 'a locale left empty goes away');
   });
 
+  it('is overwritten by a re-sync of the same items that sends other values for those locales', async () => {
+    // A sync skips an item identical to the one that last wrote the row without reading the row;
+    // a translation written here in between must make that row read and compared again.
+    const v = await createVenue(t.app);
+    await call(t.app, 'PATCH', '/v1/settings', { key: v.key, body: { enabledLanguages: ['en', 'uk'] } });
+    const synced = {
+      categories: [{ externalId: 'soups', name: 'Soups', translations: { uk: { name: 'Супи' } } }],
+      ingredients: [{ externalId: 'dill', name: 'Dill', translations: { uk: { name: 'Кріп' } } }],
+      products: [{ externalId: 'borscht', name: 'Borscht', priceMinor: 450, translations: { uk: { name: 'Борщ' } } }],
+    };
+    assert.equal((await call(t.app, 'POST', '/v1/sync', { key: v.key, body: synced })).status, 201);
+    const res = await put(v, {
+      products: [{ ref: 'borscht', translations: { uk: { name: 'Інше' } } }],
+      categories: [{ ref: 'soups', translations: { uk: { name: 'Інше' } } }],
+      ingredients: [{ ref: 'dill', translations: { uk: { name: 'Інше' } } }],
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+
+    const again = await call(t.app, 'POST', '/v1/sync', { key: v.key, body: synced });
+    assert.equal(again.status, 201);
+    for (const section of ['categories', 'ingredients', 'products']) {
+      assert.deepEqual([again.body[section].updated, again.body[section].skipped], [1, 0], section);
+    }
+    const menu = await readMenu(v);
+    assert.deepEqual(
+      [menu.categories[0].translations.uk.name, menu.ingredients[0].translations.uk.name, menu.products[0].translations.uk.name],
+      ['Супи', 'Кріп', 'Борщ'],
+    );
+    const third = await call(t.app, 'POST', '/v1/sync', { key: v.key, body: synced });
+    for (const section of ['categories', 'ingredients', 'products']) {
+      assert.deepEqual([third.body[section].updated, third.body[section].skipped], [0, 1], section);
+    }
+  });
+
   it('reports entries that match nothing in notFound and applies the rest', async () => {
     const v = await seeded();
     const res = await put(v, {

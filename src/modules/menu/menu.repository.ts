@@ -175,40 +175,63 @@ export async function loadMenu(db: Queryable, venueId: string): Promise<MenuRows
 // jsonb_to_recordset keeps the statement's parameter count fixed (no 65,535-parameter ceiling)
 // and lets PostgreSQL plan a single insert for any number of rows.
 
-export async function upsertCategories(db: Queryable, venueId: string, rows: CategoryRow[]): Promise<void> {
+/** A row as a sync writes it, with the hash of the item that wrote it (see sync.planner.ts). */
+export type CategoryWrite = Omit<CategoryRow, 'updated_at'> & { sync_hash: string | null };
+export type IngredientWrite = Omit<IngredientRow, 'updated_at'> & { sync_hash: string | null };
+
+export async function upsertCategories(db: Queryable, venueId: string, rows: CategoryWrite[]): Promise<void> {
   if (rows.length === 0) return;
   await db.query(
-    `insert into categories (venue_id, id, external_id, name, sort_order, schedule, card_style, is_active, translations)
-     select $1, r.id, r.external_id, r.name, r.sort_order, r.schedule, r.card_style, r.is_active, r.translations
+    `insert into categories (venue_id, id, external_id, name, sort_order, schedule, card_style, is_active, translations, sync_hash)
+     select $1, r.id, r.external_id, r.name, r.sort_order, r.schedule, r.card_style, r.is_active, r.translations, r.sync_hash
      from jsonb_to_recordset($2::jsonb) as r(id uuid, external_id text, name text, sort_order int, schedule jsonb,
-                                            card_style text, is_active boolean, translations jsonb)
+                                            card_style text, is_active boolean, translations jsonb, sync_hash text)
      on conflict (venue_id, external_id) do update set
        name = excluded.name, sort_order = excluded.sort_order, schedule = excluded.schedule,
        card_style = excluded.card_style, is_active = excluded.is_active, translations = excluded.translations,
-       updated_at = now()`,
+       sync_hash = excluded.sync_hash, updated_at = now()`,
     [venueId, JSON.stringify(rows)],
   );
 }
 
-export async function upsertIngredients(db: Queryable, venueId: string, rows: IngredientRow[]): Promise<void> {
+export async function upsertIngredients(db: Queryable, venueId: string, rows: IngredientWrite[]): Promise<void> {
   if (rows.length === 0) return;
   await db.query(
-    `insert into ingredients (venue_id, id, external_id, name, sort_order, translations)
-     select $1, r.id, r.external_id, r.name, r.sort_order, r.translations
-     from jsonb_to_recordset($2::jsonb) as r(id uuid, external_id text, name text, sort_order int, translations jsonb)
+    `insert into ingredients (venue_id, id, external_id, name, sort_order, translations, sync_hash)
+     select $1, r.id, r.external_id, r.name, r.sort_order, r.translations, r.sync_hash
+     from jsonb_to_recordset($2::jsonb) as r(id uuid, external_id text, name text, sort_order int, translations jsonb, sync_hash text)
      on conflict (venue_id, external_id) do update set
-       name = excluded.name, sort_order = excluded.sort_order, translations = excluded.translations, updated_at = now()`,
+       name = excluded.name, sort_order = excluded.sort_order, translations = excluded.translations,
+       sync_hash = excluded.sync_hash, updated_at = now()`,
     [venueId, JSON.stringify(rows)],
   );
 }
 
 export type ProductWrite = Omit<ProductRow, 'revision' | 'updated_at' | 'image_url'> & { sync_hash: string | null };
 
-export interface ProductKeyRow {
+export interface SyncKeyRow {
   id: string;
   external_id: string;
   sync_hash: string | null;
+}
+
+export interface ProductKeyRow extends SyncKeyRow {
   cleaned_up_at: Date | null;
+}
+
+/** The light part of the categories or ingredients a sync names: their ids, and hashes to skip by. */
+export async function findSyncKeys(
+  db: Queryable,
+  venueId: string,
+  table: 'categories' | 'ingredients',
+  externalIds: string[],
+): Promise<SyncKeyRow[]> {
+  if (externalIds.length === 0) return [];
+  const { rows } = await db.query<SyncKeyRow>(
+    `select id, external_id, sync_hash from ${table} where venue_id = $1 and external_id = any($2::text[])`,
+    [venueId, externalIds],
+  );
+  return rows;
 }
 
 /** The light part of the products a sync names: enough to recognise unchanged ones by hash. */
@@ -388,7 +411,7 @@ export async function updateTranslations(
 ): Promise<void> {
   if (rows.length === 0) return;
   await db.query(
-    `update ${table} t set translations = r.translations, updated_at = now()${table === 'products' ? ', sync_hash = null, revision = t.revision + 1' : ''}
+    `update ${table} t set translations = r.translations, sync_hash = null, updated_at = now()${table === 'products' ? ', revision = t.revision + 1' : ''}
      from jsonb_to_recordset($2::jsonb) as r(id uuid, translations jsonb)
      where t.venue_id = $1 and t.id = r.id`,
     [venueId, JSON.stringify(rows)],

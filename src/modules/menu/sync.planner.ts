@@ -13,7 +13,9 @@ import type {
 } from './menu.schemas.js';
 import type {
   CategoryRow,
+  CategoryWrite,
   IngredientRow,
+  IngredientWrite,
   ProductRow,
   ProductWrite,
   StoredModifierGroup,
@@ -21,13 +23,18 @@ import type {
 } from './menu.repository.js';
 import { checkTranslations, localeCount, mergeTranslations } from './translations.js';
 
+/**
+ * What the plan needs of the stored menu. Items whose stored sync hash equals the request's are
+ * identical and never read in full; the full rows are those of the items the request may change.
+ */
 export interface StoredState {
+  /** externalId -> id of every stored category / ingredient the request names or refers to. */
+  categoryIds: Map<string, string>;
+  ingredientIds: Map<string, string>;
   categories: Map<string, CategoryRow>;
   ingredients: Map<string, IngredientRow>;
-  /** Full rows of the products the request may change. */
   products: Map<string, ProductRow>;
-  /** Products whose stored sync hash equals the request's: identical, so never read in full. */
-  unchangedProducts?: ReadonlySet<string>;
+  unchanged: Record<SectionName, ReadonlySet<string>>;
 }
 
 export interface PlanContext {
@@ -42,8 +49,8 @@ export interface SyncPlan {
   warnings: string[];
   translationsApplied: number;
   writes: {
-    categories: Omit<CategoryRow, 'updated_at'>[];
-    ingredients: Omit<IngredientRow, 'updated_at'>[];
+    categories: CategoryWrite[];
+    ingredients: IngredientWrite[];
     products: ProductWrite[];
   };
   /** Items the plan creates, per section: what plan limits count (spec 4.1 rule 9). */
@@ -101,8 +108,8 @@ export function planSync(input: SyncInput, stored: StoredState, ctx: PlanContext
 
   // externalId -> id of every category/ingredient a product may reference: stored ones, plus
   // the ones this request creates (spec 4.1 rule 2).
-  const categoryIds = new Map([...stored.categories].map(([ext, row]) => [ext, row.id]));
-  const ingredientIds = new Map([...stored.ingredients].map(([ext, row]) => [ext, row.id]));
+  const categoryIds = new Map(stored.categoryIds);
+  const ingredientIds = new Map(stored.ingredientIds);
 
   if (input.categories) {
     const section = (plan.sections.categories = emptySection());
@@ -110,6 +117,10 @@ export function planSync(input: SyncInput, stored: StoredState, ctx: PlanContext
       const problem = checkTranslations(item.translations, ctx.enabledLanguages);
       if (problem) {
         section.errors.push(`Category ${item.externalId}: ${problem.code}: ${problem.message}`);
+        continue;
+      }
+      if (stored.unchanged.categories.has(item.externalId)) {
+        section.skipped += 1;
         continue;
       }
       const existing = stored.categories.get(item.externalId);
@@ -131,6 +142,10 @@ export function planSync(input: SyncInput, stored: StoredState, ctx: PlanContext
       const problem = checkTranslations(item.translations, ctx.enabledLanguages);
       if (problem) {
         section.errors.push(`Ingredient ${item.externalId}: ${problem.code}: ${problem.message}`);
+        continue;
+      }
+      if (stored.unchanged.ingredients.has(item.externalId)) {
+        section.skipped += 1;
         continue;
       }
       const existing = stored.ingredients.get(item.externalId);
@@ -160,8 +175,9 @@ export function planSync(input: SyncInput, stored: StoredState, ctx: PlanContext
       }
       const itemWarnings: string[] = [];
       const merge = { categoryIds, ingredientIds, warnings: itemWarnings, label, ctx };
-      if (stored.unchangedProducts?.has(item.externalId)) {
-        resolveRefs(item, true, merge);
+      if (stored.unchanged.products.has(item.externalId)) {
+        // Resolved only for the warnings of a ref that is still unknown.
+        if (hasUnresolvedRefs(item, categoryIds, ingredientIds)) resolveRefs(item, true, merge);
         section.warnings.push(...itemWarnings);
         section.skipped += 1;
         continue;
@@ -198,7 +214,12 @@ function record(section: SectionResultValue, plan: SyncPlan, name: SectionName, 
 
 // ---- categories and ingredients -----------------------------------------------------------------
 
-function mergeCategory(item: CategoryInputValue, existing: CategoryRow | undefined, ctx: PlanContext): Omit<CategoryRow, 'updated_at'> {
+/** The hash of a category or ingredient item: such a row is made of the item alone. */
+export function itemSyncHash(item: CategoryInputValue | IngredientInputValue): string {
+  return createHash('sha1').update(JSON.stringify(item)).digest('base64url');
+}
+
+function mergeCategory(item: CategoryInputValue, existing: CategoryRow | undefined, ctx: PlanContext): CategoryWrite {
   return {
     id: existing?.id ?? ctx.newId(),
     external_id: item.externalId,
@@ -208,10 +229,11 @@ function mergeCategory(item: CategoryInputValue, existing: CategoryRow | undefin
     card_style: item.cardStyle !== undefined ? item.cardStyle : (existing?.card_style ?? null),
     is_active: item.isActive ?? existing?.is_active ?? true,
     translations: mergeTranslations(existing?.translations ?? {}, item.translations),
+    sync_hash: itemSyncHash(item),
   };
 }
 
-function sameCategory(a: CategoryRow, b: Omit<CategoryRow, 'updated_at'>): boolean {
+function sameCategory(a: CategoryRow, b: CategoryWrite): boolean {
   return (
     a.name === b.name &&
     a.sort_order === b.sort_order &&
@@ -222,17 +244,18 @@ function sameCategory(a: CategoryRow, b: Omit<CategoryRow, 'updated_at'>): boole
   );
 }
 
-function mergeIngredient(item: IngredientInputValue, existing: IngredientRow | undefined, ctx: PlanContext): Omit<IngredientRow, 'updated_at'> {
+function mergeIngredient(item: IngredientInputValue, existing: IngredientRow | undefined, ctx: PlanContext): IngredientWrite {
   return {
     id: existing?.id ?? ctx.newId(),
     external_id: item.externalId,
     name: item.name,
     sort_order: item.sortOrder ?? existing?.sort_order ?? 0,
     translations: mergeTranslations(existing?.translations ?? {}, item.translations),
+    sync_hash: itemSyncHash(item),
   };
 }
 
-function sameIngredient(a: IngredientRow, b: Omit<IngredientRow, 'updated_at'>): boolean {
+function sameIngredient(a: IngredientRow, b: IngredientWrite): boolean {
   return a.name === b.name && a.sort_order === b.sort_order && same(a.translations, b.translations);
 }
 
@@ -285,15 +308,36 @@ function resolveRefs(item: ProductInputValue, isUpdate: boolean, m: ProductMerge
   return { categoryId, ingredientIds, groups };
 }
 
+/** Calls `fn` with every reference an item makes: its category, composition and options. */
+function forEachRef(item: ProductInputValue, fn: (kind: 'category' | 'ingredient', ref: string) => void): void {
+  if (typeof item.categoryExternalId === 'string') fn('category', item.categoryExternalId);
+  for (const ref of item.ingredientExternalIds ?? []) fn('ingredient', ref);
+  for (const g of item.modifierGroups ?? []) for (const o of g.options) fn('ingredient', o.ingredientExternalId);
+}
+
+/** True when some reference of the item is unknown (then it has warnings to report). */
+function hasUnresolvedRefs(item: ProductInputValue, categoryIds: Map<string, string>, ingredientIds: Map<string, string>): boolean {
+  let missing = false;
+  forEachRef(item, (kind, ref) => {
+    if (!(kind === 'category' ? categoryIds : ingredientIds).has(ref)) missing = true;
+  });
+  return missing;
+}
+
 /**
- * What a product row looks like to a sync: the item as sent and its references as resolved. A
- * row written by a sync keeps this hash until any other path changes the row (which clears it),
- * so an identical item later can be skipped without reading the row (spec 4.1 rule 1).
+ * What a product row looks like to a sync: the item as sent and the ids its references resolve to
+ * (everything the row is made of). A row written by a sync keeps this hash until any other path
+ * changes the row (which clears it), so an identical item later can be skipped without reading
+ * the row (spec 4.1 rule 1).
  */
-export function productSyncHash(item: ProductInputValue, refs: ResolvedRefs): string {
+export function productSyncHash(item: ProductInputValue, categoryIds: Map<string, string>, ingredientIds: Map<string, string>): string {
   // Plain JSON order is enough: the same client sends the same key order, and another order only
   // costs a full read of that row, never a wrong skip.
-  return createHash('sha1').update(JSON.stringify({ item, refs })).digest('base64url');
+  let text = JSON.stringify(item);
+  forEachRef(item, (kind, ref) => {
+    text += `\n${(kind === 'category' ? categoryIds : ingredientIds).get(ref) ?? '-'}`;
+  });
+  return createHash('sha1').update(text).digest('base64url');
 }
 
 function mergeProduct(item: ProductInputValue, existing: ProductRow | undefined, m: ProductMergeContext): ProductWrite {
@@ -336,7 +380,7 @@ function mergeProduct(item: ProductInputValue, existing: ProductRow | undefined,
     menu_visible: restoring ? (item.menuVisible ?? true) : keep(item.menuVisible, existing?.menu_visible, true),
     cleaned_up_at: null,
     translations: mergeTranslations(existing?.translations ?? {}, item.translations),
-    sync_hash: productSyncHash(item, refs),
+    sync_hash: productSyncHash(item, m.categoryIds, m.ingredientIds),
   };
 }
 
@@ -418,11 +462,7 @@ export function productHashes(
   categoryIds: Map<string, string>,
   ingredientIds: Map<string, string>,
 ): Map<string, string> {
-  const ctx: PlanContext = { enabledLanguages: new Set(), newId: () => '' };
   const hashes = new Map<string, string>();
-  for (const item of input.products ?? []) {
-    const refs = resolveRefs(item, true, { categoryIds, ingredientIds, warnings: [], label: '', ctx });
-    hashes.set(item.externalId, productSyncHash(item, refs));
-  }
+  for (const item of input.products ?? []) hashes.set(item.externalId, productSyncHash(item, categoryIds, ingredientIds));
   return hashes;
 }

@@ -7,7 +7,7 @@ import { countUsage } from '../reference/usage.repository.js';
 import { readSettings } from '../settings/settings.service.js';
 import * as menu from './menu.repository.js';
 import type { SyncInput, SyncResult } from './menu.schemas.js';
-import { planSync, productHashes, referencedExternalIds, type SectionName, type SyncPlan } from './sync.planner.js';
+import { itemSyncHash, planSync, productHashes, referencedExternalIds, type SectionName, type StoredState, type SyncPlan } from './sync.planner.js';
 
 const LIMIT_CODES: Record<SectionName, BulkLimitCode> = {
   categories: 'CATEGORY_BULK_LIMIT_EXCEEDED',
@@ -54,35 +54,68 @@ async function checkPlanLimits(tx: Queryable, actor: Actor, plan: SyncPlan): Pro
   }
 }
 
-/**
- * The products a sync names: their light rows first; the full rows only of those whose stored
- * sync hash differs from the item's (an unchanged catalogue re-sent reads no product data).
- */
-async function loadProducts(
-  tx: Queryable,
-  venueId: string,
-  input: SyncInput,
-  categories: menu.CategoryRow[],
-  ingredients: menu.IngredientRow[],
-): Promise<{ unchanged: Set<string>; products: menu.ProductRow[] }> {
-  const externalIds = [...new Set((input.products ?? []).map((p) => p.externalId))];
-  const keys = await menu.findProductKeysByExternalIds(tx, venueId, externalIds);
-  if (keys.length === 0) return { unchanged: new Set(), products: [] };
-  // Refs the request itself creates resolve to markers no stored hash contains.
-  const categoryIds = new Map(categories.map((c) => [c.external_id as string, c.id]));
-  for (const c of input.categories ?? []) if (!categoryIds.has(c.externalId)) categoryIds.set(c.externalId, `new:${c.externalId}`);
-  const ingredientIds = new Map(ingredients.map((i) => [i.external_id as string, i.id]));
-  for (const i of input.ingredients ?? []) if (!ingredientIds.has(i.externalId)) ingredientIds.set(i.externalId, `new:${i.externalId}`);
-  const hashes = productHashes(input, categoryIds, ingredientIds);
-  const unchanged = new Set(
-    keys.filter((k) => k.sync_hash !== null && k.cleaned_up_at === null && hashes.get(k.external_id) === k.sync_hash).map((k) => k.external_id),
-  );
-  const changed = keys.filter((k) => !unchanged.has(k.external_id)).map((k) => k.external_id);
-  return { unchanged, products: await menu.findProductsByExternalIds(tx, venueId, changed) };
+/** The stored items whose sync hash equals the request item's: identical, so skipped unread. */
+function unchangedOf(keys: menu.SyncKeyRow[], hashes: Map<string, string>): Set<string> {
+  return new Set(keys.filter((k) => k.sync_hash !== null && hashes.get(k.external_id) === k.sync_hash).map((k) => k.external_id));
 }
 
-function mapBy<T extends { external_id: string | null }>(rows: T[]): Map<string, T> {
-  return new Map(rows.map((r) => [r.external_id as string, r]));
+/** Last occurrence wins, as in the plan (spec 4.1 rule 6). */
+function hashesOf<T extends { externalId: string }>(items: T[] | undefined, hash: (item: T) => string): Map<string, string> {
+  return new Map((items ?? []).map((item) => [item.externalId, hash(item)]));
+}
+
+/** The stored items of a section the request sends but has not proven unchanged. */
+function changedStored(keys: menu.SyncKeyRow[], items: { externalId: string }[] | undefined, unchanged: Set<string>): string[] {
+  const sent = new Set((items ?? []).map((i) => i.externalId));
+  return keys.filter((k) => sent.has(k.external_id) && !unchanged.has(k.external_id)).map((k) => k.external_id);
+}
+
+/**
+ * What the plan needs of the stored menu, in a fixed number of statements: the light rows (ids
+ * and sync hashes) of everything the request names or refers to, then the full rows only of the
+ * items whose stored hash differs from the request's. An unchanged menu re-sent reads no row data.
+ */
+async function loadStored(tx: Queryable, venueId: string, input: SyncInput): Promise<StoredState> {
+  const refs = referencedExternalIds(input);
+  // One after another: a transaction is one connection, and node-postgres deprecates queueing a
+  // query on a client that is still running one (removed in pg@9).
+  const categoryKeys = await menu.findSyncKeys(tx, venueId, 'categories', refs.categories);
+  const ingredientKeys = await menu.findSyncKeys(tx, venueId, 'ingredients', refs.ingredients);
+  const productKeys = await menu.findProductKeysByExternalIds(tx, venueId, refs.products);
+
+  const categoryIds = new Map(categoryKeys.map((k) => [k.external_id, k.id]));
+  const ingredientIds = new Map(ingredientKeys.map((k) => [k.external_id, k.id]));
+  const unchanged = {
+    categories: unchangedOf(categoryKeys, hashesOf(input.categories, itemSyncHash)),
+    ingredients: unchangedOf(ingredientKeys, hashesOf(input.ingredients, itemSyncHash)),
+    products: new Set<string>(),
+  };
+  if (productKeys.length > 0) {
+    // Refs the request itself creates resolve to markers no stored hash contains.
+    const refIds = (stored: Map<string, string>, items: { externalId: string }[] | undefined) => {
+      const ids = new Map(stored);
+      for (const { externalId } of items ?? []) if (!ids.has(externalId)) ids.set(externalId, `new:${externalId}`);
+      return ids;
+    };
+    const hashes = productHashes(input, refIds(categoryIds, input.categories), refIds(ingredientIds, input.ingredients));
+    unchanged.products = unchangedOf(
+      productKeys.filter((k) => k.cleaned_up_at === null),
+      hashes,
+    );
+  }
+
+  const byExternalId = <T extends { external_id: string | null }>(rows: T[]) => new Map(rows.map((r) => [r.external_id as string, r]));
+  const categories = await menu.findCategoriesByExternalIds(tx, venueId, changedStored(categoryKeys, input.categories, unchanged.categories));
+  const ingredients = await menu.findIngredientsByExternalIds(tx, venueId, changedStored(ingredientKeys, input.ingredients, unchanged.ingredients));
+  const products = await menu.findProductsByExternalIds(tx, venueId, changedStored(productKeys, input.products, unchanged.products));
+  return {
+    categoryIds,
+    ingredientIds,
+    categories: byExternalId(categories),
+    ingredients: byExternalId(ingredients),
+    products: byExternalId(products),
+    unchanged,
+  };
 }
 
 export class SyncService {
@@ -102,22 +135,13 @@ export class SyncService {
         async (tx) => {
           await menu.lockMenu(tx, venueId);
           const settings = await readSettings(tx, venueId);
-          const refs = referencedExternalIds(input);
-          // One after another: a transaction is one connection, and node-postgres deprecates
-          // queueing a query on a client that is still running one (removed in pg@9).
-          const categories = await menu.findCategoriesByExternalIds(tx, venueId, refs.categories);
-          const ingredients = await menu.findIngredientsByExternalIds(tx, venueId, refs.ingredients);
-          const { unchanged, products } = await loadProducts(tx, venueId, input, categories, ingredients);
-          const plan = planSync(
-            input,
-            { categories: mapBy(categories), ingredients: mapBy(ingredients), products: mapBy(products), unchangedProducts: unchanged },
-            { enabledLanguages: new Set(settings.enabledLanguages), newId: uuidv7 },
-          );
+          const stored = await loadStored(tx, venueId, input);
+          const plan = planSync(input, stored, { enabledLanguages: new Set(settings.enabledLanguages), newId: uuidv7 });
           await checkPlanLimits(tx, actor, plan);
 
           if (!options.dryRun) {
-            await menu.upsertCategories(tx, venueId, plan.writes.categories as menu.CategoryRow[]);
-            await menu.upsertIngredients(tx, venueId, plan.writes.ingredients as menu.IngredientRow[]);
+            await menu.upsertCategories(tx, venueId, plan.writes.categories);
+            await menu.upsertIngredients(tx, venueId, plan.writes.ingredients);
             await menu.upsertProducts(tx, venueId, plan.writes.products);
             const changed = plan.writes.categories.length + plan.writes.ingredients.length + plan.writes.products.length;
             if (changed > 0) await menu.bumpDraftVersion(tx, venueId);
