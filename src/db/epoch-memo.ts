@@ -1,10 +1,11 @@
 import type { Database } from './port.js';
 
 /**
- * Values read from the database, kept while nothing has written since (only where this process
- * is the sole writer: embedded PGlite). A hot read that would cost a query per request (the API
- * key look-up, a menu version, plan usage, an idle poll) then costs none; any write anywhere
- * makes every memo read again, so a memo is never stale. On PostgreSQL it always reads.
+ * Values read from the database, kept while nothing has written since (the database's write
+ * epoch has not moved). A hot read that would cost a query per request (the API key look-up, a
+ * menu version, plan usage, an idle poll) then costs none; any write anywhere makes every memo
+ * read again, so a memo is never stale. While the epoch cannot be trusted (PostgreSQL with its
+ * change feed down) every get reads.
  */
 export class EpochMemo<V> {
   private readonly entries = new Map<string, { epoch: number; value: V }>();
@@ -15,7 +16,7 @@ export class EpochMemo<V> {
   ) {}
 
   async get(key: string, load: () => Promise<V>): Promise<V> {
-    if (!this.db.exclusive) return load();
+    if (!this.db.coherent()) return load();
     const epoch = this.db.writeEpoch();
     const hit = this.entries.get(key);
     if (hit && hit.epoch === epoch) return hit.value;

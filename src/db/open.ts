@@ -5,6 +5,8 @@ export interface OpenOptions {
   onQuery?: QueryListener;
   /** PostgreSQL schema (tests isolate each file in one). */
   schema?: string;
+  /** PostgreSQL: follow other instances' writes (a server does; see change-feed.ts). */
+  listen?: boolean;
 }
 
 /** PGlite under DATA_DIR by default; PostgreSQL when DATABASE_URL is set. */
@@ -17,6 +19,7 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
       poolSize: config.databasePoolSize,
       schema: options.schema,
       onQuery: options.onQuery,
+      listen: options.listen,
     });
   }
   const { openPglite } = await import('./pglite.js');

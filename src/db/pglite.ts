@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { PGlite, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
 import {
   DeadlineExceededError,
+  isReadOnly,
   type Database,
   type Transaction,
   type QueryListener,
@@ -22,7 +23,6 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
   // Moves after every write that can have changed data (a committed transaction, a statement
   // that is not a plain select, a script), so in-process memos know when to read again.
   let epoch = 0;
-  const READ_ONLY = /^\s*select\b/i;
 
   const run = async <R>(q: PGlite | PgliteTransaction, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
     onQuery?.(text);
@@ -30,14 +30,15 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
       const result = await q.query<R>(text, params as unknown[] | undefined);
       return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
     } finally {
-      if (q === pg && !READ_ONLY.test(text)) epoch += 1;
+      if (q === pg && !isReadOnly(text)) epoch += 1;
     }
   };
 
   return {
     engine: 'pglite',
-    exclusive: true,
+    // The only writer: every write moves the epoch as it happens.
     writeEpoch: () => epoch,
+    coherent: () => true,
     query: (text, params) => run(pg, text, params),
     async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       const { deadline } = options;

@@ -29,15 +29,28 @@ export type Engine = 'pglite' | 'postgres';
 export interface Database extends Queryable {
   readonly engine: Engine;
   /**
-   * True when this process is the database's only writer (embedded PGlite). Then writeEpoch()
-   * moves on every write, and a value read at one epoch stays true until it moves.
+   * Moves on every committed write, this process's and (while `coherent()`) every other's, so a
+   * value read at one epoch stays true until it moves (EpochMemo). PGlite: this process is the
+   * only writer. PostgreSQL: writers NOTIFY and a LISTEN connection moves it (change-feed.ts).
    */
-  readonly exclusive: boolean;
   writeEpoch(): number;
+  /** True while writeEpoch() moves on every write by anyone; otherwise memos read through. */
+  coherent(): boolean;
+  /**
+   * Resolves once every write committed before the call has moved writeEpoch(). A request calls
+   * it first, so a write its client saw committed anywhere is never hidden by a memo here.
+   * Absent where writes are seen as they happen (PGlite).
+   */
+  catchUp?: () => Promise<void>;
   transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Runs a script of several statements (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A statement that cannot change data (a plain select); anything else counts as a write. */
+export function isReadOnly(text: string): boolean {
+  return /^\s*select\b/i.test(text);
 }
 
 /** Observes every statement sent (tests count them; nothing in production listens). */

@@ -1,6 +1,8 @@
 import pg from 'pg';
+import { ChangeFeed } from './change-feed.js';
 import {
   DeadlineExceededError,
+  isReadOnly,
   QUERY_CANCELED,
   sqlState,
   type Database,
@@ -17,22 +19,31 @@ export interface PostgresOptions {
   schema?: string;
   onQuery?: QueryListener;
   lockTimeoutMs?: number;
+  /**
+   * Listen for other instances' writes (one more connection), so memos stay valid across
+   * instances; a server does, a one-off CLI command need not. Writes always notify.
+   */
+  listen?: boolean;
+}
+
+/** The NOTIFY channel of one database (and schema: test files share a database). */
+export function writesChannel(schema?: string): string {
+  return schema ? `carta_writes_${schema}` : 'carta_writes';
 }
 
 // int8 (counts, sums) arrive as strings by default; every value we keep in int8 fits a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
-  const pool = new pg.Pool({
+  const connection = {
     connectionString: options.url,
-    max: options.poolSize,
     // A lock wait (a venue's menu or order lock) ends with an error instead of hanging a request.
     options: [`-c lock_timeout=${options.lockTimeoutMs ?? 10_000}`, options.schema ? `-c search_path=${options.schema}` : '']
       .filter(Boolean)
       .join(' '),
     connectionTimeoutMillis: 10_000,
-    idleTimeoutMillis: 30_000,
-  });
+  };
+  const pool = new pg.Pool({ ...connection, max: options.poolSize, idleTimeoutMillis: 30_000 });
   // An idle client that loses its server must not crash the process; the next checkout reconnects.
   pool.on('error', () => {});
   const { onQuery } = options;
@@ -40,6 +51,13 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     .query<{ v: number }>(`select current_setting('server_version_num')::int as v`)
     .then((r) => r.rows[0].v);
   const hasTransactionTimeout = serverVersion >= 170000;
+
+  const channel = writesChannel(options.schema);
+  const notify = `notify ${pg.escapeIdentifier(channel)}`;
+  const feed = options.listen ? new ChangeFeed(connection, channel) : null;
+  if (feed) await feed.start();
+  let ownEpoch = 0;
+  const wrote = () => (feed ? feed.wrote() : (ownEpoch += 1));
 
   const run = async <R>(q: pg.Pool | pg.PoolClient, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
     onQuery?.(text);
@@ -49,14 +67,23 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
 
   return {
     engine: 'postgres',
-    // Other instances write too: nothing read here can be assumed current.
-    exclusive: false,
-    writeEpoch: () => 0,
-    query: (text, params) => run(pool, text, params),
+    writeEpoch: () => (feed ? feed.writeEpoch() : ownEpoch),
+    // Without the feed other instances' writes are unseen: memos read through.
+    coherent: () => feed?.coherent() ?? false,
+    ...(feed ? { catchUp: () => feed.catchUp() } : {}),
+    async query<R>(text: string, params?: readonly unknown[]) {
+      const result = await run<R>(pool, text, params);
+      if (!isReadOnly(text)) {
+        await pool.query(notify);
+        wrote();
+      }
+      return result;
+    },
     async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       const { deadline } = options;
       const client = await pool.connect();
       let broken = false;
+      let writes = false;
       try {
         await client.query('BEGIN');
         if (deadline !== undefined && hasTransactionTimeout) {
@@ -65,6 +92,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         const tx: Transaction = {
           exec: async (sql) => {
             onQuery?.(sql);
+            writes = true;
             await client.query(sql);
           },
           query: async (text, params) => {
@@ -75,12 +103,15 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
               if (left <= 0) throw new DeadlineExceededError();
               await client.query(`SET LOCAL statement_timeout = ${Math.ceil(left)}`);
             }
+            if (!isReadOnly(text)) writes = true;
             return run(client, text, params);
           },
         };
         const result = await fn(tx);
         if (deadline !== undefined && Date.now() > deadline) throw new DeadlineExceededError();
-        await client.query('COMMIT');
+        // The notification goes out with the commit (same round trip), and only if it commits.
+        await client.query(writes ? `${notify}; COMMIT` : 'COMMIT');
+        if (writes) wrote();
         return result;
       } catch (err) {
         try {
@@ -97,7 +128,12 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     async exec(sql) {
       onQuery?.(sql);
       await pool.query(sql);
+      await pool.query(notify);
+      wrote();
     },
-    close: () => pool.end(),
+    async close() {
+      await feed?.close();
+      await pool.end();
+    },
   };
 }

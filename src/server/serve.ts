@@ -27,7 +27,7 @@ export async function serve(baseConfig: Config, options: { handleSignals?: boole
     }
   }
 
-  const db = await openDatabase(config);
+  const db = await openDatabase(config, { listen: true });
   await migrate(db);
   const { app } = await buildApp({ config, db });
   // server.close() reaps only the keep-alive sockets idle at that moment: a request still in flight

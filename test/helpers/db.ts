@@ -9,6 +9,8 @@ import type { Database, QueryListener } from '../../src/db/port.js';
 
 export interface TestDatabase {
   db: Database;
+  /** PostgreSQL: the schema this file's tables live in (a second instance can open it too). */
+  schema?: string;
   /** Drops what the test made (a schema or a copied directory). */
   dispose(): Promise<void>;
 }
@@ -25,10 +27,11 @@ export async function testDatabase(onQuery?: QueryListener): Promise<TestDatabas
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const admin = await openPostgres({ url, poolSize: 1 });
     await admin.query(`create schema ${schema}`);
-    const db = await openPostgres({ url, poolSize: 10, schema, onQuery });
+    const db = await openPostgres({ url, poolSize: 10, schema, onQuery, listen: true });
     await migrate(db);
     return {
       db,
+      schema,
       async dispose() {
         await db.close();
         await admin.query(`drop schema ${schema} cascade`);

@@ -4,36 +4,44 @@ import { limitIp, type RateLimiter } from '../rate-limit/limiter.js';
 import { adminAuth } from './admin-auth.js';
 import { apiKeyAuth } from './api-key-auth.js';
 
-/** Who may call the routes under each prefix; routes elsewhere (health, guest, openapi) are open. */
-const AUTH_BY_PREFIX: Record<string, 'apiKey' | 'operator'> = {
-  '/v1': 'apiKey',
-  '/admin/v1': 'operator',
+/**
+ * The API surfaces by prefix: who may call them. Routes elsewhere (health probes, the OpenAPI
+ * document) are open and read no data.
+ */
+const SURFACES: Record<string, { auth: 'apiKey' | 'operator' | null }> = {
+  '/v1': { auth: 'apiKey' },
+  '/admin/v1': { auth: 'operator' },
+  '/guest/v1': { auth: null },
 };
 
 export interface GateDeps {
   apiKeys: ApiKeysService;
   limiter: RateLimiter | null;
   adminToken: string | null;
+  /** The database's catch-up (PostgreSQL): before any read, see every write committed so far. */
+  catchUp?: () => Promise<void>;
 }
 
 type Step = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 /**
  * Everything that runs before a route's own work, as one onRequest hook built per route when the
- * route is registered: the x-request-id header, the per-IP limits (decisions 10), then the
- * prefix's authentication (which applies the read-only flag, plan feature and venue limits).
+ * route is registered: the x-request-id header, the per-IP limits (decisions 10), catching up
+ * with other instances' writes, then the prefix's authentication (which applies the read-only
+ * flag, plan feature and venue limits).
  * Built once per route so a request pays no look-up of its route's options and no hook chain:
  * the hot reads (a 304, an idle poll) are mostly this hook.
  */
-export function requestGate({ apiKeys, limiter, adminToken }: GateDeps) {
+export function requestGate({ apiKeys, limiter, adminToken, catchUp }: GateDeps) {
   const authenticateOperator = adminAuth(adminToken);
 
   function gateFor(prefix: string, config: FastifyContextConfig) {
     const steps: Step[] = [];
     if (limiter && config.rateLimit !== false) steps.push(limitIp(limiter));
-    const auth = AUTH_BY_PREFIX[prefix];
-    if (auth === 'apiKey') steps.push(apiKeyAuth(apiKeys, limiter, config));
-    if (auth === 'operator') steps.push(authenticateOperator);
+    const surface = SURFACES[prefix];
+    if (surface && catchUp) steps.push(catchUp);
+    if (surface?.auth === 'apiKey') steps.push(apiKeyAuth(apiKeys, limiter, config));
+    if (surface?.auth === 'operator') steps.push(authenticateOperator);
 
     const [only] = steps;
     const gate =

@@ -1,0 +1,125 @@
+import pg from 'pg';
+
+/**
+ * How an instance learns that another instance wrote (PostgreSQL). Every committed write sends a
+ * NOTIFY on the channel in its own transaction; this connection LISTENs and moves the write epoch
+ * on each one, so memos keyed by the epoch (EpochMemo) stay valid across instances.
+ *
+ * Freshness: a notification travels on its own, so a request could arrive here before the
+ * notification of a write its client already saw committed elsewhere. `catchUp()` closes that
+ * gap: it resolves after a round trip on this same connection that started after the call, and
+ * PostgreSQL delivers every notification committed before a command ahead of that command's
+ * reply. Requests that arrive while one round trip is out share the next one, so a busy instance
+ * sends one tiny command per batch of requests instead of its queries per request.
+ *
+ * While the connection is down the feed is not coherent: memos read through (always correct,
+ * only slower) until it is back, listening, with a new epoch.
+ */
+/** How the feed's connection shows in pg_stat_activity. */
+export const CHANGE_FEED_APPLICATION = 'carta-change-feed';
+
+export class ChangeFeed {
+  private client: pg.Client | null = null;
+  private listening = false;
+  private epoch = 0;
+  private inflight: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+  private retry: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly clientConfig: pg.ClientConfig,
+    readonly channel: string,
+    private readonly retryMs = 1000,
+  ) {}
+
+  /** Connects and listens; resolves when listening or after the first failure (then retries). */
+  async start(): Promise<void> {
+    const client = new pg.Client({ ...this.clientConfig, application_name: CHANGE_FEED_APPLICATION });
+    const lost = () => {
+      if (this.client !== client) return;
+      this.client = null;
+      this.listening = false;
+      this.epoch += 1;
+      client.end().catch(() => {});
+      this.scheduleRetry();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', () => {
+      this.epoch += 1;
+    });
+    this.client = client;
+    try {
+      await client.connect();
+      await client.query(`listen ${pg.escapeIdentifier(this.channel)}`);
+      if (this.client !== client || this.closed) return;
+      // Anything written while this instance was not listening is unknown: every memo reads again.
+      this.epoch += 1;
+      this.listening = true;
+    } catch {
+      lost();
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (this.closed || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      void this.start();
+    }, this.retryMs);
+    this.retry.unref();
+  }
+
+  /** True while every committed write moves the epoch. */
+  coherent(): boolean {
+    return this.listening;
+  }
+
+  writeEpoch(): number {
+    return this.epoch;
+  }
+
+  /** This process's own commit: memos must not wait for its notification to come back. */
+  wrote(): void {
+    this.epoch += 1;
+  }
+
+  /** Resolves once every write committed before this call has moved the epoch (see above). */
+  catchUp(): Promise<void> {
+    if (!this.listening) return Promise.resolve();
+    if (!this.inflight) return this.ping();
+    // The round trip out now may have started before this call: wait for the next one.
+    this.queued ??= this.inflight.then(() => {
+      this.queued = null;
+      return this.inflight ?? this.ping();
+    });
+    return this.queued;
+  }
+
+  private ping(): Promise<void> {
+    const client = this.client;
+    if (!client) return Promise.resolve();
+    const done = client.query(';').then(
+      () => {},
+      () => {
+        // The connection is failing: 'error'/'end' will mark the feed incoherent.
+        this.listening = false;
+      },
+    );
+    this.inflight = done.finally(() => {
+      if (this.inflight === tracked) this.inflight = null;
+    });
+    const tracked = this.inflight;
+    return tracked;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.listening = false;
+    if (this.retry) clearTimeout(this.retry);
+    const client = this.client;
+    this.client = null;
+    if (client) await client.end().catch(() => {});
+  }
+}

@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildApp } from '../src/app.js';
+import { CHANGE_FEED_APPLICATION } from '../src/db/change-feed.js';
+import type { Database } from '../src/db/port.js';
+import { openPostgres } from '../src/db/postgres.js';
+import type { App } from '../src/http/types.js';
+import { admin, call, createVenue, startApp, type TestApp } from './helpers/app.js';
+import { onPostgres } from './helpers/db.js';
+import { createOrder, orderBody, setUpOrderMenu, sleep } from './helpers/orders.js';
+
+// Two instances on one PostgreSQL schema, each with its own pool and change feed (as two
+// `carta serve` processes have), driven through inject. Each keeps memos of what it read (key
+// look-ups, menu versions, order pages); a write through one must be read fresh through the other
+// on the very next request, with no pause between them (the two-process test paces its requests).
+
+const skip = onPostgres ? false : 'PostgreSQL only: on PGlite this process is the only writer';
+
+describe('memos across instances: the PostgreSQL change feed', { skip }, () => {
+  let a: TestApp;
+  let bDb: Database;
+  let b: App;
+
+  before(async () => {
+    a = await startApp();
+    bDb = await openPostgres({ url: process.env.DATABASE_URL as string, poolSize: 4, schema: a.database.schema, listen: true });
+    ({ app: b } = await buildApp({ config: a.config, db: bDb }));
+    await b.ready();
+  });
+  after(async () => {
+    await b?.close();
+    await bDb?.close();
+    await a?.close();
+  });
+
+  it('reads every product change made through one instance fresh through the other, 100 times in a row', async () => {
+    const v = await createVenue(a.app);
+    assert.equal((await call(a.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100 }] } })).status, 201);
+    let etag = (await call(b, 'GET', '/v1/menu', { key: v.key })).headers.etag as string;
+    for (let i = 1; i <= 100; i += 1) {
+      const [writer, reader] = i % 2 === 0 ? [a.app, b] : [b, a.app];
+      const patch = await call(writer, 'PATCH', '/v1/products/p1', { key: v.key, body: { priceMinor: 100 + i } });
+      assert.equal(patch.status, 200, JSON.stringify(patch.body));
+      const read = await call(reader, 'GET', '/v1/menu', { key: v.key, headers: { 'if-none-match': etag } });
+      assert.equal(read.status, 200, `change ${i}: the reader answered 304 with the old ETag`);
+      assert.equal(read.body.products[0].priceMinor, 100 + i, `change ${i}`);
+      etag = read.headers.etag as string;
+    }
+  });
+
+  it('refuses a key revoked through the other instance on the next request', async () => {
+    const v = await createVenue(a.app);
+    assert.equal((await call(b, 'GET', '/v1/reference', { key: v.key })).status, 200);
+    assert.equal((await admin(a.app, 'DELETE', `/api-keys/${v.keyId}`)).status, 204);
+    const res = await call(b, 'GET', '/v1/reference', { key: v.key });
+    assert.equal(res.status, 401);
+    assert.equal(res.body.message, 'Invalid API key');
+  });
+
+  it("shows an order placed through one instance in the other's idle poll at once", async () => {
+    const v = await createVenue(a.app);
+    const ids = await setUpOrderMenu(a.app, v);
+    // updatedSince is inclusive: a poll returns the order at the cursor and anything newer.
+    let last = await createOrder(a.app, v.slug, orderBody(ids));
+    const poll = async () => {
+      const res = await call(b, 'GET', `/v1/orders?updatedSince=${encodeURIComponent(last.updatedAt)}`, { key: v.key });
+      return res.body.items.filter((o: any) => o.updatedAt !== last.updatedAt).map((o: any) => [o.id, o.status]);
+    };
+    for (let i = 0; i < 20; i += 1) {
+      assert.deepEqual(await poll(), [], `${i}: idle, nothing after the cursor`);
+      const order = await createOrder(a.app, v.slug, orderBody(ids));
+      assert.deepEqual(await poll(), [[order.id, 'new']], `${i}: the new order`);
+      last = order;
+      const cancelled = await call(a.app, 'PATCH', `/v1/orders/${order.id}/status`, { key: v.key, body: { status: 'cancelled' } });
+      assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+      assert.deepEqual(await poll(), [[order.id, 'cancelled']], `${i}: the status change`);
+      last = cancelled.body;
+    }
+  });
+
+  it('reads through while its change feed is down, and trusts its memos again once it is back', async () => {
+    const v = await createVenue(a.app);
+    assert.equal((await call(a.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100 }] } })).status, 201);
+    assert.equal((await call(b, 'GET', '/v1/menu', { key: v.key })).status, 200);
+    assert.equal(bDb.coherent(), true);
+
+    // Cut every change feed of this database (B's and A's): their connections drop.
+    await a.database.db.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and pid <> pg_backend_pid()`, [CHANGE_FEED_APPLICATION]);
+    for (let i = 0; bDb.coherent() && i < 100; i += 1) await sleep(10);
+    assert.equal(bDb.coherent(), false, 'B knows its feed is down');
+    for (let i = 1; i <= 5; i += 1) {
+      await call(a.app, 'PATCH', '/v1/products/p1', { key: v.key, body: { priceMinor: 200 + i } });
+      assert.equal((await call(b, 'GET', '/v1/menu', { key: v.key })).body.products[0].priceMinor, 200 + i);
+    }
+
+    for (let i = 0; !bDb.coherent() && i < 500; i += 1) await sleep(10);
+    assert.equal(bDb.coherent(), true, 'B listens again');
+    for (let i = 1; i <= 5; i += 1) {
+      await call(a.app, 'PATCH', '/v1/products/p1', { key: v.key, body: { priceMinor: 300 + i } });
+      assert.equal((await call(b, 'GET', '/v1/menu', { key: v.key })).body.products[0].priceMinor, 300 + i);
+    }
+  });
+});
