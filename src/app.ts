@@ -11,7 +11,8 @@ import { RateLimiter } from './http/rate-limit/limiter.js';
 import { MemoryRateStore } from './http/rate-limit/memory-store.js';
 import { ErrorResponse } from './http/schemas/common.js';
 import type { App } from './http/types.js';
-import { validatorCompiler } from './http/validation.js';
+import { lazySerializers } from './http/serialization.js';
+import { validatorFactory } from './http/validation.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import type { RouteEntry } from './modules/reference/reference.service.js';
@@ -58,9 +59,11 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Buil
     // proxy-addr takes a hop count too, which Fastify's types leave out.
     trustProxy: config.trustProxy as boolean | string[],
     routerOptions: { ignoreTrailingSlash: true },
+    // Our own validator (validation.ts) and lazily built serialisers (serialization.ts). Naming the
+    // validator here also spares Fastify building its default Ajv, which nothing would use.
+    schemaController: { compilersFactory: { buildValidator: validatorFactory, buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
-  app.setValidatorCompiler(validatorCompiler);
   app.decorateRequest('venue', null as never);
   registerJsonBody(app);
 

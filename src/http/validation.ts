@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
 
 type AddFormats = (ajv: Ajv) => Ajv;
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped once or twice.
@@ -24,21 +24,28 @@ function makeAjv(httpPart: 'body' | 'other'): Ajv {
   return ajv;
 }
 
-const bodyAjv = makeAjv('body');
-const otherAjv = makeAjv('other');
+// Built on first use, like the validators: a start pays for neither until a request needs it.
+const ajvs: Partial<Record<'body' | 'other', Ajv>> = {};
+const ajvFor = (part: 'body' | 'other') => (ajvs[part] ??= makeAjv(part));
 
+/**
+ * Each route's validator is compiled when the route first validates, not at start: compiling
+ * every schema of every route was about a fifth of a restart (docs/performance.md).
+ */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : otherAjv;
-  const validate = ajv.compile(schema as object) as ValidateFunction;
-  if (httpPart !== 'body') return (data: unknown) => (validate(data) ? { value: data } : { error: validate.errors as never });
-  // An absent body reads as {} (POST /v1/publish takes "body absent or {}"; an empty sync is a
-  // no-op with a warning), so the schema's own rules say what is missing. Fastify hands a validator
-  // null, not undefined, for an absent body (so a literal JSON null body reads as absent too).
-  return (data: unknown) => {
-    const value = data === undefined || data === null ? {} : data;
-    return validate(value) ? { value } : { error: validate.errors as never };
+  const part = httpPart === 'body' ? 'body' : 'other';
+  let compiled: ValidateFunction | undefined;
+  const validate = (value: unknown) => {
+    compiled ??= ajvFor(part).compile(schema as object) as ValidateFunction;
+    return compiled(value) ? { value } : { error: compiled.errors as never };
   };
+  if (part !== 'body') return validate;
+  return (data: unknown) => validate(data === undefined || data === null ? {} : data);
 };
+
+/** The validator compiler as Fastify's schema controller takes it (for every route and part). */
+type ValidatorFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator'];
+export const validatorFactory = (() => validatorCompiler) as unknown as ValidatorFactory;
 
 /** `/products/3/priceMinor` -> `products[3].priceMinor`. */
 export function fieldPath(instancePath: string, child?: string): string {
@@ -137,7 +144,7 @@ function describe(e: ErrorObject, root: string): string {
 
 /** Validates input outside HTTP (the CLI) with the same schemas and messages as the routes. */
 export function assertValid<T>(schema: object, data: unknown): T {
-  const validate = bodyAjv.compile(schema);
+  const validate = ajvFor('body').compile(schema);
   if (!validate(data)) {
     throw Object.assign(new Error('Validation failed'), { errors: formatValidationErrors(validate.errors ?? [], 'input') });
   }
