@@ -37,6 +37,8 @@ interface Metric {
   pass: boolean;
 }
 const metrics: Metric[] = [];
+/** Measurements that explain a target without being one (printed and saved apart). */
+const informational: Omit<Metric, 'target' | 'pass'>[] = [];
 const log = (msg: string) => process.stdout.write(`${msg}\n`);
 
 function freePort(): Promise<number> {
@@ -140,10 +142,10 @@ interface Server {
   url: string;
 }
 
-async function startCarta(e: EngineEnv, port: number): Promise<{ server: Server; readyMs: number }> {
+async function startCarta(e: EngineEnv, port: number, env: Record<string, string> = {}): Promise<{ server: Server; readyMs: number }> {
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(root, 'bin/carta.js'), 'serve'], {
-    env: { ...process.env, ...e.env, PORT: String(port), RATE_LIMITS: 'off', LOG_LEVEL: 'warn', ADMIN_TOKEN, REDIS_URL: '' },
+    env: { ...process.env, ...e.env, PORT: String(port), RATE_LIMITS: 'off', LOG_LEVEL: 'warn', ADMIN_TOKEN, REDIS_URL: '', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -189,6 +191,18 @@ async function load(url: string, headers: Record<string, string> = {}): Promise<
     };
   }
   return best;
+}
+
+/**
+ * A Carta route against the bare tiny route measured right after it (the machine drifts), both
+ * sent the same request headers (an API key, an ETag): the ratio is the server's work, not the bytes
+ * the load generator writes and the kernel carries.
+ */
+async function versusTiny(cartaUrl: string, bareUrl: string, headers: Record<string, string>) {
+  const tinyUrl = `${bareUrl}/tiny`;
+  const carta = await load(cartaUrl, headers);
+  const tiny = await load(tinyUrl, headers);
+  return [carta, tiny] as const;
 }
 
 function ratioMetric(name: string, value: number, baseline: number, unit: string, op: '>=' | '<=', target: number): void {
@@ -360,15 +374,14 @@ async function main(): Promise<void> {
     const bareUrl = `http://127.0.0.1:${barePort}`;
     const auth = { authorization: `Bearer ${venue.key}` };
 
-    const bareMenu = await load(`${bareUrl}/menu`);
+    const bareMenu = await load(`${bareUrl}/menu`, auth);
     const cartaMenu = await load(`${url}/v1/menu`, auth);
-    const bareTiny = await load(`${bareUrl}/tiny`);
-    const carta304 = await load(`${url}/v1/menu`, { ...auth, 'if-none-match': etag });
-    const cartaReference = await load(`${url}/v1/reference`, auth);
-    log(`menu ${round(cartaMenu.rps)} req/s vs bare ${round(bareMenu.rps)}; 304 ${round(carta304.rps)} vs tiny ${round(bareTiny.rps)}; reference ${round(cartaReference.rps)}`);
+    const [carta304, bareTiny] = await versusTiny(`${url}/v1/menu`, bareUrl, { ...auth, 'if-none-match': etag });
+    const [cartaReference, bareTinyReference] = await versusTiny(`${url}/v1/reference`, bareUrl, auth);
+    log(`menu ${round(cartaMenu.rps)} req/s vs bare ${round(bareMenu.rps)}; 304 ${round(carta304.rps)} vs tiny ${round(bareTiny.rps)}; reference ${round(cartaReference.rps)} vs tiny ${round(bareTinyReference.rps)}`);
     ratioMetric(`GET /v1/menu (${round(menuBytes.length / 1024)} KB), 10 connections: req/s vs bare Fastify`, cartaMenu.rps, bareMenu.rps, 'req/s', '>=', 0.8);
     ratioMetric('GET /v1/menu If-None-Match (304): req/s vs bare tiny JSON', carta304.rps, bareTiny.rps, 'req/s', '>=', 0.9);
-    ratioMetric('GET /v1/reference: req/s vs bare tiny JSON', cartaReference.rps, bareTiny.rps, 'req/s', '>=', 0.6);
+    ratioMetric('GET /v1/reference: req/s vs bare tiny JSON', cartaReference.rps, bareTinyReference.rps, 'req/s', '>=', 0.6);
 
     // Orders: seed 100,000 orders, then poll the 10,000-order venue.
     const orderVenues: { id: string; key: string }[] = [];
@@ -394,8 +407,7 @@ async function main(): Promise<void> {
     const cursor = newest[Math.max(0, newest.length - 10)];
     const last = newest[newest.length - 1];
     const poll = await load(`${url}/v1/orders?updatedSince=${encodeURIComponent(cursor)}`, { authorization: `Bearer ${big.key}` });
-    const idle = await load(`${url}/v1/orders?updatedSince=${encodeURIComponent(last)}`, { authorization: `Bearer ${big.key}` });
-    const tiny2 = await load(`${bareUrl}/tiny`);
+    const [idle, tiny2] = await versusTiny(`${url}/v1/orders?updatedSince=${encodeURIComponent(last)}`, bareUrl, { authorization: `Bearer ${big.key}` });
     const p99Target = engine === 'pglite' ? 20 : 5;
     log(`poll p99 ${poll.p99} ms (${round(poll.rps)} req/s); idle poll ${round(idle.rps)} req/s vs tiny ${round(tiny2.rps)}`);
     absoluteMetric('GET /v1/orders?updatedSince polling, 10,000-order venue, 10 connections: p99', poll.p99, 'ms', '<=', p99Target, poll.p99 <= p99Target);
@@ -404,6 +416,20 @@ async function main(): Promise<void> {
     if (engine === 'pglite') {
       const rss = rssMb(carta.child.pid as number);
       absoluteMetric('server RSS after the fixture and the load (PGlite)', rss, 'MB', '<=', 350, rss <= 350);
+    } else {
+      // Not targets: what the per-request catch-up (READ_CONSISTENCY=strict, the default) costs,
+      // measured against the same server with READ_CONSISTENCY=eventual.
+      await stop(carta.child);
+      carta = (await startCarta(e, port, { READ_CONSISTENCY: 'eventual' })).server;
+      const ifNoneMatch = { ...auth, 'if-none-match': etag };
+      for (const [name, cartaUrl, headers] of [
+        ['304', `${url}/v1/menu`, ifNoneMatch],
+        ['reference', `${url}/v1/reference`, auth],
+        ['idle poll', `${url}/v1/orders?updatedSince=${encodeURIComponent(last)}`, { authorization: `Bearer ${big.key}` }],
+      ] as const) {
+        const [eventual, tiny] = await versusTiny(cartaUrl, bareUrl, headers);
+        informational.push({ name: `READ_CONSISTENCY=eventual: ${name} vs bare tiny JSON`, value: round(eventual.rps), unit: 'req/s', baseline: round(tiny.rps), ratio: round(eventual.rps / tiny.rps, 3) });
+      }
     }
   } finally {
     if (bare) await stop(bare);
@@ -418,13 +444,16 @@ async function main(): Promise<void> {
       return 'unknown';
     }
   })();
-  const report = { engine, node: process.version, commit, startedAt, quick, metrics };
+  const report = { engine, node: process.version, commit, startedAt, quick, metrics, informational };
   fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
   fs.writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   fs.writeFileSync(path.join(root, `bench/results/latest-${engine}.json`), `${JSON.stringify(report, null, 2)}\n`);
 
   const rows = metrics.map((m) => `| ${m.name} | ${m.value} ${m.unit} | ${m.baseline ?? ''} | ${m.ratio ?? ''} | ${m.target} | ${m.pass ? 'pass' : 'MISS'} |`);
   log(['', '| metric | value | baseline | ratio | target | result |', '|---|---|---|---|---|---|', ...rows].join('\n'));
+  if (informational.length > 0) {
+    log(['', '| not a target | value | baseline | ratio |', '|---|---|---|---|', ...informational.map((m) => `| ${m.name} | ${m.value} ${m.unit} | ${m.baseline} | ${m.ratio} |`)].join('\n'));
+  }
   const missed = metrics.filter((m) => !m.pass);
   if (missed.length > 0) {
     log(`\n${missed.length} target(s) missed: ${missed.map((m) => m.name).join('; ')}`);

@@ -87,7 +87,12 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Buil
   const services = createServices({ config, db, routes: () => routes });
   // Every route gets its request id header, per-IP limits and its prefix's authentication as one
   // onRequest hook, built when the route is registered.
-  const gate = requestGate({ apiKeys: services.apiKeys, limiter, adminToken: config.adminToken, catchUp: db.catchUp });
+  const gate = requestGate({
+    apiKeys: services.apiKeys,
+    limiter,
+    adminToken: config.adminToken,
+    catchUp: config.readConsistency === 'strict' ? db.catchUp : undefined,
+  });
   registerErrorHandling(app, gate.notFound);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });

@@ -12,6 +12,18 @@ export interface Config {
   /** PostgreSQL connection string; null means the embedded PGlite database under dataDir. */
   readonly databaseUrl: string | null;
   readonly databasePoolSize: number;
+  /**
+   * The change feed's connection (LISTEN needs a session of its own, so not through a
+   * transaction pooler): DATABASE_URL by default; null turns the feed off (every read queries).
+   */
+  readonly databaseListenUrl: string | null;
+  /** How long a statement waits for a row or advisory lock before the request fails with 503. */
+  readonly databaseLockTimeoutMs: number;
+  /**
+   * strict: a request sees every write committed before it arrived, through any instance (one
+   * shared round trip per batch of requests). eventual: memos trust the change feed alone.
+   */
+  readonly readConsistency: 'strict' | 'eventual';
   readonly redisUrl: string | null;
   /** Prefix of every Redis key (several deployments or test runs can share one Redis). */
   readonly redisKeyPrefix: string;
@@ -35,6 +47,15 @@ export const ENVIRONMENT = {
   DATA_DIR: { default: './data', doc: 'Embedded PGlite database and the generated admin token' },
   DATABASE_URL: { default: '(unset)', doc: 'postgres://... switches from PGlite to a PostgreSQL 15+ server' },
   DATABASE_POOL_SIZE: { default: '10', doc: 'Connections per instance when DATABASE_URL is set' },
+  DATABASE_LISTEN_URL: {
+    default: 'DATABASE_URL',
+    doc: "PostgreSQL: the connection that listens for other instances' writes (direct, not through a transaction pooler); `off` reads every request from the database",
+  },
+  DATABASE_LOCK_TIMEOUT_MS: { default: '10000', doc: 'PostgreSQL: a lock wait longer than this answers 503 LOCK_TIMEOUT' },
+  READ_CONSISTENCY: {
+    default: 'strict',
+    doc: 'PostgreSQL: `strict` reads every write committed through any instance; `eventual` skips the per-request catch-up (see docs/performance.md)',
+  },
   REDIS_URL: { default: '(unset)', doc: 'redis://... shares rate-limit counters between instances' },
   REDIS_KEY_PREFIX: { default: 'carta:rl:', doc: 'Prefix of the rate-limit keys in Redis' },
   REDIS_TIMEOUT_MS: { default: '250', doc: 'A slower Redis answer falls back to in-memory limiting for that request' },
@@ -87,6 +108,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   }
+  const listenRaw = env.DATABASE_LISTEN_URL || null;
+  if (listenRaw !== null && listenRaw !== 'off' && !/^postgres(ql)?:\/\//.test(listenRaw)) {
+    throw new ConfigError("DATABASE_LISTEN_URL must start with postgres:// or postgresql://, or be 'off'");
+  }
+  const readConsistency = (env.READ_CONSISTENCY || 'strict').toLowerCase();
+  if (readConsistency !== 'strict' && readConsistency !== 'eventual') {
+    throw new ConfigError(`READ_CONSISTENCY must be 'strict' or 'eventual', got '${env.READ_CONSISTENCY}'`);
+  }
   const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 
   const config: Config = {
@@ -95,6 +124,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseListenUrl: listenRaw === 'off' ? null : (listenRaw ?? databaseUrl),
+    databaseLockTimeoutMs: int(env, 'DATABASE_LOCK_TIMEOUT_MS', 10_000, 1, 600_000),
+    readConsistency,
     redisUrl: env.REDIS_URL || null,
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'carta:rl:',
     redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 250, 10, 60_000),

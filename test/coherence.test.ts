@@ -101,3 +101,56 @@ describe('memos across instances: the PostgreSQL change feed', { skip }, () => {
     }
   });
 });
+
+describe('memos across instances: eventual reads and the change feed turned off', { skip }, () => {
+  let a: TestApp;
+  const others: { app: App; db: Database }[] = [];
+
+  /** Another instance on A's schema, with its own pool, config and (maybe) change feed. */
+  async function instance(overrides: Parameters<typeof startApp>[0], listen: boolean) {
+    const db = await openPostgres({ url: process.env.DATABASE_URL as string, poolSize: 4, schema: a.database.schema, listen });
+    const { app } = await buildApp({ config: { ...a.config, ...overrides }, db });
+    await app.ready();
+    others.push({ app, db });
+    return { app, db };
+  }
+
+  before(async () => {
+    a = await startApp();
+  });
+  after(async () => {
+    for (const o of others) {
+      await o.app.close();
+      await o.db.close();
+    }
+    await a?.close();
+  });
+
+  it('READ_CONSISTENCY=eventual: trusts the feed without a catch-up, and sees a change within moments', async () => {
+    const b = await instance({ readConsistency: 'eventual' }, true);
+    const v = await createVenue(a.app);
+    assert.equal((await call(a.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100 }] } })).status, 201);
+    assert.equal((await call(b.app, 'GET', '/v1/menu', { key: v.key })).status, 200);
+    assert.equal(b.db.coherent(), true);
+    for (let i = 1; i <= 5; i += 1) {
+      await call(a.app, 'PATCH', '/v1/products/p1', { key: v.key, body: { priceMinor: 100 + i } });
+      let price = 0;
+      for (let tries = 0; tries < 200 && price !== 100 + i; tries += 1) {
+        price = (await call(b.app, 'GET', '/v1/menu', { key: v.key })).body.products[0].priceMinor;
+        if (price !== 100 + i) await sleep(5);
+      }
+      assert.equal(price, 100 + i, `change ${i} reached the other instance`);
+    }
+  });
+
+  it('DATABASE_LISTEN_URL=off: no feed, so no memo is trusted and every read is fresh', async () => {
+    const b = await instance({ databaseListenUrl: null }, false);
+    assert.equal(b.db.coherent(), false);
+    const v = await createVenue(a.app);
+    assert.equal((await call(a.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100 }] } })).status, 201);
+    for (let i = 1; i <= 10; i += 1) {
+      await call(a.app, 'PATCH', '/v1/products/p1', { key: v.key, body: { priceMinor: 100 + i } });
+      assert.equal((await call(b.app, 'GET', '/v1/menu', { key: v.key })).body.products[0].priceMinor, 100 + i);
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { buildApp } from '../src/app.js';
 import { call, createVenue, startApp, type TestApp, type VenueFixture, syncOk } from './helpers/app.js';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -310,6 +311,36 @@ describe('GET /v1/menu (decisions 3)', () => {
     });
     assert.equal(translated.status, 200);
     await expectFresh('PUT translations', (m) => assert.deepEqual(m.products[0].translations, { en: { name: 'Soup EN' } }));
+  });
+
+  it('answers with the same bytes and ETag from a fresh instance on the same database (restart, scale-out)', async () => {
+    const v = await createVenue(t.app);
+    const empty = await readMenu(v);
+    await sync(v, { categories: [{ externalId: 'c1', name: 'Drinks' }], products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100, categoryExternalId: 'c1' }] });
+    const draft = await readMenu(v);
+    assert.notEqual(draft.headers.etag, empty.headers.etag);
+    assert.equal((await call(t.app, 'POST', '/v1/publish', { key: v.key })).status, 201);
+    const published = await readMenu(v, '?version=published');
+    const guest = await call(t.app, 'GET', `/guest/v1/venues/${v.slug}/menu`);
+    assert.equal(guest.status, 200);
+
+    // Another app on the same database: nothing cached, every document built again.
+    const { app: other } = await buildApp({ config: t.config, db: t.database.db });
+    await other.ready();
+    try {
+      for (const [url, before] of [['/v1/menu', draft], ['/v1/menu?version=published', published]] as const) {
+        const again = await call(other, 'GET', url, { key: v.key });
+        assert.equal(again.headers.etag, before.headers.etag, url);
+        assert.equal(again.raw.body, before.raw.body, url);
+        const notModified = await call(other, 'GET', url, { key: v.key, headers: { 'if-none-match': before.headers.etag as string } });
+        assert.equal(notModified.status, 304, url);
+      }
+      const guestAgain = await call(other, 'GET', `/guest/v1/venues/${v.slug}/menu`);
+      assert.equal(guestAgain.headers.etag, guest.headers.etag, 'guest menu');
+      assert.equal(guestAgain.raw.body, guest.raw.body, 'guest menu');
+    } finally {
+      await other.close();
+    }
   });
 
   it('answers 404 MENU_NOT_PUBLISHED for the published menu before the first publish', async () => {

@@ -17,9 +17,11 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
     return openPostgres({
       url: config.databaseUrl,
       poolSize: config.databasePoolSize,
+      lockTimeoutMs: config.databaseLockTimeoutMs,
       schema: options.schema,
       onQuery: options.onQuery,
-      listen: options.listen,
+      // The change feed, when this process serves requests and the operator has not turned it off.
+      listenUrl: options.listen ? config.databaseListenUrl : null,
     });
   }
   const { openPglite } = await import('./pglite.js');

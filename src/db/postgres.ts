@@ -20,10 +20,12 @@ export interface PostgresOptions {
   onQuery?: QueryListener;
   lockTimeoutMs?: number;
   /**
-   * Listen for other instances' writes (one more connection), so memos stay valid across
-   * instances; a server does, a one-off CLI command need not. Writes always notify.
+   * Listen for other instances' writes on one more connection, so memos stay valid across
+   * instances: `true` uses `url`, a string another URL (past a transaction pooler, which cannot
+   * hold a LISTEN). A server listens; a one-off CLI command need not. Writes always notify.
    */
   listen?: boolean;
+  listenUrl?: string | null;
 }
 
 /** The NOTIFY channel of one database (and schema: test files share a database). */
@@ -54,7 +56,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
 
   const channel = writesChannel(options.schema);
   const notify = `notify ${pg.escapeIdentifier(channel)}`;
-  const feed = options.listen ? new ChangeFeed(connection, channel) : null;
+  const listenUrl = options.listenUrl ?? (options.listen ? options.url : null);
+  const feed = listenUrl ? new ChangeFeed({ ...connection, connectionString: listenUrl }, channel) : null;
   if (feed) await feed.start();
   let ownEpoch = 0;
   const wrote = () => (feed ? feed.wrote() : (ownEpoch += 1));

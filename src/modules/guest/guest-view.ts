@@ -37,7 +37,13 @@ export interface GuestVenueInfo {
   orderConfig: OrderConfigValue;
 }
 
-export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale: string): GuestMenuView {
+/**
+ * The guest view of a published snapshot. `generatedAt` is the newer of the snapshot and the
+ * settings it is shown with, so every instance builds the same bytes (one ETag) for them.
+ */
+export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale: string, settingsChangedAt: Date | null): GuestMenuView {
+  const publishedAt = doc.publishedAt as string;
+  const generatedAt = settingsChangedAt && settingsChangedAt.toISOString() > publishedAt ? settingsChangedAt.toISOString() : publishedAt;
   const fallback = venue.defaultLanguage;
   const visible = guestVisible(doc);
   const ingredientNames = new Map(
@@ -58,8 +64,8 @@ export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale:
     },
     locale,
     publicationId: doc.publicationId as string,
-    publishedAt: doc.publishedAt as string,
-    generatedAt: new Date().toISOString(),
+    publishedAt,
+    generatedAt,
     orderConfig: venue.orderConfig,
     categories: visible.categories.map((c) => ({
       id: c.id,

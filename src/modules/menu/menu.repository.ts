@@ -356,22 +356,27 @@ export async function deleteIngredients(db: Queryable, venueId: string, ingredie
 
 export interface MenuStateRow {
   draft_version: number;
+  /** When the draft last changed (the venue's creation before its first change). */
+  draft_changed_at: Date;
   latest_publication_id: string | null;
 }
 
 export async function getMenuState(db: Queryable, venueId: string): Promise<MenuStateRow> {
   const { rows } = await db.query<MenuStateRow>(
-    'select draft_version, latest_publication_id from menu_state where venue_id = $1',
+    `select coalesce(s.draft_version, 0) as draft_version, coalesce(s.draft_changed_at, v.created_at) as draft_changed_at,
+            s.latest_publication_id
+     from venues v left join menu_state s on s.venue_id = v.id
+     where v.id = $1`,
     [venueId],
   );
-  return rows[0] ?? { draft_version: 0, latest_publication_id: null };
+  return rows[0] ?? { draft_version: 0, draft_changed_at: new Date(0), latest_publication_id: null };
 }
 
 /** Every draft change bumps the version in its own transaction; readers compare it to their cache. */
 export async function bumpDraftVersion(db: Queryable, venueId: string): Promise<void> {
   await db.query(
     `insert into menu_state (venue_id, draft_version) values ($1, 1)
-     on conflict (venue_id) do update set draft_version = menu_state.draft_version + 1`,
+     on conflict (venue_id) do update set draft_version = menu_state.draft_version + 1, draft_changed_at = now()`,
     [venueId],
   );
 }

@@ -30,7 +30,8 @@ export class MenuService {
           publicationId: null,
           publishedAt: null,
           currency: venue.currency,
-          generatedAt: new Date().toISOString(),
+          // The same bytes for one draft version on every instance and after restarts (one ETag).
+          generatedAt: state.draft_changed_at.toISOString(),
         });
         return JSON.stringify(doc);
       });
