@@ -15,11 +15,16 @@ export class EpochMemo<V> {
     private readonly maxEntries = 10_000,
   ) {}
 
-  async get(key: string, load: () => Promise<V>): Promise<V> {
+  /** The value, without a promise when it is memoised (a hot read then costs no microtask). */
+  get(key: string, load: () => Promise<V>): V | Promise<V> {
     if (!this.db.coherent()) return load();
     const epoch = this.db.writeEpoch();
     const hit = this.entries.get(key);
     if (hit && hit.epoch === epoch) return hit.value;
+    return this.fill(key, epoch, load);
+  }
+
+  private async fill(key: string, epoch: number, load: () => Promise<V>): Promise<V> {
     const value = await load();
     // A write that landed while loading may not be in the value: keep it only if none did.
     if (this.db.writeEpoch() === epoch) {
@@ -29,4 +34,5 @@ export class EpochMemo<V> {
     }
     return value;
   }
+
 }

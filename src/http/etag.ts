@@ -13,6 +13,7 @@ function tags(header: string): string[] {
 /** If-None-Match: true when the client's copy is current (answer 304). */
 export function isNotModified(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
+  if (ifNoneMatch === etag) return true; // the usual case: the one tag the client was sent
   return ifNoneMatch.trim() === '*' || tags(ifNoneMatch).includes(etag);
 }
 

@@ -17,13 +17,18 @@ export class MenuCache {
 
   constructor(private readonly maxEntries = 1000) {}
 
-  async get(key: string, version: string, build: () => Promise<string>): Promise<CachedBody> {
+  /** The cached entry when current (no promise: a hot read costs no microtask), else built. */
+  get(key: string, version: string, build: () => Promise<string>): CachedBody | Promise<CachedBody> {
     const hit = this.entries.get(key);
     if (hit && hit.version === version) {
       this.entries.delete(key);
       this.entries.set(key, hit);
       return hit;
     }
+    return this.fill(key, version, build);
+  }
+
+  private async fill(key: string, version: string, build: () => Promise<string>): Promise<CachedBody> {
     const body = Buffer.from(await build());
     const entry = { version, etag: etagOf(body), body };
     this.entries.delete(key);

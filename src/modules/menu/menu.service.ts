@@ -20,8 +20,13 @@ export class MenuService {
     this.states = new EpochMemo(db);
   }
 
-  async read(venue: VenueContext, version: 'draft' | 'published'): Promise<CachedBody> {
-    const state = await this.states.get(venue.venueId, () => menu.getMenuState(this.db, venue.venueId));
+  read(venue: VenueContext, version: 'draft' | 'published'): CachedBody | Promise<CachedBody> {
+    const state = this.states.get(venue.venueId, () => menu.getMenuState(this.db, venue.venueId));
+    // Synchronous while everything is memoised: a 304 then awaits nothing but the route's own await.
+    return state instanceof Promise ? state.then((s) => this.readAt(venue, version, s)) : this.readAt(venue, version, state);
+  }
+
+  private readAt(venue: VenueContext, version: 'draft' | 'published', state: menu.MenuStateRow): CachedBody | Promise<CachedBody> {
     if (version === 'draft') {
       return this.cache.get(`${venue.venueId}:draft`, `d${state.draft_version}`, async () => {
         const rows = await menu.loadMenu(this.db, venue.venueId);

@@ -39,7 +39,7 @@ export class OrdersService {
   }
 
   /** The page as JSON, ready to send. */
-  listJson(venueId: string, q: OrderListQueryValue): Promise<string> {
+  listJson(venueId: string, q: OrderListQueryValue): string | Promise<string> {
     return this.pages.get(`${venueId}:${JSON.stringify(q)}`, async () => JSON.stringify(await this.list(venueId, q)));
   }
 

@@ -62,8 +62,8 @@ export class ReferenceService {
     this.documents = new EpochMemo(db);
   }
 
-  /** The reference as JSON, ready to send (rebuilt only after a write on the embedded engine). */
-  json(venue: VenueContext): Promise<string> {
+  /** The reference as JSON, ready to send (rebuilt only after a write). */
+  json(venue: VenueContext): string | Promise<string> {
     return this.documents.get(`${venue.venueId}:${venue.plan}`, async () => JSON.stringify(await this.get(venue)));
   }
 

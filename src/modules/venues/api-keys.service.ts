@@ -37,6 +37,23 @@ export interface VenueContext {
   defaultLanguage: string;
 }
 
+/** Shared by every request with the same key until the next write: never mutated. */
+function venueContext(row: keys.KeyContextRow): VenueContext {
+  return Object.freeze({
+    venueId: row.venue_id,
+    liveVenueId: row.live_venue_id,
+    slug: row.slug,
+    keyId: row.key_id,
+    mode: row.mode,
+    readOnly: row.read_only,
+    plan: row.plan,
+    planDefinition: PLAN_DEFINITIONS[row.plan],
+    subscriptionStatus: row.subscription_status,
+    currency: row.currency,
+    defaultLanguage: row.default_language,
+  });
+}
+
 function created(row: keys.ApiKeyRow, key: string): ApiKeyCreatedView {
   return {
     id: row.id,
@@ -64,7 +81,7 @@ function summary(row: keys.ApiKeyRow): ApiKeySummaryView {
 const MAX_HASHED_TOKENS = 10_000;
 
 export class ApiKeysService {
-  private readonly contexts: EpochMemo<keys.KeyContextRow | null>;
+  private readonly contexts: EpochMemo<VenueContext | null>;
   // token -> sha256: a hot client sends the same key on every request, and hashing it is most of
   // what a cached authentication costs. Only the hash is ever compared with the database.
   private readonly hashes = new Map<string, string>();
@@ -129,21 +146,13 @@ export class ApiKeysService {
     const token = match[1];
     if (!token.startsWith(LIVE_PREFIX) && !token.startsWith(TEST_PREFIX)) throw errors.malformedApiKey();
     const keyHash = this.hashOf(token);
-    const row = await this.contexts.get(keyHash, () => keys.findKeyContextByHash(this.db, keyHash));
-    if (!row) throw errors.invalidApiKey();
-    if (INACTIVE_SUBSCRIPTIONS.includes(row.subscription_status)) throw errors.subscriptionInactive(row.subscription_status);
-    return {
-      venueId: row.venue_id,
-      liveVenueId: row.live_venue_id,
-      slug: row.slug,
-      keyId: row.key_id,
-      mode: row.mode,
-      readOnly: row.read_only,
-      plan: row.plan,
-      planDefinition: PLAN_DEFINITIONS[row.plan],
-      subscriptionStatus: row.subscription_status,
-      currency: row.currency,
-      defaultLanguage: row.default_language,
-    };
+    const venue = await this.contexts.get(keyHash, async () => {
+      const row = await keys.findKeyContextByHash(this.db, keyHash);
+      return row && venueContext(row);
+    });
+    if (!venue) throw errors.invalidApiKey();
+    if (INACTIVE_SUBSCRIPTIONS.includes(venue.subscriptionStatus)) throw errors.subscriptionInactive(venue.subscriptionStatus);
+    return venue;
   }
+
 }
