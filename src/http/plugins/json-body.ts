@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 
 // JSON bodies through Fastify's own parser (prototype-poisoning protection), except that an
@@ -13,6 +14,7 @@ export function registerJsonBody(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
+    if (request.routeOptions.config.bodyDigest) request.bodyDigest = createHash('sha1').update(body as string).digest('base64url');
     parseJson(request, body as string, done);
   });
 }

@@ -24,7 +24,11 @@ export function menuRoutes(services: Services) {
   return async function routes(app: App): Promise<void> {
     app.post('/sync', {
       // A dry run skips the heavy bucket (spec 4.1); the limiter reads the query for that.
-      config: { buckets: (request) => ((request.query as { dryRun?: unknown }).dryRun === 'true' ? [] : ['heavy']) },
+      config: {
+        buckets: (request) => ((request.query as { dryRun?: unknown }).dryRun === 'true' ? [] : ['heavy']),
+        // An identical catalogue re-sent reuses its item digests (item-digests.ts).
+        bodyDigest: true,
+      },
       schema: {
         tags,
         summary: 'Bulk upsert of the draft menu by externalId (spec 4.1); ?dryRun=true plans without writing',
@@ -36,7 +40,7 @@ export function menuRoutes(services: Services) {
       const result = await services.sync.sync(
         { venue: request.venue, requestId: request.id },
         request.body,
-        { dryRun: request.query.dryRun === true },
+        { dryRun: request.query.dryRun === true, bodyDigest: request.bodyDigest },
       );
       return reply.status(201).send(result);
     });

@@ -40,6 +40,8 @@ export interface StoredState {
 export interface PlanContext {
   enabledLanguages: ReadonlySet<string>;
   newId: () => string;
+  /** The sha1 of an item's JSON (item-digests.ts). */
+  digestOf: (item: object) => string;
 }
 
 export type SectionName = 'categories' | 'ingredients' | 'products';
@@ -214,11 +216,6 @@ function record(section: SectionResultValue, plan: SyncPlan, name: SectionName, 
 
 // ---- categories and ingredients -----------------------------------------------------------------
 
-/** The hash of a category or ingredient item: such a row is made of the item alone. */
-export function itemSyncHash(item: CategoryInputValue | IngredientInputValue): string {
-  return createHash('sha1').update(JSON.stringify(item)).digest('base64url');
-}
-
 function mergeCategory(item: CategoryInputValue, existing: CategoryRow | undefined, ctx: PlanContext): CategoryWrite {
   return {
     id: existing?.id ?? ctx.newId(),
@@ -229,7 +226,8 @@ function mergeCategory(item: CategoryInputValue, existing: CategoryRow | undefin
     card_style: item.cardStyle !== undefined ? item.cardStyle : (existing?.card_style ?? null),
     is_active: item.isActive ?? existing?.is_active ?? true,
     translations: mergeTranslations(existing?.translations ?? {}, item.translations),
-    sync_hash: itemSyncHash(item),
+    // Such a row is made of the item alone: its digest is its sync hash.
+    sync_hash: ctx.digestOf(item),
   };
 }
 
@@ -251,7 +249,7 @@ function mergeIngredient(item: IngredientInputValue, existing: IngredientRow | u
     name: item.name,
     sort_order: item.sortOrder ?? existing?.sort_order ?? 0,
     translations: mergeTranslations(existing?.translations ?? {}, item.translations),
-    sync_hash: itemSyncHash(item),
+    sync_hash: ctx.digestOf(item),
   };
 }
 
@@ -330,10 +328,13 @@ function hasUnresolvedRefs(item: ProductInputValue, categoryIds: Map<string, str
  * changes the row (which clears it), so an identical item later can be skipped without reading
  * the row (spec 4.1 rule 1).
  */
-export function productSyncHash(item: ProductInputValue, categoryIds: Map<string, string>, ingredientIds: Map<string, string>): string {
-  // Plain JSON order is enough: the same client sends the same key order, and another order only
-  // costs a full read of that row, never a wrong skip.
-  let text = JSON.stringify(item);
+export function productSyncHash(
+  item: ProductInputValue,
+  digestOf: (item: object) => string,
+  categoryIds: Map<string, string>,
+  ingredientIds: Map<string, string>,
+): string {
+  let text = digestOf(item);
   forEachRef(item, (kind, ref) => {
     text += `\n${(kind === 'category' ? categoryIds : ingredientIds).get(ref) ?? '-'}`;
   });
@@ -380,7 +381,7 @@ function mergeProduct(item: ProductInputValue, existing: ProductRow | undefined,
     menu_visible: restoring ? (item.menuVisible ?? true) : keep(item.menuVisible, existing?.menu_visible, true),
     cleaned_up_at: null,
     translations: mergeTranslations(existing?.translations ?? {}, item.translations),
-    sync_hash: productSyncHash(item, m.categoryIds, m.ingredientIds),
+    sync_hash: productSyncHash(item, m.ctx.digestOf, m.categoryIds, m.ingredientIds),
   };
 }
 
@@ -459,10 +460,11 @@ function sameProduct(a: ProductRow, b: ProductWrite): boolean {
  */
 export function productHashes(
   input: SyncInput,
+  digestOf: (item: object) => string,
   categoryIds: Map<string, string>,
   ingredientIds: Map<string, string>,
 ): Map<string, string> {
   const hashes = new Map<string, string>();
-  for (const item of input.products ?? []) hashes.set(item.externalId, productSyncHash(item, categoryIds, ingredientIds));
+  for (const item of input.products ?? []) hashes.set(item.externalId, productSyncHash(item, digestOf, categoryIds, ingredientIds));
   return hashes;
 }

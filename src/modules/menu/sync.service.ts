@@ -7,7 +7,8 @@ import { countUsage } from '../reference/usage.repository.js';
 import { readSettings } from '../settings/settings.service.js';
 import * as menu from './menu.repository.js';
 import type { SyncInput, SyncResult } from './menu.schemas.js';
-import { itemSyncHash, planSync, productHashes, referencedExternalIds, type SectionName, type StoredState, type SyncPlan } from './sync.planner.js';
+import { ItemDigestCache } from './item-digests.js';
+import { planSync, productHashes, referencedExternalIds, type SectionName, type StoredState, type SyncPlan } from './sync.planner.js';
 
 const LIMIT_CODES: Record<SectionName, BulkLimitCode> = {
   categories: 'CATEGORY_BULK_LIMIT_EXCEEDED',
@@ -75,7 +76,7 @@ function changedStored(keys: menu.SyncKeyRow[], items: { externalId: string }[] 
  * and sync hashes) of everything the request names or refers to, then the full rows only of the
  * items whose stored hash differs from the request's. An unchanged menu re-sent reads no row data.
  */
-async function loadStored(tx: Queryable, venueId: string, input: SyncInput): Promise<StoredState> {
+async function loadStored(tx: Queryable, venueId: string, input: SyncInput, digestOf: (item: object) => string): Promise<StoredState> {
   const refs = referencedExternalIds(input);
   // One after another: a transaction is one connection, and node-postgres deprecates queueing a
   // query on a client that is still running one (removed in pg@9).
@@ -86,8 +87,8 @@ async function loadStored(tx: Queryable, venueId: string, input: SyncInput): Pro
   const categoryIds = new Map(categoryKeys.map((k) => [k.external_id, k.id]));
   const ingredientIds = new Map(ingredientKeys.map((k) => [k.external_id, k.id]));
   const unchanged = {
-    categories: unchangedOf(categoryKeys, hashesOf(input.categories, itemSyncHash)),
-    ingredients: unchangedOf(ingredientKeys, hashesOf(input.ingredients, itemSyncHash)),
+    categories: unchangedOf(categoryKeys, hashesOf(input.categories, digestOf)),
+    ingredients: unchangedOf(ingredientKeys, hashesOf(input.ingredients, digestOf)),
     products: new Set<string>(),
   };
   if (productKeys.length > 0) {
@@ -97,7 +98,7 @@ async function loadStored(tx: Queryable, venueId: string, input: SyncInput): Pro
       for (const { externalId } of items ?? []) if (!ids.has(externalId)) ids.set(externalId, `new:${externalId}`);
       return ids;
     };
-    const hashes = productHashes(input, refIds(categoryIds, input.categories), refIds(ingredientIds, input.ingredients));
+    const hashes = productHashes(input, digestOf, refIds(categoryIds, input.categories), refIds(ingredientIds, input.ingredients));
     unchanged.products = unchangedOf(
       productKeys.filter((k) => k.cleaned_up_at === null),
       hashes,
@@ -118,15 +119,24 @@ async function loadStored(tx: Queryable, venueId: string, input: SyncInput): Pro
   };
 }
 
+export interface SyncOptions {
+  dryRun: boolean;
+  /** The digest of the raw request body, when the route took it (item-digests.ts). */
+  bodyDigest?: string;
+}
+
 export class SyncService {
+  private readonly digests = new ItemDigestCache();
+
   constructor(
     private readonly db: Database,
     private readonly config: Config,
   ) {}
 
-  async sync(actor: Actor, input: SyncInput, options: { dryRun: boolean }): Promise<SyncResult> {
+  async sync(actor: Actor, input: SyncInput, options: SyncOptions): Promise<SyncResult> {
     const invalid = scheduleErrors(input);
     if (invalid.length > 0) throw errors.validation(invalid);
+    const digestOf = this.digests.digestsOf(input, options.bodyDigest);
     const venueId = actor.venue.venueId;
     const windowMs = this.config.syncTimeoutMs;
     try {
@@ -135,8 +145,8 @@ export class SyncService {
         async (tx) => {
           await menu.lockMenu(tx, venueId);
           const settings = await readSettings(tx, venueId);
-          const stored = await loadStored(tx, venueId, input);
-          const plan = planSync(input, stored, { enabledLanguages: new Set(settings.enabledLanguages), newId: uuidv7 });
+          const stored = await loadStored(tx, venueId, input, digestOf);
+          const plan = planSync(input, stored, { enabledLanguages: new Set(settings.enabledLanguages), newId: uuidv7, digestOf });
           await checkPlanLimits(tx, actor, plan);
 
           if (!options.dryRun) {

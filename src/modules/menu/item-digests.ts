@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import type { SyncInput } from './menu.schemas.js';
+
+const SECTIONS = ['categories', 'ingredients', 'products'] as const;
+type Digests = Record<(typeof SECTIONS)[number], string[]>;
+
+const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url');
+
+/**
+ * The sha1 of each sync item's JSON: what sync hashes are made of (sync.planner.ts). Serialising
+ * and hashing a 1.2 MB catalogue item by item is most of an all-skipped re-sync, and integrations
+ * typically re-send the same catalogue: the digests of a body are kept under the digest of its
+ * raw bytes, so an identical body reuses them. Identical bytes parse to identical items, in the
+ * same positions, so a kept digest is always the one the item would get. (Plain JSON key order is
+ * enough: a client sends its keys in the same order; another order only costs a full read of
+ * that row, never a wrong skip.)
+ */
+export class ItemDigestCache {
+  private readonly entries = new Map<string, Digests>();
+
+  constructor(private readonly maxEntries = 64) {}
+
+  /** Digests of every item of `input`, looked up by item; `bodyDigest` names the raw body, if known. */
+  digestsOf(input: SyncInput, bodyDigest: string | undefined): (item: object) => string {
+    let digests = bodyDigest ? this.entries.get(bodyDigest) : undefined;
+    if (!digests || !SECTIONS.every((s) => digests![s].length === (input[s]?.length ?? 0))) {
+      digests = {
+        categories: (input.categories ?? []).map((item) => sha1(JSON.stringify(item))),
+        ingredients: (input.ingredients ?? []).map((item) => sha1(JSON.stringify(item))),
+        products: (input.products ?? []).map((item) => sha1(JSON.stringify(item))),
+      };
+      if (bodyDigest) {
+        this.entries.delete(bodyDigest);
+        this.entries.set(bodyDigest, digests);
+        if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+      }
+    }
+    const byItem = new Map<object, string>();
+    for (const section of SECTIONS) (input[section] ?? []).forEach((item, i) => byItem.set(item, digests[section][i]));
+    return (item) => {
+      const digest = byItem.get(item);
+      if (digest === undefined) throw new Error('digest asked for an item outside the request');
+      return digest;
+    };
+  }
+}
