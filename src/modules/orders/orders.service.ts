@@ -32,15 +32,15 @@ export async function loadOrderViews(db: Queryable, venueId: string, rows: order
 
 export class OrdersService {
   /** Serialised list pages: an idle poller asking for the same page again costs no query. */
-  private readonly pages: EpochMemo<string>;
+  private readonly pages: EpochMemo<Buffer>;
 
   constructor(private readonly db: Database) {
     this.pages = new EpochMemo(db, 2_000);
   }
 
   /** The page as JSON, ready to send. */
-  listJson(venueId: string, q: OrderListQueryValue): string | Promise<string> {
-    return this.pages.get(`${venueId}:${JSON.stringify(q)}`, async () => JSON.stringify(await this.list(venueId, q)));
+  listJson(venueId: string, q: OrderListQueryValue): Buffer | Promise<Buffer> {
+    return this.pages.get(`${venueId}:${JSON.stringify(q)}`, async () => Buffer.from(JSON.stringify(await this.list(venueId, q))));
   }
 
   async list(venueId: string, q: OrderListQueryValue): Promise<OrderListView> {
