@@ -83,6 +83,8 @@ describe('memos across instances: the PostgreSQL change feed', { skip }, () => {
     assert.equal((await call(a.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100 }] } })).status, 201);
     assert.equal((await call(b, 'GET', '/v1/menu', { key: v.key })).status, 200);
     assert.equal(bDb.coherent(), true);
+    const reported: boolean[] = [];
+    bDb.onFeedChange?.((listening) => reported.push(listening));
 
     // Cut every change feed of this database (B's and A's): their connections drop.
     await a.database.db.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and pid <> pg_backend_pid()`, [CHANGE_FEED_APPLICATION]);
@@ -95,6 +97,7 @@ describe('memos across instances: the PostgreSQL change feed', { skip }, () => {
 
     for (let i = 0; !bDb.coherent() && i < 500; i += 1) await sleep(10);
     assert.equal(bDb.coherent(), true, 'B listens again');
+    assert.deepEqual(reported, [false, true], 'the outage is reported once, and the recovery');
     for (let i = 1; i <= 5; i += 1) {
       await call(a.app, 'PATCH', '/v1/products/p1', { key: v.key, body: { priceMinor: 300 + i } });
       assert.equal((await call(b, 'GET', '/v1/menu', { key: v.key })).body.products[0].priceMinor, 300 + i);

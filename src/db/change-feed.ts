@@ -26,6 +26,10 @@ export class ChangeFeed {
   private queued: Promise<void> | null = null;
   private retry: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Failed attempts in a row: only the first of a run is reported. */
+  private failures = 0;
+  /** Told when the feed goes up or down (the server logs it: a down feed means slower reads). */
+  onChange: ((listening: boolean, err?: Error) => void) | null = null;
 
   constructor(
     private readonly clientConfig: pg.ClientConfig,
@@ -36,16 +40,19 @@ export class ChangeFeed {
   /** Connects and listens; resolves when listening or after the first failure (then retries). */
   async start(): Promise<void> {
     const client = new pg.Client({ ...this.clientConfig, application_name: CHANGE_FEED_APPLICATION });
-    const lost = () => {
+    const lost = (err?: Error) => {
       if (this.client !== client) return;
       this.client = null;
+      // Reported once per outage: when a listening feed drops, or when the first start fails.
+      if (this.listening || this.failures === 0) this.onChange?.(false, err);
+      this.failures += 1;
       this.listening = false;
       this.epoch += 1;
       client.end().catch(() => {});
       this.scheduleRetry();
     };
     client.on('error', lost);
-    client.on('end', lost);
+    client.on('end', () => lost());
     client.on('notification', () => {
       this.epoch += 1;
     });
@@ -57,8 +64,10 @@ export class ChangeFeed {
       // Anything written while this instance was not listening is unknown: every memo reads again.
       this.epoch += 1;
       this.listening = true;
-    } catch {
-      lost();
+      this.failures = 0;
+      this.onChange?.(true);
+    } catch (err) {
+      lost(err as Error);
     }
   }
 

@@ -42,6 +42,8 @@ export interface Database extends Queryable {
    * Absent where writes are seen as they happen (PGlite).
    */
   catchUp?: () => Promise<void>;
+  /** PostgreSQL with a change feed: reports it going down (memos read through) and back up. */
+  onFeedChange?: (listener: (listening: boolean, err?: Error) => void) => void;
   transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Runs a script of several statements (migrations). */
   exec(sql: string): Promise<void>;

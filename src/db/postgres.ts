@@ -73,7 +73,14 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     writeEpoch: () => (feed ? feed.writeEpoch() : ownEpoch),
     // Without the feed other instances' writes are unseen: memos read through.
     coherent: () => feed?.coherent() ?? false,
-    ...(feed ? { catchUp: () => feed.catchUp() } : {}),
+    ...(feed
+      ? {
+          catchUp: () => feed.catchUp(),
+          onFeedChange: (listener: (listening: boolean, err?: Error) => void) => {
+            feed.onChange = listener;
+          },
+        }
+      : {}),
     async query<R>(text: string, params?: readonly unknown[]) {
       const result = await run<R>(pool, text, params);
       if (!isReadOnly(text)) {

@@ -30,6 +30,10 @@ export async function serve(baseConfig: Config, options: { handleSignals?: boole
   const db = await openDatabase(config, { listen: true });
   await migrate(db);
   const { app } = await buildApp({ config, db });
+  db.onFeedChange?.((listening, err) => {
+    if (listening) app.log.info('change feed listening: memos follow other instances');
+    else app.log.warn({ err }, 'change feed down: every request reads from the database until it is back');
+  });
   // server.close() reaps only the keep-alive sockets idle at that moment: a request still in flight
   // when shutdown begins would leave its socket open afterwards and hold the process until the
   // client lets go (or the shutdown timeout exits with 1). Its response closes the connection instead.
