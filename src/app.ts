@@ -11,6 +11,7 @@ import { RateLimiter } from './http/rate-limit/limiter.js';
 import { MemoryRateStore } from './http/rate-limit/memory-store.js';
 import { ErrorResponse } from './http/schemas/common.js';
 import type { App } from './http/types.js';
+import { lazyChildLogger } from './http/request-logger.js';
 import { lazySerializers } from './http/serialization.js';
 import { validatorFactory } from './http/validation.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
@@ -54,6 +55,7 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Buil
           },
     genReqId,
     requestIdHeader: false,
+    ...(config.logLevel === 'silent' ? {} : { childLoggerFactory: lazyChildLogger }),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: BODY_LIMIT_BYTES,
     // proxy-addr takes a hop count too, which Fastify's types leave out.

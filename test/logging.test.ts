@@ -112,4 +112,37 @@ describe('request logging', () => {
       await db.dispose();
     }
   });
+
+  it('at LOG_LEVEL=warn logs nothing for a good request, and a 500 with its request id', async () => {
+    const db = await testDatabase();
+    const logs: string[] = [];
+    const config = loadConfig({ RATE_LIMITS: 'off', LOG_LEVEL: 'warn', ADMIN_TOKEN, DATA_DIR: '/nonexistent' });
+    const built = await buildApp({ config, db: db.db, logStream: { write: (line: string) => void logs.push(line) } });
+    await built.app.ready();
+    try {
+      // Request loggers are made only when a request logs (src/http/request-logger.ts).
+      const health = await call(built.app, 'GET', '/health');
+      assert.equal(health.status, 200);
+      assert.deepEqual(logs, [], 'nothing at warn for a good request');
+      const dbHandle = db.db;
+      await dbHandle.close();
+      dbHandle.close = async () => {};
+      const res = await call(built.app, 'GET', '/v1/reference', {
+        key: 'carta_live_0123456789abcdefghijABCDEFGHIJ01',
+        headers: { 'x-request-id': 'fail-500' },
+      });
+      assert.equal(res.status, 500);
+      const errorLines = logs
+        .flatMap((c) => c.split('\n').filter(Boolean))
+        .map((l) => JSON.parse(l) as LogLine)
+        .filter((l) => l.level >= 50);
+      assert.ok(errorLines.length > 0);
+      assert.ok(logs.flatMap((c) => c.split('\n').filter(Boolean)).every((l) => (JSON.parse(l) as LogLine).level >= 40), 'only warn and above');
+      for (const l of errorLines) assert.equal(l.requestId, 'fail-500');
+      assert.equal(logs.join('').includes('carta_live_0123456789abcdefghijABCDEFGHIJ01'), false);
+    } finally {
+      await built.app.close();
+      await db.dispose();
+    }
+  });
 });
