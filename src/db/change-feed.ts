@@ -15,6 +15,12 @@ import pg from 'pg';
  * While the connection is down the feed is not coherent: memos read through (always correct,
  * only slower) until it is back, listening, with a new epoch.
  */
+/**
+ * A catch-up round trip that takes longer than this means the connection is stuck (a network
+ * partition sends no reset): the feed is dropped and reconnected, and waiting requests read through.
+ */
+export const CATCH_UP_TIMEOUT_MS = 2000;
+
 /** How the feed's connection shows in pg_stat_activity. */
 export const CHANGE_FEED_APPLICATION = 'carta-change-feed';
 
@@ -30,6 +36,8 @@ export class ChangeFeed {
   private failures = 0;
   /** Told when the feed goes up or down (the server logs it: a down feed means slower reads). */
   onChange: ((listening: boolean, err?: Error) => void) | null = null;
+  /** Drops the current connection (set while one is open). */
+  private drop: ((err?: Error) => void) | null = null;
 
   constructor(
     private readonly clientConfig: pg.ClientConfig,
@@ -39,7 +47,8 @@ export class ChangeFeed {
 
   /** Connects and listens; resolves when listening or after the first failure (then retries). */
   async start(): Promise<void> {
-    const client = new pg.Client({ ...this.clientConfig, application_name: CHANGE_FEED_APPLICATION });
+    // keepAlive: a peer that vanished is noticed by the OS, not only by a catch-up that times out.
+    const client = new pg.Client({ ...this.clientConfig, application_name: CHANGE_FEED_APPLICATION, keepAlive: true });
     const lost = (err?: Error) => {
       if (this.client !== client) return;
       this.client = null;
@@ -49,8 +58,11 @@ export class ChangeFeed {
       this.listening = false;
       this.epoch += 1;
       client.end().catch(() => {});
+      // end() waits for the server to close a connection that may be stuck: let the socket go now.
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
       this.scheduleRetry();
     };
+    this.drop = lost;
     client.on('error', lost);
     client.on('end', () => lost());
     client.on('notification', () => {
@@ -109,17 +121,25 @@ export class ChangeFeed {
   private ping(): Promise<void> {
     const client = this.client;
     if (!client) return Promise.resolve();
-    const done = client.query(';').then(
+    let timer: NodeJS.Timeout | undefined;
+    const stuck = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        if (this.client === client) this.drop?.(new Error(`change feed gave no answer within ${CATCH_UP_TIMEOUT_MS} ms`));
+        resolve();
+      }, CATCH_UP_TIMEOUT_MS);
+    });
+    const answered = client.query(';').then(
       () => {},
       () => {
         // The connection is failing: 'error'/'end' will mark the feed incoherent.
         this.listening = false;
       },
     );
-    this.inflight = done.finally(() => {
+    const tracked: Promise<void> = Promise.race([answered, stuck]).finally(() => {
+      clearTimeout(timer);
       if (this.inflight === tracked) this.inflight = null;
     });
-    const tracked = this.inflight;
+    this.inflight = tracked;
     return tracked;
   }
 
