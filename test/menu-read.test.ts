@@ -343,6 +343,21 @@ describe('GET /v1/menu (decisions 3)', () => {
     }
   });
 
+  it('keeps the draft ETag of a never-edited draft across its first publish, on any instance', async () => {
+    const v = await createVenue(t.app);
+    const before = await readMenu(v);
+    assert.equal((await call(t.app, 'POST', '/v1/publish', { key: v.key })).status, 201);
+    const { app: other } = await buildApp({ config: t.config, db: t.database.db });
+    await other.ready();
+    try {
+      const again = await call(other, 'GET', '/v1/menu', { key: v.key });
+      assert.equal(again.headers.etag, before.headers.etag);
+      assert.equal((await readMenu(v)).headers.etag, before.headers.etag);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('answers 404 MENU_NOT_PUBLISHED for the published menu before the first publish', async () => {
     const v = await createVenue(t.app);
     await sync(v, { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100 }] });

@@ -232,6 +232,25 @@ describe('per-IP buckets (decisions 10)', () => {
     assertRateLimited(probes[1], 'short');
   });
 
+  it('counts requests to unknown paths, those whose body is refused before routing included', async () => {
+    const raw = (ip: string, contentType: string, payload: string): Promise<Res> =>
+      t.app
+        .inject({ method: 'POST', url: '/nope', remoteAddress: ip, headers: { 'content-type': contentType }, payload })
+        .then((r) => ({ status: r.statusCode, body: JSON.parse(r.body), headers: r.headers }));
+    const { burst, probes } = await withinOneSecond(
+      (ip) =>
+        times(10, (i) =>
+          i % 3 === 0 ? raw(ip, 'text/plain', 'hello') : i % 3 === 1 ? raw(ip, 'application/json', '{"broken":') : hit(t.app, 'GET', '/nope', { ip }),
+        ),
+      [(ip) => raw(ip, 'application/json', '{"broken":'), (ip) => hit(t.app, 'GET', '/nope', { ip })],
+    );
+    // Broken JSON fails in the body parser (400) before the 404 handler runs; the rest are 404.
+    assert.deepEqual(burst.map((r) => r.status), times(10, (i) => (i % 3 === 1 ? 400 : 404)));
+    assert.ok(burst.every((r) => bucketNames(r).join() === 'long,medium,short'), 'each was counted');
+    assertRateLimited(probes[0], 'short');
+    assertRateLimited(probes[1], 'short');
+  });
+
   it('never limits /health and /ready, even for an exhausted IP', async () => {
     const { probes } = await withinOneSecond(
       (ip) => times(10, () => hit(t.app, 'GET', '/v1/openapi.json', { ip })),

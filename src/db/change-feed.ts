@@ -21,6 +21,11 @@ import pg from 'pg';
  */
 export const CATCH_UP_TIMEOUT_MS = 2000;
 
+/** pg has no public way to drop a connection that stopped answering; its socket is closed directly. */
+function destroySocket(client: pg.Client): void {
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+}
+
 /** How the feed's connection shows in pg_stat_activity. */
 export const CHANGE_FEED_APPLICATION = 'carta-change-feed';
 
@@ -48,7 +53,14 @@ export class ChangeFeed {
   /** Connects and listens; resolves when listening or after the first failure (then retries). */
   async start(): Promise<void> {
     // keepAlive: a peer that vanished is noticed by the OS, not only by a catch-up that times out.
-    const client = new pg.Client({ ...this.clientConfig, application_name: CHANGE_FEED_APPLICATION, keepAlive: true });
+    // query_timeout bounds the LISTEN of a connection that opened but stopped answering.
+    const client = new pg.Client({
+      ...this.clientConfig,
+      application_name: CHANGE_FEED_APPLICATION,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      query_timeout: 10_000,
+    });
     const lost = (err?: Error) => {
       if (this.client !== client) return;
       this.client = null;
@@ -59,7 +71,7 @@ export class ChangeFeed {
       this.epoch += 1;
       client.end().catch(() => {});
       // end() waits for the server to close a connection that may be stuck: let the socket go now.
-      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      destroySocket(client);
       this.scheduleRetry();
     };
     this.drop = lost;
@@ -130,9 +142,9 @@ export class ChangeFeed {
     });
     const answered = client.query(';').then(
       () => {},
-      () => {
-        // The connection is failing: 'error'/'end' will mark the feed incoherent.
-        this.listening = false;
+      (err: Error) => {
+        // The connection is failing: drop it (and reconnect), unless a newer one took its place.
+        if (this.client === client) this.drop?.(err);
       },
     );
     const tracked: Promise<void> = Promise.race([answered, stuck]).finally(() => {
@@ -149,6 +161,10 @@ export class ChangeFeed {
     if (this.retry) clearTimeout(this.retry);
     const client = this.client;
     this.client = null;
-    if (client) await client.end().catch(() => {});
+    if (client) {
+      // A stuck connection would never finish end(): give it a moment, then let the socket go.
+      await Promise.race([client.end().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+      destroySocket(client);
+    }
   }
 }

@@ -50,9 +50,12 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
-/** A statement that cannot change data (a plain select); anything else counts as a write. */
+/**
+ * A statement that cannot change data (a plain select, or maintenance such as vacuum and analyze,
+ * which also cannot run inside a transaction); anything else counts as a write.
+ */
 export function isReadOnly(text: string): boolean {
-  return /^\s*select\b/i.test(text);
+  return /^\s*(select|vacuum|analyze)\b/i.test(text);
 }
 
 /** Observes every statement sent (tests count them; nothing in production listens). */

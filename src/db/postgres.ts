@@ -58,7 +58,9 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   const notify = `notify ${pg.escapeIdentifier(channel)}`;
   const listenUrl = options.listenUrl ?? (options.listen ? options.url : null);
   const feed = listenUrl ? new ChangeFeed({ ...connection, connectionString: listenUrl }, channel) : null;
-  if (feed) await feed.start();
+  // Normally listening within milliseconds; a feed that cannot connect does not hold up the start
+  // (memos read through until it is up; it keeps retrying).
+  if (feed) await Promise.race([feed.start(), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
   let ownEpoch = 0;
   const wrote = () => (feed ? feed.wrote() : (ownEpoch += 1));
 
@@ -68,7 +70,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
   };
 
-  return {
+  const db: Database = {
     engine: 'postgres',
     writeEpoch: () => (feed ? feed.writeEpoch() : ownEpoch),
     // Without the feed other instances' writes are unseen: memos read through.
@@ -78,16 +80,15 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
           catchUp: () => feed.catchUp(),
           onFeedChange: (listener: (listening: boolean, err?: Error) => void) => {
             feed.onChange = listener;
+            // A first start that failed happened before anyone listened: say so now.
+            if (!feed.coherent()) listener(false);
           },
         }
       : {}),
-    async query<R>(text: string, params?: readonly unknown[]) {
-      const result = await run<R>(pool, text, params);
-      if (!isReadOnly(text)) {
-        await pool.query(notify);
-        wrote();
-      }
-      return result;
+    query<R>(text: string, params?: readonly unknown[]) {
+      if (isReadOnly(text)) return run<R>(pool, text, params);
+      // A write commits together with its notification (see transaction), never one without the other.
+      return db.transaction((tx) => tx.query<R>(text, params));
     },
     async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       const { deadline } = options;
@@ -136,14 +137,12 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       }
     },
     async exec(sql) {
-      onQuery?.(sql);
-      await pool.query(sql);
-      await pool.query(notify);
-      wrote();
+      await db.transaction((tx) => tx.exec(sql));
     },
     async close() {
       await feed?.close();
       await pool.end();
     },
   };
+  return db;
 }

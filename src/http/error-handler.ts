@@ -55,9 +55,24 @@ function send(reply: FastifyReply, request: FastifyRequest, err: AppError) {
   return reply.status(err.statusCode).type('application/json; charset=utf-8').send(envelope(err, request));
 }
 
-/** The error envelope for every failure; `notFoundGate` runs before the 404 of an unknown path. */
-export function registerErrorHandling(app: FastifyInstance, notFoundGate: preValidationHookHandler): void {
-  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+export interface NotFoundGate {
+  /** Runs before the 404 of an unknown path (the per-IP limits). */
+  hook: preValidationHookHandler;
+  /** The same limits for an unknown path whose request failed before the hook (a bad body). */
+  charge: ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) | null;
+}
+
+/** The error envelope for every failure. */
+export function registerErrorHandling(app: FastifyInstance, notFound: NotFoundGate): void {
+  app.setErrorHandler(async (error: FastifyError | AppError | Error, request, reply) => {
+    if (notFound.charge && request.is404 && request.ipCharge === undefined) {
+      try {
+        await notFound.charge(request, reply);
+      } catch (limited) {
+        if (limited instanceof AppError) return send(reply, request, limited);
+        throw limited;
+      }
+    }
     const known = error instanceof AppError ? error : fromFastifyError(error as FastifyError, request);
     if (known) {
       if (known.statusCode >= 500) request.log.error({ err: error }, known.message);
@@ -68,7 +83,7 @@ export function registerErrorHandling(app: FastifyInstance, notFoundGate: preVal
     return send(reply, request, new AppError({ statusCode: 500, message: 'Internal server error' }));
   });
 
-  app.setNotFoundHandler({ preValidation: notFoundGate }, (request, reply) =>
+  app.setNotFoundHandler({ preValidation: notFound.hook }, (request, reply) =>
     send(reply, request, errors.routeNotFound(request.method, request.url.split('?')[0])),
   );
 }

@@ -29,7 +29,7 @@ declare module 'fastify' {
     venue: VenueContext;
     /** The per-IP slots this request took (refunded if a venue bucket refuses it). */
     ipCharge?: IpCharge;
-    /** sha1 of the raw JSON body, on routes whose config asks for it. */
+    /** sha256 of the raw JSON body, on routes whose config asks for it. */
     bodyDigest?: string;
   }
 }

@@ -14,7 +14,7 @@ export function registerJsonBody(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    if (request.routeOptions.config.bodyDigest) request.bodyDigest = createHash('sha1').update(body as string).digest('base64url');
+    if (request.routeOptions.config.bodyDigest) request.bodyDigest = createHash('sha256').update(body as string).digest('base64url');
     parseJson(request, body as string, done);
   });
 }

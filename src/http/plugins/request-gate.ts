@@ -38,7 +38,8 @@ export function requestGate({ apiKeys, limiter, adminToken, catchUp }: GateDeps)
   function gateFor(prefix: string, config: FastifyContextConfig) {
     const steps: Step[] = [];
     if (limiter && config.rateLimit !== false) steps.push(limitIp(limiter));
-    const surface = SURFACES[prefix];
+    // A route under a surface's own sub-prefix (e.g. /v1/menu) belongs to that surface.
+    const surface = SURFACES[prefix] ?? Object.entries(SURFACES).find(([p]) => prefix.startsWith(`${p}/`))?.[1];
     if (surface && catchUp) steps.push(catchUp);
     if (surface?.auth === 'apiKey') steps.push(apiKeyAuth(apiKeys, limiter, config));
     if (surface?.auth === 'operator') steps.push(authenticateOperator);
@@ -69,6 +70,6 @@ export function requestGate({ apiKeys, limiter, adminToken, catchUp }: GateDeps)
       route.onRequest = [gate, ...[route.onRequest ?? []].flat()] as RouteOptions['onRequest'];
     },
     /** Unknown paths are not routes but still count against the caller's IP. */
-    notFound: gateFor('', {}) as preValidationHookHandler,
+    notFound: { hook: gateFor('', {}) as preValidationHookHandler, charge: limiter ? limitIp(limiter) : null },
   };
 }

@@ -10,7 +10,7 @@ const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url
  * The sha1 of each sync item's JSON: what sync hashes are made of (sync.planner.ts). Serialising
  * and hashing a 1.2 MB catalogue item by item is most of an all-skipped re-sync, and integrations
  * typically re-send the same catalogue: the digests of a body are kept under the digest of its
- * raw bytes, so an identical body reuses them. Identical bytes parse to identical items, in the
+ * raw bytes (sha256), so an identical body reuses them. Identical bytes parse to identical items, in the
  * same positions, so a kept digest is always the one the item would get. (Plain JSON key order is
  * enough: a client sends its keys in the same order; another order only costs a full read of
  * that row, never a wrong skip.)

@@ -391,7 +391,10 @@ export async function insertPublication(
     [venueId, p.id, p.publishedAt, JSON.stringify(p.document), JSON.stringify(p.counts)],
   );
   await db.query(
-    `insert into menu_state (venue_id, latest_publication_id) values ($1, $2)
+    // A first publish of a never-edited draft keeps the draft's time (the venue's creation), so
+    // the draft document, and its ETag, stay what they were.
+    `insert into menu_state (venue_id, latest_publication_id, draft_changed_at)
+     values ($1, $2, (select created_at from venues where id = $1))
      on conflict (venue_id) do update set latest_publication_id = excluded.latest_publication_id`,
     [venueId, p.id],
   );

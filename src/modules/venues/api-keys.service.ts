@@ -125,15 +125,7 @@ export class ApiKeysService {
     await keys.revokeApiKey(this.db, existing.venue_id, keyId);
   }
 
-  private hashOf(token: string): string {
-    let hash = this.hashes.get(token);
-    if (hash === undefined) {
-      if (this.hashes.size >= MAX_HASHED_TOKENS) this.hashes.clear();
-      hash = hashApiKey(token);
-      this.hashes.set(token, hash);
-    }
-    return hash;
-  }
+
 
   /**
    * Spec section 5: the three 401s, then the subscription check. Read-only and plan gates depend on
@@ -145,12 +137,18 @@ export class ApiKeysService {
     if (!match) throw errors.missingApiKey();
     const token = match[1];
     if (!token.startsWith(LIVE_PREFIX) && !token.startsWith(TEST_PREFIX)) throw errors.malformedApiKey();
-    const keyHash = this.hashOf(token);
+    const known = this.hashes.get(token);
+    const keyHash = known ?? hashApiKey(token);
     const venue = await this.contexts.get(keyHash, async () => {
       const row = await keys.findKeyContextByHash(this.db, keyHash);
       return row && venueContext(row);
     });
     if (!venue) throw errors.invalidApiKey();
+    // Only keys that exist are remembered: made-up tokens cannot fill the map (or keep it busy).
+    if (known === undefined) {
+      if (this.hashes.size >= MAX_HASHED_TOKENS) this.hashes.clear();
+      this.hashes.set(token, keyHash);
+    }
     if (INACTIVE_SUBSCRIPTIONS.includes(venue.subscriptionStatus)) throw errors.subscriptionInactive(venue.subscriptionStatus);
     return venue;
   }
