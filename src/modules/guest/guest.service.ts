@@ -85,7 +85,7 @@ export class GuestService {
     const info = venueInfo(venue);
     const locale = requestedLocale && info.languages.includes(requestedLocale) ? requestedLocale : info.defaultLanguage;
     const version = `${venue.latest_publication_id}:${venue.settings_updated_at?.getTime() ?? 0}:${venue.plan}`;
-    return this.cache.get(`${venue.id}:guest:${locale}`, version, async () =>
+    return this.cache.get(venue.id, `guest:${locale}`, version, async () =>
       JSON.stringify(guestMenu(await this.snapshot(venue.id, venue.latest_publication_id), info, locale, venue.settings_updated_at)),
     );
   }

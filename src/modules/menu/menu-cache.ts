@@ -8,32 +8,48 @@ export interface CachedBody {
 }
 
 /**
- * Serialised menus per venue and kind, each tagged with the database version it was built from.
- * A reader checks the version (one indexed row) and sends the cached Buffer while it matches, so
- * every instance serves fresh data without invalidation messages. Bounded, least recently used out.
+ * Serialised menus per venue and kind (draft, published, a guest locale), each tagged with the
+ * database version it was built from. A reader checks the version and sends the cached Buffer
+ * while it matches. Bounded by venue, least recently used out.
+ *
+ * Keyed by the venue id as the caller holds it, then by kind: a hot read looks up strings whose
+ * hashes V8 has already computed, instead of hashing a freshly built `venue:kind` key on every
+ * request (the largest cost of ours left on the 304 path).
  */
 export class MenuCache {
-  private readonly entries = new Map<string, CachedBody>();
+  private readonly venues = new Map<string, Map<string, CachedBody>>();
+  private last: string | null = null;
 
-  constructor(private readonly maxEntries = 1000) {}
+  constructor(private readonly maxVenues = 1000) {}
 
   /** The cached entry when current (no promise: a hot read costs no microtask), else built. */
-  get(key: string, version: string, build: () => Promise<string>): CachedBody | Promise<CachedBody> {
-    const hit = this.entries.get(key);
+  get(venueId: string, kind: string, version: string, build: () => Promise<string>): CachedBody | Promise<CachedBody> {
+    const kinds = this.venues.get(venueId);
+    const hit = kinds?.get(kind);
     if (hit && hit.version === version) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
+      this.touch(venueId, kinds as Map<string, CachedBody>);
       return hit;
     }
-    return this.fill(key, version, build);
+    return this.fill(venueId, kind, version, build);
   }
 
-  private async fill(key: string, version: string, build: () => Promise<string>): Promise<CachedBody> {
+  private async fill(venueId: string, kind: string, version: string, build: () => Promise<string>): Promise<CachedBody> {
     const body = Buffer.from(await build());
     const entry = { version, etag: etagOf(body), body };
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    const kinds = this.venues.get(venueId) ?? new Map<string, CachedBody>();
+    kinds.set(kind, entry);
+    this.venues.delete(venueId);
+    this.venues.set(venueId, kinds);
+    this.last = venueId;
+    if (this.venues.size > this.maxVenues) this.venues.delete(this.venues.keys().next().value as string);
     return entry;
+  }
+
+  /** Most recently used last; a venue already last (a hot venue's next read) is left where it is. */
+  private touch(venueId: string, kinds: Map<string, CachedBody>): void {
+    if (this.last === venueId) return;
+    this.venues.delete(venueId);
+    this.venues.set(venueId, kinds);
+    this.last = venueId;
   }
 }

@@ -28,7 +28,7 @@ export class MenuService {
 
   private readAt(venue: VenueContext, version: 'draft' | 'published', state: menu.MenuStateRow): CachedBody | Promise<CachedBody> {
     if (version === 'draft') {
-      return this.cache.get(`${venue.venueId}:draft`, `d${state.draft_version}`, async () => {
+      return this.cache.get(venue.venueId, 'draft', `d${state.draft_version}`, async () => {
         const rows = await menu.loadMenu(this.db, venue.venueId);
         const doc = menuDocument(rows, {
           version: 'draft',
@@ -43,7 +43,7 @@ export class MenuService {
     }
     const publicationId = state.latest_publication_id;
     if (!publicationId) throw errors.menuNotPublished();
-    return this.cache.get(`${venue.venueId}:published`, publicationId, async () => {
+    return this.cache.get(venue.venueId, 'published', publicationId, async () => {
       const document = await menu.findPublicationDocument(this.db, venue.venueId, publicationId);
       if (document === null) throw errors.menuNotPublished();
       return document;
