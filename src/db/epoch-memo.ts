@@ -1,3 +1,4 @@
+import { remember } from '../lru.js';
 import type { Database } from './port.js';
 
 /**
@@ -28,9 +29,7 @@ export class EpochMemo<V> {
     const value = await load();
     // A write that landed while loading may not be in the value: keep it only if none did.
     if (this.db.writeEpoch() === epoch) {
-      this.entries.delete(key);
-      this.entries.set(key, { epoch, value });
-      if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+      remember(this.entries, key, { epoch, value }, this.maxEntries);
     }
     return value;
   }

@@ -29,7 +29,7 @@ export interface PostgresOptions {
 }
 
 /** The NOTIFY channel of one database (and schema: test files share a database). */
-export function writesChannel(schema?: string): string {
+function writesChannel(schema?: string): string {
   return schema ? `carta_writes_${schema}` : 'carta_writes';
 }
 

@@ -21,15 +21,13 @@ declare module 'fastify' {
     buckets?: VenueBucket[] | ((request: FastifyRequest) => VenueBucket[]);
     /** Routes outside every rate limit (health and readiness probes). */
     rateLimit?: false;
-    /** The JSON body parser records a digest of the raw body (request.bodyDigest). */
-    bodyDigest?: boolean;
   }
   interface FastifyRequest {
     /** The caller's venue; set by the API-key plugin on every /v1 route that needs a key. */
     venue: VenueContext;
     /** The per-IP slots this request took (refunded if a venue bucket refuses it). */
     ipCharge?: IpCharge;
-    /** sha256 of the raw JSON body, on routes whose config asks for it. */
+    /** sha256 of the raw JSON body, where the scope's parser records it (json-body.ts). */
     bodyDigest?: string;
   }
 }

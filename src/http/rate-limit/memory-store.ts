@@ -1,3 +1,4 @@
+import { remember } from '../../lru.js';
 import type { BucketCheck, BucketState, ConsumeResult, RateStore } from './store.js';
 
 interface Entry {
@@ -20,13 +21,11 @@ export class MemoryRateStore implements RateStore {
     if (!entries) {
       entries = [];
     } else {
-      this.logs.delete(key);
       let drop = 0;
       while (drop < entries.length && entries[drop].at <= now - windowMs) drop += 1;
       if (drop > 0) entries.splice(0, drop);
     }
-    this.logs.set(key, entries);
-    if (this.logs.size > this.maxKeys) this.logs.delete(this.logs.keys().next().value as string);
+    remember(this.logs, key, entries, this.maxKeys);
     return entries;
   }
 

@@ -3,6 +3,7 @@ import { EpochMemo } from '../../db/epoch-memo.js';
 import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { uuidv7 } from '../../ids.js';
+import { remember } from '../../lru.js';
 import { stableStringify } from '../../stable-json.js';
 import type { CachedBody, MenuCache } from '../menu/menu-cache.js';
 import { findPublicationDocument } from '../menu/menu.repository.js';
@@ -38,6 +39,9 @@ export interface PlacedOrder {
   replayed: boolean;
 }
 
+/** Parsed published snapshots kept for pricing and the guest view (they never change). */
+const MAX_SNAPSHOTS = 500;
+
 /** The public guest surface (decisions section 2): the published menu and order placement. */
 export class GuestService {
   /** Parsed snapshots by publication id: immutable, so never stale. */
@@ -66,8 +70,7 @@ export class GuestService {
     const text = await findPublicationDocument(this.db, venueId, publicationId);
     if (text === null) throw errors.menuNotPublished();
     const doc = JSON.parse(text) as MenuDocumentValue;
-    this.snapshots.set(publicationId, doc);
-    if (this.snapshots.size > 500) this.snapshots.delete(this.snapshots.keys().next().value as string);
+    remember(this.snapshots, publicationId, doc, MAX_SNAPSHOTS);
     return doc;
   }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { remember } from '../../lru.js';
 import type { SyncInput } from './menu.schemas.js';
 
 const SECTIONS = ['categories', 'ingredients', 'products'] as const;
@@ -29,11 +30,7 @@ export class ItemDigestCache {
         ingredients: (input.ingredients ?? []).map((item) => sha1(JSON.stringify(item))),
         products: (input.products ?? []).map((item) => sha1(JSON.stringify(item))),
       };
-      if (bodyDigest) {
-        this.entries.delete(bodyDigest);
-        this.entries.set(bodyDigest, digests);
-        if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-      }
+      if (bodyDigest) remember(this.entries, bodyDigest, digests, this.maxEntries);
     }
     const byItem = new Map<object, string>();
     for (const section of SECTIONS) (input[section] ?? []).forEach((item, i) => byItem.set(item, digests[section][i]));

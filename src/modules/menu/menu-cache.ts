@@ -1,4 +1,5 @@
 import { etagOf } from '../../http/etag.js';
+import { remember } from '../../lru.js';
 
 /** A serialised read, ready to send: the bytes and their ETag. */
 export interface CachedBody {
@@ -38,10 +39,8 @@ export class MenuCache {
     const entry = { version, etag: etagOf(body), body };
     const kinds = this.venues.get(venueId) ?? new Map<string, CachedBody>();
     kinds.set(kind, entry);
-    this.venues.delete(venueId);
-    this.venues.set(venueId, kinds);
+    remember(this.venues, venueId, kinds, this.maxVenues);
     this.last = venueId;
-    if (this.venues.size > this.maxVenues) this.venues.delete(this.venues.keys().next().value as string);
     return entry;
   }
 

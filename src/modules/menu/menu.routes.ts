@@ -1,5 +1,6 @@
 import { errorResponses, NotModified } from '../../http/schemas/common.js';
 import { isNotModified, sendCached, sendNotModified } from '../../http/etag.js';
+import { registerJsonBody } from '../../http/plugins/json-body.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
 import {
@@ -22,27 +23,28 @@ const tags = ['menu'];
 
 export function menuRoutes(services: Services) {
   return async function routes(app: App): Promise<void> {
-    app.post('/sync', {
-      // A dry run skips the heavy bucket (spec 4.1); the limiter reads the query for that.
-      config: {
-        buckets: (request) => ((request.query as { dryRun?: unknown }).dryRun === 'true' ? [] : ['heavy']),
-        // An identical catalogue re-sent reuses its item digests (item-digests.ts).
-        bodyDigest: true,
-      },
-      schema: {
-        tags,
-        summary: 'Bulk upsert of the draft menu by externalId (spec 4.1); ?dryRun=true plans without writing',
-        querystring: SyncQuery,
-        body: SyncBody,
-        response: { 201: SyncResponse, ...errorResponses(400, 401, 403, 413, 429) },
-      },
-    }, async (request, reply) => {
-      const result = await services.sync.sync(
-        { venue: request.venue, requestId: request.id },
-        request.body,
-        { dryRun: request.query.dryRun === true, bodyDigest: request.bodyDigest },
-      );
-      return reply.status(201).send(result);
+    // The sync in a scope of its own, whose JSON parser also records the raw body's digest: an
+    // identical catalogue re-sent reuses its item digests (item-digests.ts).
+    await app.register(async (sync: App) => {
+      registerJsonBody(sync, { recordDigest: true });
+      sync.post('/sync', {
+        // A dry run skips the heavy bucket (spec 4.1); the limiter reads the query for that.
+        config: { buckets: (request) => ((request.query as { dryRun?: unknown }).dryRun === 'true' ? [] : ['heavy']) },
+        schema: {
+          tags,
+          summary: 'Bulk upsert of the draft menu by externalId (spec 4.1); ?dryRun=true plans without writing',
+          querystring: SyncQuery,
+          body: SyncBody,
+          response: { 201: SyncResponse, ...errorResponses(400, 401, 403, 413, 429) },
+        },
+      }, async (request, reply) => {
+        const result = await services.sync.sync(
+          { venue: request.venue, requestId: request.id },
+          request.body,
+          { dryRun: request.query.dryRun === true, bodyDigest: request.bodyDigest },
+        );
+        return reply.status(201).send(result);
+      });
     });
 
     app.get('/menu', {

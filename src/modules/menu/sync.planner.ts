@@ -328,7 +328,7 @@ function hasUnresolvedRefs(item: ProductInputValue, categoryIds: Map<string, str
  * changes the row (which clears it), so an identical item later can be skipped without reading
  * the row (spec 4.1 rule 1).
  */
-export function productSyncHash(
+function productSyncHash(
   item: ProductInputValue,
   digestOf: (item: object) => string,
   categoryIds: Map<string, string>,
