@@ -19,13 +19,15 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import type { RouteEntry } from './modules/reference/reference.service.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { guestRoutes } from './modules/guest/guest.routes.js';
+import { mediaFileRoutes, mediaRoutes } from './modules/media/media.routes.js';
 import { menuRoutes } from './modules/menu/menu.routes.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { referenceRoutes } from './modules/reference/reference.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { translationsRoutes } from './modules/translations/translations.routes.js';
 import { adminRoutes } from './modules/venues/admin.routes.js';
-import { createServices, type Services } from './services.js';
+import type { Resolver } from './outbound/guarded-connector.js';
+import { createServices, openBlobStore, type Services } from './services.js';
 import { VERSION } from './version.js';
 
 export interface AppDeps {
@@ -33,6 +35,8 @@ export interface AppDeps {
   db: Database;
   /** Where log lines go (stdout by default); tests pass a stream to read them. */
   logStream?: { write(line: string): void };
+  /** Name resolution for outbound requests (tests pass one that never leaves the machine). */
+  resolve?: Resolver;
 }
 
 export interface BuiltApp {
@@ -41,7 +45,10 @@ export interface BuiltApp {
 }
 
 /** Plugins, then modules, registered explicitly. Never listens: main.ts and the tests do. */
-export async function buildApp({ config, db, logStream }: AppDeps): Promise<BuiltApp> {
+/** How often pending S3 deletions are retried (a failed flush after commit leaves them recorded). */
+const MEDIA_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+
+export async function buildApp({ config, db, logStream, resolve }: AppDeps): Promise<BuiltApp> {
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
@@ -86,7 +93,19 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Buil
   if (limiter) app.addHook('onClose', async () => limiter.close());
 
   const routes: RouteEntry[] = [];
-  const services = createServices({ config, db, routes: () => routes });
+  const services = createServices({ config, db, routes: () => routes, resolve }, await openBlobStore(config));
+  app.addHook('onClose', async () => services.media.close());
+  if (config.mediaS3) {
+    const sweep = () => services.media.sweep().catch((err: unknown) => app.log.warn({ err }, 'media sweep failed; retrying later'));
+    let timer: NodeJS.Timeout | null = null;
+    app.addHook('onReady', async () => {
+      void sweep();
+      timer = setInterval(sweep, MEDIA_SWEEP_INTERVAL_MS).unref();
+    });
+    app.addHook('onClose', async () => {
+      if (timer) clearInterval(timer);
+    });
+  }
   // Every route gets its request id header, per-IP limits and its prefix's authentication as one
   // onRequest hook, built when the route is registered.
   const gate = requestGate({
@@ -122,9 +141,12 @@ export async function buildApp({ config, db, logStream }: AppDeps): Promise<Buil
       await v1.register(translationsRoutes(services));
       await v1.register(auditRoutes(services));
       await v1.register(ordersRoutes(services));
+      await v1.register(mediaRoutes(services));
     },
     { prefix: '/v1' },
   );
+
+  await app.register(mediaFileRoutes(services), { prefix: '/media' });
 
   await app.register(guestRoutes(services), { prefix: '/guest/v1' });
 

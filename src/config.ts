@@ -1,7 +1,10 @@
 // The only reader of process.env: the environment is validated once at start into a frozen,
 // typed Config that is passed to everything else.
 import path from 'node:path';
-import { SYNC_WINDOW_MS } from './limits.js';
+import { MB, SYNC_WINDOW_MS } from './limits.js';
+import type { S3Settings } from './modules/media/s3-blob-store.js';
+import { isLoopback } from './outbound/address-policy.js';
+import type { AllowedEndpoint } from './outbound/guarded-connector.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -38,6 +41,19 @@ export interface Config {
   readonly publicBaseUrl: string;
   readonly syncTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
+  /** Base of image URLs: MEDIA_PUBLIC_URL, or this server's /media under PUBLIC_BASE_URL. */
+  readonly mediaPublicUrl: string;
+  /** Where image bytes live: an S3-compatible bucket, or (null) the database. */
+  readonly mediaS3: S3Settings | null;
+  /** Images processed side by side; ingest requests waiting beyond them (then 503 MEDIA_BUSY). */
+  readonly mediaConcurrency: number;
+  readonly mediaQueue: number;
+  /** Bytes of hot images kept in memory for GET /media. */
+  readonly mediaCacheBytes: number;
+  /** Total time a remote image source may take, every redirect included. */
+  readonly mediaFetchTimeoutMs: number;
+  /** Tests only: loopback endpoints the outbound guard lets through (refused in production). */
+  readonly ssrfTestAllow: readonly AllowedEndpoint[];
 }
 
 /** Every environment variable the service reads, with its default, for the README table. */
@@ -66,6 +82,19 @@ export const ENVIRONMENT = {
   PUBLIC_BASE_URL: { default: 'http://HOST:PORT', doc: 'Base of public links (QR table URLs, media)' },
   SYNC_TIMEOUT_MS: { default: '30000', doc: 'The sync transaction window (spec 4.1 rule 11)' },
   SHUTDOWN_TIMEOUT_MS: { default: '10000', doc: 'How long a graceful shutdown waits for in-flight requests' },
+  MEDIA_PUBLIC_URL: { default: 'PUBLIC_BASE_URL/media', doc: 'Base of image URLs (a CDN or the bucket); images are `<base>/<venueId>/<sha256>.webp`' },
+  MEDIA_S3_BUCKET: { default: '(unset)', doc: 'Keep image bytes in this S3-compatible bucket instead of the database' },
+  MEDIA_S3_REGION: { default: 'us-east-1', doc: 'The bucket\'s region' },
+  MEDIA_S3_ENDPOINT: { default: '(unset)', doc: 'An S3-compatible endpoint (MinIO, R2, ...); AWS when unset' },
+  MEDIA_S3_ACCESS_KEY_ID: { default: '(unset)', doc: 'Credentials for the bucket (else the AWS SDK\'s default chain)' },
+  MEDIA_S3_SECRET_ACCESS_KEY: { default: '(unset)', doc: 'Credentials for the bucket' },
+  MEDIA_S3_FORCE_PATH_STYLE: { default: 'true with an endpoint', doc: 'Path-style bucket addressing (most S3-compatible servers need it)' },
+  MEDIA_S3_PREFIX: { default: '(empty)', doc: 'Prefix of every object key in the bucket' },
+  MEDIA_CONCURRENCY: { default: '2', doc: 'Images processed at once' },
+  MEDIA_QUEUE: { default: '2', doc: 'Image uploads that may wait for a slot; beyond them 503 MEDIA_BUSY' },
+  MEDIA_CACHE_MB: { default: '64', doc: 'Memory for hot images served by GET /media (0 turns the cache off)' },
+  MEDIA_FETCH_TIMEOUT_MS: { default: '15000', doc: 'Total time to download a remote image source, redirects included' },
+  SSRF_TEST_ALLOW: { default: '(unset)', doc: 'Tests only: loopback `host:port` endpoints the outbound guard lets through; refused when NODE_ENV=production' },
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -87,6 +116,49 @@ function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
   return raw.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function bool(env: Env, name: keyof typeof ENVIRONMENT, fallback: boolean): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (raw === '') return fallback;
+  if (['on', 'true', '1'].includes(raw)) return true;
+  if (['off', 'false', '0'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got '${env[name]}'`);
+}
+
+function mediaS3(env: Env): S3Settings | null {
+  const bucket = env.MEDIA_S3_BUCKET || null;
+  if (bucket === null) return null;
+  const endpoint = env.MEDIA_S3_ENDPOINT || null;
+  if (endpoint !== null && !/^https?:\/\//.test(endpoint)) throw new ConfigError('MEDIA_S3_ENDPOINT must start with http:// or https://');
+  return {
+    bucket,
+    region: env.MEDIA_S3_REGION || 'us-east-1',
+    endpoint,
+    accessKeyId: env.MEDIA_S3_ACCESS_KEY_ID || null,
+    secretAccessKey: env.MEDIA_S3_SECRET_ACCESS_KEY || null,
+    forcePathStyle: bool(env, 'MEDIA_S3_FORCE_PATH_STYLE', endpoint !== null),
+    prefix: env.MEDIA_S3_PREFIX ?? '',
+  };
+}
+
+/**
+ * SSRF_TEST_ALLOW: `host:port` entries, each a loopback address or localhost, so a test server can
+ * stand in for a remote host (decisions 7). Never in production: it opens a hole in the guard.
+ */
+function ssrfTestAllow(env: Env): AllowedEndpoint[] {
+  const raw = env.SSRF_TEST_ALLOW || '';
+  if (raw === '') return [];
+  if (env.NODE_ENV === 'production') throw new ConfigError('SSRF_TEST_ALLOW is for tests only and is refused when NODE_ENV=production');
+  return raw.split(',').map((entry) => {
+    const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(entry.trim());
+    const port = match ? Number(match[2]) : NaN;
+    const host = match ? match[1].replace(/^\[|\]$/g, '') : '';
+    if (!match || port < 1 || port > 65535 || (host !== 'localhost' && !isLoopback(host))) {
+      throw new ConfigError(`SSRF_TEST_ALLOW entries must be loopback host:port (127.0.0.1:8080, [::1]:8080, localhost:8080), got '${entry}'`);
+    }
+    return { host, port };
+  });
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -117,6 +189,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     throw new ConfigError(`READ_CONSISTENCY must be 'strict' or 'eventual', got '${env.READ_CONSISTENCY}'`);
   }
   const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://${publicHost}:${port}`).replace(/\/+$/, '');
+  const mediaPublicUrl = (env.MEDIA_PUBLIC_URL || `${publicBaseUrl}/media`).replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(mediaPublicUrl)) throw new ConfigError('MEDIA_PUBLIC_URL must start with http:// or https://');
 
   const config: Config = {
     port,
@@ -134,9 +209,16 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     rateLimits: ['on', 'true', '1'].includes(rateLimitsRaw),
     logLevel,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://${publicHost}:${port}`).replace(/\/+$/, ''),
+    publicBaseUrl,
     syncTimeoutMs: int(env, 'SYNC_TIMEOUT_MS', SYNC_WINDOW_MS, 100, 600_000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    mediaPublicUrl,
+    mediaS3: mediaS3(env),
+    mediaConcurrency: int(env, 'MEDIA_CONCURRENCY', 2, 1, 64),
+    mediaQueue: int(env, 'MEDIA_QUEUE', 2, 0, 1000),
+    mediaCacheBytes: int(env, 'MEDIA_CACHE_MB', 64, 0, 65_536) * MB,
+    mediaFetchTimeoutMs: int(env, 'MEDIA_FETCH_TIMEOUT_MS', 15_000, 100, 600_000),
+    ssrfTestAllow: ssrfTestAllow(env),
     ...overrides,
   };
   return Object.freeze(config);

@@ -30,6 +30,18 @@ export type ErrorCode =
   | 'EMPTY_TRANSLATION'
   | 'RATE_LIMITED'
   | 'LOCK_TIMEOUT'
+  | 'INVALID_IMAGE_SOURCE'
+  | 'INVALID_SOURCE_URL'
+  | 'BLOCKED_SOURCE_URL'
+  | 'SOURCE_FETCH_FAILED'
+  | 'INVALID_IMAGE'
+  | 'FILE_TOO_LARGE'
+  | 'SOURCE_TOO_LARGE'
+  | 'IMAGE_TOO_SMALL'
+  | 'IMAGE_NOT_SQUARE'
+  | 'IMAGE_WRONG_ASPECT_RATIO'
+  | 'PREOPTIMIZED_INVALID'
+  | 'MEDIA_BUSY'
   | 'NOT_FOUND';
 
 export interface AppErrorInit {
@@ -101,6 +113,7 @@ export const errors = {
   categoryNotFound: () => new AppError({ statusCode: 404, code: 'CATEGORY_NOT_FOUND', message: 'Category not found' }),
   menuNotPublished: () =>
     new AppError({ statusCode: 404, code: 'MENU_NOT_PUBLISHED', message: 'Menu has not been published' }),
+  imageNotFound: () => new AppError({ statusCode: 404, message: 'Image not found' }),
   // Spec 4.4: order lookups carry a message only, no code.
   orderNotFound: () => new AppError({ statusCode: 404, message: 'Order not found' }),
 
@@ -129,6 +142,32 @@ export const errors = {
       statusCode: 413,
       code: 'SYNC_TOO_LARGE',
       message: `Sync did not finish within ${Math.round(windowMs / 1000)} s; nothing was written. Split the payload and retry`,
+    }),
+  // Media (spec 7, decisions 7): 413 for the two size caps, 400 for every other media code.
+  invalidImageSource: (message = 'Send exactly one of base64 or url') =>
+    new AppError({ statusCode: 400, code: 'INVALID_IMAGE_SOURCE', message }),
+  invalidSourceUrl: (message: string) => new AppError({ statusCode: 400, code: 'INVALID_SOURCE_URL', message }),
+  blockedSourceUrl: (message: string) =>
+    new AppError({ statusCode: 400, code: 'BLOCKED_SOURCE_URL', message: `The source URL is not allowed: ${message}` }),
+  sourceFetchFailed: (message: string) =>
+    new AppError({ statusCode: 400, code: 'SOURCE_FETCH_FAILED', message: `The source URL could not be fetched: ${message}` }),
+  invalidImage: (message = 'The bytes are not an image Carta can read (JPEG, PNG, WebP, AVIF, GIF or TIFF)') =>
+    new AppError({ statusCode: 400, code: 'INVALID_IMAGE', message }),
+  fileTooLarge: (limitBytes: number) =>
+    new AppError({ statusCode: 413, code: 'FILE_TOO_LARGE', message: `The image is larger than ${Math.round(limitBytes / (1024 * 1024))} MB` }),
+  sourceTooLarge: (limitBytes: number) =>
+    new AppError({ statusCode: 413, code: 'SOURCE_TOO_LARGE', message: `The source is larger than ${Math.round(limitBytes / (1024 * 1024))} MB` }),
+  imageTooSmall: (message: string) => new AppError({ statusCode: 400, code: 'IMAGE_TOO_SMALL', message }),
+  imageNotSquare: (message: string) => new AppError({ statusCode: 400, code: 'IMAGE_NOT_SQUARE', message }),
+  imageWrongAspectRatio: (message: string) => new AppError({ statusCode: 400, code: 'IMAGE_WRONG_ASPECT_RATIO', message }),
+  preoptimizedInvalid: (message: string) =>
+    new AppError({ statusCode: 400, code: 'PREOPTIMIZED_INVALID', message: `preoptimized=true needs ${message}` }),
+  mediaBusy: (retryAfterSec: number) =>
+    new AppError({
+      statusCode: 503,
+      code: 'MEDIA_BUSY',
+      message: 'Image processing is at capacity; retry after the Retry-After delay',
+      headers: { 'retry-after': String(retryAfterSec) },
     }),
   invalidStatusTransition: (message: string, details: Record<string, unknown>) =>
     new AppError({ statusCode: 422, code: 'INVALID_STATUS_TRANSITION', message, details }),

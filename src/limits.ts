@@ -6,6 +6,18 @@ export const MB = 1024 * 1024;
 export const BODY_LIMIT_BYTES = 5 * MB;
 export const MEDIA_BODY_LIMIT_BYTES = 21 * MB;
 
+/** Media (decisions section 7): the decoded image or the downloaded source, at most. */
+export const MEDIA_BINARY_CAP_BYTES = 15 * MB;
+/** The fast lane takes a ready WebP of at most this size. */
+export const PREOPTIMIZED_MAX_BYTES = 1 * MB;
+/**
+ * Decoded pixels an input may have (width x height x frames): about a 58-megapixel photo. Past it an
+ * image is refused before it is decoded: a small file can declare a huge canvas (a decompression bomb).
+ */
+export const MEDIA_MAX_INPUT_PIXELS = 60_000_000;
+/** Redirects a remote source may take, each hop checked again by the outbound guard. */
+export const MEDIA_MAX_REDIRECTS = 3;
+
 export const SYNC_ARRAY_CAPS = { categories: 200, ingredients: 200, products: 500 } as const;
 export const SYNC_NESTED_CAPS = {
   modifierGroupsPerProduct: 20,

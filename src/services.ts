@@ -1,5 +1,14 @@
 import type { Config } from './config.js';
 import type { Database } from './db/port.js';
+import { MEDIA_BINARY_CAP_BYTES, MEDIA_MAX_REDIRECTS } from './limits.js';
+import { DatabaseBlobStore, type BlobStore } from './modules/media/blob-store.js';
+import { ImageProcessor } from './modules/media/image-processor.js';
+import { MediaCache } from './modules/media/media-cache.js';
+import { MediaCapacity } from './modules/media/media-capacity.js';
+import { MediaService } from './modules/media/media.service.js';
+import { MediaUrls } from './modules/media/stored-image.js';
+import { OutboundFetcher } from './outbound/fetch-bytes.js';
+import type { Resolver } from './outbound/guarded-connector.js';
 import { AuditService } from './modules/audit/audit.service.js';
 import { CleanupService } from './modules/menu/cleanup.service.js';
 import { GuestService } from './modules/guest/guest.service.js';
@@ -19,24 +28,47 @@ export interface ServiceDeps {
   db: Database;
   /** The registered routes, for the reference resources index (empty outside the HTTP app). */
   routes?: () => readonly RouteEntry[];
+  /** Name resolution for outbound requests (the system's by default; tests never reach real DNS). */
+  resolve?: Resolver;
+}
+
+/** Where image bytes live, chosen once from config (the S3 SDK is loaded only when used). */
+export async function openBlobStore(config: Config): Promise<BlobStore> {
+  if (!config.mediaS3) return new DatabaseBlobStore();
+  const { S3BlobStore } = await import('./modules/media/s3-blob-store.js');
+  return new S3BlobStore(config.mediaS3);
 }
 
 /** Every service, wired once; the HTTP app and the CLI both use this. */
-export function createServices({ config, db, routes = () => [] }: ServiceDeps) {
+export function createServices({ config, db, routes = () => [], resolve }: ServiceDeps, blobStore: BlobStore = new DatabaseBlobStore()) {
   const menuCache = new MenuCache();
+  const urls = new MediaUrls(config.mediaPublicUrl);
+  const media = new MediaService({
+    db,
+    store: blobStore,
+    processor: new ImageProcessor(),
+    capacity: new MediaCapacity(config.mediaConcurrency, config.mediaQueue),
+    cache: new MediaCache(config.mediaCacheBytes),
+    urls,
+    fetcher: new OutboundFetcher(
+      { maxBytes: MEDIA_BINARY_CAP_BYTES, deadlineMs: config.mediaFetchTimeoutMs, maxRedirects: MEDIA_MAX_REDIRECTS },
+      { resolve, allow: config.ssrfTestAllow },
+    ),
+  });
   return {
     venues: new VenuesService(db),
     apiKeys: new ApiKeysService(db),
     reference: new ReferenceService(db, routes),
     audit: new AuditService(db),
-    settings: new SettingsService(db),
+    settings: new SettingsService(db, urls),
     sync: new SyncService(db, config),
-    menu: new MenuService(db, menuCache),
-    products: new ProductsService(db),
+    menu: new MenuService(db, menuCache, urls),
+    products: new ProductsService(db, urls, media),
+    media,
     cleanup: new CleanupService(db),
     translations: new TranslationsService(db),
     orders: new OrdersService(db),
-    guest: new GuestService(db, menuCache),
+    guest: new GuestService(db, menuCache, urls),
   };
 }
 

@@ -64,7 +64,7 @@ describe('GET /v1/menu (decisions 3)', () => {
 
     const [product] = body.products;
     assert.deepEqual(Object.keys(product).sort(), [
-      'amount', 'badgeColor', 'badgeLabel', 'categoryExternalId', 'categoryId', 'description', 'externalId', 'id', 'imageUrl',
+      'amount', 'badgeColor', 'badgeLabel', 'categoryExternalId', 'categoryId', 'description', 'externalId', 'id', 'image', 'imageUrl',
       'ingredients', 'isSaleActive', 'menuVisible', 'modifierGroups', 'name', 'priceMinor', 'salePriceMinor', 'sortOrder',
       'translations', 'unit', 'updatedAt',
     ]);
@@ -89,6 +89,7 @@ describe('GET /v1/menu (decisions 3)', () => {
       sortOrder: 0,
       menuVisible: true,
       imageUrl: null,
+      image: null,
       translations: {},
     });
   });

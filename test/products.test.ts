@@ -141,7 +141,7 @@ describe('GET, PATCH and DELETE /v1/products/:ref (spec 4.2, decisions 3 and 4)'
         categoryRef: 'cakes',
       });
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      const { id: _id, updatedAt: _u, imageUrl: _i, categoryId: _c, ...rest } = res.body;
+      const { id: _id, updatedAt: _u, imageUrl: _i, image: _img, categoryId: _c, ...rest } = res.body;
       assert.deepEqual(rest, {
         externalId: 'p1',
         name: 'Tiramisu',

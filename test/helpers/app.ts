@@ -4,7 +4,9 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { QueryListener } from '../../src/db/port.js';
 import type { App } from '../../src/http/types.js';
 import type { Services } from '../../src/services.js';
+import type { Resolver } from '../../src/outbound/guarded-connector.js';
 import { testDatabase, type TestDatabase } from './db.js';
+import { loopbackResolver } from './net.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789';
 
@@ -17,13 +19,13 @@ export interface TestApp {
 }
 
 /** The real app on a database of its own, driven through inject (real routing, hooks, serialisation). */
-export async function startApp(overrides: Partial<Config> = {}, onQuery?: QueryListener): Promise<TestApp> {
+export async function startApp(overrides: Partial<Config> = {}, onQuery?: QueryListener, resolve: Resolver = loopbackResolver): Promise<TestApp> {
   const database = await testDatabase(onQuery);
   const config = loadConfig(
     { RATE_LIMITS: 'off', LOG_LEVEL: 'silent', ADMIN_TOKEN, DATA_DIR: '/nonexistent', REDIS_URL: process.env.REDIS_URL },
     overrides,
   );
-  const { app, services } = await buildApp({ config, db: database.db });
+  const { app, services } = await buildApp({ config, db: database.db, resolve });
   await app.ready();
   return {
     app,

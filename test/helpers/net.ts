@@ -1,4 +1,5 @@
 import net from 'node:net';
+import type { Resolver } from '../../src/outbound/guarded-connector.js';
 
 /** A port nothing listens on right now (the OS just handed it out and it was closed again). */
 export function freePort(): Promise<number> {
@@ -11,5 +12,14 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * Name resolution for every app a test builds: `localhost` (with or without the trailing dot) is
+ * 127.0.0.1, and any other name fails as unknown, so no test ever sends a DNS query off this machine.
+ */
+export const loopbackResolver: Resolver = async (hostname) => {
+  if (hostname.toLowerCase().replace(/\.$/, '') === 'localhost') return [{ address: '127.0.0.1', family: 4 }];
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname} (tests resolve localhost only)`), { code: 'ENOTFOUND' });
+};
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,6 @@
 // The guest's view of a published snapshot (decisions section 2): active categories, visible
 // products, names in the requested locale (falling back to the venue default), effective prices.
+import type { MediaImageView } from '../media/media.schemas.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
 import type { OrderConfigValue } from '../settings/settings.schemas.js';
 import type { GuestMenuView } from './guest.schemas.js';
@@ -35,6 +36,7 @@ export interface GuestVenueInfo {
   languages: string[];
   cardStyle: string;
   orderConfig: OrderConfigValue;
+  logo: MediaImageView | null;
 }
 
 /**
@@ -61,6 +63,8 @@ export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale:
       defaultLanguage: venue.defaultLanguage,
       languages: venue.languages,
       cardStyle: venue.cardStyle,
+      logoUrl: venue.logo ? venue.logo.imageUrl : null,
+      logo: venue.logo,
     },
     locale,
     publicationId: doc.publicationId as string,
@@ -88,6 +92,8 @@ export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale:
       badgeLabel: p.badgeLabel === null ? null : translate(p.translations, 'badgeLabel', locale, fallback, p.badgeLabel),
       badgeColor: p.badgeColor,
       imageUrl: p.imageUrl,
+      // Snapshots published before images existed have no `image`.
+      image: p.image ?? null,
       sortOrder: p.sortOrder,
       ingredients: p.ingredients.map((i) => ({ name: ingredientName(i.externalId, i.name) })),
       modifierGroups: p.modifierGroups.map((g) => ({

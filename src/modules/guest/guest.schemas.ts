@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
+import { MediaImage } from '../media/media.schemas.js';
 import { ScheduleEntry } from '../menu/menu.schemas.js';
 import { OrderConfig } from '../settings/settings.schemas.js';
 import { ORDER_TYPES, PAYMENT_METHODS } from '../orders/orders.schemas.js';
@@ -36,6 +37,7 @@ const GuestProduct = Type.Object({
   badgeLabel: Nullable(Type.String()),
   badgeColor: Nullable(Type.String()),
   imageUrl: Nullable(Type.String()),
+  image: Nullable(MediaImage),
   sortOrder: Type.Integer(),
   ingredients: Type.Array(Type.Object({ name: Type.String() })),
   modifierGroups: Type.Array(GuestGroup),
@@ -49,6 +51,8 @@ export const GuestMenu = Type.Object({
     defaultLanguage: Type.String(),
     languages: Type.Array(Type.String()),
     cardStyle: Type.String(),
+    logoUrl: Nullable(Type.String()),
+    logo: Nullable(MediaImage),
   }),
   locale: Type.String(),
   publicationId: Type.String(),

@@ -11,6 +11,7 @@ import type { MenuDocumentValue } from '../menu/menu.schemas.js';
 import * as orders from '../orders/orders.repository.js';
 import { loadOrderViews } from '../orders/orders.service.js';
 import type { OrderView } from '../orders/orders.schemas.js';
+import type { MediaUrls } from '../media/stored-image.js';
 import { effectiveLanguages, effectiveOrderConfig } from '../settings/settings.service.js';
 import { INACTIVE_SUBSCRIPTIONS, PLAN_DEFINITIONS } from '../venues/plans.js';
 import { findGuestVenue, type GuestVenueRow } from './guest.repository.js';
@@ -18,7 +19,7 @@ import type { GuestOrderInput } from './guest.schemas.js';
 import { guestMenu, type GuestVenueInfo } from './guest-view.js';
 import { priceOrder } from './pricing.js';
 
-function venueInfo(v: GuestVenueRow): GuestVenueInfo {
+function venueInfo(v: GuestVenueRow, urls: MediaUrls): GuestVenueInfo {
   const hasDelivery = PLAN_DEFINITIONS[v.plan].features.hasDelivery;
   const config = effectiveOrderConfig(v.order_config);
   return {
@@ -30,6 +31,7 @@ function venueInfo(v: GuestVenueRow): GuestVenueInfo {
     cardStyle: v.card_style ?? 'minimalism',
     // Delivery shows as enabled only where the plan includes it.
     orderConfig: { ...config, deliveryEnabled: config.deliveryEnabled && hasDelivery },
+    logo: urls.view(v.id, v.logo),
   };
 }
 
@@ -52,6 +54,7 @@ export class GuestService {
   constructor(
     private readonly db: Database,
     private readonly cache: MenuCache,
+    private readonly urls: MediaUrls,
   ) {
     this.venues = new EpochMemo(db);
   }
@@ -85,7 +88,7 @@ export class GuestService {
 
   async menu(slug: string, requestedLocale: string | undefined): Promise<CachedBody> {
     const venue = await this.venue(slug);
-    const info = venueInfo(venue);
+    const info = venueInfo(venue, this.urls);
     const locale = requestedLocale && info.languages.includes(requestedLocale) ? requestedLocale : info.defaultLanguage;
     const version = `${venue.latest_publication_id}:${venue.settings_updated_at?.getTime() ?? 0}:${venue.plan}`;
     return this.cache.get(venue.id, `guest:${locale}`, version, async () =>
@@ -95,7 +98,7 @@ export class GuestService {
 
   async placeOrder(slug: string, input: GuestOrderInput, idempotencyKey: string | undefined): Promise<PlacedOrder> {
     const venue = await this.venue(slug);
-    const info = venueInfo(venue);
+    const info = venueInfo(venue, this.urls);
     const requestHash = createHash('sha256').update(stableStringify(input)).digest('hex');
     // A retry of a request that already made its order gets that order back (decisions 2), even
     // when the menu or settings would now refuse the same request: check the key before pricing.

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/port.js';
 import { isUuid } from '../../ids.js';
+import type { StoredImage } from '../media/stored-image.js';
 import type { StoredTranslations } from './translations.schemas.js';
 import type { ScheduleEntryValue } from './menu.schemas.js';
 
@@ -60,7 +61,7 @@ export interface ProductRow {
   sort_order: number;
   menu_visible: boolean;
   cleaned_up_at: Date | null;
-  image_url: string | null;
+  image: StoredImage | null;
   translations: StoredTranslations;
   revision: number;
   updated_at: Date;
@@ -70,7 +71,7 @@ const CATEGORY_COLUMNS = 'id, external_id, name, sort_order, schedule, card_styl
 const INGREDIENT_COLUMNS = 'id, external_id, name, sort_order, translations, updated_at';
 const PRODUCT_COLUMNS = `id, external_id, name, description, price_minor, sale_price_minor, is_sale_active, amount, unit,
   badge_label, badge_color, category_id, ingredient_ids, modifier_groups, sort_order, menu_visible, cleaned_up_at,
-  image_url, translations, revision, updated_at`;
+  image, translations, revision, updated_at`;
 
 /**
  * Serialises the writers of one venue's menu (sync, publish, patch, cleanup, translations): two
@@ -207,7 +208,7 @@ export async function upsertIngredients(db: Queryable, venueId: string, rows: In
   );
 }
 
-export type ProductWrite = Omit<ProductRow, 'revision' | 'updated_at' | 'image_url'> & { sync_hash: string | null };
+export type ProductWrite = Omit<ProductRow, 'revision' | 'updated_at' | 'image'> & { sync_hash: string | null };
 
 export interface SyncKeyRow {
   id: string;
@@ -384,11 +385,12 @@ export async function bumpDraftVersion(db: Queryable, venueId: string): Promise<
 export async function insertPublication(
   db: Queryable,
   venueId: string,
-  p: { id: string; publishedAt: string; document: unknown; counts: unknown },
+  p: { id: string; publishedAt: string; document: unknown; counts: unknown; mediaKeys: string[] },
 ): Promise<void> {
   await db.query(
-    `insert into menu_publications (venue_id, id, published_at, document, counts) values ($1, $2, $3, $4::json, $5::jsonb)`,
-    [venueId, p.id, p.publishedAt, JSON.stringify(p.document), JSON.stringify(p.counts)],
+    `insert into menu_publications (venue_id, id, published_at, document, counts, media_keys)
+     values ($1, $2, $3, $4::json, $5::jsonb, $6::text[])`,
+    [venueId, p.id, p.publishedAt, JSON.stringify(p.document), JSON.stringify(p.counts), p.mediaKeys],
   );
   await db.query(
     // A first publish of a never-edited draft keeps the draft's time (the venue's creation), so

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
 import { CLEANUP_ARRAY_CAP, SYNC_ARRAY_CAPS, SYNC_NESTED_CAPS } from '../../limits.js';
+import { MediaImage } from '../media/media.schemas.js';
 import { BADGE_COLORS, CARD_STYLES, MODIFIER_TYPES_ACCEPTED, MODIFIER_TYPES_CANONICAL, UNITS } from '../reference/catalog.js';
 import { NameTranslations, ProductTranslations } from './translations.schemas.js';
 
@@ -192,6 +193,7 @@ export const ProductView = Type.Object({
   sortOrder: Type.Integer(),
   menuVisible: Type.Boolean(),
   imageUrl: Nullable(Type.String()),
+  image: Nullable(MediaImage),
   translations: Translations,
   updatedAt: Timestamp,
 });

@@ -3,6 +3,7 @@ import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { uuidv7 } from '../../ids.js';
 import { audit, type Actor } from '../audit/audit.service.js';
+import { imageKeys, type MediaUrls } from '../media/stored-image.js';
 import type { VenueContext } from '../venues/api-keys.service.js';
 import type { CachedBody, MenuCache } from './menu-cache.js';
 import * as menu from './menu.repository.js';
@@ -16,6 +17,7 @@ export class MenuService {
   constructor(
     private readonly db: Database,
     private readonly cache: MenuCache,
+    private readonly urls: MediaUrls,
   ) {
     this.states = new EpochMemo(db);
   }
@@ -37,7 +39,7 @@ export class MenuService {
           currency: venue.currency,
           // The same bytes for one draft version on every instance and after restarts (one ETag).
           generatedAt: state.draft_changed_at.toISOString(),
-        });
+        }, (image) => this.urls.view(venue.venueId, image));
         return JSON.stringify(doc);
       });
     }
@@ -58,13 +60,19 @@ export class MenuService {
       const rows = await menu.loadMenu(tx, venue.venueId);
       const publicationId = uuidv7();
       const publishedAt = new Date().toISOString();
-      const document = menuDocument(rows, { version: 'published', publicationId, publishedAt, currency: venue.currency, generatedAt: publishedAt });
+      // Image URLs are written into the snapshot as they are now; its blobs are kept while it exists.
+      const document = menuDocument(
+        rows,
+        { version: 'published', publicationId, publishedAt, currency: venue.currency, generatedAt: publishedAt },
+        (image) => this.urls.view(venue.venueId, image),
+      );
       const counts = {
         categories: document.categories.length,
         ingredients: document.ingredients.length,
         products: document.products.length,
       };
-      await menu.insertPublication(tx, venue.venueId, { id: publicationId, publishedAt, document, counts });
+      const mediaKeys = [...new Set(rows.products.flatMap((p) => imageKeys(p.image)))];
+      await menu.insertPublication(tx, venue.venueId, { id: publicationId, publishedAt, document, counts, mediaKeys });
       await audit(tx, actor, [{ action: 'menu.publish', entityType: 'menu', entityRef: publicationId, changes: { counts } }]);
       return { publicationId, publishedAt, counts };
     });

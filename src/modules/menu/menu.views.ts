@@ -1,5 +1,7 @@
 // Rows -> the read shapes of decisions section 3. One builder for the menu document, the product
 // read and the PATCH response, so every path shows a product the same way.
+import type { MediaImageView } from '../media/media.schemas.js';
+import type { StoredImage } from '../media/stored-image.js';
 import type { CategoryRow, IngredientRow, MenuRows, ProductRow } from './menu.repository.js';
 import type { MenuDocumentValue, ProductViewValue } from './menu.schemas.js';
 
@@ -10,20 +12,26 @@ export function byMenuOrder(a: Sortable, b: Sortable): number {
   return a.sortOrder - b.sortOrder || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
+/** A stored image as the venue's reads show it (MediaUrls.view, bound to the venue). */
+export type ImageView = (image: StoredImage | null) => MediaImageView | null;
+
 export interface ViewLookups {
   categories: Map<string, Pick<CategoryRow, 'id' | 'external_id'>>;
   ingredients: Map<string, Pick<IngredientRow, 'id' | 'external_id' | 'name'>>;
+  image: ImageView;
 }
 
-export function lookupsOf(categories: Pick<CategoryRow, 'id' | 'external_id'>[], ingredients: IngredientRow[]): ViewLookups {
+export function lookupsOf(categories: Pick<CategoryRow, 'id' | 'external_id'>[], ingredients: IngredientRow[], image: ImageView): ViewLookups {
   return {
     categories: new Map(categories.map((c) => [c.id, c])),
     ingredients: new Map(ingredients.map((i) => [i.id, i])),
+    image,
   };
 }
 
 export function productView(p: ProductRow, l: ViewLookups): ProductViewValue {
   const category = p.category_id ? l.categories.get(p.category_id) : undefined;
+  const image = l.image(p.image);
   return {
     id: p.id,
     externalId: p.external_id,
@@ -69,7 +77,8 @@ export function productView(p: ProductRow, l: ViewLookups): ProductViewValue {
       .sort(byMenuOrder),
     sortOrder: p.sort_order,
     menuVisible: p.menu_visible,
-    imageUrl: p.image_url,
+    imageUrl: image ? image.imageUrl : null,
+    image,
     translations: p.translations,
     updatedAt: p.updated_at.toISOString(),
   };
@@ -78,8 +87,9 @@ export function productView(p: ProductRow, l: ViewLookups): ProductViewValue {
 export function menuDocument(
   rows: MenuRows,
   meta: { version: 'draft' | 'published'; publicationId: string | null; publishedAt: string | null; currency: string; generatedAt: string },
+  image: ImageView,
 ): MenuDocumentValue {
-  const lookups = lookupsOf(rows.categories, rows.ingredients);
+  const lookups = lookupsOf(rows.categories, rows.ingredients, image);
   return {
     version: meta.version,
     publicationId: meta.publicationId,

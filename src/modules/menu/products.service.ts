@@ -3,10 +3,12 @@ import { errors } from '../../errors.js';
 import { assertIfMatch, etagOf } from '../../http/etag.js';
 import { stableStringify } from '../../stable-json.js';
 import { audit, type Actor } from '../audit/audit.service.js';
+import type { MediaService } from '../media/media.service.js';
+import { imageKeys, type MediaUrls } from '../media/stored-image.js';
 import { readSettings } from '../settings/settings.service.js';
 import * as menu from './menu.repository.js';
 import type { ProductPatchInput, ProductViewValue } from './menu.schemas.js';
-import { productView } from './menu.views.js';
+import { productView, type ImageView } from './menu.views.js';
 import { checkTranslations, mergeTranslations } from './translations.js';
 
 export interface ProductRead {
@@ -19,7 +21,7 @@ export async function findProductByRef(db: Queryable, venueId: string, ref: stri
   return menu.findOneByRef<menu.ProductRow>(db, venueId, 'products', ref, { forUpdate });
 }
 
-async function readProduct(db: Queryable, venueId: string, row: menu.ProductRow): Promise<ProductRead> {
+async function readProduct(db: Queryable, venueId: string, row: menu.ProductRow, image: ImageView): Promise<ProductRead> {
   const ingredientIds = [...new Set([...row.ingredient_ids, ...row.modifier_groups.flatMap((g) => g.options.map((o) => o.ingredientId))])];
   // One after the other: inside a transaction both share one connection.
   const category = row.category_id ? await menu.findCategoryById(db, venueId, row.category_id) : null;
@@ -27,6 +29,7 @@ async function readProduct(db: Queryable, venueId: string, row: menu.ProductRow)
   const product = productView(row, {
     categories: new Map(category ? [[category.id, category]] : []),
     ingredients: new Map(ingredients.map((i) => [i.id, i])),
+    image,
   });
   // The ETag is the product's read shape: it moves with every change by any path (sync,
   // patch, cleanup, translations, images, a renamed ingredient).
@@ -48,12 +51,21 @@ const PATCH_FIELDS = {
 } as const satisfies Partial<Record<keyof ProductPatchInput, keyof menu.ProductRow>>;
 
 export class ProductsService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly urls: MediaUrls,
+    /** Lets go of a deleted product's image blobs. */
+    private readonly media: Pick<MediaService, 'release' | 'afterRelease'>,
+  ) {}
+
+  private read(db: Queryable, venueId: string, row: menu.ProductRow): Promise<ProductRead> {
+    return readProduct(db, venueId, row, (image) => this.urls.view(venueId, image));
+  }
 
   async get(venueId: string, ref: string): Promise<ProductRead> {
     const row = await findProductByRef(this.db, venueId, ref);
     if (!row) throw errors.productNotFound();
-    return readProduct(this.db, venueId, row);
+    return this.read(this.db, venueId, row);
   }
 
   /** Spec 4.2: omitted keeps, null clears, a value sets; If-Match guards against lost updates. */
@@ -63,7 +75,7 @@ export class ProductsService {
       await menu.lockMenu(tx, venueId);
       const row = await findProductByRef(tx, venueId, ref, true);
       if (!row) throw errors.productNotFound();
-      const current = await readProduct(tx, venueId, row);
+      const current = await this.read(tx, venueId, row);
       assertIfMatch(ifMatch, current.etag);
 
       const next: menu.ProductRow = { ...row };
@@ -100,22 +112,26 @@ export class ProductsService {
       await menu.bumpDraftVersion(tx, venueId);
       await audit(tx, actor, [{ action: 'product.update', entityType: 'product', entityRef: row.external_id ?? row.id, changes: { fields } }]);
       const updated = await findProductByRef(tx, venueId, row.id);
-      return readProduct(tx, venueId, updated!);
+      return this.read(tx, venueId, updated!);
     });
   }
 
   async delete(actor: Actor, ref: string): Promise<{ id: string; externalId: string | null; deleted: true }> {
     const venueId = actor.venue.venueId;
-    return this.db.transaction(async (tx) => {
+    const { result, released } = await this.db.transaction(async (tx) => {
       await menu.lockMenu(tx, venueId);
       const row = await findProductByRef(tx, venueId, ref, true);
       if (!row) throw errors.productNotFound();
       await menu.deleteProduct(tx, venueId, row.id);
       await menu.bumpDraftVersion(tx, venueId);
+      // Its image goes with it, unless a published snapshot still shows it.
+      const gone = await this.media.release(tx, venueId, imageKeys(row.image));
       await audit(tx, actor, [
         { action: 'product.delete', entityType: 'product', entityRef: row.external_id ?? row.id, changes: { id: row.id, externalId: row.external_id } },
       ]);
-      return { id: row.id, externalId: row.external_id, deleted: true as const };
+      return { result: { id: row.id, externalId: row.external_id, deleted: true as const }, released: gone };
     });
+    await this.media.afterRelease(venueId, released);
+    return result;
   }
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/port.js';
+import type { StoredImage } from '../media/stored-image.js';
 import type { OrderConfigValue } from './settings.schemas.js';
 
 export interface SettingsRow {
@@ -10,12 +11,13 @@ export interface SettingsRow {
   card_style: string | null;
   timezone: string | null;
   order_config: Partial<OrderConfigValue> | null;
+  logo: StoredImage | null;
   updated_at: Date;
 }
 
 export async function findSettings(db: Queryable, venueId: string, options: { forUpdate?: boolean } = {}): Promise<SettingsRow | null> {
   const { rows } = await db.query<SettingsRow>(
-    `select v.name, v.currency, v.default_language, s.enabled_languages, s.card_style, s.timezone, s.order_config,
+    `select v.name, v.currency, v.default_language, s.enabled_languages, s.card_style, s.timezone, s.order_config, s.logo,
             greatest(v.updated_at, s.updated_at) as updated_at
      from venues v left join venue_settings s on s.venue_id = v.id
      where v.id = $1${options.forUpdate ? ' for update of v' : ''}`,

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
+import { MediaImage } from '../media/media.schemas.js';
 import { CARD_STYLES, LANGUAGES } from '../reference/catalog.js';
 
 const Money = Type.Integer({ minimum: 0, maximum: 100_000_000 });
@@ -33,9 +34,13 @@ export const Settings = Type.Object({
   cardStyle: Type.String(),
   timezone: Type.String(),
   orderConfig: OrderConfig,
+  logoUrl: Nullable(Type.String({ description: 'Set with POST /v1/logo' })),
+  logo: Nullable(MediaImage),
   updatedAt: Timestamp,
 });
 export type SettingsView = Static<typeof Settings>;
+/** The settings every rule reads (languages, order config); the logo is added for the settings read. */
+export type SettingsCore = Omit<SettingsView, 'logoUrl' | 'logo'>;
 
 export const SettingsPatchBody = Type.Object(
   {

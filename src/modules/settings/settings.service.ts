@@ -2,8 +2,9 @@ import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { assertIfMatch, etagOf } from '../../http/etag.js';
 import { audit, type Actor } from '../audit/audit.service.js';
+import type { MediaUrls } from '../media/stored-image.js';
 import { findSettings, saveSettings, type SettingsRow } from './settings.repository.js';
-import { DEFAULT_ORDER_CONFIG, type OrderConfigValue, type SettingsPatchInput, type SettingsView } from './settings.schemas.js';
+import { DEFAULT_ORDER_CONFIG, type OrderConfigValue, type SettingsCore, type SettingsPatchInput, type SettingsView } from './settings.schemas.js';
 
 export function isValidTimeZone(tz: string): boolean {
   try {
@@ -25,7 +26,7 @@ export function effectiveOrderConfig(stored: Partial<OrderConfigValue> | null): 
   return { ...DEFAULT_ORDER_CONFIG, ...(stored ?? {}) };
 }
 
-function view(row: SettingsRow): SettingsView {
+function view(row: SettingsRow): SettingsCore {
   return {
     name: row.name,
     currency: row.currency,
@@ -48,17 +49,28 @@ function withEtag(settings: SettingsView): SettingsRead {
 }
 
 /** The venue's settings inside any transaction (sync reads the enabled languages). */
-export async function readSettings(db: Queryable, venueId: string, options: { forUpdate?: boolean } = {}): Promise<SettingsView> {
+export async function readSettings(db: Queryable, venueId: string, options: { forUpdate?: boolean } = {}): Promise<SettingsCore> {
   const row = await findSettings(db, venueId, options);
   if (!row) throw errors.venueNotFound();
   return view(row);
 }
 
 export class SettingsService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly urls: MediaUrls,
+  ) {}
+
+  /** The settings read: the rules' settings and the logo (set through POST /v1/logo). */
+  private async read(db: Queryable, venueId: string, options: { forUpdate?: boolean } = {}): Promise<SettingsView> {
+    const row = await findSettings(db, venueId, options);
+    if (!row) throw errors.venueNotFound();
+    const logo = this.urls.view(venueId, row.logo);
+    return { ...view(row), logoUrl: logo ? logo.imageUrl : null, logo };
+  }
 
   async get(venueId: string): Promise<SettingsRead> {
-    return withEtag(await readSettings(this.db, venueId));
+    return withEtag(await this.read(this.db, venueId));
   }
 
   async update(actor: Actor, patch: SettingsPatchInput, ifMatch: string | undefined): Promise<SettingsRead> {
@@ -68,7 +80,7 @@ export class SettingsService {
       throw errors.validation([`timezone must be an IANA time zone (e.g. Europe/Kyiv), got '${patch.timezone}'`]);
     }
     return this.db.transaction(async (tx) => {
-      const current = await readSettings(tx, venue.venueId, { forUpdate: true });
+      const current = await this.read(tx, venue.venueId, { forUpdate: true });
       assertIfMatch(ifMatch, withEtag(current).etag);
       const defaultLanguage = patch.defaultLanguage ?? current.defaultLanguage;
       const requested = patch.enabledLanguages ?? current.enabledLanguages;
@@ -84,12 +96,12 @@ export class SettingsService {
       if (fields.length === 0) return withEtag(current);
       await saveSettings(tx, venue.venueId, next);
       await audit(tx, actor, [{ action: 'settings.update', entityType: 'settings', entityRef: null, changes: { fields } }]);
-      return withEtag(await readSettings(tx, venue.venueId));
+      return withEtag(await this.read(tx, venue.venueId));
     });
   }
 }
 
-function changedFields(current: SettingsView, next: Omit<SettingsView, 'updatedAt' | 'currency'>): string[] {
+function changedFields(current: SettingsCore, next: Omit<SettingsCore, 'updatedAt' | 'currency'>): string[] {
   const fields: string[] = [];
   for (const key of ['name', 'defaultLanguage', 'enabledLanguages', 'cardStyle', 'timezone'] as const) {
     if (JSON.stringify(current[key]) !== JSON.stringify(next[key])) fields.push(key);

@@ -1,0 +1,111 @@
+// The SSRF guard: an undici connector that resolves the host itself, checks every address of the
+// answer (and IP literals, for which Node would call no lookup hook), and dials the vetted address,
+// never the name: a DNS answer that changes between the check and the connect (rebinding) cannot
+// move the connection. Every outbound request Carta makes on a client's behalf goes through it.
+import { lookup } from 'node:dns/promises';
+import net from 'node:net';
+import type { buildConnector } from 'undici';
+import { canonicalAddress, classifyAddress, isLoopback } from './address-policy.js';
+
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+
+/** Name -> every address it resolves to (the system resolver by default; tests inject one). */
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+/** Opens the socket to an already vetted address (undici's own connector by default). */
+export type Dialer = buildConnector.connector;
+
+/** A loopback endpoint the guard lets through, for tests only (SSRF_TEST_ALLOW). */
+export interface AllowedEndpoint {
+  host: string;
+  port: number;
+}
+
+export class BlockedAddressError extends Error {
+  constructor(
+    readonly hostname: string,
+    readonly address: string,
+    readonly reason: string,
+  ) {
+    super(`${hostname} resolves to a blocked address (${reason})`);
+    this.name = 'BlockedAddressError';
+  }
+}
+
+export class UnresolvableHostError extends Error {
+  constructor(readonly hostname: string, cause?: unknown) {
+    super(`${hostname} could not be resolved`, { cause });
+    this.name = 'UnresolvableHostError';
+  }
+}
+
+export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
+
+export interface GuardOptions {
+  resolve?: Resolver;
+  dial?: Dialer;
+  /** Tests only: loopback endpoints that pass the guard (config refuses it in production). */
+  allow?: readonly AllowedEndpoint[];
+  connectTimeoutMs?: number;
+}
+
+function defaultPort(protocol: string): number {
+  return protocol === 'https:' ? 443 : 80;
+}
+
+function allowedForTests(allow: readonly AllowedEndpoint[], address: string, port: number): boolean {
+  if (!isLoopback(address)) return false;
+  const canonical = canonicalAddress(address);
+  return allow.some((e) => e.port === port && (e.host === 'localhost' || canonicalAddress(e.host) === canonical));
+}
+
+/**
+ * The address to dial for `hostname`, or a BlockedAddressError. Every address of a multi-address
+ * answer must pass: a name with one public and one private address is refused, since which one a
+ * later connection (or a retry) would use is not ours to choose.
+ */
+export async function vetHost(
+  hostname: string,
+  port: number,
+  resolve: Resolver,
+  allow: readonly AllowedEndpoint[] = [],
+): Promise<string> {
+  const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  let addresses: string[];
+  if (net.isIP(host) !== 0) {
+    addresses = [host];
+  } else {
+    try {
+      addresses = (await resolve(host)).map((a) => a.address);
+    } catch (err) {
+      throw new UnresolvableHostError(host, err);
+    }
+    if (addresses.length === 0) throw new UnresolvableHostError(host);
+  }
+  for (const address of addresses) {
+    if (allow.length > 0 && allowedForTests(allow, address, port)) continue;
+    const verdict = classifyAddress(address);
+    if (!verdict.allowed) throw new BlockedAddressError(host, address, verdict.reason);
+  }
+  return addresses[0];
+}
+
+/**
+ * An undici `connect` option that vets each new connection's host before dialling its address.
+ * `build` is undici's buildConnector (passed in: undici is loaded on first use, not at start).
+ */
+export function guardedConnector(options: GuardOptions, build: typeof buildConnector): buildConnector.connector {
+  const resolve = options.resolve ?? systemResolver;
+  const dial = options.dial ?? build({ timeout: options.connectTimeoutMs ?? 5_000 });
+  const allow = options.allow ?? [];
+  return (opts, callback) => {
+    vetHost(opts.hostname, Number(opts.port) || defaultPort(opts.protocol), resolve, allow).then(
+      // `host` (name:port) stays as it was, so TLS still names the server (SNI, certificate check).
+      (address) => dial({ ...opts, hostname: address }, callback),
+      (err: Error) => callback(err, null),
+    );
+  };
+}
