@@ -94,6 +94,7 @@ export const ENVIRONMENT = {
   MEDIA_QUEUE: { default: '2', doc: 'Image uploads that may wait for a slot; beyond them 503 MEDIA_BUSY' },
   MEDIA_CACHE_MB: { default: '64', doc: 'Memory for hot images served by GET /media (0 turns the cache off)' },
   MEDIA_FETCH_TIMEOUT_MS: { default: '15000', doc: 'Total time to download a remote image source, redirects included' },
+  NODE_ENV: { default: '(unset)', doc: '`production` refuses test-only settings (SSRF_TEST_ALLOW)' },
   SSRF_TEST_ALLOW: { default: '(unset)', doc: 'Tests only: loopback `host:port` endpoints the outbound guard lets through; refused when NODE_ENV=production' },
 } as const;
 

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
+import { buildApp } from '../src/app.js';
+import type { Database } from '../src/db/port.js';
+import { openPostgres } from '../src/db/postgres.js';
+import type { App } from '../src/http/types.js';
 import { admin, call, createVenue, startApp, syncOk, type TestApp, type VenueFixture } from './helpers/app.js';
+import { onPostgres } from './helpers/db.js';
 import { animatedGif, makeImage, makeRotatedJpegWithGps, pixel, pngBomb, toBase64 } from './helpers/images.js';
 
 // Media ingest and serving (decisions section 7, spec 4.6, 7, 8.1): product images and the logo
@@ -414,5 +419,73 @@ describe('audit, sandbox and tenants', () => {
     assertError(await upload(other, `/products/${id}/image`, { base64: toBase64(await makeImage(400, 400)) }), 404, 'PRODUCT_NOT_FOUND');
     assertError(await call(t.app, 'DELETE', `/v1/products/${id}/image`, { key: other.key }), 404, 'PRODUCT_NOT_FOUND');
     assert.equal((await call(t.app, 'GET', '/v1/products/p1', { key: v.key })).body.imageUrl, live.body.imageUrl);
+  });
+});
+
+describe('bounded processing: 503 MEDIA_BUSY past capacity', () => {
+  let busy: TestApp;
+  before(async () => {
+    busy = await startApp({ mediaConcurrency: 1, mediaQueue: 1 });
+  });
+  after(() => busy.close());
+
+  it('admits concurrency + queue uploads at once and answers the rest 503 MEDIA_BUSY with Retry-After', async () => {
+    const v = await createVenue(busy.app);
+    await syncOk(busy.app, v, { products: [{ externalId: 'p1', name: 'Soup', priceMinor: 500 }] });
+    const base64 = toBase64(await makeImage(2500, 2500, 'jpeg', { noise: true }));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => call(busy.app, 'POST', '/v1/products/p1/image', { key: v.key, body: { base64 } })),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    assert.deepEqual(statuses, [201, 201, 503, 503, 503, 503], JSON.stringify(results.map((r) => r.body?.code)));
+    for (const refused of results.filter((r) => r.status === 503)) {
+      assert.equal(refused.body.code, 'MEDIA_BUSY');
+      assert.ok(Number(refused.headers['retry-after']) >= 1);
+    }
+    // Capacity comes back once they are done.
+    assert.equal(busy.services.media.capacity.inFlight, 0);
+    assert.equal((await call(busy.app, 'POST', '/v1/products/p1/image', { key: v.key, body: { base64 } })).status, 201);
+  });
+
+  it('never admits a deletion or a read into the count', async () => {
+    const v = await createVenue(busy.app);
+    await syncOk(busy.app, v, { products: [{ externalId: 'p1', name: 'Soup', priceMinor: 500 }] });
+    assert.equal((await call(busy.app, 'DELETE', '/v1/products/p1/image', { key: v.key })).status, 200);
+    assert.equal(busy.services.media.capacity.inFlight, 0);
+  });
+});
+
+describe('two instances on one PostgreSQL', { skip: onPostgres ? false : 'PostgreSQL only' }, () => {
+  let otherDb: Database;
+  let other: App;
+  before(async () => {
+    otherDb = await openPostgres({ url: process.env.DATABASE_URL as string, poolSize: 4, schema: t.database.schema, listen: true });
+    ({ app: other } = await buildApp({ config: t.config, db: otherDb }));
+    await other.ready();
+  });
+  after(async () => {
+    await other?.close();
+    await otherDb?.close();
+  });
+
+  it('uploads through one and reads the image, the menus and the bytes through the other', async () => {
+    const v = await venueWithProduct();
+    const res = await upload(v, '/products/p1/image', { base64: toBase64(await makeRotatedJpegWithGps(700)) });
+    assert.equal(res.status, 201);
+    assert.equal((await call(other, 'GET', '/v1/products/p1', { key: v.key })).body.imageUrl, res.body.imageUrl);
+    assert.equal((await call(other, 'GET', '/v1/menu', { key: v.key })).body.products.find((p: any) => p.externalId === 'p1').imageUrl, res.body.imageUrl);
+    assert.equal((await call(other, 'POST', '/v1/publish', { key: v.key })).status, 201);
+    assert.equal((await call(t.app, 'GET', `/guest/v1/venues/${v.slug}/menu`)).body.products.find((p: any) => p.name === 'Cheesecake').imageUrl, res.body.imageUrl);
+    for (const variant of res.body.variants) {
+      const file = await other.inject({ method: 'GET', url: new URL(variant.url).pathname });
+      assert.equal(file.statusCode, 200);
+      const meta = await sharp(file.rawPayload).metadata();
+      assert.deepEqual([meta.width, meta.height, meta.exif], [variant.width, variant.height, undefined]);
+    }
+    // A draft-only image removed through the other instance is gone for both.
+    const draftOnly = await upload(v, '/products/p2/image', { base64: toBase64(await makeImage(400, 400, 'png', { colour: '#1abc9c' })) });
+    assert.equal((await call(other, 'DELETE', '/v1/products/p2/image', { key: v.key })).status, 200);
+    assert.equal((await other.inject({ method: 'GET', url: new URL(draftOnly.body.imageUrl).pathname })).statusCode, 404);
+    assert.equal((await call(t.app, 'GET', '/v1/products/p2', { key: v.key })).body.imageUrl, null);
   });
 });

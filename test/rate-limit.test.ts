@@ -10,6 +10,7 @@ import type { BucketCheck } from '../src/http/rate-limit/store.js';
 import type { App } from '../src/http/types.js';
 import type { Config } from '../src/config.js';
 import { ADMIN_TOKEN, startApp, type TestApp } from './helpers/app.js';
+import { makeImage, toBase64 } from './helpers/images.js';
 
 // Rate limits: spec 8.4 and 7 (429), decisions 10 and 11 (order of checks). Every app here has
 // its limiters on (startApp turns them off by default) and its own Redis key prefix, so the
@@ -251,6 +252,13 @@ describe('per-IP buckets (decisions 10)', () => {
     assertRateLimited(probes[1], 'short');
   });
 
+  it('never limits image bytes at /media: a guest page loads one per product at once', async () => {
+    const ip = freshIp();
+    const many = await Promise.all(times(30, () => hit(t.app, 'GET', `/media/${'0'.repeat(8)}-0000-7000-8000-${'0'.repeat(12)}/${'a'.repeat(64)}.webp`, { ip })));
+    assert.deepEqual(many.map((r) => r.status), Array(30).fill(404));
+    assert.deepEqual(bucketNames(many[29]), []);
+  });
+
   it('never limits /health and /ready, even for an exhausted IP', async () => {
     const { probes } = await withinOneSecond(
       (ip) => times(10, () => hit(t.app, 'GET', '/v1/openapi.json', { ip })),
@@ -352,6 +360,34 @@ describe('per-venue budgets by plan tier (spec 8.4, decisions 10)', () => {
     assert.equal(read.status, 200);
     assert.equal(buckets(read).general.remaining, 19);
     assert.equal(read.headers['x-ratelimit-limit-heavy'], undefined, 'a read does not check heavy');
+  });
+
+  it('counts image uploads in media (5 on free) and ?preoptimized=true ones in media-fast; a refused upload takes nothing', async () => {
+    const venue = await createVenue(t.app, 'free');
+    assert.equal((await hit(t.app, 'POST', '/v1/sync', { key: venue.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 300 }] } })).status, 201);
+    const base64 = toBase64(await makeImage(400, 400, 'png'));
+    let last: Res | null = null;
+    for (let i = 0; i < 5; i += 1) {
+      last = await hit(t.app, 'POST', i % 2 === 0 ? '/v1/products/p1/image' : '/v1/logo', { key: venue.key, body: { base64 } });
+      assert.equal(last.status, 201, JSON.stringify(last.body));
+      assert.deepEqual(bucketNames(last), ['general', 'long', 'media', 'medium', 'short']);
+      assert.deepEqual([buckets(last).media.limit, buckets(last).media.remaining], [5, 4 - i]);
+    }
+    const general = buckets(last!).general.remaining;
+    for (const url of ['/v1/products/p1/image', '/v1/logo']) {
+      const refused = await hit(t.app, 'POST', url, { key: venue.key, body: { base64 } });
+      assertRateLimited(refused, 'media');
+      assert.equal(buckets(refused).general.remaining, general);
+    }
+    const webp = toBase64(await makeImage(1024, 1024, 'webp'));
+    const fast = await hit(t.app, 'POST', '/v1/products/p1/image?preoptimized=true', { key: venue.key, body: { base64: webp } });
+    assert.equal(fast.status, 201, JSON.stringify(fast.body));
+    assert.deepEqual(bucketNames(fast), ['general', 'long', 'media-fast', 'medium', 'short']);
+    assert.deepEqual([buckets(fast)['media-fast'].limit, buckets(fast)['media-fast'].remaining], [20, 19]);
+    // Removing an image is an ordinary write.
+    const removed = await hit(t.app, 'DELETE', '/v1/products/p1/image', { key: venue.key });
+    assert.equal(removed.status, 200);
+    assert.deepEqual(bucketNames(removed), ['general', 'long', 'medium', 'short']);
   });
 
   it('lets a dry-run sync draw from general but not heavy', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { admin, call, createVenue, startApp, type TestApp, type VenueFixture } from './helpers/app.js';
+import { makeImage, toBase64 } from './helpers/images.js';
 
 const MENU_A = {
   categories: [{ externalId: 'a-cat', name: 'A category' }],
@@ -91,6 +92,36 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
     assert.equal(category.body.code, 'CATEGORY_NOT_FOUND');
 
     assert.deepEqual(await readMenu(a.key), menuA, "A's menu is untouched");
+  });
+
+  it("keeps images apart: B cannot set or remove A's product image, and each venue has its own logo and blobs", async () => {
+    const { a, b, menuA } = await twoVenues();
+    const base64 = toBase64(await makeImage(400, 400));
+    const imageA = await call(t.app, 'POST', '/v1/products/a-prod/image', { key: a.key, body: { base64: toBase64(await makeImage(400, 400, 'png', { colour: '#123456' })) } });
+    assert.equal(imageA.status, 201);
+    const logoA = await call(t.app, 'POST', '/v1/logo', { key: a.key, body: { base64 } });
+    assert.equal(logoA.status, 201);
+    const product = menuA.products.find((p: any) => p.externalId === 'a-prod');
+    for (const ref of ['a-prod', product.id]) {
+      const set = await call(t.app, 'POST', `/v1/products/${ref}/image`, { key: b.key, body: { base64 } });
+      assert.equal(set.status, 404, `POST ${ref}`);
+      assert.equal(set.body.code, 'PRODUCT_NOT_FOUND');
+      const removed = await call(t.app, 'DELETE', `/v1/products/${ref}/image`, { key: b.key });
+      assert.equal(removed.status, 404, `DELETE ${ref}`);
+    }
+    // B's logo calls act on B alone.
+    assert.deepEqual((await call(t.app, 'DELETE', '/v1/logo', { key: b.key })).body, { deleted: false });
+    assert.equal((await call(t.app, 'GET', '/v1/settings', { key: b.key })).body.logo, null);
+    // The same bytes uploaded by B are B's own blob, under B's venue.
+    const logoB = await call(t.app, 'POST', '/v1/logo', { key: b.key, body: { base64 } });
+    assert.notEqual(logoB.body.imageUrl, logoA.body.imageUrl);
+    assert.ok(logoB.body.imageUrl.includes(`/${b.id}/`));
+    const keyA = new URL(imageA.body.imageUrl).pathname.split('/').pop();
+    assert.equal((await t.app.inject({ method: 'GET', url: `/media/${b.id}/${keyA}` })).statusCode, 404, "A's blob is not under B's venue");
+
+    const readA = await call(t.app, 'GET', '/v1/products/a-prod', { key: a.key });
+    assert.equal(readA.body.imageUrl, imageA.body.imageUrl);
+    assert.equal((await call(t.app, 'GET', '/v1/settings', { key: a.key })).body.logoUrl, logoA.body.imageUrl);
   });
 
   it("lists A's refs as notFound in B's cleanup and translations, and leaves A untouched", async () => {
@@ -221,6 +252,10 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
         ['cleanup', 'POST', '/v1/cleanup', { items: [], force: true }],
         ['settings', 'PATCH', '/v1/settings', { name: 'X' }],
         ['translations', 'PUT', '/v1/translations', { products: [{ ref: 'p1', translations: { en: { name: 'X' } } }] }],
+        ['product image', 'POST', '/v1/products/p1/image', { base64: 'aGk=' }],
+        ['product image delete', 'DELETE', '/v1/products/p1/image', undefined],
+        ['logo', 'POST', '/v1/logo', { base64: 'aGk=' }],
+        ['logo delete', 'DELETE', '/v1/logo', undefined],
       ];
       for (const [label, method, url, body] of writes) {
         const res = await call(t.app, method, url, { key: v.key, body });

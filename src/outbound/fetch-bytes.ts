@@ -34,12 +34,17 @@ export interface FetchedBytes {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-type Body = AsyncIterable<Buffer> & { destroy(err?: Error): unknown; on(event: 'error', listener: () => void): unknown };
+type Body = Dispatcher.ResponseData['body'];
 
 /** Drops a response body without reading it; its abort error has nowhere to go. */
 function discard(body: Body): void {
   body.on('error', () => undefined);
   body.destroy();
+}
+
+/** Reads and drops a small body (a redirect's), so its connection can serve the next hop. */
+async function drain(body: Body, signal: AbortSignal): Promise<void> {
+  await body.dump({ limit: 64 * 1024, signal }).catch(() => undefined);
 }
 
 /** A URL a client may ask us to fetch: http or https, a host, no user or password in it. */
@@ -118,7 +123,7 @@ export class OutboundFetcher {
       }
       const { statusCode, headers, body } = response;
       if (REDIRECTS.has(statusCode) && typeof headers.location === 'string') {
-        discard(body);
+        await drain(body, deadline);
         if (hop >= this.limits.maxRedirects) {
           throw new OutboundError('failed', `more than ${this.limits.maxRedirects} redirects`);
         }
@@ -126,7 +131,7 @@ export class OutboundFetcher {
         continue;
       }
       if (statusCode < 200 || statusCode > 299) {
-        discard(body);
+        await drain(body, deadline);
         throw new OutboundError('failed', `${url.host} answered ${statusCode}`);
       }
       const announced = Number(headers['content-length']);
