@@ -44,7 +44,7 @@ before(async () => {
     forcePathStyle: true,
     prefix: PREFIX,
   };
-  client = new S3Client({ region: 'us-east-1', endpoint: settings.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  client = new S3Client({ region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
   t = await startApp({ mediaS3: settings, mediaPublicUrl: `http://127.0.0.1:${port}/${BUCKET}/${PREFIX.replace(/\/$/, '')}` });
 });
 after(async () => {
