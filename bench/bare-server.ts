@@ -4,8 +4,10 @@ import fs from 'node:fs';
 import Fastify from 'fastify';
 
 const menu = fs.readFileSync(process.env.MENU_FILE as string);
+const image = fs.readFileSync(process.env.IMAGE_FILE as string);
 const app = Fastify({ logger: false });
 app.get('/menu', async (_request, reply) => reply.type('application/json; charset=utf-8').send(menu));
+app.get('/image', async (_request, reply) => reply.type('image/webp').send(image));
 app.get('/tiny', async () => ({ status: 'ok' }));
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 process.stdout.write('ready\n');

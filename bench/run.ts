@@ -14,6 +14,8 @@ import { migrate } from '../src/db/migrate.js';
 import { openPglite } from '../src/db/pglite.js';
 import { openPostgres } from '../src/db/postgres.js';
 import type { Database } from '../src/db/port.js';
+import { ImageProcessor } from '../src/modules/media/image-processor.js';
+import { makeBenchImage } from './images.js';
 import { rawSqlWrite } from './raw-sql.js';
 import { menuFixture, type SyncBody } from './workload.js';
 
@@ -76,9 +78,30 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-function rssMb(pid: number): number {
+function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+}
+
+/**
+ * The peak RSS of `pid` while `work` runs: the kernel's high-water mark, reset first (clear_refs 5),
+ * with a 10 ms sampler as the fallback where the reset is not allowed.
+ */
+async function peakRssMb(pid: number, work: () => Promise<void>): Promise<number> {
+  let resettable = true;
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    resettable = false;
+  }
+  let sampled = rssMb(pid);
+  const sampler = setInterval(() => (sampled = Math.max(sampled, rssMb(pid))), 10);
+  try {
+    await work();
+  } finally {
+    clearInterval(sampler);
+  }
+  return Math.max(sampled, resettable ? rssMb(pid, 'VmHWM') : 0);
 }
 
 // ---- the engine: a data directory, or a throwaway PostgreSQL database ---------------------------
@@ -276,6 +299,75 @@ async function statementCounts(e: EngineEnv): Promise<{ small: number; fixture: 
   return { small, fixture };
 }
 
+// ---- media: upload vs the pipeline alone, and memory under 20 concurrent 15 MB uploads ------------
+
+const UPLOAD_RUNS = 5;
+const UPLOAD_WARMUPS = 2;
+
+/**
+ * The media targets that need the server alone. Returns the 1024 variant of the 2000x2000 upload
+ * (about 60 KB), which the bare baseline then serves for the GET /media target.
+ */
+async function mediaUploads(url: string, pid: number): Promise<{ file: string; path: string; bytes: number }> {
+  const venue = await newVenue(url);
+  await api(url, 'POST', '/v1/sync', venue.key, {
+    products: [{ externalId: 'photo', name: 'Photo', priceMinor: 100 }, { externalId: 'poster', name: 'Poster', priceMinor: 100 }],
+  });
+
+  // A 2000x2000 JPEG through the API (base64), against ImageProcessor called in this process.
+  const jpeg = await makeBenchImage(2000, 13, 90);
+  const body = JSON.stringify({ base64: jpeg.toString('base64') });
+  const processor = new ImageProcessor();
+  const direct: number[] = [];
+  const viaApi: number[] = [];
+  let last: { imageUrl: string; variants: { url: string; bytes: number }[] } | null = null;
+  for (let run = 0; run < UPLOAD_WARMUPS + UPLOAD_RUNS; run += 1) {
+    const started = performance.now();
+    await processor.process('product', jpeg);
+    const directMs = performance.now() - started;
+    const res = await api(url, 'POST', '/v1/products/photo/image', venue.key, body);
+    last = res.body;
+    if (run >= UPLOAD_WARMUPS) {
+      direct.push(directMs);
+      viaApi.push(res.ms);
+    }
+  }
+  log(`upload 2000x2000 JPEG (${round(jpeg.length / 1024 / 1024, 2)} MB): API ${round(median(viaApi))} ms, pipeline alone ${round(median(direct))} ms`);
+  ratioMetric('image upload, 2000x2000 JPEG as base64: wall time vs the sharp pipeline alone', median(viaApi), median(direct), 'ms', '<=', 1.3);
+  const variant = last!.variants[0];
+  const file = path.join(os.tmpdir(), `carta-bench-image-${process.pid}.webp`);
+  const bytes = Buffer.from(await (await fetch(variant.url)).arrayBuffer());
+  fs.writeFileSync(file, bytes);
+
+  // 20 concurrent uploads of a 15 MB image: the server's peak RSS, and nothing but 201 or MEDIA_BUSY.
+  if (engine === 'pglite') {
+    const big = await makeBenchImage(4000, 50, 95);
+    const bigBody = JSON.stringify({ base64: big.toString('base64') });
+    const statuses: number[] = [];
+    const peak = await peakRssMb(pid, async () => {
+      await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const res = await fetch(`${url}/v1/products/poster/image`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${venue.key}`, 'content-type': 'application/json' },
+            body: bigBody,
+          }).catch(() => null);
+          const text = res ? await res.text() : '';
+          statuses.push(res === null ? 0 : res.status === 503 && !text.includes('MEDIA_BUSY') ? 599 : res.status);
+        }),
+      );
+    });
+    const tally = Object.entries(statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {}))
+      .map(([s, n]) => `${n} x ${s === '503' ? '503 MEDIA_BUSY' : s}`)
+      .join(', ');
+    const clean = statuses.every((s) => s === 201 || s === 503);
+    log(`20 concurrent ${round(big.length / 1024 / 1024, 1)} MB uploads: peak RSS ${round(peak)} MB; ${tally}`);
+    absoluteMetric(`peak RSS under 20 concurrent ${round(big.length / 1024 / 1024, 1)} MB uploads (${tally})`, peak, 'MB', '<=', 600, peak <= 600 && clean);
+  }
+
+  return { file, path: new URL(variant.url).pathname, bytes: bytes.length };
+}
+
 // ---- orders: 100,000 across 100 venues, 10,000 in one ---------------------------------------------
 
 async function seedOrders(db: Database, venueIds: string[]): Promise<void> {
@@ -376,6 +468,8 @@ async function main(): Promise<void> {
     const counts = await statementCounts(e);
     absoluteMetric(`SQL statements per sync: fixture vs 10 products (${counts.small})`, counts.fixture, 'statements', '==', counts.small, counts.fixture === counts.small);
 
+    const imageFile = await mediaUploads(url, carta.child.pid as number);
+
     // HTTP reads against the bare baseline serving the same bytes.
     const menu = await fetch(`${url}/v1/menu`, { headers: { authorization: `Bearer ${venue.key}` } });
     const menuBytes = Buffer.from(await menu.arrayBuffer());
@@ -384,7 +478,7 @@ async function main(): Promise<void> {
     fs.writeFileSync(menuFile, menuBytes);
     const barePort = await freePort();
     bare = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/bare-server.ts')], {
-      env: { ...process.env, MENU_FILE: menuFile, PORT: String(barePort) },
+      env: { ...process.env, MENU_FILE: menuFile, IMAGE_FILE: imageFile.file, PORT: String(barePort) },
       stdio: ['ignore', 'ignore', 'inherit'],
       cwd: root,
     });
@@ -400,6 +494,11 @@ async function main(): Promise<void> {
     ratioMetric(`GET /v1/menu (${round(menuBytes.length / 1024)} KB), 10 connections: req/s vs bare Fastify`, cartaMenu.rps, bareMenu.rps, 'req/s', '>=', 0.8);
     ratioMetric('GET /v1/menu If-None-Match (304): req/s vs bare tiny JSON', carta304.rps, bareTiny.rps, 'req/s', '>=', 0.9);
     ratioMetric('GET /v1/reference: req/s vs bare tiny JSON', cartaReference.rps, bareTinyReference.rps, 'req/s', '>=', 0.6);
+
+    const bareImage = await load(`${bareUrl}/image`);
+    const cartaImage = await load(`${url}${imageFile.path}`);
+    log(`image ${round(cartaImage.rps)} req/s vs bare ${round(bareImage.rps)}`);
+    ratioMetric(`GET /media/... (${round(imageFile.bytes / 1024)} KB WebP), 10 connections: req/s vs bare Fastify`, cartaImage.rps, bareImage.rps, 'req/s', '>=', 0.8);
 
     // Orders: seed 100,000 orders, then poll the 10,000-order venue.
     const orderVenues: { id: string; key: string }[] = [];

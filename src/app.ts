@@ -74,6 +74,8 @@ export async function buildApp({ config, db, logStream, resolve }: AppDeps): Pro
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.decorateRequest('venue', null as never);
+  // Declared up front, so every request object has the same shape (fast property access on hot paths).
+  app.decorateRequest('decodedUpload', undefined);
   registerJsonBody(app);
 
   // RATE_LIMITS=off turns every limiter off (local runs and functional tests only).

@@ -75,7 +75,10 @@ export function registerErrorHandling(app: FastifyInstance, notFound: NotFoundGa
     }
     const known = error instanceof AppError ? error : fromFastifyError(error as FastifyError, request);
     if (known) {
-      if (known.statusCode >= 500) request.log.error({ err: error }, known.message);
+      // A 503 of ours (MEDIA_BUSY, LOCK_TIMEOUT) is the service working as designed under load: a
+      // warning with its code, not an error with a stack per refused request.
+      if (error instanceof AppError && known.statusCode >= 500) request.log.warn({ code: known.code }, known.message);
+      else if (known.statusCode >= 500) request.log.error({ err: error }, known.message);
       return send(reply, request, known);
     }
     // Never show a stack or SQL to the client (spec 7): log it with the request id instead.

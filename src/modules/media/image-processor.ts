@@ -120,10 +120,19 @@ export class ImageProcessor {
     const meta = await this.inspect(sharp, bytes);
     const { width, height } = meta.autoOrient;
     this.check(kind, width, height);
-    const base = sharp(bytes, INPUT_OPTIONS).autoOrient().toColourspace('srgb');
+    const [[w, h], ...smaller] = IMAGE_SPECS[kind].sizes;
     let variants: ImageVariant[];
     try {
-      variants = await Promise.all(IMAGE_SPECS[kind].sizes.map(([w, h]) => this.encode(base.clone(), w, h)));
+      // The source is decoded once, into the largest size's pixels (a few MB, raw); every variant
+      // is encoded from those. Decoding a 15 MB photo once per size would hold several copies.
+      const { data, info } = await sharp(bytes, INPUT_OPTIONS)
+        .autoOrient()
+        .toColourspace('srgb')
+        .resize(w, h, { fit: 'cover', position: 'centre' })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const pixels = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+      variants = await Promise.all([this.encode(pixels(), w, h), ...smaller.map(([sw, sh]) => this.encode(pixels(), sw, sh))]);
     } catch {
       // The header read, the pixels did not (truncated or corrupt data).
       throw errors.invalidImage();

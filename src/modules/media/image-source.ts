@@ -4,6 +4,7 @@
 import { errors } from '../../errors.js';
 import { MEDIA_BINARY_CAP_BYTES } from '../../limits.js';
 import { OutboundError, type OutboundFetcher } from '../../outbound/fetch-bytes.js';
+import type { DecodedUpload } from './media-body.js';
 import type { ImageSourceInput } from './media.schemas.js';
 
 export interface SourceBytes {
@@ -38,7 +39,15 @@ function fromOutboundError(err: OutboundError) {
   }
 }
 
-export async function readImageSource(input: ImageSourceInput, fetcher: OutboundFetcher): Promise<SourceBytes> {
+/**
+ * The upload's bytes: `decoded` when the route's parser already decoded a `{"base64":"..."}` body
+ * as it streamed in (media-body.ts), else from `input`.
+ */
+export async function readImageSource(input: ImageSourceInput, fetcher: OutboundFetcher, decoded?: DecodedUpload): Promise<SourceBytes> {
+  if (decoded) {
+    if ('tooLarge' in decoded) throw errors.fileTooLarge(MEDIA_BINARY_CAP_BYTES);
+    return { bytes: decoded.bytes, audit: { source: 'base64' } };
+  }
   const base64 = input.base64 === '' ? undefined : input.base64;
   const url = input.url === '' ? undefined : input.url;
   if ((base64 === undefined) === (url === undefined)) throw errors.invalidImageSource();

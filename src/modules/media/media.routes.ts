@@ -6,6 +6,7 @@ import { MEDIA_BODY_LIMIT_BYTES } from '../../limits.js';
 import type { Services } from '../../services.js';
 import { ProductRefParams } from '../menu/menu.schemas.js';
 import { logoImage, productImage } from './image-targets.js';
+import { registerMediaBody } from './media-body.js';
 import { ImageDeleted, ImageSourceBody, ImageUploadQuery, MediaFileParams, MediaImage } from './media.schemas.js';
 
 const tags = ['media'];
@@ -42,6 +43,9 @@ export function mediaRoutes(services: Services) {
   const actor = (request: FastifyRequest) => ({ venue: request.venue, requestId: request.id });
 
   return async function routes(app: App): Promise<void> {
+    // The uploads' own JSON parser (media-body.ts); registered in this scope, it serves these routes only.
+    registerMediaBody(app);
+
     app.post('/products/:ref/image', {
       ...upload(true),
       schema: {
@@ -54,7 +58,10 @@ export function mediaRoutes(services: Services) {
       },
     }, async (request, reply) =>
       reply.status(201).send(
-        await media.upload(actor(request), productImage, request.params.ref, request.body, { preoptimized: request.query.preoptimized === true }),
+        await media.upload(actor(request), productImage, request.params.ref, request.body ?? {}, {
+          preoptimized: request.query.preoptimized === true,
+          decoded: request.decodedUpload,
+        }),
       ));
 
     app.delete('/products/:ref/image', {
@@ -74,7 +81,8 @@ export function mediaRoutes(services: Services) {
         body: ImageSourceBody,
         response: { 201: MediaImage, ...UPLOAD_ERRORS },
       },
-    }, async (request, reply) => reply.status(201).send(await media.upload(actor(request), logoImage, '', request.body, { preoptimized: false })));
+    }, async (request, reply) =>
+      reply.status(201).send(await media.upload(actor(request), logoImage, '', request.body ?? {}, { preoptimized: false, decoded: request.decodedUpload })));
 
     app.delete('/logo', {
       schema: { tags, summary: "Remove the venue's logo", response: { 200: ImageDeleted, ...errorResponses(401, 403, 429) } },

@@ -8,6 +8,7 @@ import { lockMenu } from '../menu/menu.repository.js';
 import type { BlobStore, BlobToStore } from './blob-store.js';
 import type { ImageProcessor, ProcessedImage } from './image-processor.js';
 import { readImageSource } from './image-source.js';
+import type { DecodedUpload } from './media-body.js';
 import type { ImageTarget } from './image-targets.js';
 import type { MediaCache } from './media-cache.js';
 import type { MediaCapacity } from './media-capacity.js';
@@ -53,12 +54,18 @@ export class MediaService {
     return this.deps.capacity;
   }
 
-  async upload(actor: Actor, target: ImageTarget, ref: string, input: ImageSourceInput, options: { preoptimized: boolean }): Promise<MediaImageView> {
+  async upload(
+    actor: Actor,
+    target: ImageTarget,
+    ref: string,
+    input: ImageSourceInput,
+    options: { preoptimized: boolean; decoded?: DecodedUpload },
+  ): Promise<MediaImageView> {
     const { db, processor, capacity, store, urls, fetcher } = this.deps;
     const venueId = actor.venue.venueId;
     // An unknown owner is a 404 before any byte is decoded or fetched.
     await target.find(db, venueId, ref, false);
-    const source = await readImageSource(input, fetcher);
+    const source = await readImageSource(input, fetcher, options.decoded);
     const processed = await capacity.run(() =>
       options.preoptimized ? processor.processPreoptimized(target.kind, source.bytes) : processor.process(target.kind, source.bytes),
     );

@@ -1,0 +1,31 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { makeBenchImage } from './bench/images.ts';
+const rss = (pid: number, f = 'VmRSS') => Number(new RegExp(`${f}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rss-'));
+const token = 'x'.repeat(40);
+const start = async () => {
+  const c = spawn(process.execPath, ['bin/carta.js', 'serve'], { env: { ...process.env, DATA_DIR: dir, PORT: '3999', RATE_LIMITS: 'off', LOG_LEVEL: 'fatal', ADMIN_TOKEN: token, ...JSON.parse(process.env.EXTRA ?? '{}') }, stdio: 'inherit' });
+  for (;;) { try { if ((await fetch(url + '/ready')).ok) break; } catch {} await new Promise(r => setTimeout(r, 50)); }
+  return c;
+};
+const url = 'http://127.0.0.1:3999';
+let child = await start();
+child.kill('SIGTERM'); await new Promise(r => child.once('exit', r));
+child = await start();
+const j = async (m: string, p: string, t: string, b?: unknown) => (await fetch(url + p, { method: m, headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json' }, body: b === undefined ? undefined : JSON.stringify(b) })).json();
+const v = await j('POST', '/admin/v1/venues', token, { name: 'R', currency: 'EUR', plan: 'standard' });
+const k = await j('POST', `/admin/v1/venues/${v.id}/api-keys`, token, { mode: 'live' });
+await j('POST', '/v1/sync', k.key, { products: [{ externalId: 'p', name: 'P', priceMinor: 1 }] });
+console.log('baseline', rss(child.pid!));
+const big = await makeBenchImage(4000, 50, 95);
+const body = JSON.stringify({ base64: big.toString('base64') });
+fs.writeFileSync(`/proc/${child.pid}/clear_refs`, '5');
+let peak = 0; const timer = setInterval(() => peak = Math.max(peak, rss(child.pid!)), 5);
+const n = Number(process.env.N ?? 1);
+const res = await Promise.all(Array.from({ length: n }, () => fetch(url + '/v1/products/p/image', { method: 'POST', headers: { authorization: `Bearer ${k.key}`, 'content-type': 'application/json' }, body }).then(r => r.status)));
+clearInterval(timer);
+console.log(n, res.join(','), 'peak sampled', Math.round(peak), 'hwm', Math.round(rss(child.pid!, 'VmHWM')), 'now', Math.round(rss(child.pid!)));
+child.kill('SIGTERM');

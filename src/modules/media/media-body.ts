@@ -1,0 +1,181 @@
+import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { MEDIA_BINARY_CAP_BYTES } from '../../limits.js';
+
+// The JSON parser of the image upload routes. A body is up to 21 MB, almost all of it one base64
+// string: through JSON.parse it would exist four times over (the chunks, the joined bytes, the text,
+// the parsed string) before its decoded bytes, and the parse would block the event loop for tens of
+// milliseconds. The usual body, exactly `{"base64":"<base64>"}` (whitespace allowed around the
+// tokens), is decoded as it streams in instead: an upload then holds its raw chunks and its decoded
+// bytes, nothing more. A value of base64 characters only is its own JSON string (no quote, escape
+// or control character), so nothing about the JSON is skipped. Any other body (other keys,
+// escapes, a URL, line breaks) goes through the ordinary parser, with its prototype-poisoning checks.
+
+/** What the streaming decoder made of a `{"base64":"..."}` body (the route hands it to the service). */
+export type DecodedUpload = { bytes: Buffer } | { tooLarge: true };
+
+const HEAD = /^\s*\{\s*"base64"\s*:\s*"/;
+const HEAD_MAX = 64;
+
+/** 1 for the characters of both base64 alphabets (Node decodes either). */
+const ALPHABET = new Uint8Array(256);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_') ALPHABET[c.charCodeAt(0)] = 1;
+const EQUALS = 0x3d;
+const QUOTE = 0x22;
+const CLOSE = 0x7d;
+const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+
+/**
+ * Recognises and decodes `{"base64":"..."}` chunk by chunk. `failed` turns true at the first byte
+ * that does not fit; the caller then parses the whole body the ordinary way.
+ */
+export class Base64BodyDecoder {
+  failed = false;
+  private state: 'head' | 'value' | 'padding' | 'close' | 'trail' = 'head';
+  private head = '';
+  private out: Buffer;
+  private written = 0;
+  private carry = '';
+  private chars = 0;
+  private padding = 0;
+  private tooLarge = false;
+
+  constructor(expectedBytes: number) {
+    // The decoded size is at most 3/4 of the body; a body of unknown length grows the buffer.
+    this.out = Buffer.allocUnsafe(Math.min(MEDIA_BINARY_CAP_BYTES + 3, Math.max(1024, Math.ceil((expectedBytes * 3) / 4))));
+  }
+
+  push(chunk: Buffer): void {
+    if (this.failed) return;
+    let i = 0;
+    if (this.state === 'head') {
+      const before = this.head.length;
+      this.head += chunk.toString('latin1', 0, Math.min(chunk.length, HEAD_MAX - before));
+      const match = HEAD.exec(this.head);
+      if (!match) {
+        // Not a head yet: wait for more, while it could still become one.
+        if (this.head.length >= HEAD_MAX) this.failed = true;
+        return;
+      }
+      i = match[0].length - before;
+      this.state = 'value';
+    }
+    if (this.state === 'value') {
+      const start = i;
+      while (i < chunk.length && ALPHABET[chunk[i]] === 1) i += 1;
+      this.chars += i - start;
+      this.decode(chunk.toString('latin1', start, i));
+      if (i === chunk.length) return;
+      this.state = 'padding';
+    }
+    for (; i < chunk.length; i += 1) {
+      const b = chunk[i];
+      if (this.state === 'padding' && b === EQUALS && this.padding < 2) this.padding += 1;
+      else if (this.state === 'padding' && b === QUOTE) this.state = 'close';
+      else if (this.state === 'close' && b === CLOSE) this.state = 'trail';
+      else if (this.state === 'padding' || !isSpace(b)) {
+        this.failed = true;
+        return;
+      }
+    }
+  }
+
+  /** The result once the body has ended, or null when it was not `{"base64":"..."}`. */
+  end(): DecodedUpload | null {
+    // An empty value is left to the ordinary path, where it counts as no source at all.
+    if (this.failed || this.state !== 'trail' || this.chars === 0) return null;
+    this.decode('', true);
+    if (this.tooLarge) return { tooLarge: true };
+    return { bytes: this.out.subarray(0, this.written) };
+  }
+
+  /** Decodes whole groups of 4 characters; up to 3 wait for the next piece (or the end). */
+  private decode(text: string, last = false): void {
+    if (this.tooLarge) return;
+    const all = this.carry + text;
+    const whole = last ? all.length : all.length - (all.length % 4);
+    this.carry = all.slice(whole);
+    if (whole === 0) return;
+    const bytes = Math.floor((whole * 3) / 4);
+    if (this.written + bytes > MEDIA_BINARY_CAP_BYTES + 3) {
+      this.tooLarge = true;
+      return;
+    }
+    if (this.written + bytes > this.out.length) {
+      const grown = Buffer.allocUnsafe(Math.min(MEDIA_BINARY_CAP_BYTES + 3, Math.max(this.out.length * 2, this.written + bytes)));
+      this.out.copy(grown, 0, 0, this.written);
+      this.out = grown;
+    }
+    this.written += this.out.write(all.slice(0, whole), this.written, 'base64');
+    if (this.written > MEDIA_BINARY_CAP_BYTES) this.tooLarge = true;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** An image upload's base64 body, decoded while it streamed in (media-body.ts). */
+    decodedUpload?: DecodedUpload;
+  }
+}
+
+/**
+ * Registers the upload parser in the media routes' own scope. A decoded body reaches the handler
+ * as `{}` with the bytes in `request.decodedUpload`; the limits and errors are Fastify's own.
+ */
+export function registerMediaBody(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', (request: FastifyRequest, payload, done) => {
+    const limit = request.routeOptions.bodyLimit ?? Number.POSITIVE_INFINITY;
+    const contentLength = Number(request.headers['content-length']);
+    if (contentLength > limit) {
+      done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(), undefined);
+      return;
+    }
+    const decoder = new Base64BodyDecoder(Number.isFinite(contentLength) ? contentLength : 0);
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const finish = (err: Error | null, body?: unknown) => {
+      payload.removeListener('data', onData);
+      payload.removeListener('end', onEnd);
+      payload.removeListener('error', onError);
+      done(err, body);
+    };
+    function onData(chunk: Buffer | string): void {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      received += bytes.length;
+      if (received > limit) {
+        finish(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+        return;
+      }
+      chunks.push(bytes);
+      decoder.push(bytes);
+    }
+    function onError(err: Error & { statusCode?: number }): void {
+      if (!(typeof err.statusCode === 'number' && err.statusCode >= 400)) err.statusCode = 400;
+      finish(err);
+    }
+    function onEnd(): void {
+      if (Number.isFinite(contentLength) && received !== contentLength) {
+        finish(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
+        return;
+      }
+      const decoded = decoder.end();
+      if (decoded) {
+        request.decodedUpload = decoded;
+        finish(null, {});
+        return;
+      }
+      const text = Buffer.concat(chunks, received).toString('utf8');
+      // An empty body reads as absent, as on every other route (json-body.ts).
+      if (text.trim() === '') {
+        finish(null, undefined);
+        return;
+      }
+      parseJson(request, text, (err, body) => finish(err, body));
+    }
+    payload.on('data', onData);
+    payload.on('end', onEnd);
+    payload.on('error', onError);
+    payload.resume();
+  });
+}
