@@ -301,7 +301,7 @@ async function statementCounts(e: EngineEnv): Promise<{ small: number; fixture: 
 
 // ---- media: upload vs the pipeline alone, and memory under 20 concurrent 15 MB uploads ------------
 
-const UPLOAD_RUNS = 5;
+const UPLOAD_RUNS = 7;
 const UPLOAD_WARMUPS = 2;
 
 /**

@@ -24,8 +24,6 @@ export interface BlobStore {
   close(): Promise<void>;
 }
 
-const toBuffer = (data: Buffer | Uint8Array): Buffer => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-
 /** Bytes in the blob's own row: committed, and deleted, with the references that use them. */
 export class DatabaseBlobStore implements BlobStore {
   readonly kind = 'database' as const;
@@ -36,7 +34,7 @@ export class DatabaseBlobStore implements BlobStore {
 
   async get(db: Queryable, venueId: string, key: string): Promise<Buffer | null> {
     const row = await media.findBlob(db, venueId, key, true);
-    return row?.data ? toBuffer(row.data) : null;
+    return row?.data_base64 ? Buffer.from(row.data_base64, 'base64') : null;
   }
 
   async deleted(): Promise<void> {}

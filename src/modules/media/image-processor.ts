@@ -100,7 +100,8 @@ export class ImageProcessor {
   private check(kind: ImageKind, width: number, height: number): void {
     const spec = IMAGE_SPECS[kind];
     const off = Math.abs(width / height - spec.ratio) / spec.ratio;
-    if (off > RATIO_TOLERANCE) {
+    // 2% inclusive (1e-9 absorbs floating point: 1530x500 is exactly 2% off 3:1).
+    if (off > RATIO_TOLERANCE + 1e-9) {
       throw spec.ratio === 1
         ? errors.imageNotSquare(`The image must be square within 2%; it is ${describeSize(width, height)}`)
         : errors.imageWrongAspectRatio(`The image must be ${spec.ratio}:1 within 2%; it is ${describeSize(width, height)}`);

@@ -5,8 +5,8 @@ import { MEDIA_BINARY_CAP_BYTES } from '../../limits.js';
 // string: through JSON.parse it would exist four times over (the chunks, the joined bytes, the text,
 // the parsed string) before its decoded bytes, and the parse would block the event loop for tens of
 // milliseconds. The usual body, exactly `{"base64":"<base64>"}` (whitespace allowed around the
-// tokens), is decoded as it streams in instead: an upload then holds its raw chunks and its decoded
-// bytes, nothing more. A value of base64 characters only is its own JSON string (no quote, escape
+// tokens), is decoded as it streams in instead: an upload then holds its decoded bytes and nothing
+// more. A value of base64 characters only is its own JSON string (no quote, escape
 // or control character), so nothing about the JSON is skipped. Any other body (other keys,
 // escapes, a URL, line breaks) goes through the ordinary parser, with its prototype-poisoning checks.
 
@@ -25,13 +25,18 @@ const CLOSE = 0x7d;
 const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
 
 /**
- * Recognises and decodes `{"base64":"..."}` chunk by chunk. `failed` turns true at the first byte
- * that does not fit; the caller then parses the whole body the ordinary way.
+ * Recognises and decodes `{"base64":"..."}` chunk by chunk, keeping only the decoded bytes. When a
+ * byte does not fit, the body is handed to the ordinary parser as text rebuilt from what was read:
+ * the head, the value so far (re-encoded from its decoded bytes: whole groups of 4 characters
+ * decode one to one, so only the alphabet, which decodes the same, can differ) and every byte from
+ * there on. A value already past the cap is rebuilt as a run of 'A' of its length: too large
+ * whatever it says, and whatever else the body holds is judged as it was sent.
  */
 export class Base64BodyDecoder {
-  failed = false;
-  private state: 'head' | 'value' | 'padding' | 'close' | 'trail' = 'head';
+  private state: 'head' | 'value' | 'padding' | 'close' | 'trail' | 'failed' = 'head';
   private head = '';
+  /** Raw bytes while the head is undecided, then everything from the first byte that did not fit. */
+  private raw: Buffer[] = [];
   private out: Buffer;
   private written = 0;
   private carry = '';
@@ -45,7 +50,8 @@ export class Base64BodyDecoder {
   }
 
   push(chunk: Buffer): void {
-    if (this.failed) return;
+    if (this.state === 'failed' || this.state === 'head') this.raw.push(chunk);
+    if (this.state === 'failed') return;
     let i = 0;
     if (this.state === 'head') {
       const before = this.head.length;
@@ -53,9 +59,11 @@ export class Base64BodyDecoder {
       const match = HEAD.exec(this.head);
       if (!match) {
         // Not a head yet: wait for more, while it could still become one.
-        if (this.head.length >= HEAD_MAX) this.failed = true;
+        if (this.head.length >= HEAD_MAX) this.state = 'failed';
         return;
       }
+      this.head = match[0];
+      this.raw = [];
       i = match[0].length - before;
       this.state = 'value';
     }
@@ -73,19 +81,31 @@ export class Base64BodyDecoder {
       else if (this.state === 'padding' && b === QUOTE) this.state = 'close';
       else if (this.state === 'close' && b === CLOSE) this.state = 'trail';
       else if (this.state === 'padding' || !isSpace(b)) {
-        this.failed = true;
+        this.fail(chunk.subarray(i));
         return;
       }
     }
   }
 
-  /** The result once the body has ended, or null when it was not `{"base64":"..."}`. */
-  end(): DecodedUpload | null {
-    // An empty value is left to the ordinary path, where it counts as no source at all.
-    if (this.failed || this.state !== 'trail' || this.chars === 0) return null;
-    this.decode('', true);
-    if (this.tooLarge) return { tooLarge: true };
-    return { bytes: this.out.subarray(0, this.written) };
+  /**
+   * Once the body has ended: the decoded upload, or the body's text for the ordinary parser (an
+   * empty value goes that way too, where it counts as no source at all).
+   */
+  end(): { decoded: DecodedUpload } | { text: string } {
+    if (this.state === 'trail' && this.chars > 0) {
+      this.decode('', true);
+      return { decoded: this.tooLarge ? { tooLarge: true } : { bytes: this.out.subarray(0, this.written) } };
+    }
+    if (this.state !== 'head' && this.state !== 'failed') this.fail(Buffer.alloc(0));
+    return { text: Buffer.concat(this.raw).toString('utf8') };
+  }
+
+  /** Switches to the ordinary parser: rebuilds what was read so far, and keeps `rest` and what follows. */
+  private fail(rest: Buffer): void {
+    const value = this.tooLarge ? 'A'.repeat(this.chars) : this.out.toString('base64', 0, this.written) + this.carry;
+    const after = '='.repeat(this.padding) + (this.state === 'close' || this.state === 'trail' ? '"' : '') + (this.state === 'trail' ? '}' : '');
+    this.raw = [Buffer.from(this.head + value + after, 'latin1'), rest];
+    this.state = 'failed';
   }
 
   /** Decodes whole groups of 4 characters; up to 3 wait for the next piece (or the end). */
@@ -132,7 +152,6 @@ export function registerMediaBody(app: FastifyInstance): void {
       return;
     }
     const decoder = new Base64BodyDecoder(Number.isFinite(contentLength) ? contentLength : 0);
-    const chunks: Buffer[] = [];
     let received = 0;
     const finish = (err: Error | null, body?: unknown) => {
       payload.removeListener('data', onData);
@@ -147,7 +166,6 @@ export function registerMediaBody(app: FastifyInstance): void {
         finish(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
         return;
       }
-      chunks.push(bytes);
       decoder.push(bytes);
     }
     function onError(err: Error & { statusCode?: number }): void {
@@ -159,13 +177,13 @@ export function registerMediaBody(app: FastifyInstance): void {
         finish(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
         return;
       }
-      const decoded = decoder.end();
-      if (decoded) {
-        request.decodedUpload = decoded;
+      const result = decoder.end();
+      if ('decoded' in result) {
+        request.decodedUpload = result.decoded;
         finish(null, {});
         return;
       }
-      const text = Buffer.concat(chunks, received).toString('utf8');
+      const { text } = result;
       // An empty body reads as absent, as on every other route (json-body.ts).
       if (text.trim() === '') {
         finish(null, undefined);

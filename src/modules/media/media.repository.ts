@@ -5,7 +5,8 @@ export interface BlobRow {
   key: string;
   content_type: string;
   byte_size: number;
-  data: Buffer | Uint8Array | null;
+  /** The bytes in base64 (see insertBlobs), or null. */
+  data_base64: string | null;
 }
 
 export interface BlobWrite {
@@ -16,7 +17,11 @@ export interface BlobWrite {
   data: Buffer | null;
 }
 
-/** Content-addressed: a key already stored is the same bytes, so a second insert does nothing. */
+/**
+ * Content-addressed: a key already stored is the same bytes, so a second insert does nothing.
+ * Bytes travel as base64 text decoded by the database: PGlite takes a bytea parameter about six
+ * times slower (a 100 KB image cost 10 ms), and PostgreSQL takes either at the same speed.
+ */
 export async function insertBlobs(db: Queryable, venueId: string, blobs: BlobWrite[]): Promise<void> {
   if (blobs.length === 0) return;
   // One statement for the few variants of one image (a VALUES row each).
@@ -24,8 +29,8 @@ export async function insertBlobs(db: Queryable, venueId: string, blobs: BlobWri
   const params: unknown[] = [venueId];
   for (const b of blobs) {
     const i = params.length;
-    values.push(`($1, $${i + 1}, $${i + 2}, $${i + 3}, $${i + 4}::bytea)`);
-    params.push(b.key, b.contentType, b.size, b.data);
+    values.push(`($1, $${i + 1}, $${i + 2}, $${i + 3}, decode($${i + 4}, 'base64'))`);
+    params.push(b.key, b.contentType, b.size, b.data === null ? null : b.data.toString('base64'));
   }
   await db.query(
     `insert into media_blobs (venue_id, key, content_type, byte_size, data) values ${values.join(', ')}
@@ -36,7 +41,8 @@ export async function insertBlobs(db: Queryable, venueId: string, blobs: BlobWri
 
 export async function findBlob(db: Queryable, venueId: string, key: string, withData: boolean): Promise<BlobRow | null> {
   const { rows } = await db.query<BlobRow>(
-    `select key, content_type, byte_size, ${withData ? 'data' : 'null::bytea as data'} from media_blobs where venue_id = $1 and key = $2`,
+    `select key, content_type, byte_size, ${withData ? "encode(data, 'base64')" : 'null'} as data_base64
+     from media_blobs where venue_id = $1 and key = $2`,
     [venueId, key],
   );
   return rows[0] ?? null;
