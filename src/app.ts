@@ -20,6 +20,9 @@ import type { RouteEntry } from './modules/reference/reference.service.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { guestRoutes } from './modules/guest/guest.routes.js';
 import { mediaFileRoutes, mediaRoutes } from './modules/media/media.routes.js';
+import { bannersRoutes } from './modules/merch/banners.routes.js';
+import { promotionsRoutes } from './modules/merch/promotions.routes.js';
+import { guestTableRoutes, tablesRoutes } from './modules/merch/tables.routes.js';
 import { menuRoutes } from './modules/menu/menu.routes.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { referenceRoutes } from './modules/reference/reference.routes.js';
@@ -37,6 +40,8 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** Name resolution for outbound requests (tests pass one that never leaves the machine). */
   resolve?: Resolver;
+  /** The time banner and promotion schedules are read at (tests move it). */
+  clock?: () => number;
 }
 
 export interface BuiltApp {
@@ -48,7 +53,7 @@ export interface BuiltApp {
 /** How often pending S3 deletions are retried (a failed flush after commit leaves them recorded). */
 const MEDIA_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
-export async function buildApp({ config, db, logStream, resolve }: AppDeps): Promise<BuiltApp> {
+export async function buildApp({ config, db, logStream, resolve, clock }: AppDeps): Promise<BuiltApp> {
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
@@ -95,7 +100,7 @@ export async function buildApp({ config, db, logStream, resolve }: AppDeps): Pro
   if (limiter) app.addHook('onClose', async () => limiter.close());
 
   const routes: RouteEntry[] = [];
-  const services = createServices({ config, db, routes: () => routes, resolve }, await openBlobStore(config));
+  const services = createServices({ config, db, routes: () => routes, resolve, clock }, await openBlobStore(config));
   app.addHook('onClose', async () => services.media.close());
   if (config.mediaS3) {
     const sweep = () => services.media.sweep().catch((err: unknown) => app.log.warn({ err }, 'media sweep failed; retrying later'));
@@ -144,13 +149,22 @@ export async function buildApp({ config, db, logStream, resolve }: AppDeps): Pro
       await v1.register(auditRoutes(services));
       await v1.register(ordersRoutes(services));
       await v1.register(mediaRoutes(services));
+      await v1.register(bannersRoutes(services));
+      await v1.register(promotionsRoutes(services));
+      await v1.register(tablesRoutes(services));
     },
     { prefix: '/v1' },
   );
 
   await app.register(mediaFileRoutes(services), { prefix: '/media' });
 
-  await app.register(guestRoutes(services), { prefix: '/guest/v1' });
+  await app.register(
+    async (guest) => {
+      await guest.register(guestRoutes(services));
+      await guest.register(guestTableRoutes(services));
+    },
+    { prefix: '/guest/v1' },
+  );
 
   await app.register(adminRoutes(services), { prefix: '/admin/v1' });
 

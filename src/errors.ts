@@ -42,6 +42,14 @@ export type ErrorCode =
   | 'IMAGE_WRONG_ASPECT_RATIO'
   | 'PREOPTIMIZED_INVALID'
   | 'MEDIA_BUSY'
+  | 'BANNER_NOT_FOUND'
+  | 'PROMOTION_NOT_FOUND'
+  | 'PROMOTION_ITEM_NOT_FOUND'
+  | 'TABLE_NOT_FOUND'
+  | 'DUPLICATE_PROMOTION_ITEM'
+  | 'TABLE_NAME_ALREADY_EXISTS'
+  | 'BANNER_LIMIT_REACHED'
+  | 'TABLE_LIMIT_REACHED'
   | 'NOT_FOUND';
 
 export interface AppErrorInit {
@@ -71,6 +79,8 @@ export class AppError extends Error {
   }
 }
 
+export type MerchLimitCode = 'BANNER_LIMIT_REACHED' | 'TABLE_LIMIT_REACHED';
+
 export type BulkLimitCode =
   | 'CATEGORY_BULK_LIMIT_EXCEEDED'
   | 'INGREDIENT_BULK_LIMIT_EXCEEDED'
@@ -84,6 +94,9 @@ export const errors = {
     new AppError({ statusCode: 400, message, errors: [message] }),
   bulkLimit: (code: BulkLimitCode, details: { limit: number; available: number; requested: number }) =>
     new AppError({ statusCode: 400, message: 'Bad Request Exception', code, details }),
+  /** Decisions 8: a create past the plan's maxBanners / maxQrTables. */
+  merchLimit: (code: MerchLimitCode, what: string, details: { limit: number; available: number; requested: number }) =>
+    new AppError({ statusCode: 400, message: `The plan allows ${details.limit} ${what}; delete one or upgrade the plan`, code, details }),
   translation: (code: 'INVALID_LOCALE' | 'LOCALE_NOT_ENABLED' | 'EMPTY_TRANSLATION', message: string) =>
     new AppError({ statusCode: 400, message, code }),
 
@@ -114,11 +127,21 @@ export const errors = {
   menuNotPublished: () =>
     new AppError({ statusCode: 404, code: 'MENU_NOT_PUBLISHED', message: 'Menu has not been published' }),
   imageNotFound: () => new AppError({ statusCode: 404, message: 'Image not found' }),
+  bannerNotFound: () => new AppError({ statusCode: 404, code: 'BANNER_NOT_FOUND', message: 'Banner not found' }),
+  promotionNotFound: () => new AppError({ statusCode: 404, code: 'PROMOTION_NOT_FOUND', message: 'Promotion not found' }),
+  promotionItemNotFound: () => new AppError({ statusCode: 404, code: 'PROMOTION_ITEM_NOT_FOUND', message: 'Promotion item not found' }),
+  tableNotFound: () => new AppError({ statusCode: 404, code: 'TABLE_NOT_FOUND', message: 'Table not found' }),
   // Spec 4.4: order lookups carry a message only, no code.
   orderNotFound: () => new AppError({ statusCode: 404, message: 'Order not found' }),
 
   slugTaken: (slug: string) =>
     new AppError({ statusCode: 409, code: 'SLUG_ALREADY_EXISTS', message: `Slug '${slug}' is already taken` }),
+  externalIdTaken: (externalId: string) =>
+    new AppError({ statusCode: 409, code: 'EXTERNAL_ID_ALREADY_EXISTS', message: `externalId '${externalId}' is already used by another item of this type` }),
+  duplicatePromotionItem: () =>
+    new AppError({ statusCode: 409, code: 'DUPLICATE_PROMOTION_ITEM', message: 'The product is already in this promotion' }),
+  tableNameTaken: (name: string) =>
+    new AppError({ statusCode: 409, code: 'TABLE_NAME_ALREADY_EXISTS', message: `A table named '${name}' already exists` }),
   idempotencyKeyReused: () =>
     new AppError({
       statusCode: 409,

@@ -7,6 +7,10 @@ import { MediaCache } from './modules/media/media-cache.js';
 import { MediaCapacity } from './modules/media/media-capacity.js';
 import { MediaService } from './modules/media/media.service.js';
 import { MediaUrls } from './modules/media/stored-image.js';
+import { BannersService } from './modules/merch/banners.service.js';
+import { GuestMerch } from './modules/merch/guest-merch.js';
+import { PromotionsService } from './modules/merch/promotions.service.js';
+import { TablesService } from './modules/merch/tables.service.js';
 import { OutboundFetcher } from './outbound/fetch-bytes.js';
 import type { Resolver } from './outbound/guarded-connector.js';
 import { AuditService } from './modules/audit/audit.service.js';
@@ -30,6 +34,8 @@ export interface ServiceDeps {
   routes?: () => readonly RouteEntry[];
   /** Name resolution for outbound requests (the system's by default; tests never reach real DNS). */
   resolve?: Resolver;
+  /** The time schedules are read at (tests move it). */
+  clock?: () => number;
 }
 
 /** Where image bytes live, chosen once from config (the S3 SDK is loaded only when used). */
@@ -40,7 +46,7 @@ export async function openBlobStore(config: Config): Promise<BlobStore> {
 }
 
 /** Every service, wired once; the HTTP app and the CLI both use this. */
-export function createServices({ config, db, routes = () => [], resolve }: ServiceDeps, blobStore: BlobStore = new DatabaseBlobStore()) {
+export function createServices({ config, db, routes = () => [], resolve, clock = Date.now }: ServiceDeps, blobStore: BlobStore = new DatabaseBlobStore()) {
   const menuCache = new MenuCache();
   const urls = new MediaUrls(config.mediaPublicUrl);
   const media = new MediaService({
@@ -68,7 +74,10 @@ export function createServices({ config, db, routes = () => [], resolve }: Servi
     cleanup: new CleanupService(db),
     translations: new TranslationsService(db),
     orders: new OrdersService(db),
-    guest: new GuestService(db, menuCache, urls),
+    guest: new GuestService(db, menuCache, urls, new GuestMerch(db, urls, clock)),
+    banners: new BannersService(db, urls, media),
+    promotions: new PromotionsService(db),
+    tables: new TablesService(db, config.publicBaseUrl),
   };
 }
 

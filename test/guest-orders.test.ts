@@ -21,7 +21,7 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ORDER_KEYS = [
   'allowedTransitions', 'changeFromAmount', 'comment', 'completedAt', 'confirmedAt', 'createdAt', 'currency',
   'customerEmail', 'customerName', 'customerPhone', 'deliveryAddress', 'deliveryFee', 'deliveryNotes', 'discountAmount',
-  'id', 'items', 'orderNumber', 'paymentMethod', 'scheduledFor', 'status', 'subtotalAmount', 'tableId', 'totalAmount',
+  'id', 'items', 'orderNumber', 'paymentMethod', 'scheduledFor', 'status', 'subtotalAmount', 'tableId', 'tableName', 'totalAmount',
   'type', 'updatedAt',
 ];
 

@@ -124,6 +124,56 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
     assert.equal((await call(t.app, 'GET', '/v1/settings', { key: a.key })).body.logoUrl, logoA.body.imageUrl);
   });
 
+  it("answers 404 to every merchandising route of A's banners, promotions, items and tables with B's key", async () => {
+    const { a, b } = await twoVenues();
+    const post = async (url: string, body: unknown) => {
+      const res = await call(t.app, 'POST', url, { key: a.key, body });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body;
+    };
+    const banner = await post('/v1/banners', { title: 'A banner', externalId: 'shared-ext' });
+    const promotion = await post('/v1/promotions', { name: 'A deal' });
+    const item = await post(`/v1/promotions/${promotion.id}/items`, { productRef: 'a-prod', promoPriceMinor: 1 });
+    const table = await post('/v1/tables', { name: 'A table' });
+    const probes: [string, 'GET' | 'PATCH' | 'DELETE' | 'POST', string, unknown][] = [
+      ['BANNER_NOT_FOUND', 'GET', `/v1/banners/${banner.id}`, undefined],
+      ['BANNER_NOT_FOUND', 'PATCH', `/v1/banners/${banner.id}`, { title: 'x' }],
+      ['BANNER_NOT_FOUND', 'DELETE', `/v1/banners/${banner.id}`, undefined],
+      ['BANNER_NOT_FOUND', 'DELETE', `/v1/banners/${banner.id}/image`, undefined],
+      ['PROMOTION_NOT_FOUND', 'GET', `/v1/promotions/${promotion.id}`, undefined],
+      ['PROMOTION_NOT_FOUND', 'PATCH', `/v1/promotions/${promotion.id}`, { name: 'x' }],
+      ['PROMOTION_NOT_FOUND', 'DELETE', `/v1/promotions/${promotion.id}`, undefined],
+      ['PROMOTION_NOT_FOUND', 'GET', `/v1/promotions/${promotion.id}/items`, undefined],
+      ['PROMOTION_NOT_FOUND', 'POST', `/v1/promotions/${promotion.id}/items`, { productRef: 'shared' }],
+      ['PROMOTION_NOT_FOUND', 'PATCH', `/v1/promotions/${promotion.id}/items/${item.id}`, { sortOrder: 1 }],
+      ['PROMOTION_NOT_FOUND', 'DELETE', `/v1/promotions/${promotion.id}/items/${item.id}`, undefined],
+      ['TABLE_NOT_FOUND', 'GET', `/v1/tables/${table.id}`, undefined],
+      ['TABLE_NOT_FOUND', 'PATCH', `/v1/tables/${table.id}`, { name: 'x' }],
+      ['TABLE_NOT_FOUND', 'DELETE', `/v1/tables/${table.id}`, undefined],
+      ['TABLE_NOT_FOUND', 'POST', `/v1/tables/${table.id}/regenerate-token`, undefined],
+      ['TABLE_NOT_FOUND', 'GET', `/v1/tables/${table.id}/qr.svg`, undefined],
+      ['TABLE_NOT_FOUND', 'GET', `/v1/tables/${table.id}/qr.png`, undefined],
+    ];
+    for (const [code, method, url, body] of probes) {
+      const res = await call(t.app, method, url, { key: b.key, body });
+      assert.equal(res.status, 404, `${method} ${url}`);
+      assert.equal(res.body.code, code, `${method} ${url}`);
+    }
+    // B's lists, sheet and usage are B's own; the same externalId and name are free for B.
+    for (const url of ['/v1/banners', '/v1/promotions', '/v1/tables']) assert.equal((await call(t.app, 'GET', url, { key: b.key })).body.total, 0, url);
+    const sheet = await t.app.inject({ method: 'GET', url: '/v1/tables/qr-sheet.svg', headers: { authorization: `Bearer ${b.key}` } });
+    assert.ok(!sheet.body.includes('A table'));
+    assert.equal((await call(t.app, 'POST', '/v1/banners', { key: b.key, body: { title: 'B', externalId: 'shared-ext' } })).status, 201);
+    assert.equal((await call(t.app, 'POST', '/v1/tables', { key: b.key, body: { name: 'A table' } })).status, 201);
+    // A's product cannot be put in B's promotion or banner.
+    const bPromotion = (await call(t.app, 'POST', '/v1/promotions', { key: b.key, body: { name: 'B deal' } })).body;
+    assert.equal((await call(t.app, 'POST', `/v1/promotions/${bPromotion.id}/items`, { key: b.key, body: { productRef: 'a-prod' } })).body.code, 'PRODUCT_NOT_FOUND');
+    assert.equal((await call(t.app, 'POST', '/v1/banners', { key: b.key, body: { title: 'x', productRef: 'a-prod' } })).body.code, 'PRODUCT_NOT_FOUND');
+    // A is untouched.
+    assert.equal((await call(t.app, 'GET', `/v1/promotions/${promotion.id}`, { key: a.key })).body.items.length, 1);
+    assert.equal((await call(t.app, 'GET', '/v1/reference', { key: a.key })).body.planLimits.usage.tables, 1);
+  });
+
   it("lists A's refs as notFound in B's cleanup and translations, and leaves A untouched", async () => {
     const { a, b, menuA } = await twoVenues();
     const [product] = menuA.products.filter((p: any) => p.externalId === 'a-prod');
@@ -256,6 +306,9 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
         ['product image delete', 'DELETE', '/v1/products/p1/image', undefined],
         ['logo', 'POST', '/v1/logo', { base64: 'aGk=' }],
         ['logo delete', 'DELETE', '/v1/logo', undefined],
+        ['banner', 'POST', '/v1/banners', { title: 'X' }],
+        ['promotion', 'POST', '/v1/promotions', { name: 'X' }],
+        ['table', 'POST', '/v1/tables', { name: 'X' }],
       ];
       for (const [label, method, url, body] of writes) {
         const res = await call(t.app, method, url, { key: v.key, body });

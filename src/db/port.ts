@@ -73,6 +73,13 @@ export const QUERY_CANCELED = '57014';
 export const UNIQUE_VIOLATION = '23505';
 export const LOCK_NOT_AVAILABLE = '55P03';
 
+export const FOREIGN_KEY_VIOLATION = '23503';
+
+/** The constraint a violation names (both drivers report it). */
+export function violatedConstraint(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'constraint' in err && typeof err.constraint === 'string' ? err.constraint : undefined;
+}
+
 export function sqlState(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
     ? err.code

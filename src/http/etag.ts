@@ -48,3 +48,16 @@ export function sendCached(
   reply.header('content-type', 'application/json; charset=utf-8');
   reply.status(200).send(cached.body);
 }
+
+/**
+ * A read with its ETag: 304 when the client's copy is current (returns undefined then), else the
+ * view to send.
+ */
+export function conditionalView<T>(ifNoneMatch: string | undefined, reply: ConditionalReply, read: { view: T; etag: string }): T | undefined {
+  reply.header('etag', read.etag);
+  if (isNotModified(ifNoneMatch, read.etag)) {
+    sendNotModified(reply);
+    return undefined;
+  }
+  return read.view;
+}

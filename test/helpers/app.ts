@@ -19,13 +19,17 @@ export interface TestApp {
 }
 
 /** The real app on a database of its own, driven through inject (real routing, hooks, serialisation). */
-export async function startApp(overrides: Partial<Config> = {}, onQuery?: QueryListener, resolve: Resolver = loopbackResolver): Promise<TestApp> {
+export async function startApp(
+  overrides: Partial<Config> = {},
+  onQuery?: QueryListener,
+  deps: { resolve?: Resolver; clock?: () => number } = {},
+): Promise<TestApp> {
   const database = await testDatabase(onQuery);
   const config = loadConfig(
     { RATE_LIMITS: 'off', LOG_LEVEL: 'silent', ADMIN_TOKEN, DATA_DIR: '/nonexistent', REDIS_URL: process.env.REDIS_URL },
     overrides,
   );
-  const { app, services } = await buildApp({ config, db: database.db, resolve });
+  const { app, services } = await buildApp({ config, db: database.db, resolve: deps.resolve ?? loopbackResolver, clock: deps.clock });
   await app.ready();
   return {
     app,

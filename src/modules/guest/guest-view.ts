@@ -1,6 +1,7 @@
 // The guest's view of a published snapshot (decisions section 2): active categories, visible
 // products, names in the requested locale (falling back to the venue default), effective prices.
 import type { MediaImageView } from '../media/media.schemas.js';
+import type { LiveMerch } from '../merch/guest-merch.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
 import type { OrderConfigValue } from '../settings/settings.schemas.js';
 import type { GuestMenuView } from './guest.schemas.js';
@@ -39,15 +40,23 @@ export interface GuestVenueInfo {
   logo: MediaImageView | null;
 }
 
+/** A live promotional price applies when it is below the product's own effective price. */
+export function promoPrice(p: { id: string; priceMinor: number; salePriceMinor: number | null; isSaleActive: boolean }, merch: LiveMerch) {
+  const promo = merch.prices.get(p.id);
+  return promo && promo.priceMinor < effectivePrice(p) ? promo : null;
+}
+
 /**
- * The guest view of a published snapshot. `generatedAt` is the newer of the snapshot and the
- * settings it is shown with, so every instance builds the same bytes (one ETag) for them.
+ * The guest view of a published snapshot with what is live of merchandising. `generatedAt` is the
+ * newest of the snapshot, the settings and the merchandising it is shown with, so every instance
+ * builds the same bytes (one ETag) for them.
  */
-export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale: string, settingsChangedAt: Date | null): GuestMenuView {
+export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale: string, settingsChangedAt: Date | null, merch: LiveMerch): GuestMenuView {
   const publishedAt = doc.publishedAt as string;
-  const generatedAt = settingsChangedAt && settingsChangedAt.toISOString() > publishedAt ? settingsChangedAt.toISOString() : publishedAt;
+  const generatedAt = [publishedAt, settingsChangedAt?.toISOString() ?? '', merch.changedAt?.toISOString() ?? ''].sort().at(-1) as string;
   const fallback = venue.defaultLanguage;
   const visible = guestVisible(doc);
+  const onMenu = new Set(visible.products.map((p) => p.id));
   const ingredientNames = new Map(
     doc.ingredients.filter((i) => i.externalId !== null).map((i) => [i.externalId as string, i]),
   );
@@ -71,6 +80,21 @@ export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale:
     publishedAt,
     generatedAt,
     orderConfig: venue.orderConfig,
+    banners: merch.banners.map(({ row, image }) => ({
+      id: row.id,
+      title: translate(row.translations, 'title', locale, fallback, row.title),
+      subtitle: row.subtitle === null ? null : translate(row.translations, 'subtitle', locale, fallback, row.subtitle),
+      linkUrl: row.link_url,
+      productId: row.product_id !== null && onMenu.has(row.product_id) ? row.product_id : null,
+      imageUrl: image ? image.imageUrl : null,
+      image,
+    })),
+    promotions: merch.promotions.map(({ row, productIds }) => ({
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      productIds: productIds.filter((id) => onMenu.has(id)),
+    })),
     categories: visible.categories.map((c) => ({
       id: c.id,
       name: translate(c.translations, 'name', locale, fallback, c.name),
@@ -78,36 +102,41 @@ export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale:
       schedule: c.schedule,
       cardStyle: c.cardStyle,
     })),
-    products: visible.products.map((p) => ({
-      id: p.id,
-      categoryId: p.categoryId,
-      name: translate(p.translations, 'name', locale, fallback, p.name),
-      description: p.description === null ? null : translate(p.translations, 'description', locale, fallback, p.description),
-      priceMinor: p.priceMinor,
-      salePriceMinor: p.salePriceMinor,
-      isSaleActive: p.isSaleActive,
-      effectivePriceMinor: effectivePrice(p),
-      amount: p.amount,
-      unit: p.unit,
-      badgeLabel: p.badgeLabel === null ? null : translate(p.translations, 'badgeLabel', locale, fallback, p.badgeLabel),
-      badgeColor: p.badgeColor,
-      imageUrl: p.imageUrl,
-      // Snapshots published before images existed have no `image`.
-      image: p.image ?? null,
-      sortOrder: p.sortOrder,
-      ingredients: p.ingredients.map((i) => ({ name: ingredientName(i.externalId, i.name) })),
-      modifierGroups: p.modifierGroups.map((g) => ({
-        id: g.id,
-        name: translate(g.translations, 'name', locale, fallback, g.name),
-        type: g.type,
-        isRequired: g.isRequired,
-        options: g.options.map((o) => ({
-          id: o.id,
-          name: ingredientName(o.ingredientExternalId, o.ingredientName),
-          action: o.action,
-          priceAdjustment: o.priceAdjustment,
+    products: visible.products.map((p) => {
+      const promo = promoPrice(p, merch);
+      return {
+        id: p.id,
+        categoryId: p.categoryId,
+        name: translate(p.translations, 'name', locale, fallback, p.name),
+        description: p.description === null ? null : translate(p.translations, 'description', locale, fallback, p.description),
+        priceMinor: p.priceMinor,
+        salePriceMinor: p.salePriceMinor,
+        isSaleActive: p.isSaleActive,
+        effectivePriceMinor: effectivePrice(p),
+        amount: p.amount,
+        unit: p.unit,
+        badgeLabel: p.badgeLabel === null ? null : translate(p.translations, 'badgeLabel', locale, fallback, p.badgeLabel),
+        badgeColor: p.badgeColor,
+        imageUrl: p.imageUrl,
+        // Snapshots published before images existed have no `image`.
+        image: p.image ?? null,
+        promoPriceMinor: promo ? promo.priceMinor : null,
+        promotionId: promo ? promo.promotionId : null,
+        sortOrder: p.sortOrder,
+        ingredients: p.ingredients.map((i) => ({ name: ingredientName(i.externalId, i.name) })),
+        modifierGroups: p.modifierGroups.map((g) => ({
+          id: g.id,
+          name: translate(g.translations, 'name', locale, fallback, g.name),
+          type: g.type,
+          isRequired: g.isRequired,
+          options: g.options.map((o) => ({
+            id: o.id,
+            name: ingredientName(o.ingredientExternalId, o.ingredientName),
+            action: o.action,
+            priceAdjustment: o.priceAdjustment,
+          })),
         })),
-      })),
-    })),
+      };
+    }),
   };
 }

@@ -13,6 +13,7 @@ export interface GuestVenueRow {
   subscription_status: SubscriptionStatus;
   enabled_languages: string[] | null;
   card_style: string | null;
+  timezone: string | null;
   order_config: Partial<OrderConfigValue> | null;
   logo: StoredImage | null;
   settings_updated_at: Date | null;
@@ -26,7 +27,7 @@ export interface GuestVenueRow {
 export async function findGuestVenue(db: Queryable, slug: string): Promise<GuestVenueRow | null> {
   const { rows } = await db.query<GuestVenueRow>(
     `select v.id, v.slug, v.name, v.plan, v.currency, v.default_language, v.subscription_status,
-            s.enabled_languages, s.card_style, s.order_config, s.logo, greatest(s.updated_at, v.updated_at) as settings_updated_at,
+            s.enabled_languages, s.card_style, s.timezone, s.order_config, s.logo, greatest(s.updated_at, v.updated_at) as settings_updated_at,
             m.latest_publication_id
      from venues v
      left join venue_settings s on s.venue_id = v.id

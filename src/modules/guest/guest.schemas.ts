@@ -38,9 +38,28 @@ const GuestProduct = Type.Object({
   badgeColor: Nullable(Type.String()),
   imageUrl: Nullable(Type.String()),
   image: Nullable(MediaImage),
+  promoPriceMinor: Nullable(Type.Integer({ description: 'The price while a live promotion holds the product (the lowest, when several do); null otherwise' })),
+  promotionId: Nullable(Type.String()),
   sortOrder: Type.Integer(),
   ingredients: Type.Array(Type.Object({ name: Type.String() })),
   modifierGroups: Type.Array(GuestGroup),
+});
+
+const GuestBanner = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  subtitle: Nullable(Type.String()),
+  linkUrl: Nullable(Type.String()),
+  productId: Nullable(Type.String({ description: 'A product of this menu the banner leads to' })),
+  imageUrl: Nullable(Type.String()),
+  image: Nullable(MediaImage),
+});
+
+const GuestPromotion = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  productIds: Type.Array(Type.String(), { description: 'Its products on this menu, in its order' }),
 });
 
 export const GuestMenu = Type.Object({
@@ -59,6 +78,8 @@ export const GuestMenu = Type.Object({
   publishedAt: Timestamp,
   generatedAt: Timestamp,
   orderConfig: OrderConfig,
+  banners: Type.Array(GuestBanner, { description: 'Live banners (active, within their schedule), in sortOrder' }),
+  promotions: Type.Array(GuestPromotion, { description: 'Live promotions, in sortOrder' }),
   categories: Type.Array(
     Type.Object({ id: Type.String(), name: Type.String(), sortOrder: Type.Integer(), schedule: Type.Array(ScheduleEntry), cardStyle: Nullable(Type.String()) }),
   ),

@@ -16,7 +16,9 @@ import { effectiveLanguages, effectiveOrderConfig } from '../settings/settings.s
 import { INACTIVE_SUBSCRIPTIONS, PLAN_DEFINITIONS } from '../venues/plans.js';
 import { findGuestVenue, type GuestVenueRow } from './guest.repository.js';
 import type { GuestOrderInput } from './guest.schemas.js';
-import { guestMenu, type GuestVenueInfo } from './guest-view.js';
+import { guestMenu, promoPrice, type GuestVenueInfo } from './guest-view.js';
+import type { GuestMerch } from '../merch/guest-merch.js';
+import { findTable } from '../merch/tables.repository.js';
 import { priceOrder } from './pricing.js';
 
 function venueInfo(v: GuestVenueRow, urls: MediaUrls): GuestVenueInfo {
@@ -55,6 +57,7 @@ export class GuestService {
     private readonly db: Database,
     private readonly cache: MenuCache,
     private readonly urls: MediaUrls,
+    private readonly merch: GuestMerch,
   ) {
     this.venues = new EpochMemo(db);
   }
@@ -86,13 +89,23 @@ export class GuestService {
     return row ? { order: (await loadOrderViews(db, venueId, [row]))[0], replayed: true } : null;
   }
 
+  /** A dine-in order's table: an active table of this venue, named by its id; otherwise errors. */
+  private async table(venueId: string, input: GuestOrderInput): Promise<{ id: string | null; name: string | null; errors: string[] }> {
+    if (input.tableId === undefined) return { id: null, name: null, errors: [] };
+    if (input.type !== 'dine_in') return { id: null, name: null, errors: ['tableId is only for dine_in orders'] };
+    const row = await findTable(this.db, venueId, input.tableId);
+    if (!row || !row.is_active) return { id: null, name: null, errors: [`tableId '${input.tableId}' is not an active table of this venue`] };
+    return { id: row.id, name: row.name, errors: [] };
+  }
+
   async menu(slug: string, requestedLocale: string | undefined): Promise<CachedBody> {
     const venue = await this.venue(slug);
     const info = venueInfo(venue, this.urls);
     const locale = requestedLocale && info.languages.includes(requestedLocale) ? requestedLocale : info.defaultLanguage;
-    const version = `${venue.latest_publication_id}:${venue.settings_updated_at?.getTime() ?? 0}:${venue.plan}`;
+    const merch = await this.merch.live(venue.id, venue.timezone ?? 'UTC');
+    const version = `${venue.latest_publication_id}:${venue.settings_updated_at?.getTime() ?? 0}:${venue.plan}:${merch.version}`;
     return this.cache.get(venue.id, `guest:${locale}`, version, async () =>
-      JSON.stringify(guestMenu(await this.snapshot(venue.id, venue.latest_publication_id), info, locale, venue.settings_updated_at)),
+      JSON.stringify(guestMenu(await this.snapshot(venue.id, venue.latest_publication_id), info, locale, venue.settings_updated_at, merch)),
     );
   }
 
@@ -107,8 +120,15 @@ export class GuestService {
       if (replay) return replay;
     }
     const doc = await this.snapshot(venue.id, venue.latest_publication_id);
-    const priced = priceOrder(input, { doc, orderConfig: info.orderConfig, hasDelivery: PLAN_DEFINITIONS[venue.plan].features.hasDelivery });
-    if (!priced.order) throw errors.validation(priced.errors);
+    const merch = await this.merch.live(venue.id, venue.timezone ?? 'UTC');
+    const table = await this.table(venue.id, input);
+    const priced = priceOrder(input, {
+      doc,
+      orderConfig: info.orderConfig,
+      hasDelivery: PLAN_DEFINITIONS[venue.plan].features.hasDelivery,
+      promoPrice: (product) => promoPrice(product, merch)?.priceMinor ?? null,
+    });
+    if (table.errors.length > 0 || !priced.order) throw errors.validation([...table.errors, ...priced.errors]);
     const order = priced.order;
 
     return this.db.transaction(async (tx) => {
@@ -133,7 +153,8 @@ export class GuestService {
         comment: input.comment ?? null,
         changeFromAmount: input.changeFromAmount ?? null,
         scheduledFor: input.scheduledFor ?? null,
-        tableId: input.tableId ?? null,
+        tableId: table.id,
+        tableName: table.name,
         currency: venue.currency,
         publicationId: venue.latest_publication_id,
         ...order,

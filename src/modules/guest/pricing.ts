@@ -10,6 +10,8 @@ export interface PricingContext {
   doc: MenuDocumentValue;
   orderConfig: OrderConfigValue;
   hasDelivery: boolean;
+  /** A product's live promotional price below its effective price, or null (guest-view.ts promoPrice). */
+  promoPrice: (product: MenuDocumentValue['products'][number]) => number | null;
 }
 
 export type PricedOrder = Pick<NewOrder, 'items' | 'subtotalAmount' | 'deliveryFee' | 'discountAmount' | 'totalAmount'>;
@@ -31,6 +33,7 @@ export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { error
   const products = new Map(guestVisible(ctx.doc).products.map((p) => [p.id, p]));
 
   const items: PricedOrder['items'] = [];
+  let discountAmount = 0;
   input.items.forEach((line, i) => {
     const product = products.get(line.productId);
     if (!product) {
@@ -41,6 +44,10 @@ export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { error
     const chosenPerGroup = new Map<string, number>();
     const modifiers: PricedOrder['items'][number]['modifiers'] = [];
     let unitPrice = effectivePrice(product);
+    // A live promotion lowers the base price (never the modifiers); the line keeps the regular
+    // price and the saving is the order's discount (decisions 2: total = subtotal + fee - discount).
+    const promo = ctx.promoPrice(product);
+    if (promo !== null) discountAmount += (unitPrice - promo) * line.quantity;
     (line.modifiers ?? []).forEach((m, j) => {
       const found = options.get(m.optionId);
       if (!found) {
@@ -84,7 +91,6 @@ export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { error
 
   const free = orderConfig.freeDeliveryFromMinor !== null && subtotalAmount >= orderConfig.freeDeliveryFromMinor;
   const deliveryFee = input.type === 'delivery' && !free ? orderConfig.deliveryFeeMinor : 0;
-  const discountAmount = 0;
   return {
     errors,
     order: { items, subtotalAmount, deliveryFee, discountAmount, totalAmount: subtotalAmount + deliveryFee - discountAmount },

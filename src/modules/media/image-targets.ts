@@ -1,12 +1,13 @@
 // What an image belongs to: how to find the owner (its 404), how to set its image, and how the
-// audit log names the change (spec 4.6). Banners join with their table (decisions section 8).
+// audit log names the change (spec 4.6).
 import type { Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import type { AuditAction } from '../../operations.js';
 import { bumpDraftVersion } from '../menu/menu.repository.js';
 import { findProductByRef } from '../menu/products.service.js';
 import type { ImageKind } from './image-processor.js';
-import { findLogo, setLogo, setProductImage } from './media.repository.js';
+import { findBanner } from '../merch/banners.repository.js';
+import { findLogo, setBannerImage, setLogo, setProductImage } from './media.repository.js';
 import type { StoredImage } from './stored-image.js';
 
 export interface ImageOwner {
@@ -38,6 +39,21 @@ export const productImage: ImageTarget = {
   async set(db, venueId, owner, image) {
     await setProductImage(db, venueId, owner.id, image);
     await bumpDraftVersion(db, venueId);
+  },
+};
+
+/** A banner acts live (decisions 8 as docs/merchandising.md reads it): its image shows at once. */
+export const bannerImage: ImageTarget = {
+  kind: 'banner',
+  entityType: 'banner',
+  action: 'banner.image',
+  async find(db, venueId, ref, forUpdate) {
+    const row = await findBanner(db, venueId, ref, forUpdate);
+    if (!row) throw errors.bannerNotFound();
+    return { id: row.id, ref: row.external_id ?? row.id, image: row.image };
+  },
+  async set(db, venueId, owner, image) {
+    await setBannerImage(db, venueId, owner.id, image);
   },
 };
 

@@ -60,6 +60,8 @@ export async function deleteUnreferencedBlobs(db: Queryable, venueId: string, ke
      where b.venue_id = $1 and b.key = any($2::text[])
        and not exists (select 1 from products p where p.venue_id = $1 and p.image is not null
                          and jsonb_path_exists(p.image, '$.variants[*].key ? (@ == $k)', jsonb_build_object('k', b.key)))
+       and not exists (select 1 from banners n where n.venue_id = $1 and n.image is not null
+                         and jsonb_path_exists(n.image, '$.variants[*].key ? (@ == $k)', jsonb_build_object('k', b.key)))
        and not exists (select 1 from venue_settings s where s.venue_id = $1 and s.logo is not null
                          and jsonb_path_exists(s.logo, '$.variants[*].key ? (@ == $k)', jsonb_build_object('k', b.key)))
        and not exists (select 1 from menu_publications m where m.venue_id = $1 and b.key = any(m.media_keys))
@@ -70,6 +72,14 @@ export async function deleteUnreferencedBlobs(db: Queryable, venueId: string, ke
 }
 
 // ---- what refers to images ----------------------------------------------------------------------
+
+/** Sets (or clears) a banner's image. */
+export async function setBannerImage(db: Queryable, venueId: string, bannerId: string, image: StoredImage | null): Promise<void> {
+  await db.query(
+    `update banners set image = $3::jsonb, revision = revision + 1, updated_at = now() where venue_id = $1 and id = $2`,
+    [venueId, bannerId, image === null ? null : JSON.stringify(image)],
+  );
+}
 
 /** Sets (or clears) a product's image; its revision and updatedAt move like any other change. */
 export async function setProductImage(db: Queryable, venueId: string, productId: string, image: StoredImage | null): Promise<void> {

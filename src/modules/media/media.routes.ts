@@ -1,11 +1,13 @@
 import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import { actorOf as actor } from '../../http/actor.js';
 import { isNotModified, sendNotModified } from '../../http/etag.js';
 import { errorResponses, NotModified } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
 import { MEDIA_BODY_LIMIT_BYTES } from '../../limits.js';
 import type { Services } from '../../services.js';
 import { ProductRefParams } from '../menu/menu.schemas.js';
-import { logoImage, productImage } from './image-targets.js';
+import { IdParams } from '../merch/merch.schemas.js';
+import { bannerImage, logoImage, productImage } from './image-targets.js';
 import { registerMediaBody } from './media-body.js';
 import { ImageDeleted, ImageSourceBody, ImageUploadQuery, MediaFileParams, MediaImage } from './media.schemas.js';
 
@@ -40,8 +42,6 @@ export function mediaRoutes(services: Services) {
     },
   });
 
-  const actor = (request: FastifyRequest) => ({ venue: request.venue, requestId: request.id });
-
   return async function routes(app: App): Promise<void> {
     // The uploads' own JSON parser (media-body.ts); registered in this scope, it serves these routes only.
     registerMediaBody(app);
@@ -72,6 +72,33 @@ export function mediaRoutes(services: Services) {
         response: { 200: ImageDeleted, ...errorResponses(401, 403, 404, 429) },
       },
     }, async (request) => media.remove(actor(request), productImage, request.params.ref));
+
+    app.post('/banners/:id/image', {
+      ...upload(true),
+      schema: {
+        tags,
+        summary: "Set a banner's image from base64 or a URL: 3:1 within 2%, at least 960x320, WebP 1536x512 and 768x256; ?preoptimized=true stores a ready 1536x512 WebP as sent",
+        params: IdParams,
+        querystring: ImageUploadQuery,
+        body: ImageSourceBody,
+        response: { 201: MediaImage, ...UPLOAD_ERRORS },
+      },
+    }, async (request, reply) =>
+      reply.status(201).send(
+        await media.upload(actor(request), bannerImage, request.params.id, request.body ?? {}, {
+          preoptimized: request.query.preoptimized === true,
+          decoded: request.decodedUpload,
+        }),
+      ));
+
+    app.delete('/banners/:id/image', {
+      schema: {
+        tags,
+        summary: "Remove a banner's image",
+        params: IdParams,
+        response: { 200: ImageDeleted, ...errorResponses(401, 403, 404, 429) },
+      },
+    }, async (request) => media.remove(actor(request), bannerImage, request.params.id));
 
     app.post('/logo', {
       ...upload(false),

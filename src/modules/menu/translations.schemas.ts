@@ -1,5 +1,8 @@
 import { Type } from 'typebox';
 
+/** The longest text each translatable field takes: the same as the field itself. */
+const FIELD_MAX: Record<string, number> = { description: 1000, title: 120, subtitle: 240 };
+
 // Spec 2.6: a map keyed by locale; each value maps the entity's translatable fields to text.
 // Locale support is checked against the venue's settings (a per-item error in sync), so the
 // schema only fixes the shape and which fields each entity allows.
@@ -7,7 +10,7 @@ export function TranslationsMap<const F extends readonly string[]>(fields: F) {
   return Type.Record(
     Type.String({ maxLength: 16 }),
     Type.Object(
-      Object.fromEntries(fields.map((f) => [f, Type.Optional(Type.String({ maxLength: f === 'description' ? 1000 : 200 }))])) as {
+      Object.fromEntries(fields.map((f) => [f, Type.Optional(Type.String({ maxLength: FIELD_MAX[f] ?? 200 }))])) as {
         [K in F[number]]: ReturnType<typeof Type.Optional<ReturnType<typeof Type.String>>>;
       },
       { additionalProperties: false },
@@ -17,6 +20,7 @@ export function TranslationsMap<const F extends readonly string[]>(fields: F) {
 }
 
 export const NameTranslations = TranslationsMap(['name'] as const);
+export const BannerTranslations = TranslationsMap(['title', 'subtitle'] as const);
 export const ProductTranslations = TranslationsMap(['name', 'description', 'badgeLabel'] as const);
 
 /** Stored form: locale -> field -> text (empty strings are never stored). */

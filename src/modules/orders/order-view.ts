@@ -48,6 +48,7 @@ export function orderViews(orders: OrderRow[], items: OrderItemRow[], modifiers:
     changeFromAmount: o.change_from_amount,
     scheduledFor: iso(o.scheduled_for),
     tableId: o.table_id,
+    tableName: o.table_name,
     currency: o.currency,
     subtotalAmount: o.subtotal_amount,
     deliveryFee: o.delivery_fee,

@@ -16,6 +16,7 @@ export interface OrderRow {
   change_from_amount: number | null;
   scheduled_for: Date | null;
   table_id: string | null;
+  table_name: string | null;
   currency: string;
   subtotal_amount: number;
   delivery_fee: number;
@@ -49,7 +50,7 @@ export interface OrderModifierRow {
 }
 
 const ORDER_COLUMNS = `id, order_number, status, type, customer_name, customer_phone, customer_email, delivery_address,
-  delivery_notes, payment_method, comment, change_from_amount, scheduled_for, table_id, currency, subtotal_amount,
+  delivery_notes, payment_method, comment, change_from_amount, scheduled_for, table_id, table_name, currency, subtotal_amount,
   delivery_fee, discount_amount, total_amount, created_at, updated_at, confirmed_at, completed_at`;
 
 /**
@@ -85,6 +86,8 @@ export interface NewOrder {
   changeFromAmount: number | null;
   scheduledFor: string | null;
   tableId: string | null;
+  /** The table's name at order time (a later rename leaves the order as it was). */
+  tableName: string | null;
   currency: string;
   subtotalAmount: number;
   deliveryFee: number;
@@ -106,11 +109,11 @@ export interface NewOrder {
 export async function insertOrder(db: Queryable, venueId: string, o: NewOrder, ts: Date): Promise<void> {
   await db.query(
     `insert into orders (venue_id, id, order_number, status, type, customer_name, customer_phone, customer_email,
-       delivery_address, delivery_notes, payment_method, comment, change_from_amount, scheduled_for, table_id, currency,
-       subtotal_amount, delivery_fee, discount_amount, total_amount, publication_id, created_at, updated_at)
-     values ($1, $2, $3, 'new', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $21)`,
+       delivery_address, delivery_notes, payment_method, comment, change_from_amount, scheduled_for, table_id, table_name,
+       currency, subtotal_amount, delivery_fee, discount_amount, total_amount, publication_id, created_at, updated_at)
+     values ($1, $2, $3, 'new', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $22)`,
     [venueId, o.id, o.orderNumber, o.type, o.customerName, o.customerPhone, o.customerEmail, o.deliveryAddress,
-      o.deliveryNotes, o.paymentMethod, o.comment, o.changeFromAmount, o.scheduledFor, o.tableId, o.currency,
+      o.deliveryNotes, o.paymentMethod, o.comment, o.changeFromAmount, o.scheduledFor, o.tableId, o.tableName, o.currency,
       o.subtotalAmount, o.deliveryFee, o.discountAmount, o.totalAmount, o.publicationId, ts],
   );
   await db.query(

@@ -41,6 +41,7 @@ export const Order = Type.Object({
   changeFromAmount: Nullable(Type.Integer()),
   scheduledFor: Nullable(Timestamp),
   tableId: Nullable(Type.String()),
+  tableName: Nullable(Type.String({ description: "The table's name when the order was placed" })),
   currency: Type.String(),
   subtotalAmount: Type.Integer(),
   deliveryFee: Type.Integer(),

@@ -126,7 +126,7 @@ export class ReferenceService {
         rateLimitTier: plan.rateLimitTier,
         limits: { ...plan.limits },
         // Banners and QR tables are counted once those features store rows.
-        usage: { ...usage, banners: 0, tables: 0 },
+        usage,
         features: { ...plan.features },
       },
     };

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { TRANSLATIONS_SECTION_CAP } from '../../limits.js';
-import { NameTranslations, ProductTranslations, TranslationsMap } from '../menu/translations.schemas.js';
+import { BannerTranslations, NameTranslations, ProductTranslations } from '../menu/translations.schemas.js';
 
 const Ref = Type.String({ minLength: 1, maxLength: 255, description: 'externalId or opaque id' });
 const section = <T extends object>(item: T) => Type.Optional(Type.Array(item as never, { maxItems: TRANSLATIONS_SECTION_CAP }));
@@ -11,7 +11,7 @@ export const TranslationsBody = Type.Object(
     categories: section(Type.Object({ ref: Ref, translations: NameTranslations }, { additionalProperties: false })),
     ingredients: section(Type.Object({ ref: Ref, translations: NameTranslations }, { additionalProperties: false })),
     modifierGroups: section(Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), translations: NameTranslations }, { additionalProperties: false })),
-    banners: section(Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), translations: TranslationsMap(['title', 'subtitle'] as const) }, { additionalProperties: false })),
+    banners: section(Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), translations: BannerTranslations }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );

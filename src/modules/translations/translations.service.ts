@@ -4,6 +4,7 @@ import { isUuid } from '../../ids.js';
 import type { AuditAction } from '../../operations.js';
 import { audit, type Actor, type AuditRecord } from '../audit/audit.service.js';
 import * as menu from '../menu/menu.repository.js';
+import { findBannersByIds, updateBannerTranslations } from '../merch/banners.repository.js';
 import { checkTranslations, mergeTranslations } from '../menu/translations.js';
 import { readSettings } from '../settings/settings.service.js';
 import type { TranslationsInput, TranslationsResult } from './translations.schemas.js';
@@ -92,11 +93,26 @@ export class TranslationsService {
         if (count > 0) records.push({ action: 'modifier_group.translations', entityType: 'modifier_group', changes: { count, locales: locales(groupEntries) } });
       }
 
-      // Banners are not stored by this version of Carta: every banner entry is reported unmatched.
-      for (const e of input.banners ?? []) notFound.push(`banner:${e.id}`);
+      // Banners act live (docs/merchandising.md): their translations change no draft.
+      const bannerEntries = input.banners ?? [];
+      if (bannerEntries.length > 0) {
+        const banners = new Map((await findBannersByIds(tx, venueId, bannerEntries.map((e) => e.id).filter(isUuid))).map((b) => [b.id, b]));
+        const updates = new Map<string, { id: string; translations: menu.ProductRow['translations'] }>();
+        for (const e of bannerEntries) {
+          const banner = banners.get(e.id);
+          if (!banner) {
+            notFound.push(`banner:${e.id}`);
+            continue;
+          }
+          updates.set(banner.id, { id: banner.id, translations: mergeTranslations(updates.get(banner.id)?.translations ?? banner.translations, e.translations) });
+          applied += Object.keys(e.translations).length;
+        }
+        await updateBannerTranslations(tx, venueId, [...updates.values()]);
+        if (updates.size > 0) records.push({ action: 'banner.translations', entityType: 'banner', changes: { count: updates.size, locales: locales(bannerEntries) } });
+      }
 
       if (records.length > 0) {
-        await menu.bumpDraftVersion(tx, venueId);
+        if (records.some((r) => r.entityType !== 'banner')) await menu.bumpDraftVersion(tx, venueId);
         await audit(tx, actor, records);
       }
       return { applied, notFound };

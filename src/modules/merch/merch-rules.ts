@@ -1,0 +1,124 @@
+// Rules the three merchandising resources share: schedules, product references, unique keys
+// decided by the database, plan limits, ETags.
+import { FOREIGN_KEY_VIOLATION, type Queryable, sqlState, UNIQUE_VIOLATION, violatedConstraint } from '../../db/port.js';
+import { AppError, errors, type MerchLimitCode } from '../../errors.js';
+import { etagOf } from '../../http/etag.js';
+import { findProductByRef } from '../menu/products.service.js';
+import { normaliseScheduleTime, scheduleInstant } from './schedule.js';
+
+export interface ScheduleInput {
+  startsAt?: string | null;
+  endsAt?: string | null;
+}
+
+export interface StoredSchedule {
+  starts_at: string | null;
+  ends_at: string | null;
+}
+
+function scheduleTime(field: 'startsAt' | 'endsAt', raw: string | null | undefined, stored: string | null): string | null {
+  if (raw === undefined) return stored;
+  if (raw === null) return null;
+  const value = normaliseScheduleTime(raw);
+  if (value === null) {
+    throw errors.validation([`${field} must be an ISO 8601 date and time, e.g. 2026-12-24T18:00 (venue time) or 2026-12-24T17:00:00Z`]);
+  }
+  return value;
+}
+
+/** The schedule after a write (omitted keeps, null clears); the end must come after the start. */
+export function nextSchedule(input: ScheduleInput, current: StoredSchedule | null, timeZone: string): StoredSchedule {
+  const starts = scheduleTime('startsAt', input.startsAt, current?.starts_at ?? null);
+  const ends = scheduleTime('endsAt', input.endsAt, current?.ends_at ?? null);
+  if (starts !== null && ends !== null && scheduleInstant(ends, timeZone) <= scheduleInstant(starts, timeZone)) {
+    throw errors.validation(['endsAt must be after startsAt']);
+  }
+  return { starts_at: starts, ends_at: ends };
+}
+
+/** A product by externalId or id, or 404 PRODUCT_NOT_FOUND (not a warning, as in PATCH). */
+export async function productIdOf(db: Queryable, venueId: string, ref: string): Promise<string> {
+  const product = await findProductByRef(db, venueId, ref);
+  if (!product) throw errors.productNotFound();
+  return product.id;
+}
+
+/**
+ * A write's unique or foreign-key violation as the error the client should see: the database
+ * decides races (two creates with one name), not a read before the write.
+ */
+export function fromViolation(err: unknown, subject: { externalId?: string | null; name?: string }): AppError | null {
+  const constraint = violatedConstraint(err) ?? '';
+  if (sqlState(err) === UNIQUE_VIOLATION) {
+    if (constraint.endsWith('_external_id_key')) return errors.externalIdTaken(subject.externalId ?? '');
+    if (constraint === 'venue_tables_name_key') return errors.tableNameTaken(subject.name ?? '');
+    if (constraint === 'promotion_items_product_key') return errors.duplicatePromotionItem();
+  }
+  // The product was deleted between its look-up and the write.
+  if (sqlState(err) === FOREIGN_KEY_VIOLATION && constraint.includes('product')) return errors.productNotFound();
+  return null;
+}
+
+/** Runs a write, turning its unique and foreign-key violations into their 409 / 404. */
+export async function mapViolations<T>(subject: { externalId?: string | null; name?: string }, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    throw fromViolation(err, subject) ?? err;
+  }
+}
+
+/** Decisions 8 and 11: a create past the plan's limit, with { limit, available, requested }. */
+export function assertRoom(code: MerchLimitCode, what: string, limit: number, current: number): void {
+  if (current + 1 > limit) throw errors.merchLimit(code, what, { limit, available: Math.max(0, limit - current), requested: 1 });
+}
+
+export interface Etagged<T> {
+  view: T;
+  etag: string;
+}
+
+/** The read shape and its ETag (the bytes of that shape: any change moves it). */
+export function etagged<T>(view: T): Etagged<T> {
+  return { view, etag: etagOf(JSON.stringify(view)) };
+}
+
+/** Decisions 8: a banner's link must be https. */
+export function assertHttpsLink(linkUrl: string | null | undefined): void {
+  if (linkUrl === undefined || linkUrl === null) return;
+  let url: URL | null = null;
+  try {
+    url = new URL(linkUrl);
+  } catch {
+    // reported below
+  }
+  if (!url || url.protocol !== 'https:' || url.hostname === '') throw errors.validation(['linkUrl must be an https URL']);
+}
+
+/** What a PATCH changes: the columns to write and the names of the fields that moved (for the audit). */
+export class ChangeSet<Row extends object> {
+  readonly changes: Record<string, unknown> = {};
+  readonly fields: string[] = [];
+
+  constructor(private readonly row: Row) {}
+
+  /** Records `field` when its new value differs from the stored one. */
+  set(field: string, column: keyof Row & string, value: unknown): void {
+    if (JSON.stringify(this.row[column]) === JSON.stringify(value)) return;
+    this.changes[column] = value;
+    this.fields.push(field);
+  }
+
+  /** Fields stored as sent: each one present in the input is set. */
+  plain<I extends object>(input: I, columns: Partial<Record<keyof I & string, keyof Row & string>>): this {
+    for (const [field, column] of Object.entries(columns) as [keyof I & string, keyof Row & string][]) {
+      const value = input[field];
+      if (value !== undefined) this.set(field, column, value);
+    }
+    return this;
+  }
+
+  get empty(): boolean {
+    return this.fields.length === 0;
+  }
+}
