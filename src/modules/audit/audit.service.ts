@@ -1,4 +1,5 @@
 import type { Database, Queryable } from '../../db/port.js';
+import { listEnvelope, pageWindow } from '../../http/pagination.js';
 import { uuidv7 } from '../../ids.js';
 import type { AuditAction } from '../../operations.js';
 import type { VenueContext } from '../venues/api-keys.service.js';
@@ -40,11 +41,10 @@ export class AuditService {
   constructor(private readonly db: Database) {}
 
   async list(venueId: string, query: AuditQueryValue): Promise<AuditListView> {
-    const page = query.page ?? 1;
-    const limit = query.limit ?? 20;
-    const { rows, total } = await listAuditEntries(this.db, venueId, { action: query.action, limit, offset: (page - 1) * limit });
-    return {
-      items: rows.map((r) => ({
+    const { page, limit, offset } = pageWindow(query);
+    const { rows, total } = await listAuditEntries(this.db, venueId, { action: query.action, limit, offset });
+    return listEnvelope(
+      rows.map((r) => ({
         id: r.id,
         action: r.action,
         entityType: r.entity_type,
@@ -57,7 +57,6 @@ export class AuditService {
       total,
       page,
       limit,
-      totalPages: Math.ceil(total / limit),
-    };
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { EpochMemo } from '../../db/epoch-memo.js';
 import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
+import { listEnvelope, pageWindow } from '../../http/pagination.js';
 import { isUuid } from '../../ids.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import { ORDER_STATUSES, canTransition, transitionErrorMessage, type OrderStatus } from './order-status.js';
@@ -44,8 +45,7 @@ export class OrdersService {
   }
 
   async list(venueId: string, q: OrderListQueryValue): Promise<OrderListView> {
-    const page = q.page ?? 1;
-    const limit = q.limit ?? 20;
+    const { page, limit, offset } = pageWindow(q);
     const statuses = q.status?.split(',').map((s) => s.trim()).filter(Boolean);
     const unknown = statuses?.filter((s) => !(ORDER_STATUSES as readonly string[]).includes(s)) ?? [];
     if (unknown.length > 0) {
@@ -58,7 +58,6 @@ export class OrdersService {
       createdTo: zoned('createdTo', q.createdTo),
       updatedSince: zoned('updatedSince', q.updatedSince) ?? zoned('since', q.since),
     };
-    const offset = (page - 1) * limit;
     const rows = await orders.listOrders(this.db, venueId, filter, limit, offset);
     // The total is an exact count with the page's filters (an index range scan), and it is
     // skipped when the page itself shows where the list ends: a poller at the head of the
@@ -67,13 +66,7 @@ export class OrdersService {
       rows.length < limit && (rows.length > 0 || page === 1)
         ? offset + rows.length
         : await orders.countOrders(this.db, venueId, filter);
-    return {
-      items: await loadOrderViews(this.db, venueId, rows),
-      total,
-      page,
-      limit,
-      totalPages: Math.ceil(total / limit),
-    };
+    return listEnvelope(await loadOrderViews(this.db, venueId, rows), total, page, limit);
   }
 
   async get(venueId: string, orderId: string): Promise<OrderView> {
