@@ -73,6 +73,7 @@ describe('banners CRUD', () => {
     assert.equal((await call(t.app, 'GET', `/v1/banners/${b.id}`, { key: v.key, headers: { 'if-none-match': read.headers.etag as string } })).status, 304);
 
     await created(v, { title: 'Second', sortOrder: -1 });
+    assertError(await call(t.app, 'GET', '/v1/banners?page=1e300', { key: v.key }), 400);
     const list = await call(t.app, 'GET', '/v1/banners?limit=1', { key: v.key });
     assert.equal(list.status, 200);
     assert.deepEqual({ total: list.body.total, page: list.body.page, limit: list.body.limit, totalPages: list.body.totalPages }, { total: 2, page: 1, limit: 1, totalPages: 2 });
@@ -195,7 +196,7 @@ describe('banner translations', () => {
 
     const put = await call(t.app, 'PUT', '/v1/translations', {
       key: v.key,
-      body: { banners: [{ id: b.id, translations: { es: { title: 'Sopa', subtitle: 'Caliente' } } }, { id: '00000000-0000-7000-8000-000000000000', translations: { es: { title: 'x' } } }] },
+      body: { banners: [{ id: b.id.toUpperCase(), translations: { es: { title: 'Sopa', subtitle: 'Caliente' } } }, { id: '00000000-0000-7000-8000-000000000000', translations: { es: { title: 'x' } } }] },
     });
     assert.equal(put.status, 200, JSON.stringify(put.body));
     assert.deepEqual(put.body, { applied: 1, notFound: ['banner:00000000-0000-7000-8000-000000000000'] });

@@ -79,6 +79,8 @@ describe('Base64BodyDecoder', () => {
       '   ',
       'not json',
       '{"base64":"Zm9v","base64":"YmFy"}',
+      '\u000b{"base64":"aGk="}',
+      '{\u00a0"base64":"aGk="}',
     ];
     const rng = mulberry32(7);
     for (const body of bodies) {

@@ -145,6 +145,14 @@ describe('the S3 blob store', () => {
     assert.equal(rows[0].n, 0);
   });
 
+  it('deletes a backlog of more than 1000 objects in batches S3 takes', async () => {
+    const keys = Array.from({ length: 1500 }, (_, i) => i.toString(16).padStart(64, '0'));
+    await t.database.db.query(`insert into media_deletions (venue_id, key) select $1, k from unnest($2::text[]) k`, [v.id, keys]);
+    await t.services.media.sweep();
+    const { rows } = await t.database.db.query<{ n: number }>('select count(*)::int as n from media_deletions where venue_id = $1', [v.id]);
+    assert.equal(rows[0].n, 0);
+  });
+
   it('never deletes an object that is wanted again before the sweep', async () => {
     const base64 = toBase64(await makeImage(500, 500, 'png', { colour: '#7f8c8d' }));
     const first = await call(t.app, 'POST', '/v1/products/p1/image', { key: v.key, body: { base64 } });

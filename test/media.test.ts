@@ -298,7 +298,13 @@ describe('the fast lane: ?preoptimized=true', () => {
       .webp()
       .withExif({ IFD0: { Make: 'Cam' } })
       .toBuffer();
-    for (const bytes of [png, small, big, exif]) {
+    // The EXIF chunk kept, the header's EXIF flag cleared (sharp then reports none); bytes after the end.
+    const hidden = Buffer.from(exif);
+    assert.equal(hidden.toString('latin1', 12, 16), 'VP8X');
+    hidden[20] &= ~0x08;
+    const ok = await sharp({ create: { width: 1024, height: 1024, channels: 3, background: '#16a085' } }).webp().toBuffer();
+    const trailing = Buffer.concat([ok, Buffer.from('GPS 51.5007N 0.1246W')]);
+    for (const bytes of [png, small, big, exif, hidden, trailing]) {
       assertError(await upload(v, '/products/p1/image', { base64: toBase64(bytes) }, '?preoptimized=true'), 400, 'PREOPTIMIZED_INVALID');
     }
   });

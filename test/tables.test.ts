@@ -133,13 +133,13 @@ describe('QR codes', () => {
 
   it("prints every active table's code with its name and zone on A4 pages, escaping the names", async () => {
     const v = await createVenue(t.app);
-    for (let i = 1; i <= 13; i += 1) await table(v, { name: i === 1 ? 'Стіл <1> & "a"' : `T${String(i).padStart(2, '0')}`, zone: i % 2 ? 'Hall' : null });
+    for (let i = 1; i <= 13; i += 1) await table(v, { name: i === 1 ? 'Стіл <1> & "a"\u0001' : `T${String(i).padStart(2, '0')}`, zone: i % 2 ? 'Hall' : null });
     const hidden = await table(v, { name: 'Closed', isActive: false });
     const sheet = await t.app.inject({ method: 'GET', url: '/v1/tables/qr-sheet.svg', headers: { authorization: `Bearer ${v.key}` } });
     assert.equal(sheet.statusCode, 200, sheet.body);
     assert.match(sheet.headers['content-type'] as string, /^image\/svg\+xml/);
     assert.match(sheet.body, /width="210mm" height="594mm"/, 'two A4 pages for 13 tables');
-    assert.ok(sheet.body.includes('Стіл &#60;1&#62; &#38; &#34;a&#34;'), 'names are escaped');
+    assert.ok(sheet.body.includes('Стіл &#60;1&#62; &#38; &#34;a&#34;<'), 'names are escaped, control characters dropped');
     assert.ok(!sheet.body.includes(hidden.name));
     assert.ok(sheet.body.includes('Hall'));
     // By name: T02..T13 fill page 1, the Cyrillic name sorts last.

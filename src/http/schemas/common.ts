@@ -42,7 +42,8 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
 }
 
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  // Bounded, so the offset it makes is a number the database takes (a page past the end is empty anyway).
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
 };
 

@@ -42,6 +42,27 @@ const ALLOWED_LOADERS = [
 const INPUT_OPTIONS = { limitInputPixels: MEDIA_MAX_INPUT_PIXELS } as const;
 const WEBP_OPTIONS = { quality: 80, effort: 4 } as const;
 
+/** The RIFF chunks a WebP needs to show its image; anything else (EXIF, XMP, ICCP, unknown) is metadata. */
+const WEBP_IMAGE_CHUNKS = new Set(['VP8 ', 'VP8L', 'VP8X', 'ALPH']);
+
+/**
+ * true when a WebP holds image data only: its RIFF chunks are walked (sharp reports EXIF from a
+ * header flag, which a file can clear while keeping the chunk), and nothing may follow the size the
+ * file declares.
+ */
+export function webpHasImageOnly(bytes: Buffer): boolean {
+  if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== 'RIFF' || bytes.toString('latin1', 8, 12) !== 'WEBP') return false;
+  if (bytes.readUInt32LE(4) + 8 !== bytes.length) return false;
+  for (let at = 12; at < bytes.length; ) {
+    if (at + 8 > bytes.length) return false;
+    const size = bytes.readUInt32LE(at + 4);
+    if (!WEBP_IMAGE_CHUNKS.has(bytes.toString('latin1', at, at + 4))) return false;
+    at += 8 + size + (size % 2);
+    if (at > bytes.length) return false;
+  }
+  return true;
+}
+
 export interface ImageVariant {
   bytes: Buffer;
   width: number;
@@ -154,7 +175,9 @@ export class ImageProcessor {
       throw errors.preoptimizedInvalid(`an image of exactly ${describeSize(w, h)}; this is ${describeSize(meta.width, meta.height)}`);
     }
     if (bytes.length > PREOPTIMIZED_MAX_BYTES) throw errors.preoptimizedInvalid(`at most ${PREOPTIMIZED_MAX_BYTES} bytes; this is ${bytes.length}`);
-    if (meta.exif || meta.xmp) throw errors.preoptimizedInvalid('an image without EXIF or XMP metadata (it is served as sent)');
+    if (meta.exif || meta.xmp || !webpHasImageOnly(bytes)) {
+      throw errors.preoptimizedInvalid('an image without metadata: no EXIF, XMP, ICC or other chunks, nothing after its end (it is served as sent)');
+    }
     const base = sharp(bytes, INPUT_OPTIONS);
     let rest: ImageVariant[];
     try {

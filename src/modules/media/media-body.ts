@@ -13,7 +13,8 @@ import { MEDIA_BINARY_CAP_BYTES } from '../../limits.js';
 /** What the streaming decoder made of a `{"base64":"..."}` body (the route hands it to the service). */
 export type DecodedUpload = { bytes: Buffer } | { tooLarge: true };
 
-const HEAD = /^\s*\{\s*"base64"\s*:\s*"/;
+// JSON's whitespace only (\s would also take \v, \f and U+00A0, which JSON.parse refuses).
+const HEAD = /^[ \t\n\r]*\{[ \t\n\r]*"base64"[ \t\n\r]*:[ \t\n\r]*"/;
 const HEAD_MAX = 64;
 
 /** 1 for the characters of both base64 alphabets (Node decodes either). */

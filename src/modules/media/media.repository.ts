@@ -123,14 +123,18 @@ export async function cancelDeletions(db: Queryable, venueId: string, keys: stri
   await db.query('delete from media_deletions where venue_id = $1 and key = any($2::text[])', [venueId, keys]);
 }
 
-/** Takes the venue's pending deletions whose blob is still gone (call under the menu lock). */
-export async function takeDeletions(db: Queryable, venueId: string): Promise<string[]> {
+/**
+ * Takes up to `limit` of the venue's pending deletions and returns those whose blob is still gone
+ * (call under the menu lock).
+ */
+export async function takeDeletions(db: Queryable, venueId: string, limit: number): Promise<{ gone: string[]; taken: number }> {
   const { rows } = await db.query<{ key: string; stored: boolean }>(
-    `delete from media_deletions d where d.venue_id = $1
+    `delete from media_deletions d
+     where d.venue_id = $1 and d.key in (select key from media_deletions where venue_id = $1 order by created_at, key limit $2)
      returning d.key, exists (select 1 from media_blobs b where b.venue_id = $1 and b.key = d.key) as stored`,
-    [venueId],
+    [venueId, limit],
   );
-  return rows.filter((r) => !r.stored).map((r) => r.key);
+  return { gone: rows.filter((r) => !r.stored).map((r) => r.key), taken: rows.length };
 }
 
 /** Venues with deletions pending (the periodic sweep; a maintenance look-up across venues). */

@@ -16,6 +16,9 @@ import { lockMenu } from '../menu/menu.repository.js';
 import type { BlobStore, BlobToStore } from './blob-store.js';
 import * as media from './media.repository.js';
 
+/** The most keys one DeleteObjects request takes. */
+const DELETE_BATCH = 1000;
+
 export interface S3Settings {
   bucket: string;
   region: string;
@@ -39,6 +42,8 @@ export class S3BlobStore implements BlobStore {
       ...(settings.accessKeyId && settings.secretAccessKey
         ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
         : {}),
+      // A stalled bucket must not hold the venue's lock (puts run inside the upload's transaction).
+      requestHandler: { connectionTimeout: 5_000, requestTimeout: 30_000 },
       // Checksums only where S3 requires them: S3-compatible servers differ in the optional ones.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
@@ -83,10 +88,18 @@ export class S3BlobStore implements BlobStore {
   }
 
   async flush(db: Database, venueId: string): Promise<void> {
-    await db.transaction(async (tx) => {
+    // S3 takes at most 1000 keys per DeleteObjects: a backlog goes in batches, each its own transaction.
+    while (await this.flushBatch(db, venueId)) {
+      // next batch
+    }
+  }
+
+  /** Deletes one batch; true when there may be more. */
+  private flushBatch(db: Database, venueId: string): Promise<boolean> {
+    return db.transaction(async (tx) => {
       await lockMenu(tx, venueId);
-      const keys = await media.takeDeletions(tx, venueId);
-      if (keys.length === 0) return;
+      const { gone: keys, taken } = await media.takeDeletions(tx, venueId, DELETE_BATCH);
+      if (keys.length === 0) return taken === DELETE_BATCH;
       const result = await this.client.send(
         new DeleteObjectsCommand({
           Bucket: this.settings.bucket,
@@ -95,6 +108,7 @@ export class S3BlobStore implements BlobStore {
       );
       // Throwing rolls the take back: the deletions stay pending for the next flush.
       if (result.Errors && result.Errors.length > 0) throw new Error(`S3 deletion failed: ${result.Errors[0].Code} ${result.Errors[0].Message}`);
+      return taken === DELETE_BATCH;
     });
   }
 

@@ -26,11 +26,16 @@ function scheduleTime(field: 'startsAt' | 'endsAt', raw: string | null | undefin
   return value;
 }
 
-/** The schedule after a write (omitted keeps, null clears); the end must come after the start. */
+/**
+ * The schedule after a write (omitted keeps, null clears). When the write sets either end, the end
+ * must come after the start; a write that leaves both alone is not judged on them (a change of the
+ * venue's timezone may since have moved a wall-clock end before an instant start).
+ */
 export function nextSchedule(input: ScheduleInput, current: StoredSchedule | null, timeZone: string): StoredSchedule {
   const starts = scheduleTime('startsAt', input.startsAt, current?.starts_at ?? null);
   const ends = scheduleTime('endsAt', input.endsAt, current?.ends_at ?? null);
-  if (starts !== null && ends !== null && scheduleInstant(ends, timeZone) <= scheduleInstant(starts, timeZone)) {
+  const touched = input.startsAt !== undefined || input.endsAt !== undefined;
+  if (touched && starts !== null && ends !== null && scheduleInstant(ends, timeZone) <= scheduleInstant(starts, timeZone)) {
     throw errors.validation(['endsAt must be after startsAt']);
   }
   return { starts_at: starts, ends_at: ends };

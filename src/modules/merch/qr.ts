@@ -23,7 +23,12 @@ function qrPath(text: string): { size: number; path: string } {
   return { size: n, path };
 }
 
-const escapeXml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/**
+ * Text as XML character data: markup characters escaped, and the characters XML 1.0 forbids even as
+ * references (control characters, U+FFFE, U+FFFF) dropped, so one odd name cannot void the sheet.
+ */
+// eslint-disable-next-line no-control-regex
+const escapeXml = (s: string) => s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export interface SheetEntry {
   url: string;

@@ -6,7 +6,7 @@
 // the same moment after the jump (01:30 on a night that jumps from 01:00 to 02:00 is 02:30), and one
 // that happens twice, as its first occurrence (the rule of Temporal's 'compatible' disambiguation).
 
-const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2})?$/;
+const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-](?:0\d|1[0-4]):[0-5]\d)?$/;
 
 /**
  * The stored form of a schedule time, or null when it is not one: `YYYY-MM-DDTHH:MM:SS` for a

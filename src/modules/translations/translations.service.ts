@@ -99,7 +99,7 @@ export class TranslationsService {
         const banners = new Map((await findBannersByIds(tx, venueId, bannerEntries.map((e) => e.id).filter(isUuid))).map((b) => [b.id, b]));
         const updates = new Map<string, { id: string; translations: menu.ProductRow['translations'] }>();
         for (const e of bannerEntries) {
-          const banner = banners.get(e.id);
+          const banner = banners.get(e.id.toLowerCase());
           if (!banner) {
             notFound.push(`banner:${e.id}`);
             continue;
