@@ -49,6 +49,13 @@ export function sendCached(
   reply.status(200).send(cached.body);
 }
 
+/** A write's answer: the status, the ETag header, and the view to send. */
+export function withEtag<T>(reply: { header(name: string, value: string): unknown; status(code: number): unknown }, read: { view: T; etag: string }, status = 200): T {
+  reply.status(status);
+  reply.header('etag', read.etag);
+  return read.view;
+}
+
 /**
  * A read with its ETag: 304 when the client's copy is current (returns undefined then), else the
  * view to send.

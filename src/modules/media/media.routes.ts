@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { actorOf as actor } from '../../http/actor.js';
 import { isNotModified, sendNotModified } from '../../http/etag.js';
 import { errorResponses, NotModified } from '../../http/schemas/common.js';
@@ -7,9 +7,9 @@ import { MEDIA_BODY_LIMIT_BYTES } from '../../limits.js';
 import type { Services } from '../../services.js';
 import { ProductRefParams } from '../menu/menu.schemas.js';
 import { IdParams } from '../merch/merch.schemas.js';
-import { bannerImage, logoImage, productImage } from './image-targets.js';
+import { bannerImage, logoImage, productImage, type ImageTarget } from './image-targets.js';
 import { registerMediaBody } from './media-body.js';
-import { ImageDeleted, ImageSourceBody, ImageUploadQuery, MediaFileParams, MediaImage } from './media.schemas.js';
+import { ImageDeleted, ImageSourceBody, ImageUploadQuery, MediaFileParams, MediaImage, type ImageSourceInput } from './media.schemas.js';
 
 const tags = ['media'];
 
@@ -23,16 +23,11 @@ const UPLOAD_ERRORS = errorResponses(400, 401, 403, 404, 413, 429, 503);
 export function mediaRoutes(services: Services) {
   const { media } = services;
 
-  async function admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const release = media.capacity.admit();
-    // Held until the response has gone (or the connection dropped), processing included.
-    reply.raw.once('close', release);
-  }
-
   const upload = (preoptimizable: boolean): RouteShorthandOptions => ({
     bodyLimit: MEDIA_BODY_LIMIT_BYTES,
-    preParsing: async (request, reply, payload) => {
-      await admit(request, reply);
+    preParsing: async (_request, reply, payload) => {
+      // Held until the response has gone (or the connection dropped), processing included.
+      reply.raw.once('close', media.capacity.admit());
       return payload;
     },
     config: {
@@ -41,6 +36,10 @@ export function mediaRoutes(services: Services) {
         : ['media'],
     },
   });
+
+  /** An upload's work: the body as parsed, or as the streaming decoder already decoded it. */
+  const ingest = (request: FastifyRequest, target: ImageTarget, ref: string, body: ImageSourceInput | undefined, preoptimized: boolean) =>
+    media.upload(actor(request), target, ref, body ?? {}, { preoptimized, decoded: request.decodedUpload });
 
   return async function routes(app: App): Promise<void> {
     // The uploads' own JSON parser (media-body.ts); registered in this scope, it serves these routes only.
@@ -57,12 +56,7 @@ export function mediaRoutes(services: Services) {
         response: { 201: MediaImage, ...UPLOAD_ERRORS },
       },
     }, async (request, reply) =>
-      reply.status(201).send(
-        await media.upload(actor(request), productImage, request.params.ref, request.body ?? {}, {
-          preoptimized: request.query.preoptimized === true,
-          decoded: request.decodedUpload,
-        }),
-      ));
+      reply.status(201).send(await ingest(request, productImage, request.params.ref, request.body, request.query.preoptimized === true)));
 
     app.delete('/products/:ref/image', {
       schema: {
@@ -84,12 +78,7 @@ export function mediaRoutes(services: Services) {
         response: { 201: MediaImage, ...UPLOAD_ERRORS },
       },
     }, async (request, reply) =>
-      reply.status(201).send(
-        await media.upload(actor(request), bannerImage, request.params.id, request.body ?? {}, {
-          preoptimized: request.query.preoptimized === true,
-          decoded: request.decodedUpload,
-        }),
-      ));
+      reply.status(201).send(await ingest(request, bannerImage, request.params.id, request.body, request.query.preoptimized === true)));
 
     app.delete('/banners/:id/image', {
       schema: {
@@ -108,8 +97,7 @@ export function mediaRoutes(services: Services) {
         body: ImageSourceBody,
         response: { 201: MediaImage, ...UPLOAD_ERRORS },
       },
-    }, async (request, reply) =>
-      reply.status(201).send(await media.upload(actor(request), logoImage, '', request.body ?? {}, { preoptimized: false, decoded: request.decodedUpload })));
+    }, async (request, reply) => reply.status(201).send(await ingest(request, logoImage, '', request.body, false)));
 
     app.delete('/logo', {
       schema: { tags, summary: "Remove the venue's logo", response: { 200: ImageDeleted, ...errorResponses(401, 403, 429) } },

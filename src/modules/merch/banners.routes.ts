@@ -1,5 +1,5 @@
 import { actorOf as actor } from '../../http/actor.js';
-import { conditionalView } from '../../http/etag.js';
+import { conditionalView, withEtag } from '../../http/etag.js';
 import { errorResponses, NotModified } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
@@ -24,10 +24,7 @@ export function bannersRoutes(services: Services) {
         body: BannerCreateBody,
         response: { 201: Banner, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
-    }, async (request, reply) => {
-      const { view, etag } = await banners.create(actor(request), request.body);
-      return reply.status(201).header('etag', etag).send(view);
-    });
+    }, async (request, reply) => withEtag(reply, await banners.create(actor(request), request.body), 201));
 
     app.get('/banners/:id', {
       schema: { tags, summary: 'One banner, with the ETag PATCH takes in If-Match', params: IdParams, response: { 200: Banner, 304: NotModified, ...errorResponses(401, 403, 404, 429) } },
@@ -42,10 +39,7 @@ export function bannersRoutes(services: Services) {
         body: BannerPatchBody,
         response: { 200: Banner, ...errorResponses(400, 401, 403, 404, 409, 412, 429) },
       },
-    }, async (request, reply) => {
-      const { view, etag } = await banners.patch(actor(request), request.params.id, request.body, request.headers['if-match']);
-      return reply.header('etag', etag).send(view);
-    });
+    }, async (request, reply) => withEtag(reply, await banners.patch(actor(request), request.params.id, request.body, request.headers['if-match'])));
 
     app.delete('/banners/:id', {
       schema: { tags, summary: 'Delete a banner (and its image)', params: IdParams, response: { 200: Deleted, ...errorResponses(401, 403, 404, 429) } },

@@ -18,8 +18,16 @@ interface Loaded {
   digest: string;
   /** The newest change among them (for the guest menu's generatedAt). */
   changedAt: Date | null;
-  /** Schedules as instants, by timezone (a venue has one; a change of it reads again). */
-  windows: Map<string, Map<string, Window | null>>;
+  /** By timezone (a venue has one; a change of it reads again): schedules as instants, and the live view. */
+  zones: Map<string, Zoned>;
+}
+
+interface Zoned {
+  windows: Map<string, Window | null>;
+  /** Every instant a schedule opens or closes, ascending. */
+  boundaries: number[];
+  /** The live view, valid while the clock stays within [from, until): no window opens or closes in it. */
+  live?: { from: number; until: number; value: LiveMerch };
 }
 
 /** The lowest live promotional price of a product, and the promotion that gives it. */
@@ -63,23 +71,38 @@ export class GuestMerch {
       .update(JSON.stringify([banners, promotions, items]))
       .digest('base64url')
       .slice(0, 16);
-    return { banners, promotions, items, digest, changedAt: stamps.length ? new Date(Math.max(...stamps)) : null, windows: new Map() };
+    return { banners, promotions, items, digest, changedAt: stamps.length ? new Date(Math.max(...stamps)) : null, zones: new Map() };
   }
 
-  private windows(loaded: Loaded, timeZone: string): Map<string, Window | null> {
-    let byId = loaded.windows.get(timeZone);
-    if (!byId) {
+  private zoned(loaded: Loaded, timeZone: string): Zoned {
+    let zoned = loaded.zones.get(timeZone);
+    if (!zoned) {
       const rows = [...loaded.banners, ...loaded.promotions];
-      byId = new Map(rows.map((r) => [r.id, windowOf({ isActive: r.is_active, startsAt: r.starts_at, endsAt: r.ends_at }, timeZone)]));
-      loaded.windows.set(timeZone, byId);
+      const windows = new Map(rows.map((r) => [r.id, windowOf({ isActive: r.is_active, startsAt: r.starts_at, endsAt: r.ends_at }, timeZone)]));
+      const boundaries = [...new Set([...windows.values()].flatMap((w) => (w ? [w.from, w.until] : [])).filter((t): t is number => t !== null))];
+      zoned = { windows, boundaries: boundaries.sort((a, b) => a - b) };
+      loaded.zones.set(timeZone, zoned);
     }
-    return byId;
+    return zoned;
   }
 
+  /**
+   * What is live now. The guest menu asks on every request: the answer is kept until the data
+   * changes (a write moves the epoch) or the clock crosses a schedule boundary.
+   */
   async live(venueId: string, timeZone: string): Promise<LiveMerch> {
     const loaded = await this.loaded.get(venueId, () => this.load(venueId));
-    const windows = this.windows(loaded, timeZone);
+    const zoned = this.zoned(loaded, timeZone);
     const now = this.clock();
+    if (zoned.live && zoned.live.from <= now && now < zoned.live.until) return zoned.live.value;
+    const from = zoned.boundaries.filter((t) => t <= now).at(-1) ?? Number.NEGATIVE_INFINITY;
+    const until = zoned.boundaries.find((t) => t > now) ?? Number.POSITIVE_INFINITY;
+    const value = this.build(venueId, loaded, zoned.windows, now);
+    zoned.live = { from, until, value };
+    return value;
+  }
+
+  private build(venueId: string, loaded: Loaded, windows: Map<string, Window | null>, now: number): LiveMerch {
     const live = (id: string) => isLive(windows.get(id) ?? null, now);
     const banners = loaded.banners.filter((b) => live(b.id));
     const promotions = loaded.promotions.filter((p) => live(p.id));

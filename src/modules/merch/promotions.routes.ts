@@ -1,5 +1,5 @@
 import { actorOf as actor } from '../../http/actor.js';
-import { conditionalView } from '../../http/etag.js';
+import { conditionalView, withEtag } from '../../http/etag.js';
 import { errorResponses, NotModified } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
@@ -34,10 +34,7 @@ export function promotionsRoutes(services: Services) {
         body: PromotionCreateBody,
         response: { 201: Promotion, ...errorResponses(400, 401, 403, 409, 429) },
       },
-    }, async (request, reply) => {
-      const { view, etag } = await promotions.create(actor(request), request.body);
-      return reply.status(201).header('etag', etag).send(view);
-    });
+    }, async (request, reply) => withEtag(reply, await promotions.create(actor(request), request.body), 201));
 
     app.get('/promotions/:id', {
       schema: { tags, summary: 'One promotion with its items, and the ETag PATCH takes', params: IdParams, response: { 200: Promotion, 304: NotModified, ...errorResponses(401, 403, 404, 429) } },
@@ -52,10 +49,7 @@ export function promotionsRoutes(services: Services) {
         body: PromotionPatchBody,
         response: { 200: Promotion, ...errorResponses(400, 401, 403, 404, 409, 412, 429) },
       },
-    }, async (request, reply) => {
-      const { view, etag } = await promotions.patch(actor(request), request.params.id, request.body, request.headers['if-match']);
-      return reply.header('etag', etag).send(view);
-    });
+    }, async (request, reply) => withEtag(reply, await promotions.patch(actor(request), request.params.id, request.body, request.headers['if-match'])));
 
     app.delete('/promotions/:id', {
       schema: { tags, summary: 'Delete a promotion and its items', params: IdParams, response: { 200: Deleted, ...errorResponses(401, 403, 404, 429) } },
@@ -73,10 +67,7 @@ export function promotionsRoutes(services: Services) {
         body: PromotionItemCreateBody,
         response: { 201: PromotionItem, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
-    }, async (request, reply) => {
-      const { view, etag } = await promotions.addItem(actor(request), request.params.id, request.body);
-      return reply.status(201).header('etag', etag).send(view);
-    });
+    }, async (request, reply) => withEtag(reply, await promotions.addItem(actor(request), request.params.id, request.body), 201));
 
     app.get('/promotions/:id/items/:itemId', {
       schema: { tags, summary: 'One promotion item', params: ItemParams, response: { 200: PromotionItem, 304: NotModified, ...errorResponses(401, 403, 404, 429) } },
@@ -91,10 +82,7 @@ export function promotionsRoutes(services: Services) {
         body: PromotionItemPatchBody,
         response: { 200: PromotionItem, ...errorResponses(400, 401, 403, 404, 412, 429) },
       },
-    }, async (request, reply) => {
-      const { view, etag } = await promotions.patchItem(actor(request), request.params.id, request.params.itemId, request.body, request.headers['if-match']);
-      return reply.header('etag', etag).send(view);
-    });
+    }, async (request, reply) => withEtag(reply, await promotions.patchItem(actor(request), request.params.id, request.params.itemId, request.body, request.headers['if-match'])));
 
     app.delete('/promotions/:id/items/:itemId', {
       schema: { tags, summary: 'Take a product out of a promotion', params: ItemParams, response: { 200: Deleted, ...errorResponses(401, 403, 404, 429) } },

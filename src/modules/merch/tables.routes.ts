@@ -1,5 +1,5 @@
 import { actorOf as actor } from '../../http/actor.js';
-import { conditionalView } from '../../http/etag.js';
+import { conditionalView, withEtag } from '../../http/etag.js';
 import { errorResponses, NotModified } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
@@ -26,10 +26,7 @@ export function tablesRoutes(services: Services) {
         body: TableCreateBody,
         response: { 201: Table, ...errorResponses(400, 401, 403, 409, 429) },
       },
-    }, async (request, reply) => {
-      const { view, etag } = await tables.create(actor(request), request.body);
-      return reply.status(201).header('etag', etag).send(view);
-    });
+    }, async (request, reply) => withEtag(reply, await tables.create(actor(request), request.body), 201));
 
     app.get('/tables/qr-sheet.svg', {
       schema: {
@@ -53,10 +50,7 @@ export function tablesRoutes(services: Services) {
         body: TablePatchBody,
         response: { 200: Table, ...errorResponses(400, 401, 403, 404, 409, 412, 429) },
       },
-    }, async (request, reply) => {
-      const { view, etag } = await tables.patch(actor(request), request.params.id, request.body, request.headers['if-match']);
-      return reply.header('etag', etag).send(view);
-    });
+    }, async (request, reply) => withEtag(reply, await tables.patch(actor(request), request.params.id, request.body, request.headers['if-match'])));
 
     app.delete('/tables/:id', {
       schema: { tags, summary: 'Delete a table; its link stops working', params: IdParams, response: { 200: Deleted, ...errorResponses(401, 403, 404, 429) } },
@@ -69,10 +63,7 @@ export function tablesRoutes(services: Services) {
         params: IdParams,
         response: { 201: Table, ...errorResponses(401, 403, 404, 429) },
       },
-    }, async (request, reply) => {
-      const { view, etag } = await tables.regenerateToken(actor(request), request.params.id);
-      return reply.status(201).header('etag', etag).send(view);
-    });
+    }, async (request, reply) => withEtag(reply, await tables.regenerateToken(actor(request), request.params.id), 201));
 
     app.get('/tables/:id/qr.svg', {
       schema: { tags, summary: "The table's QR code as SVG (error correction Q)", params: IdParams, response: { 200: svgResponse('The QR code'), ...errorResponses(401, 403, 404, 429) } },
