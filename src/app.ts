@@ -2,7 +2,7 @@ import Fastify, { LogController } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Database } from './db/port.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/error-handler.js';
 import { openApiDocument, registerOpenApi } from './http/openapi.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { requestGate } from './http/plugins/request-gate.js';
@@ -72,7 +72,10 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
     bodyLimit: BODY_LIMIT_BYTES,
     // proxy-addr takes a hop count too, which Fastify's types leave out.
     trustProxy: config.trustProxy as boolean | string[],
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Every error, whoever raises it (router, HTTP parser), in the spec's envelope.
+    frameworkErrors,
+    clientErrorHandler,
     // Our own validator (validation.ts) and lazily built serialisers (serialization.ts). Naming the
     // validator here also spares Fastify building its default Ajv, which nothing would use.
     schemaController: { compilersFactory: { buildValidator: validatorFactory, buildSerializer: lazySerializers } },
@@ -123,6 +126,9 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
   });
   registerErrorHandling(app, gate.notFound);
   app.addHook('onRoute', (route) => {
+    // Path parameters reach the database only through a params schema (text-safety.ts decides
+    // there what a NUL in a name means); a route without one is a mistake caught at start.
+    if (route.url.includes('/:') && !route.schema?.params) throw new Error(`${route.url} has path parameters but no params schema`);
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
     gate.install(route);
   });

@@ -1,4 +1,7 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions, preValidationHookHandler } from 'fastify';
 import { LOCK_NOT_AVAILABLE, sqlState } from '../db/port.js';
 import { AppError, errors } from '../errors.js';
 import { BODY_LIMIT_BYTES } from '../limits.js';
@@ -35,7 +38,7 @@ function fromFastifyError(err: FastifyError, request: FastifyRequest): AppError 
   return null;
 }
 
-export function envelope(err: AppError, request: FastifyRequest) {
+export function envelope(err: AppError, request: { id: string; url: string }) {
   const path = request.url.split('?')[0];
   return {
     statusCode: err.statusCode,
@@ -89,4 +92,51 @@ export function registerErrorHandling(app: FastifyInstance, notFound: NotFoundGa
   app.setNotFoundHandler({ preValidation: notFound.hook }, (request, reply) =>
     send(reply, request, errors.routeNotFound(request.method, request.url.split('?')[0])),
   );
+}
+
+/** The router's limit on one decoded path parameter: an externalId (255 characters) must fit. */
+export const MAX_PARAM_LENGTH = 512;
+
+/**
+ * Errors the router raises before any route or hook runs (a path that is not valid
+ * percent-encoded UTF-8, a parameter over MAX_PARAM_LENGTH): Fastify's own JSON otherwise.
+ */
+export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (error, request, reply) => {
+  const err =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new AppError({ statusCode: 414, message: `A path segment is longer than ${MAX_PARAM_LENGTH} characters` })
+      : error.code === 'FST_ERR_BAD_URL'
+        ? errors.validation(['path must be valid percent-encoded UTF-8'])
+        : (fromFastifyError(error, request) ?? new AppError({ statusCode: 500, message: 'Internal server error' }));
+  void send(reply, request, err);
+};
+
+/**
+ * Errors Node's HTTP parser raises before a request exists (a malformed request line, headers
+ * over the size limit, a request that did not arrive within requestTimeout): answered in the
+ * envelope on the raw socket, which is then closed, as Fastify's default handler does.
+ */
+export function clientErrorHandler(error: Error, socket: Socket): void {
+  const err = error as NodeJS.ErrnoException & { rawPacket?: Buffer };
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const statusCode =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const message =
+    statusCode === 408
+      ? 'The request did not arrive in time'
+      : statusCode === 431
+        ? 'Request headers are too large'
+        : 'Malformed HTTP request';
+  // The request line may be readable even when the rest is not; the path is only ever echoed
+  // as far as it is plain printable ASCII.
+  const line = err.rawPacket?.subarray(0, 2048).toString('latin1').split('\r\n')[0] ?? '';
+  const target = /^[A-Z]+ (\/[\x21-\x7e]*) HTTP\/1\.[01]$/.exec(line)?.[1] ?? '/';
+  const body = JSON.stringify(envelope(new AppError({ statusCode, message }), { id: randomUUID(), url: target }));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }

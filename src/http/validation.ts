@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
+import { isCleanBody, unmatchableParams, unstorableText } from './text-safety.js';
 
 type AddFormats = (ajv: Ajv) => Ajv;
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped once or twice.
@@ -37,8 +38,16 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   let compiled: ValidateFunction | undefined;
   const validate = (value: unknown) => {
     compiled ??= ajvFor(part).compile(schema as object) as ValidateFunction;
-    return compiled(value) ? { value } : { error: compiled.errors as never };
+    const valid = compiled(value);
+    // Text PostgreSQL cannot store is refused for every part and every route (text-safety.ts);
+    // a JSON body whose raw text had no escape that could spell it is known clean already.
+    const text = isCleanBody(value) ? [] : unstorableText(value);
+    if (valid && text.length === 0) return { value };
+    return { error: [...(valid ? [] : (compiled.errors ?? [])), ...text] as never };
   };
+  if (httpPart === 'params') {
+    return (params: unknown) => validate(unmatchableParams(params as Record<string, unknown>) ?? params);
+  }
   if (part !== 'body') return validate;
   return (data: unknown) => validate(data === undefined || data === null ? {} : data);
 };
@@ -145,8 +154,12 @@ function describe(e: ErrorObject, root: string): string {
 /** Validates input outside HTTP (the CLI) with the same schemas and messages as the routes. */
 export function assertValid<T>(schema: object, data: unknown): T {
   const validate = ajvFor('body').compile(schema);
-  if (!validate(data)) {
-    throw Object.assign(new Error('Validation failed'), { errors: formatValidationErrors(validate.errors ?? [], 'input') });
+  const valid = validate(data);
+  const text = unstorableText(data);
+  if (!valid || text.length > 0) {
+    throw Object.assign(new Error('Validation failed'), {
+      errors: formatValidationErrors([...(valid ? [] : (validate.errors ?? [])), ...text], 'input'),
+    });
   }
   return data as T;
 }

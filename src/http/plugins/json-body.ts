@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { noteParsedBody } from '../text-safety.js';
 
 // JSON bodies through Fastify's own parser (prototype-poisoning protection), except that an
 // empty body reads as absent: POST /v1/publish takes "body absent or {}" even when the client
@@ -18,6 +19,9 @@ export function registerJsonBody(app: FastifyInstance, options: { recordDigest?:
       return;
     }
     if (recordDigest) request.bodyDigest = createHash('sha256').update(body as string).digest('base64url');
-    parseJson(request, body as string, done);
+    parseJson(request, body as string, (err, parsed) => {
+      if (!err) noteParsedBody(body as string, parsed);
+      done(err, parsed);
+    });
   });
 }
