@@ -6,12 +6,13 @@ import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHan
 import { openApiDocument, registerOpenApi } from './http/openapi.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { requestGate } from './http/plugins/request-gate.js';
+import { idempotency } from './http/plugins/idempotency.js';
 import { genReqId } from './http/plugins/request-id.js';
 import { RateLimiter } from './http/rate-limit/limiter.js';
 import { MemoryRateStore } from './http/rate-limit/memory-store.js';
 import { ErrorResponse } from './http/schemas/common.js';
 import type { App } from './http/types.js';
-import { lazyChildLogger } from './http/request-logger.js';
+import { lazyChildLogger, logSerializers } from './http/request-logger.js';
 import { lazySerializers } from './http/serialization.js';
 import { validatorFactory } from './http/validation.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
@@ -61,8 +62,10 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
         : {
             level: config.logLevel,
             ...(logStream ? { stream: logStream } : {}),
-            // Keys and bodies never reach the log; the default request serializer has no headers,
-            // and this guards any header that gets logged by hand.
+            // Keys, tokens and bodies never reach the log (docs/security.md): the request serializer
+            // logs no headers and no query string, the error serializer no database values, and
+            // redact guards credential headers logged by hand.
+            serializers: logSerializers,
             redact: ['req.headers.authorization', 'headers.authorization', 'authorization'],
           },
     genReqId,
@@ -84,6 +87,7 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
   app.decorateRequest('venue', null as never);
   // Declared up front, so every request object has the same shape (fast property access on hot paths).
   app.decorateRequest('decodedUpload', undefined);
+  app.decorateRequest('idempotencyFinish', undefined);
   registerJsonBody(app);
 
   // RATE_LIMITS=off turns every limiter off (local runs and functional tests only).
@@ -145,8 +149,10 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
 
   await app.register(
     async (v1) => {
+      const withIdempotencyKey = idempotency(services.idempotency);
       v1.addHook('onRoute', (route) => {
         route.schema = { security: [{ apiKey: [] }], ...route.schema };
+        withIdempotencyKey(route);
       });
       await v1.register(referenceRoutes(services));
       await v1.register(menuRoutes(services));

@@ -24,12 +24,14 @@ export type ErrorCode =
   | 'STALE_RESOURCE'
   | 'INVALID_STATUS_TRANSITION'
   | 'IDEMPOTENCY_KEY_REUSED'
+  | 'IDEMPOTENCY_KEY_IN_PROGRESS'
   | 'DELIVERY_NOT_AVAILABLE'
   | 'INVALID_LOCALE'
   | 'LOCALE_NOT_ENABLED'
   | 'EMPTY_TRANSLATION'
   | 'RATE_LIMITED'
   | 'LOCK_TIMEOUT'
+  | 'DATABASE_UNAVAILABLE'
   | 'INVALID_IMAGE_SOURCE'
   | 'INVALID_SOURCE_URL'
   | 'BLOCKED_SOURCE_URL'
@@ -148,6 +150,13 @@ export const errors = {
       code: 'IDEMPOTENCY_KEY_REUSED',
       message: 'This Idempotency-Key was already used with a different request body',
     }),
+  idempotencyInProgress: (retryAfterSec: number) =>
+    new AppError({
+      statusCode: 409,
+      code: 'IDEMPOTENCY_KEY_IN_PROGRESS',
+      message: 'A request with this Idempotency-Key is still running; retry after the Retry-After delay to get its response',
+      headers: { 'retry-after': String(retryAfterSec) },
+    }),
   staleResource: () =>
     new AppError({
       statusCode: 412,
@@ -206,6 +215,14 @@ export const errors = {
       statusCode: 503,
       code: 'LOCK_TIMEOUT',
       message: 'Another write for this venue is in progress; retry shortly',
+      headers: { 'retry-after': String(retryAfterSec) },
+    }),
+  /** The connection to the database was lost or could not be made (a write cut at commit may have landed). */
+  databaseUnavailable: (retryAfterSec: number) =>
+    new AppError({
+      statusCode: 503,
+      code: 'DATABASE_UNAVAILABLE',
+      message: 'The database is unavailable; retry after the Retry-After delay',
       headers: { 'retry-after': String(retryAfterSec) },
     }),
 } as const;

@@ -16,6 +16,7 @@ import type { Resolver } from './outbound/guarded-connector.js';
 import { AuditService } from './modules/audit/audit.service.js';
 import { CleanupService } from './modules/menu/cleanup.service.js';
 import { GuestService } from './modules/guest/guest.service.js';
+import { IdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { MenuCache } from './modules/menu/menu-cache.js';
 import { MenuService } from './modules/menu/menu.service.js';
 import { ProductsService } from './modules/menu/products.service.js';
@@ -75,6 +76,7 @@ export function createServices({ config, db, routes = () => [], resolve, clock =
     translations: new TranslationsService(db),
     orders: new OrdersService(db),
     guest: new GuestService(db, menuCache, urls, new GuestMerch(db, urls, clock)),
+    idempotency: new IdempotencyService(db),
     banners: new BannersService(db, urls, media),
     promotions: new PromotionsService(db),
     tables: new TablesService(db, config.publicBaseUrl),

@@ -91,6 +91,17 @@ describe('text PostgreSQL cannot store is refused in the validation layer (issue
     assert.ok(menu.body.ingredients.some((i: any) => i.name === 'Chili 🌶'));
   });
 
+  it('timestamps PostgreSQL cannot store or give back are 400, in bodies and queries', async () => {
+    for (const scheduledFor of ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00+14:00', '10000-01-01T00:00:00Z']) {
+      const res = await placeOrder(t.app, v.slug, orderBody(ids, { scheduledFor }));
+      assert.equal(res.status, 400, `${scheduledFor}: ${JSON.stringify(res.body)}`);
+      assert.match(res.body.errors[0], /^scheduledFor /);
+    }
+    const query = await call(t.app, 'GET', '/v1/orders?createdFrom=0000-01-01T00:00:00Z', { key: v.key });
+    assert.equal(query.status, 400, JSON.stringify(query.body));
+    assert.equal((await call(t.app, 'GET', '/v1/orders', { key: v.key })).body.items.length, 0, 'no order was stored');
+  });
+
   it('a NUL in a path parameter is the not-found it is', async () => {
     const guest = await call(t.app, 'GET', '/guest/v1/venues/a%00b/menu');
     assert.equal(guest.status, 404);

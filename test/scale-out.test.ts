@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { loadMigrations } from '../src/db/migrate.js';
 import { ADMIN_TOKEN } from './helpers/app.js';
+import { throwawayDatabase, type ThrowawayDatabase } from './helpers/db.js';
 import { bin, root } from './helpers/cli.js';
 import { freePort, sleep } from './helpers/net.js';
 
@@ -86,10 +87,9 @@ async function request(instance: Instance, method: string, url: string, options:
 }
 
 describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
-  const database = `carta_scale_${randomBytes(5).toString('hex')}`;
   const prefix = `carta:test:scale:${process.pid}:${randomBytes(4).toString('hex')}:`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carta-scale-'));
-  let server: pg.Client;
+  let database: ThrowawayDatabase | undefined;
   let databaseUrl: string;
   let a: Instance;
   let b: Instance;
@@ -103,14 +103,8 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
   }
 
   before(async () => {
-    const serverUrl = new URL(DATABASE_URL as string);
-    serverUrl.pathname = '/postgres';
-    server = new pg.Client({ connectionString: serverUrl.href });
-    await server.connect();
-    await server.query(`create database ${database}`);
-    const dbUrl = new URL(DATABASE_URL as string);
-    dbUrl.pathname = `/${database}`;
-    databaseUrl = dbUrl.href;
+    database = await throwawayDatabase('carta_scale');
+    databaseUrl = database.url.href;
 
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -142,10 +136,7 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
       }),
     );
     fs.rmSync(dataDir, { recursive: true, force: true });
-    if (server) {
-      await server.query(`drop database if exists ${database} with (force)`);
-      await server.end();
-    }
+    await database?.drop();
     const redis = new Redis(REDIS_URL as string);
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length > 0) await redis.del(...keys);

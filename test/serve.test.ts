@@ -1,44 +1,17 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { bin, carta, cartaEnv, cliSkipReason, dataDirFromTemplate, root } from './helpers/cli.js';
-import { freePort, sleep } from './helpers/net.js';
+import { bin, carta, cartaEnv, cliSkipReason, dataDirFromTemplate, spawnServer, type ServerProcess } from './helpers/cli.js';
+import { freePort } from './helpers/net.js';
 
 const skip = cliSkipReason();
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  output(): string;
-  exited: Promise<number | null>;
-}
+type Server = ServerProcess;
 
 /** `carta serve` as a child process; resolves once /health answers. */
-async function startServer(dataDir: string): Promise<Server> {
-  const port = await freePort();
-  const env = cartaEnv(dataDir, { PORT: String(port), HOST: '127.0.0.1' });
-  const child = spawn(process.execPath, [bin, 'serve'], { env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`carta serve exited with ${child.exitCode}: ${out}`);
-    try {
-      if ((await fetch(`${url}/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`carta serve did not start: ${out}`);
-    await sleep(100);
-  }
-  return { child, url, output: () => out, exited };
-}
+const startServer = (dataDir: string): Promise<Server> => spawnServer([bin, 'serve'], cartaEnv(dataDir));
 
 async function stop(server: Server): Promise<number | null> {
   if (server.child.exitCode === null) server.child.kill('SIGTERM');

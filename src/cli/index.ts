@@ -1,7 +1,6 @@
 import { Command, Option } from 'commander';
 import { loadConfig } from '../config.js';
 import { migrate } from '../db/migrate.js';
-import { openDatabase } from '../db/open.js';
 import { AppError } from '../errors.js';
 import { assertValid } from '../http/validation.js';
 import { CURRENCIES, LANGUAGES } from '../modules/reference/catalog.js';
@@ -17,10 +16,9 @@ import {
   type VenueView,
   type ApiKeyCreatedView,
 } from '../modules/venues/venues.schemas.js';
-import { runningServer } from '../server/server-file.js';
 import { serve } from '../server/serve.js';
 import { VERSION } from '../version.js';
-import { connectOperator, type Operator } from './operator.js';
+import { connectOperator, openLocalDatabase, type Operator } from './operator.js';
 
 interface Output {
   json?: boolean;
@@ -81,18 +79,18 @@ export function buildCli(): Command {
     .addOption(jsonOption())
     .action(async (opts: Output) => {
       const config = loadConfig();
+      const local = await openLocalDatabase(config);
       // PGlite files belong to one process: a running server has applied migrations on start.
-      const server = config.databaseUrl === null ? runningServer(config.dataDir) : null;
-      if (server) {
-        print(opts, { applied: [], server: server.url }, () => `a server (${server.url}) holds ${config.dataDir}; it migrated the database when it started`);
+      if ('server' in local) {
+        const { url } = local.server;
+        print(opts, { applied: [], server: url }, () => `a server (${url}) holds ${config.dataDir}; it migrated the database when it started`);
         return;
       }
-      const db = await openDatabase(config);
       try {
-        const applied = await migrate(db);
+        const applied = await migrate(local.db);
         print(opts, { applied }, () => (applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date'));
       } finally {
-        await db.close();
+        await local.close();
       }
     });
 

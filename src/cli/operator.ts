@@ -12,7 +12,7 @@ import type {
   VenueView,
 } from '../modules/venues/venues.schemas.js';
 import { readStoredAdminToken } from '../server/admin-token.js';
-import { runningServer } from '../server/server-file.js';
+import { claimDataDirOrFindServer, type ServerNote } from '../server/server-file.js';
 import { createServices } from '../services.js';
 
 /** The operator operations, the same whether the CLI runs them in-process or over /admin/v1. */
@@ -27,7 +27,7 @@ export interface Operator {
   close(): Promise<void>;
 }
 
-function inProcess(db: Database, config: Config): Operator {
+function inProcess({ db, close }: LocalDatabase, config: Config): Operator {
   const services = createServices({ config, db });
   return {
     createVenue: (input) => services.venues.create(input),
@@ -37,7 +37,7 @@ function inProcess(db: Database, config: Config): Operator {
     listKeys: (venueId) => services.apiKeys.list(venueId),
     regenerateKey: (keyId) => services.apiKeys.regenerate(keyId),
     revokeKey: (keyId) => services.apiKeys.revoke(keyId),
-    close: () => db.close(),
+    close,
   };
 }
 
@@ -74,20 +74,63 @@ function overHttp(baseUrl: string, token: string): Operator {
   };
 }
 
+// How long a command waits for DATA_DIR to settle when its holder has left no note: a server still
+// starting (a first start initialises PGlite) or another command that has the database open.
+const CLAIM_WAIT_MS = 20_000;
+
+export interface LocalDatabase {
+  db: Database;
+  /** Closes the database, then lets DATA_DIR go. */
+  close(): Promise<void>;
+}
+
+/**
+ * The command's own database: PostgreSQL, or PGlite under DATA_DIR held by this process's lock
+ * until close(), so no server can open the same files meanwhile. Or, when a server holds
+ * DATA_DIR, that server.
+ */
+export async function openLocalDatabase(config: Config): Promise<LocalDatabase | { server: ServerNote }> {
+  if (config.databaseUrl !== null) {
+    const db = await openDatabase(config);
+    return { db, close: () => db.close() };
+  }
+  const claim = await claimDataDirOrFindServer(config.dataDir, { waitMs: CLAIM_WAIT_MS });
+  if (claim.server) return { server: claim.server };
+  const { lock } = claim;
+  try {
+    const db = await openDatabase(config);
+    return {
+      db,
+      close: async () => {
+        try {
+          await db.close();
+        } finally {
+          await lock.release();
+        }
+      },
+    };
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+}
+
 /**
  * In-process on PostgreSQL, or on PGlite when no server holds the data directory; through the
  * running server's operator API when one does (PGlite files are one process's alone).
  */
 export async function connectOperator(config: Config): Promise<Operator> {
-  if (config.databaseUrl === null) {
-    const server = runningServer(config.dataDir);
-    if (server) {
-      const token = config.adminToken ?? readStoredAdminToken(config.dataDir);
-      if (!token) throw new Error(`A server is running on ${server.url} but no ADMIN_TOKEN is set or stored in ${config.dataDir}`);
-      return overHttp(server.url, token);
-    }
+  const local = await openLocalDatabase(config);
+  if ('server' in local) {
+    const token = config.adminToken ?? readStoredAdminToken(config.dataDir);
+    if (!token) throw new Error(`A server is running on ${local.server.url} but no ADMIN_TOKEN is set or stored in ${config.dataDir}`);
+    return overHttp(local.server.url, token);
   }
-  const db = await openDatabase(config);
-  await migrate(db);
-  return inProcess(db, config);
+  try {
+    await migrate(local.db);
+  } catch (err) {
+    await local.close();
+    throw err;
+  }
+  return inProcess(local, config);
 }

@@ -85,3 +85,26 @@ export function sqlState(err: unknown): string | undefined {
     ? err.code
     : undefined;
 }
+
+/**
+ * SQLSTATEs of a session the server ended or would not start: admin_shutdown (pg_terminate_backend),
+ * crash_shutdown, cannot_connect_now (starting up or shutting down), too_many_connections.
+ */
+const SESSION_ENDED = new Set(['57P01', '57P02', '57P03', '53300']);
+/** Socket errors on the way to the server (node-postgres passes them through with their code). */
+const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** node-postgres's own errors for a connection that dropped or could not be made: they carry no code. */
+const DRIVER_CONNECTION_ERRORS = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
+
+/**
+ * True when a statement failed because the connection to the database was lost or could not be
+ * made (class 08 connection_exception among them), not because of the statement: the request
+ * may succeed if retried shortly, and a write cut this way may or may not have committed.
+ */
+export function isConnectionLost(err: unknown): boolean {
+  const code = sqlState(err);
+  if (code !== undefined) return SESSION_ENDED.has(code) || code.startsWith('08') || SOCKET_ERRORS.has(code);
+  // A host with several addresses fails with every attempt's error together.
+  if (err instanceof AggregateError) return err.errors.some(isConnectionLost);
+  return err instanceof Error && DRIVER_CONNECTION_ERRORS.test(err.message);
+}

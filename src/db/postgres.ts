@@ -2,6 +2,7 @@ import pg from 'pg';
 import { ChangeFeed } from './change-feed.js';
 import {
   DeadlineExceededError,
+  isConnectionLost,
   isReadOnly,
   QUERY_CANCELED,
   sqlState,
@@ -33,6 +34,9 @@ function writesChannel(schema?: string): string {
   return schema ? `carta_writes_${schema}` : 'carta_writes';
 }
 
+/** How the pool's connections show in pg_stat_activity (the change feed's: CHANGE_FEED_APPLICATION). */
+export const POOL_APPLICATION = 'carta';
+
 // int8 (counts, sums) arrive as strings by default; every value we keep in int8 fits a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
@@ -44,10 +48,15 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       .filter(Boolean)
       .join(' '),
     connectionTimeoutMillis: 10_000,
+    application_name: POOL_APPLICATION,
   };
   const pool = new pg.Pool({ ...connection, max: options.poolSize, idleTimeoutMillis: 30_000 });
   // An idle client that loses its server must not crash the process; the next checkout reconnects.
   pool.on('error', () => {});
+  // Nor one checked out: the pool listens only to idle clients, so a connection cut between two
+  // statements, or right as it is handed over (before transaction() sees it), would emit an
+  // unhandled 'error'. The statement in flight, or the next, fails and the request answers 503.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const { onQuery } = options;
   const serverVersion = await pool
     .query<{ v: number }>(`select current_setting('server_version_num')::int as v`)
@@ -125,14 +134,22 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         if (writes) wrote();
         return result;
       } catch (err) {
-        try {
-          await client.query('ROLLBACK');
-        } catch {
+        if (isConnectionLost(err)) {
+          // The server rolls back what it had not committed; nothing is retried here, because a cut
+          // COMMIT may have landed. Memos read again in case it did.
           broken = true;
+          if (writes) wrote();
+        } else {
+          try {
+            await client.query('ROLLBACK');
+          } catch {
+            broken = true;
+          }
         }
         if (deadline !== undefined && sqlState(err) === QUERY_CANCELED) throw new DeadlineExceededError();
         throw err;
       } finally {
+        // A broken client is closed, not pooled: the next checkout opens a new connection.
         client.release(broken);
       }
     },

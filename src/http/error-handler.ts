@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions, preValidationHookHandler } from 'fastify';
-import { LOCK_NOT_AVAILABLE, sqlState } from '../db/port.js';
+import { isConnectionLost, LOCK_NOT_AVAILABLE, sqlState } from '../db/port.js';
 import { AppError, errors } from '../errors.js';
 import { BODY_LIMIT_BYTES } from '../limits.js';
+import { shownPath } from './request-logger.js';
 import { formatValidationErrors } from './validation.js';
 
 const VALIDATION_ROOT: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
@@ -28,6 +29,9 @@ function fromFastifyError(err: FastifyError, request: FastifyRequest): AppError 
   }
   // A venue's lock held past lock_timeout: busy, not broken; the client retries shortly.
   if (sqlState(err) === LOCK_NOT_AVAILABLE) return errors.lockTimeout(2);
+  // A connection cut (pg_terminate_backend, a restart, a network fault): the pool reconnects on
+  // the next checkout, so the client retries shortly. Never retried here: a cut COMMIT may have landed.
+  if (isConnectionLost(err)) return errors.databaseUnavailable(2);
   // JSON.parse failures and prototype-poisoning refusals surface as 400 SyntaxErrors.
   if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON|__proto__|constructor/i.test(err.message))) {
     return errors.validation(['body must be valid JSON']);
@@ -39,7 +43,7 @@ function fromFastifyError(err: FastifyError, request: FastifyRequest): AppError 
 }
 
 export function envelope(err: AppError, request: { id: string; url: string }) {
-  const path = request.url.split('?')[0];
+  const path = shownPath(request.url);
   return {
     statusCode: err.statusCode,
     message: err.message,
@@ -90,7 +94,7 @@ export function registerErrorHandling(app: FastifyInstance, notFound: NotFoundGa
   });
 
   app.setNotFoundHandler({ preValidation: notFound.hook }, (request, reply) =>
-    send(reply, request, errors.routeNotFound(request.method, request.url.split('?')[0])),
+    send(reply, request, errors.routeNotFound(request.method, shownPath(request.url))),
   );
 }
 

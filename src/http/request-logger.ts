@@ -1,4 +1,5 @@
-import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { stdSerializers } from 'pino';
 
 type ChildLoggerFactory = NonNullable<FastifyServerOptions['childLoggerFactory']>;
 
@@ -69,3 +70,64 @@ export const lazyChildLogger: ChildLoggerFactory = (logger, bindings, options) =
   options?.level !== undefined || typeof (logger as Partial<ParentLogger>).isLevelEnabled !== 'function'
     ? logger.child(bindings, options)
     : (new LazyRequestLogger(logger as ParentLogger, bindings, options) as unknown as FastifyBaseLogger);
+
+// What the log may say about a request and an error (issue 12, docs/security.md): never a key, a
+// token, a customer's contact details or any other value a client sent. Headers and bodies are
+// never logged; these serializers cover the URL and errors, the two places values slip through.
+
+/**
+ * An API key (`carta_live_`, `carta_test_`) or a generated operator token (`carta_admin_`), the
+ * underscores possibly percent-encoded.
+ */
+const CREDENTIAL = /carta(?:_|%5f)(live|test|admin)(?:_|%5f)[A-Za-z0-9]+/gi;
+
+/**
+ * The request path as the log and the error envelope show it: no query string (query values can
+ * be anything a client put there, `?api_key=` included) and credential-shaped segments masked,
+ * because keys do get pasted into URLs.
+ */
+export function shownPath(url: string): string {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  return path.replace(CREDENTIAL, (_match, kind: string) => `carta_${kind.toLowerCase()}_[Redacted]`);
+}
+
+interface DatabaseError extends Error {
+  code: string;
+  severity: string;
+  [field: string]: unknown;
+}
+
+const isDatabaseError = (err: Error): err is DatabaseError =>
+  typeof (err as Partial<DatabaseError>).severity === 'string' && /^[0-9A-Z]{5}$/.test(String((err as Partial<DatabaseError>).code));
+
+/**
+ * What a database error may log: its SQLSTATE and the names of what it touched. Dropped: the
+ * statement's parameter values (PGlite attaches `params`), `detail` (`Key (email)=(...) already
+ * exists`, `Failing row contains (...)`), `where` and `hint`. A data exception (class 22) quotes
+ * the offending input in its message (`invalid input syntax for type uuid: "..."`), so quoted
+ * text is masked there.
+ */
+const NAMING_FIELDS = ['severity', 'routine', 'schema', 'table', 'column', 'dataType', 'constraint', 'query'] as const;
+
+function databaseError(err: DatabaseError, serialized: { type: string; message: string; stack: string }) {
+  const mask = (text: string) => (err.code.startsWith('22') ? text.replace(/"[^"\n]*"/g, '"[Redacted]"') : text);
+  const named: Record<string, unknown> = {};
+  for (const field of NAMING_FIELDS) if (err[field] !== undefined) named[field] = err[field];
+  return { type: serialized.type, message: mask(serialized.message), stack: mask(serialized.stack), code: err.code, ...named };
+}
+
+/** Fastify's logger serializers: `req` without the query string, `err` without the values a database error carries. */
+export const logSerializers = {
+  req: (request: FastifyRequest) => ({
+    method: request.method,
+    url: shownPath(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  }),
+  err: (err: Error) => {
+    const serialized = stdSerializers.err(err);
+    return isDatabaseError(err) ? databaseError(err, serialized) : serialized;
+  },
+};

@@ -22,8 +22,21 @@ function makeAjv(httpPart: 'body' | 'other'): Ajv {
     useDefaults: httpPart !== 'body',
   });
   addFormats(ajv);
+  // A timestamp must also be one PostgreSQL stores and gives back as it was sent: years 1 to 9999
+  // in UTC (year 0, or year 1 at +14:00, is BC there and a 500 on the way back).
+  const dateTime = ajv.formats['date-time'] as { validate: (s: string) => boolean; compare?: (a: string, b: string) => number };
+  ajv.addFormat('date-time', {
+    type: 'string',
+    validate: (s: string) => dateTime.validate(s) && inTimestampRange(Date.parse(s)),
+    ...(dateTime.compare ? { compare: dateTime.compare } : {}),
+  });
   return ajv;
 }
+
+const MIN_TIMESTAMP = Date.parse('0001-01-02T00:00:00Z');
+const MAX_TIMESTAMP = Date.parse('9999-12-30T00:00:00Z');
+/** True for a time PostgreSQL stores and gives back as sent (shared with the query parsers). */
+export const inTimestampRange = (ms: number) => ms >= MIN_TIMESTAMP && ms <= MAX_TIMESTAMP;
 
 // Built on first use, like the validators: a start pays for neither until a request needs it.
 const ajvs: Partial<Record<'body' | 'other', Ajv>> = {};

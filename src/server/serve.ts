@@ -1,9 +1,17 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { migrate } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
+import type { Database } from '../db/port.js';
 import { ensureAdminToken } from './admin-token.js';
-import { removeServerNote, runningServer, writeServerNote } from './server-file.js';
+import type { DataDirLock } from './data-dir-lock.js';
+import { claimDataDir, removeServerNote, writeServerNote } from './server-file.js';
+
+// How long a start waits for DATA_DIR's holder to go: a killed server is gone within moments of
+// the signal, a carta command within a few seconds. A live server is refused after this.
+const CLAIM_WAIT_MS = 5_000;
 
 export interface RunningServer {
   url: string;
@@ -12,22 +20,54 @@ export interface RunningServer {
 
 /** Opens the database, migrates, listens, and shuts down gracefully on SIGTERM/SIGINT. */
 export async function serve(baseConfig: Config, options: { handleSignals?: boolean } = {}): Promise<RunningServer> {
-  const embedded = baseConfig.databaseUrl === null;
-  let config = baseConfig;
-  let newAdminToken: string | null = null;
-  if (embedded) {
-    const holder = runningServer(config.dataDir);
-    if (holder) {
-      throw new Error(`Another Carta server (pid ${holder.pid}, ${holder.url}) is using ${config.dataDir}`);
-    }
+  if (baseConfig.databaseUrl !== null) return start(baseConfig, null, options);
+
+  // Taken before the database is opened and let go after it is closed: two processes must never
+  // have the same PGlite files open. The kernel lets it go if this process dies.
+  const lock = await claimDataDir(baseConfig.dataDir, { waitMs: CLAIM_WAIT_MS });
+  try {
+    let config = baseConfig;
+    let newAdminToken: string | null = null;
     if (!config.adminToken) {
       const { token, created } = ensureAdminToken(config.dataDir);
       config = Object.freeze({ ...config, adminToken: token });
       if (created) newAdminToken = token;
     }
+    const server = await start(config, lock, options);
+    if (newAdminToken) {
+      // Printed once, on the first start; later starts read it from DATA_DIR.
+      process.stdout.write(
+        [
+          '',
+          'Carta generated an operator token for this data directory (kept in DATA_DIR/admin-token):',
+          `  ${newAdminToken}`,
+          'Create a venue and an API key with:',
+          '  npx carta venue create --name "My Cafe" --currency EUR',
+          '  npx carta key create --venue <venue id> --mode live',
+          '',
+        ].join('\n'),
+      );
+    }
+    return server;
+  } catch (err) {
+    await lock.release();
+    throw err;
   }
+}
 
-  const db = await openDatabase(config, { listen: true });
+/** `lock` is DATA_DIR's on PGlite (null on PostgreSQL): this server's note lives and dies with it. */
+async function start(config: Config, lock: DataDirLock | null, options: { handleSignals?: boolean }): Promise<RunningServer> {
+  let db: Database | null = null;
+  try {
+    db = await openDatabase(config, { listen: true });
+    return await serveDatabase(config, db, lock, options);
+  } catch (err) {
+    await db?.close().catch(() => {});
+    throw err;
+  }
+}
+
+async function serveDatabase(config: Config, db: Database, lock: DataDirLock | null, options: { handleSignals?: boolean }): Promise<RunningServer> {
   await migrate(db);
   const { app } = await buildApp({ config, db });
   db.onFeedChange?.((listening, err) => {
@@ -42,44 +82,41 @@ export async function serve(baseConfig: Config, options: { handleSignals?: boole
     if (shuttingDown) reply.header('connection', 'close');
     done(null, payload);
   });
-  await app.listen({ port: config.port, host: config.host });
+  drainGracefully(app.server);
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await app.close().catch(() => {});
+    throw err;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  if (embedded) writeServerNote(config.dataDir, { pid: process.pid, url });
-
-  if (newAdminToken) {
-    // Printed once, on the first start; later starts read it from DATA_DIR.
-    process.stdout.write(
-      [
-        '',
-        'Carta generated an operator token for this data directory (kept in DATA_DIR/admin-token):',
-        `  ${newAdminToken}`,
-        'Create a venue and an API key with:',
-        '  npx carta venue create --name "My Cafe" --currency EUR',
-        '  npx carta key create --venue <venue id> --mode live',
-        '',
-      ].join('\n'),
-    );
-  }
+  if (lock) writeServerNote(config.dataDir, { pid: process.pid, url });
   app.log.info({ url, engine: db.engine }, 'carta is serving');
 
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
       shuttingDown = true;
+      // The CLI stops sending operator calls here and waits for the lock instead.
+      if (lock) removeServerNote(config.dataDir);
       const timer = setTimeout(() => {
         app.log.error('graceful shutdown timed out; exiting');
         process.exit(1);
       }, config.shutdownTimeoutMs);
       timer.unref();
       try {
+        // A request a client wrote before the signal may still be unread in its socket: one turn of
+        // the event loop reads it, so drainGracefully counts its connection busy and it is answered.
+        await new Promise((resolve) => setImmediate(resolve));
         // Stops accepting, lets in-flight requests finish, then the database closes.
         await app.close();
       } finally {
         await db.close();
-        if (embedded) removeServerNote(config.dataDir);
+        // Only once the files are closed may another process open them.
+        await lock?.release();
         clearTimeout(timer);
       }
     })());
@@ -99,4 +136,45 @@ export async function serve(baseConfig: Config, options: { handleSignals?: boole
     }
   }
   return { url, close };
+}
+
+/**
+ * Makes server.close() let every response finish. Node's own closeIdleConnections(), which close()
+ * calls first, destroys each connection it deems idle, and it deems idle one whose response has
+ * been ended but is still being written (a menu of megabytes to a slow client): the client got a
+ * cut body. Here a connection is idle only while no request is in progress on it, a response
+ * counting until it is written in full. From close() on, a connection is let go as soon as its
+ * response is written: one begun before shutdown went out keep-alive, and its idle connection
+ * would otherwise hold the process until the keep-alive timeout.
+ */
+function drainGracefully(server: Server): void {
+  const sockets = new Set<Socket>();
+  const busy = new Map<Socket, number>();
+  let draining = false;
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => {
+      sockets.delete(socket);
+      busy.delete(socket);
+    });
+  });
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    // 'close' comes after 'finish' (the whole response handed to the OS), or when the client left.
+    response.once('close', () => {
+      const left = (busy.get(socket) ?? 1) - 1;
+      if (left > 0) {
+        busy.set(socket, left);
+        return;
+      }
+      busy.delete(socket);
+      // end(), not destroy(): what was written still reaches the client before the FIN.
+      if (draining) socket.end();
+    });
+  });
+  server.closeIdleConnections = () => {
+    draining = true;
+    for (const socket of sockets) if (!busy.has(socket)) socket.destroy();
+  };
 }

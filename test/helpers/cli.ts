@@ -1,8 +1,9 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, sleep } from './net.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const bin = path.join(root, 'bin/carta.js');
@@ -47,4 +48,41 @@ export function dataDirFromTemplate(): string {
   const template = process.env.CARTA_TEST_TEMPLATE;
   if (template) fs.cpSync(template, path.join(dir, 'pglite'), { recursive: true });
   return dir;
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+/**
+ * A server as a process of its own on a free port (`args` after node: the built CLI's `serve`, or
+ * the sources through tsx); resolves once `readyPath` answers 2xx.
+ */
+export async function spawnServer(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { readyPath?: string; timeoutMs?: number } = {},
+): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, args, { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${out}`);
+    try {
+      if ((await fetch(`${url}${options.readyPath ?? '/health'}`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the server did not start: ${out}`);
+    await sleep(100);
+  }
+  return { child, url, output: () => out, exited };
 }

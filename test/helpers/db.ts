@@ -52,3 +52,39 @@ export async function testDatabase(onQuery?: QueryListener): Promise<TestDatabas
     },
   };
 }
+
+export interface ThrowawayDatabase {
+  /** The new database's name. */
+  name: string;
+  /** DATABASE_URL with the new database's name. */
+  url: URL;
+  /** A client on the server's `postgres` database (for pg_stat_activity and the drop). */
+  server: import('pg').Client;
+  /** Drops the database, whoever is still connected, and closes the client. */
+  drop(): Promise<void>;
+}
+
+/**
+ * A database of its own on DATABASE_URL's server, for tests that run real processes or cut
+ * connections and must touch nothing else on the shared server.
+ */
+export async function throwawayDatabase(prefix: string): Promise<ThrowawayDatabase> {
+  const { default: pg } = await import('pg');
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  const serverUrl = new URL(process.env.DATABASE_URL as string);
+  serverUrl.pathname = '/postgres';
+  const server = new pg.Client({ connectionString: serverUrl.href });
+  await server.connect();
+  await server.query(`create database ${name}`);
+  const url = new URL(process.env.DATABASE_URL as string);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url,
+    server,
+    async drop() {
+      await server.query(`drop database if exists ${name} with (force)`);
+      await server.end();
+    },
+  };
+}

@@ -1,27 +1,37 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { noteParsedBody } from '../text-safety.js';
 
-// JSON bodies through Fastify's own parser (prototype-poisoning protection), except that an
-// empty body reads as absent: POST /v1/publish takes "body absent or {}" even when the client
-// sends Content-Type: application/json with nothing after it.
-// `recordDigest` (registered again in a route's own scope) also keeps the sha256 of the raw body
-// in request.bodyDigest: the sync reuses work for a body it has seen (item-digests.ts).
-export function registerJsonBody(app: FastifyInstance, options: { recordDigest?: boolean } = {}): void {
+type JsonParser = ReturnType<FastifyInstance['getDefaultJsonParser']>;
+type Done = (err: Error | null, body?: unknown) => void;
+
+/**
+ * One JSON body's text to its value, for every parser of ours (this one and the upload parser):
+ * an empty body reads as absent (POST /v1/publish takes "body absent or {}" even with
+ * Content-Type: application/json and nothing after it); the sha256 of the raw text is kept in
+ * request.bodyDigest (the sync reuses work for a body it has seen, item-digests.ts, and an
+ * Idempotency-Key compares requests by it, idempotency.ts); the text-safety check learns whether
+ * the text could hold what PostgreSQL cannot store.
+ */
+export function acceptJsonText(request: FastifyRequest, text: string, parseJson: JsonParser, done: Done): void {
+  if (text.trim() === '') {
+    done(null, undefined);
+    return;
+  }
+  request.bodyDigest = createHash('sha256').update(text).digest('base64url');
+  parseJson(request, text, (err, parsed) => {
+    if (!err) noteParsedBody(text, parsed);
+    done(err, parsed);
+  });
+}
+
+// JSON bodies through Fastify's own parser (prototype-poisoning protection).
+export function registerJsonBody(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   // Every body is JSON: text/plain is refused (400) rather than parsed into a string.
   if (app.hasContentTypeParser('text/plain')) app.removeContentTypeParser('text/plain');
-  const { recordDigest = false } = options;
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '' || (typeof body === 'string' && body.trim() === '')) {
-      done(null, undefined);
-      return;
-    }
-    if (recordDigest) request.bodyDigest = createHash('sha256').update(body as string).digest('base64url');
-    parseJson(request, body as string, (err, parsed) => {
-      if (!err) noteParsedBody(body as string, parsed);
-      done(err, parsed);
-    });
-  });
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    acceptJsonText(request, body as string, parseJson, done),
+  );
 }

@@ -48,3 +48,15 @@ export const PageQuery = {
 };
 
 export const NotModified = Type.Null({ description: 'Not modified: the If-None-Match ETag is current' });
+
+/** The Idempotency-Key header of the writes (docs/security.md): any printable ASCII, 1 to 255 characters. */
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[ -~]+$',
+      description: 'A key of your choosing (a UUID is ideal). The same key and request within 24 hours replays the first response with `Idempotent-Replayed: true`; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED.',
+    }),
+  ),
+});

@@ -1,9 +1,9 @@
-import { errorResponses, NotModified } from '../../http/schemas/common.js';
+import { errorResponses, IdempotencyHeaders, NotModified } from '../../http/schemas/common.js';
 import { sendCached } from '../../http/etag.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
 import { Order } from '../orders/orders.schemas.js';
-import { GuestMenu, GuestMenuQuery, GuestOrderBody, IdempotencyHeaders, SlugParams } from './guest.schemas.js';
+import { GuestMenu, GuestMenuQuery, GuestOrderBody, SlugParams } from './guest.schemas.js';
 
 const tags = ['guest'];
 
@@ -39,6 +39,7 @@ export function guestRoutes(services: Services) {
         request.body,
         request.headers['idempotency-key'],
       );
+      if (replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(replayed ? 200 : 201).send(order);
     });
   };

@@ -126,4 +126,3 @@ export const GuestOrderBody = Type.Object(
 );
 export type GuestOrderInput = Static<typeof GuestOrderBody>;
 
-export const IdempotencyHeaders = Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) });

@@ -1,5 +1,6 @@
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { MEDIA_BINARY_CAP_BYTES } from '../../limits.js';
+import { acceptJsonText } from '../../http/plugins/json-body.js';
 
 // The JSON parser of the image upload routes. A body is up to 21 MB, almost all of it one base64
 // string: through JSON.parse it would exist four times over (the chunks, the joined bytes, the text,
@@ -184,13 +185,8 @@ export function registerMediaBody(app: FastifyInstance): void {
         finish(null, {});
         return;
       }
-      const { text } = result;
-      // An empty body reads as absent, as on every other route (json-body.ts).
-      if (text.trim() === '') {
-        finish(null, undefined);
-        return;
-      }
-      parseJson(request, text, (err, body) => finish(err, body));
+      // A URL upload (or anything else): parsed as on every other route.
+      acceptJsonText(request, result.text, parseJson, finish);
     }
     payload.on('data', onData);
     payload.on('end', onEnd);

@@ -1,6 +1,5 @@
 import { errorResponses, NotModified } from '../../http/schemas/common.js';
 import { isNotModified, sendCached, sendNotModified } from '../../http/etag.js';
-import { registerJsonBody } from '../../http/plugins/json-body.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
 import {
@@ -23,10 +22,9 @@ const tags = ['menu'];
 
 export function menuRoutes(services: Services) {
   return async function routes(app: App): Promise<void> {
-    // The sync in a scope of its own, whose JSON parser also records the raw body's digest: an
-    // identical catalogue re-sent reuses its item digests (item-digests.ts).
+    // The JSON parser records the raw body's digest: an identical catalogue re-sent reuses its
+    // item digests (item-digests.ts).
     await app.register(async (sync: App) => {
-      registerJsonBody(sync, { recordDigest: true });
       sync.post('/sync', {
         // A dry run skips the heavy bucket (spec 4.1); the limiter reads the query for that.
         config: { buckets: (request) => ((request.query as { dryRun?: unknown }).dryRun === 'true' ? [] : ['heavy']) },

@@ -8,6 +8,7 @@ import { ORDER_STATUSES, canTransition, transitionErrorMessage, type OrderStatus
 import * as orders from './orders.repository.js';
 import type { OrderListQueryValue, OrderListView, OrderView } from './orders.schemas.js';
 import { orderViews } from './order-view.js';
+import { inTimestampRange } from '../../http/validation.js';
 
 // ISO 8601 date-time with an explicit zone: Z or +hh:mm / -hh:mm (decisions section 5).
 const ZONED_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
@@ -20,7 +21,7 @@ function fieldsInRange(value: string): boolean {
 
 function zoned(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (!ZONED_TIMESTAMP.test(value) || Number.isNaN(Date.parse(value)) || !fieldsInRange(value)) {
+  if (!ZONED_TIMESTAMP.test(value) || !inTimestampRange(Date.parse(value)) || !fieldsInRange(value)) {
     throw errors.invalidParameter(`${name} must be an ISO 8601 timestamp with a timezone (Z or +hh:mm)`);
   }
   return new Date(value).toISOString();

@@ -1,0 +1,74 @@
+import type { Database } from '../../db/port.js';
+import { errors } from '../../errors.js';
+import * as keys from './idempotency.repository.js';
+import type { StoredResponse } from './idempotency.repository.js';
+
+/**
+ * How long a running execution holds its key before a retry may take it over: longer than any
+ * request runs (the sync window, media fetches, lock waits), so a live holder is never overtaken;
+ * it only matters when the holder's process died.
+ */
+const LEASE_SEC = 300;
+/** How long a retry waits for the same request running elsewhere before it is told to retry. */
+const MAX_WAIT_MS = 30_000;
+/** One claim in this many also clears the venue's expired keys (an indexed delete). */
+const PURGE_EVERY = 64;
+
+export type Begun =
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'execute'; finish(response: StoredResponse | null): Promise<void> };
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Idempotency-Key for the /v1 writes: one execution per (venue, key) across every instance, the
+ * first answer replayed for 24 hours, another request under the same key refused. The key row is
+ * claimed in the database before the route runs, so concurrent copies (here or on another
+ * instance) wait for the first and replay it. Within one process they wait on a promise, not
+ * by polling.
+ */
+export class IdempotencyService {
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(private readonly db: Database) {}
+
+  async begin(venueId: string, key: string, requestHash: string): Promise<Begun> {
+    const id = `${venueId}\n${key}`;
+    const deadline = Date.now() + MAX_WAIT_MS;
+    for (let pause = 20; ; pause = Math.min(pause * 2, 250)) {
+      const local = this.running.get(id);
+      if (local) {
+        await local;
+        continue;
+      }
+      if (await keys.claimKey(this.db, venueId, key, requestHash, LEASE_SEC)) return this.execute(id, venueId, key);
+      const row = await keys.findKey(this.db, venueId, key);
+      // Released or expired between the two statements: claim again.
+      if (!row) continue;
+      if (row.request_hash !== requestHash) throw errors.idempotencyKeyReused();
+      if (row.status_code !== null) {
+        return { kind: 'replay', response: { statusCode: row.status_code, headers: row.response_headers ?? {}, body: row.response_body ?? '' } };
+      }
+      if (Date.now() > deadline) throw errors.idempotencyInProgress(1);
+      await sleep(pause);
+    }
+  }
+
+  private execute(id: string, venueId: string, key: string): Begun {
+    let done!: () => void;
+    this.running.set(id, new Promise<void>((resolve) => (done = resolve)));
+    if (Math.random() * PURGE_EVERY < 1) void keys.deleteExpiredKeys(this.db, venueId).catch(() => undefined);
+    return {
+      kind: 'execute',
+      finish: async (response) => {
+        try {
+          if (response) await keys.completeKey(this.db, venueId, key, response);
+          else await keys.releaseKey(this.db, venueId, key);
+        } finally {
+          this.running.delete(id);
+          done();
+        }
+      },
+    };
+  }
+}

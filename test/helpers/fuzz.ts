@@ -1,0 +1,387 @@
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
+import type { App } from '../../src/http/types.js';
+import { ADMIN_TOKEN, admin, call, createVenue, startApp, type TestApp, type VenueFixture } from './app.js';
+import { makeImage, toBase64 } from './images.js';
+import { burgerLine, createOrder, orderBody, setUpOrderMenu, type MenuIds } from './orders.js';
+import { routeTable, type RouteKey } from './route-table.js';
+
+// Property-based fuzzing of every route the router serves (issue 12, docs/security.md). Each case
+// is one request: a route from the live route table, its path parameters (real ids of the fuzzed
+// venue, another venue's, or odd text), a query string, a content type, a credential, and a body
+// (a valid sample mutated at one spot, arbitrary JSON, or raw text no JSON encoder would write).
+// Invariants: no 5xx; every error in the spec's envelope; a refused write changes no row of any
+// table; the server keeps answering.
+
+export interface FuzzWorld {
+  t: TestApp;
+  routes: RouteKey[];
+  keys: Record<Credential, string | undefined>;
+  params: Record<string, string[]>;
+  bodies: Record<string, unknown>;
+  tables: string[];
+}
+
+const CREDENTIALS = ['live', 'live', 'live', 'live', 'readOnly', 'test', 'other', 'none', 'malformed', 'operator'] as const;
+type Credential = (typeof CREDENTIALS)[number];
+
+const READS = new Set(['GET', 'HEAD']);
+
+/** A write route without a sample body here fails the suite: every route is fuzzed from a valid start. */
+function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string, wide: string): Record<string, unknown> {
+  return {
+    'POST /v1/sync': {
+      categories: [{ externalId: 'fz-cat', name: 'Fuzz category', sortOrder: 1 }],
+      ingredients: [{ externalId: 'fz-ing', name: 'Fuzz ingredient', translations: { uk: { name: 'Інгредієнт' } } }],
+      products: [
+        {
+          externalId: 'fz-prod',
+          name: 'Fuzz product',
+          priceMinor: 450,
+          categoryExternalId: 'fz-cat',
+          ingredientExternalIds: ['fz-ing'],
+          modifierGroups: [{ name: 'Extras', type: 'add_ingredients', options: [{ ingredientExternalId: 'fz-ing', priceMinor: 50 }] }],
+          translations: { uk: { name: 'Продукт', description: 'Опис' } },
+        },
+      ],
+    },
+    'POST /v1/publish': {},
+    'POST /v1/cleanup': { items: [{ type: 'product', ref: 'fz-prod' }] },
+    'PATCH /v1/products/:ref': { name: 'Patched', priceMinor: 900, description: 'Fuzzed', categoryRef: 'mains' },
+    'DELETE /v1/products/:ref': undefined,
+    'PATCH /v1/settings': { name: 'Fuzz venue', enabledLanguages: ['en', 'uk'], timezone: 'Europe/Kyiv' },
+    'PUT /v1/translations': { products: [{ ref: 'burger', translations: { uk: { name: 'Бургер' } } }], categories: [{ ref: 'mains', translations: { uk: { name: 'Основні' } } }] },
+    'PATCH /v1/orders/:id/status': { status: 'confirmed' },
+    'POST /v1/products/:ref/image': { base64: image },
+    'DELETE /v1/products/:ref/image': undefined,
+    'POST /v1/banners/:id/image': { base64: wide },
+    'DELETE /v1/banners/:id/image': undefined,
+    'POST /v1/logo': { base64: image },
+    'DELETE /v1/logo': undefined,
+    'POST /v1/banners': { title: 'Fuzz banner', subtitle: 'Sub', productRef: 'burger', startsAt: '2026-01-01T10:00', endsAt: '2027-01-01T10:00' },
+    'PATCH /v1/banners/:id': { title: 'Patched banner', isActive: false },
+    'DELETE /v1/banners/:id': undefined,
+    'POST /v1/promotions': { name: 'Fuzz promo', description: 'Deal' },
+    'PATCH /v1/promotions/:id': { name: 'Patched promo' },
+    'DELETE /v1/promotions/:id': undefined,
+    'POST /v1/promotions/:id/items': { productRef: 'soda', promoPriceMinor: 150 },
+    'PATCH /v1/promotions/:id/items/:itemId': { promoPriceMinor: 10, sortOrder: 2 },
+    'DELETE /v1/promotions/:id/items/:itemId': undefined,
+    'POST /v1/tables': { name: 'Fuzz table', zone: 'Terrace' },
+    'PATCH /v1/tables/:id': { name: 'Patched table', isActive: true },
+    'DELETE /v1/tables/:id': undefined,
+    'POST /v1/tables/:id/regenerate-token': undefined,
+    'POST /guest/v1/venues/:slug/orders': orderBody(ids, { type: 'pickup', items: [burgerLine(ids, 2)], customerEmail: 'ada@example.com', comment: 'No ice' }),
+    'POST /admin/v1/venues': { name: 'Fuzz admin venue', currency: 'EUR', plan: 'standard' },
+    'PATCH /admin/v1/venues/:id': { plan: 'pro', subscriptionStatus: 'active' },
+    'POST /admin/v1/venues/:id/api-keys': { mode: 'live', readOnly: true },
+    'DELETE /admin/v1/api-keys/:id': undefined,
+    'POST /admin/v1/api-keys/:id/regenerate': undefined,
+    _refs: refs,
+  };
+}
+
+/** The venue every case runs against, with data behind every route; another venue; keys of every kind. */
+export async function fuzzWorld(): Promise<FuzzWorld> {
+  const t = await startApp();
+  const a = await createVenue(t.app, { plan: 'pro' });
+  const ids = await setUpOrderMenu(t.app, a);
+  const b = await createVenue(t.app);
+  // Admin routes act on a venue of their own, so a revoked or regenerated key never locks the
+  // fuzzed venue out of the rest of the run.
+  const c = await createVenue(t.app);
+  const key = async (v: VenueFixture, body: object) => (await admin(t.app, 'POST', `/venues/${v.id}/api-keys`, body)).body;
+  const readOnly = await key(a, { mode: 'live', readOnly: true });
+  const test = await key(a, { mode: 'test' });
+  const ok = async (method: 'POST' | 'PATCH', url: string, body: unknown) => {
+    const res = await call(t.app, method, url, { key: a.key, body });
+    assert.ok(res.status < 300, `${url}: ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  await ok('PATCH', '/v1/settings', { enabledLanguages: ['en', 'uk'] });
+  const banner = await ok('POST', '/v1/banners', { title: 'Banner' });
+  const promotion = await ok('POST', '/v1/promotions', { name: 'Promo' });
+  const item = await ok('POST', `/v1/promotions/${promotion.id}/items`, { productRef: 'fries', promoPriceMinor: 300 });
+  const table = await ok('POST', '/v1/tables', { name: 'Table 1' });
+  const order = await createOrder(t.app, a.slug, orderBody(ids));
+  const image = toBase64(await makeImage(320, 320));
+  const wide = toBase64(await makeImage(960, 320));
+  await ok('POST', '/v1/products/burger/image', { base64: image });
+  const imageUrl: string = (await call(t.app, 'GET', '/v1/products/burger', { key: a.key })).body.image?.variants?.[0]?.url ?? '';
+  const mediaFile = imageUrl.split('/').pop() ?? 'x.webp';
+
+  const routes = routeTable(t.app);
+  const { rows } = await t.database.db.query<{ table_name: string }>(
+    `select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'
+     and table_name not in ('schema_migrations', 'idempotency_keys') order by 1`,
+  );
+  return {
+    t,
+    routes,
+    keys: {
+      live: a.key,
+      readOnly: readOnly.key,
+      test: test.key,
+      other: b.key,
+      none: undefined,
+      malformed: 'carta_live_not-a-real-key',
+      operator: ADMIN_TOKEN,
+    },
+    params: {
+      'products/:ref': ['burger', ids.productIds.fries, 'soda'],
+      'banners/:id': [banner.id],
+      'promotions/:id': [promotion.id],
+      'items/:itemId': [item.id],
+      'tables/:id': [table.id],
+      'orders/:id': [order.id],
+      'venues/:slug': [a.slug, b.slug],
+      'tables/:token': [String(table.qrUrl).split('/t/')[1] ?? 'x'],
+      'venues/:id': [c.id],
+      'api-keys/:id': [c.keyId],
+      'media/:venueId': [a.id],
+      ':venueId/:file': [mediaFile],
+    },
+    bodies: sampleBodies(ids, {}, image, wide),
+    tables: rows.map((r) => r.table_name),
+  };
+}
+
+// ---- generators --------------------------------------------------------------------------------
+
+const ODD_TEXT = [
+  '', ' ', '\u0000', 'a\u0000b', '\udfff', '\ud800x', '🌶️', 'ي', '\u202e', 'x'.repeat(300), 'x'.repeat(5000),
+  '<script>alert(1)</script>', "'; drop table venues; --", '../../etc/passwd', '%00', '%c0%ae', '${jndi:x}', '__proto__', 'null',
+];
+
+const weirdValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom<unknown>(
+    null, true, false, 0, -0, -1, 0.5, 1e308, -1e308, 2 ** 53 + 1, 2 ** 31, -(2 ** 31) - 1, 1e-320,
+    [], {}, [[[[]]]], { a: { b: { c: { d: {} } } } }, ...ODD_TEXT,
+  ),
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'binary', maxLength: 8 }),
+  fc.integer(),
+  fc.double(),
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.constant(null).map(() => Array.from({ length: 1200 }, (_, i) => i)),
+);
+
+type PathStep = string | number;
+
+/** Every node of a JSON value, by path (the root included). */
+function nodePaths(value: unknown, at: PathStep[] = [], out: PathStep[][] = []): PathStep[][] {
+  out.push(at);
+  if (Array.isArray(value)) value.forEach((v, i) => nodePaths(v, [...at, i], out));
+  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) nodePaths(v, [...at, k], out);
+  return out;
+}
+
+function getAt(value: unknown, path: PathStep[]): unknown {
+  return path.reduce<unknown>((v, step) => (v as Record<PathStep, unknown>)?.[step], value);
+}
+
+function setAt(value: unknown, path: PathStep[], replacement: unknown, remove = false): unknown {
+  if (path.length === 0) return replacement;
+  const copy = structuredClone(value) as Record<PathStep, unknown>;
+  const parent = getAt(copy, path.slice(0, -1)) as Record<PathStep, unknown> | unknown[];
+  const last = path[path.length - 1];
+  if (remove && Array.isArray(parent)) parent.splice(Number(last), 1);
+  else if (remove) delete (parent as Record<PathStep, unknown>)[last];
+  else (parent as Record<PathStep, unknown>)[last] = replacement;
+  return copy;
+}
+
+type Mutation =
+  | { op: 'replace'; pick: number; value: unknown }
+  | { op: 'remove'; pick: number }
+  | { op: 'unknownKey'; pick: number; key: string; value: unknown }
+  | { op: 'oversize'; pick: number; copies: number };
+
+const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ op: fc.constant('replace' as const), pick: fc.nat(), value: weirdValue }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('remove' as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('unknownKey' as const), pick: fc.nat(), key: fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'id', 'venueId')), value: weirdValue }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('oversize' as const), pick: fc.nat(), copies: fc.constantFrom(2, 201, 1001, 5001) }) },
+);
+
+function mutate(sample: unknown, m: Mutation): unknown {
+  const paths = nodePaths(sample);
+  const path = paths[m.pick % paths.length];
+  const node = getAt(sample, path);
+  switch (m.op) {
+    case 'replace':
+      return setAt(sample, path, m.value);
+    case 'remove':
+      return path.length === 0 ? undefined : setAt(sample, path, undefined, true);
+    case 'unknownKey':
+      return node !== null && typeof node === 'object' && !Array.isArray(node) ? setAt(sample, path, { ...node, [m.key]: m.value }) : setAt(sample, path, m.value);
+    case 'oversize': {
+      const arrays = paths.filter((p) => Array.isArray(getAt(sample, p)) && (getAt(sample, p) as unknown[]).length > 0);
+      if (arrays.length === 0) return sample;
+      const at = arrays[m.pick % arrays.length];
+      const first = (getAt(sample, at) as unknown[])[0];
+      return setAt(sample, at, Array.from({ length: m.copies }, () => first));
+    }
+  }
+}
+
+/** Raw body text: what JSON.stringify would never produce. */
+function rawBodies(sample: unknown): fc.Arbitrary<string> {
+  const text = JSON.stringify(sample ?? {});
+  return fc.oneof(
+    fc.constantFrom(
+      '', 'null', '[]', '"text"', '0', 'hello', '{', '{"a":}', '\ufeff' + text, text.slice(0, Math.max(1, text.length >> 1)),
+      '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}',
+      '['.repeat(5000) + ']'.repeat(5000), '{"a":'.repeat(3000) + '1' + '}'.repeat(3000),
+      text.replace('{', '{"name":"first","name":"second",'), text.replace('{', '{"products":[],"products":1,'),
+      text.replace(/"([^"]+)":/, '"$1":"\\u0000",'),
+    ),
+    fc.string({ maxLength: 40 }).map((s) => text.replace('{', `{${JSON.stringify(s)}:1,`)),
+  );
+}
+
+function encodeSegment(value: string): string {
+  if (value.startsWith('%')) return value; // already percent-spelled (some deliberately malformed)
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return value.replace(/[^\w.-]/g, '%FF'); // a lone surrogate: spelled as a byte that is not UTF-8
+  }
+}
+
+const QUERY_KEYS = ['locale', 'version', 'page', 'limit', 'status', 'type', 'since', 'updatedSince', 'createdFrom', 'createdTo', 'dryRun', 'action', 'fields', '__proto__'];
+const QUERY_VALUES = ['-1', '0', '1', '2', '1e9', '99999999999999999999', 'abc', '', 'true', 'false', 'null', '%FF', '%00', '2026-01-01T00:00:00Z', '0000-01-01T00:00:00Z', 'draft', 'published', 'new', 'uk', 'en', 'x'.repeat(300)];
+
+const queryString: fc.Arbitrary<string> = fc
+  .array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ maxLength: 6 })), fc.oneof(fc.constantFrom(...QUERY_VALUES), fc.string({ maxLength: 10 }))), { maxLength: 4 })
+  .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`).join('&')}`));
+
+const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/json; charset=latin1', 'APPLICATION/JSON', ''];
+
+export interface FuzzRequest {
+  route: string;
+  method: string;
+  url: string;
+  credential: Credential;
+  headers: Record<string, string>;
+  payload?: string;
+}
+
+/** One generated request against `world`. */
+export function fuzzRequest(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
+  return fc.constantFrom(...world.routes).chain((route) => {
+    const segments = route.url.split('/');
+    const paramArbs = segments.map((segment, i) => {
+      if (!segment.startsWith(':')) return fc.constant(segment);
+      const real = world.params[`${segments[i - 1]}/${segment}`] ?? world.params[`${segment}/${segments[i + 1]}`] ?? [];
+      return fc.oneof(
+        { weight: 4, arbitrary: real.length ? fc.constantFrom(...real) : fc.constant('none') },
+        { weight: 1, arbitrary: fc.constantFrom(...ODD_TEXT) },
+        { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
+        { weight: 1, arbitrary: fc.uuid() },
+      ).map(encodeSegment);
+    });
+    const key = `${route.method} ${route.url}`;
+    const sample = world.bodies[key];
+    const body: fc.Arbitrary<string | undefined> = READS.has(route.method)
+      ? fc.constant(undefined)
+      : fc.oneof(
+          { weight: 4, arbitrary: mutation.map((m) => JSON.stringify(mutate(sample ?? {}, m) ?? null)) },
+          { weight: 2, arbitrary: fc.constant(sample === undefined ? undefined : JSON.stringify(sample)) },
+          { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)) },
+          { weight: 2, arbitrary: rawBodies(sample) },
+        );
+    return fc.record({
+      path: fc.tuple(...paramArbs).map((parts) => parts.join('/')),
+      query: fc.oneof({ weight: 3, arbitrary: fc.constant('') }, { weight: 1, arbitrary: queryString }),
+      credential: route.url.startsWith('/admin/') ? fc.constantFrom<Credential>('operator', 'operator', 'operator', 'live', 'none') : fc.constantFrom(...CREDENTIALS),
+      contentType: fc.oneof({ weight: 5, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) }),
+      idempotencyKey: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('fz-1', 'fz-2', 'x'.repeat(300)) }),
+      ifMatch: fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('*', '"x"', 'W/"1"', '') }),
+      payload: body,
+    }).map(({ path, query, credential, contentType, idempotencyKey, ifMatch, payload }) => {
+      const headers: Record<string, string> = {};
+      const secret = world.keys[credential];
+      if (secret) headers.authorization = `Bearer ${secret}`;
+      if (payload !== undefined && contentType !== '') headers['content-type'] = contentType;
+      if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+      if (ifMatch !== undefined) headers['if-match'] = ifMatch;
+      return { route: key, method: route.method, url: path + query, credential, headers, payload };
+    });
+  });
+}
+
+// ---- invariants --------------------------------------------------------------------------------
+
+/** A digest of every row of every table (idempotency records aside): what "changes nothing" means. */
+export async function fingerprint(world: FuzzWorld): Promise<string> {
+  const parts = world.tables.map((name) => `(select md5(coalesce(string_agg(md5(t::text), '' order by md5(t::text)), '')) from ${name} t) as "${name}"`);
+  const { rows } = await world.t.database.db.query(`select ${parts.join(', ')}`);
+  return JSON.stringify(rows[0]);
+}
+
+function assertEnvelope(res: LightMyRequestResponse, req: FuzzRequest): void {
+  if (req.method === 'HEAD') return;
+  let body: any;
+  try {
+    body = res.json();
+  } catch {
+    assert.fail(`${req.method} ${req.url}: error ${res.statusCode} is not JSON: ${res.body.slice(0, 200)}`);
+  }
+  assert.equal(body.statusCode, res.statusCode, `${req.method} ${req.url}: envelope statusCode`);
+  assert.equal(typeof body.message, 'string', 'envelope message');
+  assert.equal(typeof body.requestId, 'string', 'envelope requestId');
+  assert.equal(typeof body.timestamp, 'string', 'envelope timestamp');
+  assert.equal(typeof body.path, 'string', 'envelope path');
+}
+
+export function inject(app: App, req: FuzzRequest): Promise<LightMyRequestResponse> {
+  return app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, payload: req.payload });
+}
+
+/** Sends one request and checks every invariant. */
+export async function checkRequest(world: FuzzWorld, req: FuzzRequest): Promise<void> {
+  const write = !READS.has(req.method);
+  const before = write ? await fingerprint(world) : '';
+  const res = await inject(world.t.app, req);
+  const label = `${req.method} ${req.url} (${req.credential}) body ${String(req.payload).slice(0, 300)}`;
+  assert.ok(res.statusCode < 500, `${label}: ${res.statusCode} ${res.body.slice(0, 500)}`);
+  if (res.statusCode >= 400) {
+    assertEnvelope(res, req);
+    if (write) assert.equal(await fingerprint(world), before, `${label}: refused with ${res.statusCode} but changed data`);
+  }
+}
+
+export interface FuzzOptions {
+  seed: number;
+  runs: number;
+  /** Stop generating new cases after this long (the bounded run in `npm test`). */
+  timeLimitMs?: number;
+}
+
+/** Runs the property; throws fast-check's report (with the seed and path to replay) on a failure. */
+export async function runFuzz(world: FuzzWorld, options: FuzzOptions): Promise<{ runs: number }> {
+  let runs = 0;
+  await fc.assert(
+    fc.asyncProperty(fuzzRequest(world), async (req) => {
+      runs += 1;
+      await checkRequest(world, req);
+    }),
+    {
+      seed: options.seed,
+      numRuns: options.runs,
+      ...(options.timeLimitMs ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false } : {}),
+    },
+  );
+  const health = await world.t.app.inject({ url: '/health' });
+  assert.equal(health.statusCode, 200, 'the server stays up');
+  return { runs };
+}
+
+/** Every write route of the table has a sample body entry (undefined counts: a bodiless write). */
+export function missingSamples(world: FuzzWorld): string[] {
+  return world.routes
+    .filter((r) => !READS.has(r.method) && !(`${r.method} ${r.url}` in world.bodies))
+    .map((r) => `${r.method} ${r.url}`);
+}
