@@ -79,6 +79,9 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
     // Every error, whoever raises it (router, HTTP parser), in the spec's envelope.
     frameworkErrors,
     clientErrorHandler,
+    // A request read while closing reaches the gate, which refuses it in the envelope (Fastify's own
+    // 503 has another shape).
+    return503OnClosing: false,
     // Our own validator (validation.ts) and lazily built serialisers (serialization.ts). Naming the
     // validator here also spares Fastify building its default Ajv, which nothing would use.
     schemaController: { compilersFactory: { buildValidator: validatorFactory, buildSerializer: lazySerializers } },
@@ -122,7 +125,12 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
   }
   // Every route gets its request id header, per-IP limits and its prefix's authentication as one
   // onRequest hook, built when the route is registered.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   const gate = requestGate({
+    closing: () => closing,
     apiKeys: services.apiKeys,
     limiter,
     adminToken: config.adminToken,

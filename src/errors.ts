@@ -32,6 +32,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'LOCK_TIMEOUT'
   | 'DATABASE_UNAVAILABLE'
+  | 'SHUTTING_DOWN'
   | 'INVALID_IMAGE_SOURCE'
   | 'INVALID_SOURCE_URL'
   | 'BLOCKED_SOURCE_URL'
@@ -224,5 +225,13 @@ export const errors = {
       code: 'DATABASE_UNAVAILABLE',
       message: 'The database is unavailable; retry after the Retry-After delay',
       headers: { 'retry-after': String(retryAfterSec) },
+    }),
+  /** A request read while the server closes (Fastify's own 503 would be outside the envelope). */
+  shuttingDown: () =>
+    new AppError({
+      statusCode: 503,
+      code: 'SHUTTING_DOWN',
+      message: 'The server is shutting down; retry the request',
+      headers: { 'retry-after': '1', connection: 'close' },
     }),
 } as const;

@@ -189,3 +189,41 @@ describe('every error is in the envelope, whatever raised it (issue 12)', () => 
     }
   });
 });
+
+describe('a request read while the server closes is refused in the envelope (issue 12)', () => {
+  it('answers the request in flight, then 503 SHUTTING_DOWN for the next one on the connection', async () => {
+    const t = await startApp();
+    try {
+      const v = await createVenue(t.app);
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (t.app.server.address() as net.AddressInfo).port;
+      const socket = net.connect(port, '127.0.0.1');
+      let out = '';
+      socket.on('data', (d) => (out += d));
+      await new Promise((resolve) => socket.once('connect', resolve));
+      const body = JSON.stringify({ products: [{ externalId: 'late', name: 'Late', priceMinor: 1 }] });
+      // A request whose body is still arriving when the close begins...
+      socket.write(
+        `POST /v1/sync HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${v.key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const closing = t.app.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // ...is answered; the one pipelined behind it is refused.
+      socket.write(`${body.slice(5)}GET /v1/menu HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${v.key}\r\n\r\n`);
+      await closing;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.destroy();
+      const responses = out.split(/(?=HTTP\/1\.1 )/);
+      assert.equal(responses.length, 2, out);
+      assert.match(responses[0], /^HTTP\/1\.1 201 /);
+      const refused = parseRaw(responses[1]);
+      assert.equal(refused.status, 503);
+      assertEnvelope(refused.body, 503);
+      assert.equal(refused.body.code, 'SHUTTING_DOWN');
+      assert.match(responses[1], /retry-after: 1/i);
+    } finally {
+      await t.database.dispose();
+    }
+  });
+});

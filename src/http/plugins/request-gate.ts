@@ -1,4 +1,5 @@
 import type { FastifyContextConfig, FastifyReply, FastifyRequest, preValidationHookHandler, RouteOptions } from 'fastify';
+import { errors } from '../../errors.js';
 import type { ApiKeysService } from '../../modules/venues/api-keys.service.js';
 import { limitIp, type RateLimiter } from '../rate-limit/limiter.js';
 import { adminAuth } from './admin-auth.js';
@@ -20,6 +21,8 @@ export interface GateDeps {
   adminToken: string | null;
   /** The database's catch-up (PostgreSQL): before any read, see every write committed so far. */
   catchUp?: () => Promise<void>;
+  /** True once the app is closing: a request read from then on is refused in the envelope. */
+  closing: () => boolean;
 }
 
 type Step = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -32,7 +35,7 @@ type Step = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
  * Built once per route so a request pays no look-up of its route's options and no hook chain:
  * the hot reads (a 304, an idle poll) are mostly this hook.
  */
-export function requestGate({ apiKeys, limiter, adminToken, catchUp }: GateDeps) {
+export function requestGate({ apiKeys, limiter, adminToken, catchUp, closing }: GateDeps) {
   const authenticateOperator = adminAuth(adminToken);
 
   function gateFor(prefix: string, config: FastifyContextConfig) {
@@ -47,17 +50,19 @@ export function requestGate({ apiKeys, limiter, adminToken, catchUp }: GateDeps)
     const [only] = steps;
     const gate =
       steps.length === 0
-        ? (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+        ? (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
             reply.header('x-request-id', request.id);
-            done();
+            done(closing() ? errors.shuttingDown() : undefined);
           }
         : steps.length === 1
           ? (request: FastifyRequest, reply: FastifyReply) => {
               reply.header('x-request-id', request.id);
+              if (closing()) throw errors.shuttingDown();
               return only(request, reply);
             }
           : async (request: FastifyRequest, reply: FastifyReply) => {
               reply.header('x-request-id', request.id);
+              if (closing()) throw errors.shuttingDown();
               for (const step of steps) await step(request, reply);
             };
     return gate;
