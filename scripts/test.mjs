@@ -8,9 +8,10 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const args = process.argv.slice(2);
 const files = args.filter((a) => !a.startsWith('--'));
+const testDirs = ['test', 'packages/client/test'];
 const testFiles = files.length
   ? files
-  : fs.readdirSync(path.join(root, 'test')).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join('test', f));
+  : testDirs.flatMap((dir) => fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(dir, f)));
 
 const env = { ...process.env };
 let templateDir = null;

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Database } from './db/port.js';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/error-handler.js';
-import { openApiDocument, registerOpenApi } from './http/openapi.js';
+import { documentRoute, OPENAPI_ROUTE_SCHEMA, openApiDocument, registerOpenApi } from './http/openapi.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { requestGate } from './http/plugins/request-gate.js';
 import { idempotency } from './http/plugins/idempotency.js';
@@ -17,6 +17,7 @@ import { lazySerializers } from './http/serialization.js';
 import { validatorFactory } from './http/validation.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { docsRoutes } from './modules/docs/docs.routes.js';
 import type { RouteEntry } from './modules/reference/reference.service.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { guestRoutes } from './modules/guest/guest.routes.js';
@@ -79,8 +80,8 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
     // Every error, whoever raises it (router, HTTP parser), in the spec's envelope.
     frameworkErrors,
     clientErrorHandler,
-    // A request read while closing reaches the gate, which refuses it in the envelope (Fastify's own
-    // 503 has another shape).
+    // A request read while closing is served like any other (the shutdown waits for it, then the
+    // connection closes); Fastify's own 503 for it would also be outside the envelope.
     return503OnClosing: false,
     // Our own validator (validation.ts) and lazily built serialisers (serialization.ts). Naming the
     // validator here also spares Fastify building its default Ajv, which nothing would use.
@@ -130,7 +131,6 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
     closing = true;
   });
   const gate = requestGate({
-    closing: () => closing,
     apiKeys: services.apiKeys,
     limiter,
     adminToken: config.adminToken,
@@ -143,25 +143,24 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
     if (route.url.includes('/:') && !route.schema?.params) throw new Error(`${route.url} has path parameters but no params schema`);
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
     gate.install(route);
+    documentRoute(route);
   });
 
-  await registerOpenApi(app, VERSION);
+  await registerOpenApi(app, { version: VERSION, serverUrl: config.apiServerUrl });
   app.addSchema(ErrorResponse);
 
-  await app.register(healthRoutes(db));
+  await app.register(healthRoutes(db, () => closing));
 
   const document = openApiDocument(app);
-  app.get('/v1/openapi.json', { schema: { hide: true } }, async (_request, reply) =>
+  app.get('/v1/openapi.json', { schema: OPENAPI_ROUTE_SCHEMA }, async (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(document()),
   );
+  await app.register(docsRoutes(document));
 
   await app.register(
     async (v1) => {
       const withIdempotencyKey = idempotency(services.idempotency);
-      v1.addHook('onRoute', (route) => {
-        route.schema = { security: [{ apiKey: [] }], ...route.schema };
-        withIdempotencyKey(route);
-      });
+      v1.addHook('onRoute', withIdempotencyKey);
       await v1.register(referenceRoutes(services));
       await v1.register(menuRoutes(services));
       await v1.register(settingsRoutes(services));

@@ -39,6 +39,11 @@ export interface Config {
   /** Value for Fastify's trustProxy: false, true, a hop count, or a list of addresses/CIDRs. */
   readonly trustProxy: boolean | number | string[];
   readonly publicBaseUrl: string;
+  /**
+   * The server the OpenAPI document names: PUBLIC_BASE_URL, or `/` when it is unset, which tools
+   * resolve against wherever they fetched the document (docs/decisions.md).
+   */
+  readonly apiServerUrl: string;
   readonly syncTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
   /** Base of image URLs: MEDIA_PUBLIC_URL, or this server's /media under PUBLIC_BASE_URL. */
@@ -79,7 +84,7 @@ export const ENVIRONMENT = {
   RATE_LIMITS: { default: 'on', doc: '`off` disables every rate limiter (local runs and functional tests only)' },
   LOG_LEVEL: { default: 'info', doc: 'pino level: fatal, error, warn, info, debug, trace, silent' },
   TRUST_PROXY: { default: '(unset)', doc: 'Proxies whose X-Forwarded-For is trusted: a hop count, `true`, or comma-separated addresses/CIDRs' },
-  PUBLIC_BASE_URL: { default: 'http://HOST:PORT', doc: 'Base of public links (QR table URLs, media)' },
+  PUBLIC_BASE_URL: { default: 'http://HOST:PORT', doc: "Base of public links (QR table URLs, media) and the OpenAPI document's server (`/` when unset)" },
   SYNC_TIMEOUT_MS: { default: '30000', doc: 'The sync transaction window (spec 4.1 rule 11)' },
   SHUTDOWN_TIMEOUT_MS: { default: '10000', doc: 'How long a graceful shutdown waits for in-flight requests' },
   MEDIA_PUBLIC_URL: { default: 'PUBLIC_BASE_URL/media', doc: 'Base of image URLs (a CDN or the bucket); images are `<base>/<venueId>/<sha256>.webp`' },
@@ -94,6 +99,8 @@ export const ENVIRONMENT = {
   MEDIA_QUEUE: { default: '2', doc: 'Image uploads that may wait for a slot; beyond them 503 MEDIA_BUSY' },
   MEDIA_CACHE_MB: { default: '64', doc: 'Memory for hot images served by GET /media (0 turns the cache off)' },
   MEDIA_FETCH_TIMEOUT_MS: { default: '15000', doc: 'Total time to download a remote image source, redirects included' },
+  CARTA_URL: { default: 'http://127.0.0.1:3000', doc: 'Integrator commands (`carta push`, `pull`, `orders tail`): the Carta server they talk to' },
+  CARTA_API_KEY: { default: '(unset)', doc: 'Integrator commands: the API key they use (the venue it belongs to is the one pushed to)' },
   NODE_ENV: { default: '(unset)', doc: '`production` refuses test-only settings (SSRF_TEST_ALLOW)' },
   SSRF_TEST_ALLOW: { default: '(unset)', doc: 'Tests only: loopback `host:port` endpoints the outbound guard lets through; refused when NODE_ENV=production' },
 } as const;
@@ -211,6 +218,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     publicBaseUrl,
+    apiServerUrl: env.PUBLIC_BASE_URL ? publicBaseUrl : '/',
     syncTimeoutMs: int(env, 'SYNC_TIMEOUT_MS', SYNC_WINDOW_MS, 100, 600_000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     mediaPublicUrl,
@@ -223,4 +231,24 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     ...overrides,
   };
   return Object.freeze(config);
+}
+
+/** What the integrator commands (`carta push`, `pull`, `orders tail`) need: a server and a key. */
+export interface IntegratorConfig {
+  readonly url: string;
+  readonly apiKey: string;
+}
+
+export function loadIntegratorConfig(env: Env = process.env): IntegratorConfig {
+  const url = env.CARTA_URL || 'http://127.0.0.1:3000';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(`CARTA_URL must be an http(s) URL, got '${url}'`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`CARTA_URL must be an http(s) URL, got '${url}'`);
+  const apiKey = env.CARTA_API_KEY;
+  if (!apiKey) throw new ConfigError('CARTA_API_KEY is not set: create a key with `carta key create --venue <id>` and export it');
+  return Object.freeze({ url: parsed.href.replace(/\/$/, ''), apiKey });
 }

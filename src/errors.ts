@@ -32,7 +32,6 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'LOCK_TIMEOUT'
   | 'DATABASE_UNAVAILABLE'
-  | 'SHUTTING_DOWN'
   | 'INVALID_IMAGE_SOURCE'
   | 'INVALID_SOURCE_URL'
   | 'BLOCKED_SOURCE_URL'
@@ -54,6 +53,63 @@ export type ErrorCode =
   | 'BANNER_LIMIT_REACHED'
   | 'TABLE_LIMIT_REACHED'
   | 'NOT_FOUND';
+
+/**
+ * What each code tells a client, as the OpenAPI document shows it beside every response that can
+ * carry the code (src/http/schemas/common.ts). Exhaustive, so a new code cannot go undocumented.
+ */
+export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
+  VALIDATION_FAILED: 'reserved by spec 7; validation failures carry no code (message `Validation failed`, errors[])',
+  PAYLOAD_TOO_LARGE: "the body is over the route's cap (5 MB; 21 MB on image uploads)",
+  SYNC_TOO_LARGE: 'the sync did not finish within its 30-second window; nothing was written: split the payload and retry',
+  READ_ONLY_KEY: 'a write made with a read-only API key',
+  SUBSCRIPTION_INACTIVE: "the venue's subscription is suspended or canceled",
+  PAID_PLAN_REQUIRED: 'the Orders API on the free plan',
+  CATEGORY_BULK_LIMIT_EXCEEDED: "new categories would pass the plan's maxCategories; details { limit, available, requested }",
+  INGREDIENT_BULK_LIMIT_EXCEEDED: "new ingredients would pass the plan's maxIngredients; details { limit, available, requested }",
+  PRODUCT_BULK_LIMIT_EXCEEDED: "new products would pass the plan's maxProducts; details { limit, available, requested }",
+  PRODUCT_NOT_FOUND: 'no product of this venue has that externalId or id',
+  CATEGORY_NOT_FOUND: 'no category of this venue has that externalId or id',
+  INGREDIENT_NOT_FOUND: 'reserved by spec 7; unknown ingredients are sync warnings, not errors',
+  MODIFIER_GROUP_NOT_FOUND: 'reserved by spec 7; unknown modifier groups are listed in notFound, not errors',
+  VENUE_NOT_FOUND: 'no venue has that id (or slug)',
+  API_KEY_NOT_FOUND: 'no API key has that id (a revoked key cannot be regenerated either)',
+  MENU_NOT_PUBLISHED: 'the menu has never been published',
+  SLUG_ALREADY_EXISTS: 'another venue has that slug',
+  EXTERNAL_ID_ALREADY_EXISTS: 'another item of this type has that externalId',
+  STALE_RESOURCE: 'If-Match does not match the current ETag: re-read and retry',
+  INVALID_STATUS_TRANSITION: 'the order cannot move to that status; details name both statuses and the allowed ones',
+  IDEMPOTENCY_KEY_REUSED: 'the Idempotency-Key was used with a different request',
+  IDEMPOTENCY_KEY_IN_PROGRESS: 'a request with this Idempotency-Key is still running; retry after Retry-After for its response',
+  DELIVERY_NOT_AVAILABLE: 'orderConfig needs a plan with delivery (features.hasDelivery)',
+  INVALID_LOCALE: 'a translation locale is not one of the reference languages',
+  LOCALE_NOT_ENABLED: "a translation locale is not in the venue's enabledLanguages",
+  EMPTY_TRANSLATION: 'a translation locale with no text',
+  RATE_LIMITED: 'a rate limit is used up (the message names the bucket); retry after Retry-After',
+  LOCK_TIMEOUT: 'another write of this venue held its lock too long; retry after Retry-After',
+  DATABASE_UNAVAILABLE: 'the database connection was lost (a write cut at commit may have landed); retry after Retry-After',
+  INVALID_IMAGE_SOURCE: 'send exactly one of base64 or url',
+  INVALID_SOURCE_URL: 'the url is not http(s), or carries credentials',
+  BLOCKED_SOURCE_URL: 'the url leads to a loopback, private, link-local or otherwise reserved address',
+  SOURCE_FETCH_FAILED: 'the url could not be fetched',
+  INVALID_IMAGE: 'the bytes are not an image Carta reads (JPEG, PNG, WebP, AVIF, GIF, TIFF)',
+  FILE_TOO_LARGE: 'the decoded base64 image is over 15 MB',
+  SOURCE_TOO_LARGE: 'the image at the url is over 15 MB',
+  IMAGE_TOO_SMALL: 'the image is under the minimum size (320x320; banners 960x320)',
+  IMAGE_NOT_SQUARE: 'product images and logos must be square within 2%',
+  IMAGE_WRONG_ASPECT_RATIO: 'banner images must be 3:1 within 2%',
+  PREOPTIMIZED_INVALID: 'with preoptimized=true the bytes must already be a WebP of the largest size, at most 1 MB',
+  MEDIA_BUSY: 'image processing is at capacity; retry after Retry-After',
+  BANNER_NOT_FOUND: 'no banner of this venue has that id',
+  PROMOTION_NOT_FOUND: 'no promotion of this venue has that id',
+  PROMOTION_ITEM_NOT_FOUND: 'no item of this promotion has that id',
+  TABLE_NOT_FOUND: 'no (active) table has that id or token',
+  DUPLICATE_PROMOTION_ITEM: 'the product is already in this promotion',
+  TABLE_NAME_ALREADY_EXISTS: 'another table of this venue has that name',
+  BANNER_LIMIT_REACHED: "the plan's maxBanners is reached; details { limit, available, requested }",
+  TABLE_LIMIT_REACHED: "the plan's maxQrTables is reached; details { limit, available, requested }",
+  NOT_FOUND: 'reserved; unknown routes and orders answer 404 without a code',
+};
 
 export interface AppErrorInit {
   statusCode: number;
@@ -225,13 +281,5 @@ export const errors = {
       code: 'DATABASE_UNAVAILABLE',
       message: 'The database is unavailable; retry after the Retry-After delay',
       headers: { 'retry-after': String(retryAfterSec) },
-    }),
-  /** A request read while the server closes (Fastify's own 503 would be outside the envelope). */
-  shuttingDown: () =>
-    new AppError({
-      statusCode: 503,
-      code: 'SHUTTING_DOWN',
-      message: 'The server is shutting down; retry the request',
-      headers: { 'retry-after': '1', connection: 'close' },
     }),
 } as const;

@@ -198,7 +198,10 @@ describe(`SIGTERM under load (${DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}
 
     const problems: string[] = [];
     for (const r of results) {
-      const accepted = (r.writtenAt !== undefined && r.writtenAt < signalAt) || received.has(r.id);
+      // Accepted: the server read it (its log says so). A request still in the socket's buffer when
+      // the connection closed was never read: the HTTP/1.1 keep-alive race every server has, which a
+      // client retries; on a loaded machine one written just before the signal can be such a request.
+      const accepted = received.has(r.id);
       if (r.status !== undefined) {
         // Answered: in full, and a success (a request the server reads while draining is served).
         if (r.status >= 300) problems.push(`${r.op} ${r.id}: ${r.status}`);

@@ -18,6 +18,7 @@ import {
 } from '../modules/venues/venues.schemas.js';
 import { serve } from '../server/serve.js';
 import { VERSION } from '../version.js';
+import { pull, push, tailOrders } from './integrator.js';
 import { connectOperator, openLocalDatabase, type Operator } from './operator.js';
 
 interface Output {
@@ -199,6 +200,33 @@ export function buildCli(): Command {
     .action(async (id: string, opts: Output) => {
       await withOperator((op) => op.revokeKey(idArg(id)));
       print(opts, { id, revoked: true }, () => `revoked ${id}`);
+    });
+
+  program
+    .command('push')
+    .description('sync a menu file (the POST /v1/sync body, any size) to CARTA_URL with CARTA_API_KEY')
+    .argument('<file>', 'a JSON file with categories, ingredients and products; - reads stdin')
+    .option('--dry-run', 'report what would change, write nothing')
+    .option('--publish', 'publish the menu once every item synced')
+    .action(async (file: string, opts: { dryRun?: boolean; publish?: boolean }) => {
+      process.exitCode = await push(file, opts);
+    });
+
+  program
+    .command('pull')
+    .description('print the draft menu in the sync format (carta pull > menu.json; carta push menu.json)')
+    .action(async () => {
+      process.exitCode = await pull();
+    });
+
+  const orders = program.command('orders').description('follow orders (paid plans)');
+  orders
+    .command('tail')
+    .description('print new and changed orders as they arrive, until interrupted')
+    .option('--since <timestamp>', 'start from this updatedAt (ISO 8601 with a timezone); default: now')
+    .addOption(new Option('--json', 'print each order as a JSON line (the GET /v1/orders/:id shape)'))
+    .action(async (opts: { since?: string; json?: boolean }) => {
+      process.exitCode = await tailOrders({ ...opts, since: opts.since ?? new Date().toISOString() });
     });
 
   return program;

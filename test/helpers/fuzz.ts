@@ -110,6 +110,8 @@ export async function fuzzWorld(): Promise<FuzzWorld> {
   await ok('POST', '/v1/products/burger/image', { base64: image });
   const imageUrl: string = (await call(t.app, 'GET', '/v1/products/burger', { key: a.key })).body.image?.variants?.[0]?.url ?? '';
   const mediaFile = imageUrl.split('/').pop() ?? 'x.webp';
+  const docsPage = String((await call(t.app, 'GET', '/docs')).body);
+  const docsFiles = [...docsPage.matchAll(/\/docs\/assets\/([^"]+)"/g)].map((m) => m[1]);
 
   const routes = routeTable(t.app);
   const { rows } = await t.database.db.query<{ table_name: string }>(
@@ -141,6 +143,8 @@ export async function fuzzWorld(): Promise<FuzzWorld> {
       'api-keys/:id': [c.keyId],
       'media/:venueId': [a.id],
       ':venueId/:file': [mediaFile],
+      'docs/:api': ['guest', 'operator', 'v1'],
+      'assets/:file': docsFiles,
     },
     bodies: sampleBodies(ids, {}, image, wide),
     tables: rows.map((r) => r.table_name),

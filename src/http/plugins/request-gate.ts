@@ -1,5 +1,4 @@
 import type { FastifyContextConfig, FastifyReply, FastifyRequest, preValidationHookHandler, RouteOptions } from 'fastify';
-import { errors } from '../../errors.js';
 import type { ApiKeysService } from '../../modules/venues/api-keys.service.js';
 import { limitIp, type RateLimiter } from '../rate-limit/limiter.js';
 import { adminAuth } from './admin-auth.js';
@@ -9,11 +8,23 @@ import { apiKeyAuth } from './api-key-auth.js';
  * The API surfaces by prefix: who may call them. Routes elsewhere (health probes, the OpenAPI
  * document) are open and read no data.
  */
-const SURFACES: Record<string, { auth: 'apiKey' | 'operator' | null }> = {
+export interface Surface {
+  auth: 'apiKey' | 'operator' | null;
+}
+
+const SURFACES: Record<string, Surface> = {
   '/v1': { auth: 'apiKey' },
   '/admin/v1': { auth: 'operator' },
   '/guest/v1': { auth: null },
 };
+
+/**
+ * The surface a route registered under `prefix` belongs to (a sub-prefix such as /v1/menu belongs
+ * to /v1), or undefined for the open routes. The OpenAPI document reads it too (openapi.ts).
+ */
+export function surfaceOf(prefix: string): Surface | undefined {
+  return SURFACES[prefix] ?? Object.entries(SURFACES).find(([p]) => prefix.startsWith(`${p}/`))?.[1];
+}
 
 export interface GateDeps {
   apiKeys: ApiKeysService;
@@ -21,8 +32,6 @@ export interface GateDeps {
   adminToken: string | null;
   /** The database's catch-up (PostgreSQL): before any read, see every write committed so far. */
   catchUp?: () => Promise<void>;
-  /** True once the app is closing: a request read from then on is refused in the envelope. */
-  closing: () => boolean;
 }
 
 type Step = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -35,14 +44,13 @@ type Step = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
  * Built once per route so a request pays no look-up of its route's options and no hook chain:
  * the hot reads (a 304, an idle poll) are mostly this hook.
  */
-export function requestGate({ apiKeys, limiter, adminToken, catchUp, closing }: GateDeps) {
+export function requestGate({ apiKeys, limiter, adminToken, catchUp }: GateDeps) {
   const authenticateOperator = adminAuth(adminToken);
 
   function gateFor(prefix: string, config: FastifyContextConfig) {
     const steps: Step[] = [];
     if (limiter && config.rateLimit !== false) steps.push(limitIp(limiter));
-    // A route under a surface's own sub-prefix (e.g. /v1/menu) belongs to that surface.
-    const surface = SURFACES[prefix] ?? Object.entries(SURFACES).find(([p]) => prefix.startsWith(`${p}/`))?.[1];
+    const surface = surfaceOf(prefix);
     if (surface && catchUp) steps.push(catchUp);
     if (surface?.auth === 'apiKey') steps.push(apiKeyAuth(apiKeys, limiter, config));
     if (surface?.auth === 'operator') steps.push(authenticateOperator);
@@ -50,19 +58,17 @@ export function requestGate({ apiKeys, limiter, adminToken, catchUp, closing }: 
     const [only] = steps;
     const gate =
       steps.length === 0
-        ? (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+        ? (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
             reply.header('x-request-id', request.id);
-            done(closing() ? errors.shuttingDown() : undefined);
+            done();
           }
         : steps.length === 1
           ? (request: FastifyRequest, reply: FastifyReply) => {
               reply.header('x-request-id', request.id);
-              if (closing()) throw errors.shuttingDown();
               return only(request, reply);
             }
           : async (request: FastifyRequest, reply: FastifyReply) => {
               reply.header('x-request-id', request.id);
-              if (closing()) throw errors.shuttingDown();
               for (const step of steps) await step(request, reply);
             };
     return gate;

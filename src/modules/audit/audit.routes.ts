@@ -1,4 +1,3 @@
-import { errorResponses } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
 import { AuditList, AuditQuery } from './audit.schemas.js';
@@ -7,10 +6,15 @@ export function auditRoutes(services: Services) {
   return async function routes(app: App): Promise<void> {
     app.get('/audit-log', {
       schema: {
+        operationId: 'listAuditEntries',
         tags: ['audit'],
-        summary: 'The audit trail of mutating calls, newest first (spec 4.6)',
+        summary: 'List the audit trail',
+        description:
+          'Every mutating call of the venue, newest first, in the list envelope (spec 4.6): sync, publish, cleanup, product changes, settings, media, ' +
+          'merchandising, translations and order status changes; not reads or dry runs. `action` filters by exact match. ' +
+          '`changes` is a summary (counts, refs, the names of changed fields), never field values, images or secrets.',
         querystring: AuditQuery,
-        response: { 200: AuditList, ...errorResponses(400, 401, 403, 429) },
+        response: { 200: AuditList },
       },
     }, async (request) => services.audit.list(request.venue.venueId, request.query));
   };

@@ -12,11 +12,24 @@ export function guestRoutes(services: Services) {
   return async function routes(app: App): Promise<void> {
     app.get('/venues/:slug/menu', {
       schema: {
+        operationId: 'getGuestMenu',
         tags,
-        summary: 'The latest published menu as guests see it; ?locale= with fallback to the venue default',
+        summary: "Read a venue's menu as guests see it",
+        description: [
+          'The latest published snapshot, filtered for guests (decisions 2): active categories and visible products only, names in `?locale=` ' +
+            "(falling back to the venue's default language), `effectivePriceMinor`, option ids for orders, and the live banners and promotions.",
+          '- An unknown venue is 404 `VENUE_NOT_FOUND`; one that never published is 404 `MENU_NOT_PUBLISHED`; an inactive subscription is 403 `SUBSCRIPTION_INACTIVE`.',
+          '- The response has an ETag; If-None-Match with it answers 304.',
+          '',
+          'Public: no key, per-IP limits only.',
+        ].join('\n'),
         params: SlugParams,
         querystring: GuestMenuQuery,
-        response: { 200: GuestMenu, 304: NotModified, ...errorResponses(403, 404, 429) },
+        response: {
+          200: GuestMenu,
+          304: NotModified,
+          ...errorResponses({ 403: ['SUBSCRIPTION_INACTIVE'], 404: ['VENUE_NOT_FOUND', 'MENU_NOT_PUBLISHED'] }),
+        },
       },
     }, async (request, reply) => {
       const cached = await services.guest.menu(request.params.slug, request.query.locale);
@@ -26,12 +39,34 @@ export function guestRoutes(services: Services) {
 
     app.post('/venues/:slug/orders', {
       schema: {
+        operationId: 'placeGuestOrder',
         tags,
-        summary: 'Place an order; prices come from the published menu. Idempotency-Key replays return the first order (200)',
+        summary: 'Place a guest order',
+        description: [
+          'Places an order at the venue (decisions 2); it starts in `new`. Products and options are the ids of GET /guest/v1/venues/{slug}/menu.',
+          '- Prices come from the latest published snapshot, never from the client: unitPrice = effectivePriceMinor (or a live promotional price) + ' +
+            'the options; deliveryFee from the settings for delivery orders.',
+          '- 400 `Validation failed` (no code) with one errors[] entry per problem: an unknown or hidden product, an option not of that product, ' +
+            'a required single-choice group without exactly one choice, a quantity outside 1..99, delivery without deliveryAddress, an order type ' +
+            'disabled in settings or not in the plan, changeFromAmount with a non-cash payment, orders not accepted, a subtotal under minOrderMinor.',
+          '- An `Idempotency-Key` repeated with the same body within 24 hours returns the first order with 200; with another body it is 409 ' +
+            '`IDEMPOTENCY_KEY_REUSED`.',
+          '- An unknown venue is 404 `VENUE_NOT_FOUND`; one that never published is 404 `MENU_NOT_PUBLISHED`; an inactive subscription is 403 `SUBSCRIPTION_INACTIVE`.',
+          '',
+          'Public: no key, per-IP limits only.',
+        ].join('\n'),
         params: SlugParams,
         headers: IdempotencyHeaders,
         body: GuestOrderBody,
-        response: { 200: Order, 201: Order, ...errorResponses(400, 403, 404, 409, 429) },
+        response: {
+          200: Order,
+          201: Order,
+          ...errorResponses({
+            403: ['SUBSCRIPTION_INACTIVE'],
+            404: ['VENUE_NOT_FOUND', 'MENU_NOT_PUBLISHED'],
+            409: ['IDEMPOTENCY_KEY_REUSED'],
+          }),
+        },
       },
     }, async (request, reply) => {
       const { order, replayed } = await services.guest.placeOrder(

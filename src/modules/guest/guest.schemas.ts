@@ -122,7 +122,48 @@ export const GuestOrderBody = Type.Object(
     scheduledFor: Type.Optional(Type.String({ format: 'date-time' })),
     tableId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    'x-examples': {
+      pickup: {
+        summary: 'Two lattes with oat milk to pick up at 18:00, paid in cash',
+        description: 'productId and optionId are the ids of the guest menu (GET /guest/v1/venues/{slug}/menu).',
+        value: {
+          type: 'pickup',
+          paymentMethod: 'cash',
+          items: [
+            {
+              productId: '0193a0b0-1c2d-7e3f-8a4b-5c6d7e8f9a0b',
+              quantity: 2,
+              modifiers: [{ optionId: '0193a0b0-1c2d-7e3f-8a4b-5c6d7e8f9a1c', quantity: 1 }],
+            },
+          ],
+          customerName: 'Ana',
+          customerPhone: '+34600123456',
+          comment: 'No sugar, please',
+          changeFromAmount: 20000,
+          scheduledFor: '2027-03-14T18:00:00Z',
+        },
+      },
+      delivery: {
+        summary: 'A delivery paid by terminal on arrival',
+        value: {
+          type: 'delivery',
+          paymentMethod: 'terminal',
+          items: [{ productId: '0193a0b0-1c2d-7e3f-8a4b-5c6d7e8f9a0b', quantity: 1 }],
+          customerName: 'Ana',
+          customerPhone: '+34600123456',
+          customerEmail: 'ana@example.com',
+          deliveryAddress: 'Calle Mayor 1, 3B, Madrid',
+          deliveryNotes: 'Ring twice',
+        },
+      },
+      dineIn: {
+        summary: 'An order from a table, as its QR code leads to',
+        value: { type: 'dine_in', paymentMethod: 'online', items: [{ productId: '0193a0b0-1c2d-7e3f-8a4b-5c6d7e8f9a0b', quantity: 1 }], tableId: '0193a0b0-1c2d-7e3f-8a4b-5c6d7e8f9a2d' },
+      },
+    },
+  },
 );
 export type GuestOrderInput = Static<typeof GuestOrderBody>;
 

@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import type { Database } from '../../db/port.js';
 import type { App } from '../../http/types.js';
 
-const Status = Type.Object({ status: Type.String() });
+const tags = ['health'];
+const Status = (description: string) => Type.Object({ status: Type.String() }, { description });
 
 /**
  * A readiness probe answers within this: a database that does not answer (a connect waiting out
@@ -20,12 +21,40 @@ function within<T>(ms: number, work: Promise<T>): Promise<T> {
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
-/** Liveness without touching the database; readiness when the database answers (decisions 0). */
-export function healthRoutes(db: Database) {
+/**
+ * Liveness without touching the database; readiness when the database answers and the server is
+ * not shutting down (decisions 0).
+ */
+export function healthRoutes(db: Database, closing: () => boolean) {
   return async function routes(app: App): Promise<void> {
-    app.get('/health', { config: { rateLimit: false }, schema: { tags: ['health'], response: { 200: Status } } }, async () => ({ status: 'ok' }));
+    app.get('/health', {
+      config: { rateLimit: false },
+      schema: {
+        operationId: 'getHealth',
+        tags,
+        summary: 'Liveness probe',
+        description: 'Answers `{ "status": "ok" }` while the process serves requests, without touching the database (decisions 0).',
+        response: { 200: Status('Alive: `ok`') },
+      },
+    }, async () => ({ status: 'ok' }));
 
-    app.get('/ready', { config: { rateLimit: false }, schema: { tags: ['health'], response: { 200: Status, 503: Status } } }, async (request, reply) => {
+    app.get('/ready', {
+      config: { rateLimit: false },
+      schema: {
+        operationId: 'getReadiness',
+        tags,
+        summary: 'Readiness probe',
+        description:
+          `Answers \`{ "status": "ready" }\` when the database answers within ${READY_TIMEOUT_MS / 1000} s, else 503 \`{ "status": "unavailable" }\` ` +
+          '(decisions 0), also while the server shuts down: take the instance out of the load balancer until it is ready again.',
+        response: {
+          200: Status('Ready: `ready`'),
+          503: Status('Not ready, `unavailable`: the database did not answer in time'),
+        },
+      },
+    }, async (request, reply) => {
+      // Draining: the load balancer should stop sending here while in-flight requests finish.
+      if (closing()) return reply.status(503).send({ status: 'unavailable' });
       try {
         await within(READY_TIMEOUT_MS, db.query('select 1'));
         return { status: 'ready' };

@@ -1,6 +1,7 @@
 import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { actorOf as actor } from '../../http/actor.js';
 import { isNotModified, sendNotModified } from '../../http/etag.js';
+import type { ErrorCode } from '../../errors.js';
 import { errorResponses, NotModified } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
 import { MEDIA_BODY_LIMIT_BYTES } from '../../limits.js';
@@ -13,7 +14,24 @@ import { ImageDeleted, ImageSourceBody, ImageUploadQuery, MediaFileParams, Media
 
 const tags = ['media'];
 
-const UPLOAD_ERRORS = errorResponses(400, 401, 403, 404, 413, 429, 503);
+/** What every upload can answer from its source and bytes (decisions 7); each route adds its own rules. */
+const SOURCE_ERRORS = ['INVALID_IMAGE_SOURCE', 'INVALID_SOURCE_URL', 'BLOCKED_SOURCE_URL', 'SOURCE_FETCH_FAILED', 'INVALID_IMAGE', 'IMAGE_TOO_SMALL'] as const;
+const uploadErrors = (rules: readonly ErrorCode[], notFound: readonly ErrorCode[]) =>
+  errorResponses({
+    400: [...SOURCE_ERRORS, ...rules],
+    ...(notFound.length > 0 ? { 404: notFound } : {}),
+    413: ['FILE_TOO_LARGE', 'SOURCE_TOO_LARGE'],
+    503: ['MEDIA_BUSY'],
+  });
+
+const UPLOAD_DESCRIPTION = [
+  'The body is exactly one of `{ "base64": "..." }` or `{ "url": "https://..." }` (else 400 `INVALID_IMAGE_SOURCE`), at most 15 MB of image ' +
+    '(413 `FILE_TOO_LARGE` for base64, `SOURCE_TOO_LARGE` for a URL) in a body of at most 21 MB.',
+  '- A URL is http(s) without credentials (`INVALID_SOURCE_URL`); one that leads to a loopback, private, link-local or other reserved address, ' +
+    'at any of at most 3 redirects, is `BLOCKED_SOURCE_URL`; one that cannot be fetched is `SOURCE_FETCH_FAILED`.',
+  '- Bytes that are not a JPEG, PNG, WebP, AVIF, GIF or TIFF are `INVALID_IMAGE`. The image is re-encoded as WebP without metadata.',
+  '- Past processing capacity the request is 503 `MEDIA_BUSY` with Retry-After, before its body is read.',
+].join('\n');
 
 /**
  * Image ingest and removal under /v1 (decisions section 7). Uploads take a 21 MB body (spec 8.1),
@@ -48,59 +66,97 @@ export function mediaRoutes(services: Services) {
     app.post('/products/:ref/image', {
       ...upload(true),
       schema: {
+        operationId: 'uploadProductImage',
         tags,
-        summary: "Set a product's image from base64 or a URL: WebP 1024/512/256; ?preoptimized=true stores a ready 1024x1024 WebP as sent",
+        summary: "Set a product's image",
+        description: [
+          "Sets the image of a product of the draft (`ref`: its externalId or id): square within 2% (`IMAGE_NOT_SQUARE`) and at least 320x320 " +
+            '(`IMAGE_TOO_SMALL`), stored as WebP 1024, 512 and 256 (decisions 7). The draft menu shows it at once, guests after a publish.',
+          UPLOAD_DESCRIPTION,
+          '- `?preoptimized=true` (media-fast bucket) stores a ready 1024x1024 WebP of at most 1 MB as sent; other bytes are 400 `PREOPTIMIZED_INVALID`.',
+          '',
+          'Audited as `product.image` (sizes only); media bucket.',
+        ].join('\n'),
         params: ProductRefParams,
         querystring: ImageUploadQuery,
         body: ImageSourceBody,
-        response: { 201: MediaImage, ...UPLOAD_ERRORS },
+        response: { 201: MediaImage, ...uploadErrors(['IMAGE_NOT_SQUARE', 'PREOPTIMIZED_INVALID'], ['PRODUCT_NOT_FOUND']) },
       },
     }, async (request, reply) =>
       reply.status(201).send(await ingest(request, productImage, request.params.ref, request.body, request.query.preoptimized === true)));
 
     app.delete('/products/:ref/image', {
       schema: {
+        operationId: 'deleteProductImage',
         tags,
         summary: "Remove a product's image",
+        description:
+          "Removes the image of a product of the draft (`ref`: its externalId or id); `deleted` is false when it had none. " +
+          'The files stay while a published snapshot shows them. Audited as `product.image`.',
         params: ProductRefParams,
-        response: { 200: ImageDeleted, ...errorResponses(401, 403, 404, 429) },
+        response: { 200: ImageDeleted, ...errorResponses({ 404: ['PRODUCT_NOT_FOUND'] }) },
       },
     }, async (request) => media.remove(actor(request), productImage, request.params.ref));
 
     app.post('/banners/:id/image', {
       ...upload(true),
       schema: {
+        operationId: 'uploadBannerImage',
         tags,
-        summary: "Set a banner's image from base64 or a URL: 3:1 within 2%, at least 960x320, WebP 1536x512 and 768x256; ?preoptimized=true stores a ready 1536x512 WebP as sent",
+        summary: "Set a banner's image",
+        description: [
+          'Sets the image of a banner: 3:1 within 2% (`IMAGE_WRONG_ASPECT_RATIO`) and at least 960x320 (`IMAGE_TOO_SMALL`), stored as WebP 1536x512 and 768x256 ' +
+            '(decisions 7). Guests see it at once.',
+          UPLOAD_DESCRIPTION,
+          '- `?preoptimized=true` (media-fast bucket) stores a ready 1536x512 WebP of at most 1 MB as sent; other bytes are 400 `PREOPTIMIZED_INVALID`.',
+          '',
+          'Audited as `banner.image` (sizes only); media bucket.',
+        ].join('\n'),
         params: IdParams,
         querystring: ImageUploadQuery,
         body: ImageSourceBody,
-        response: { 201: MediaImage, ...UPLOAD_ERRORS },
+        response: { 201: MediaImage, ...uploadErrors(['IMAGE_WRONG_ASPECT_RATIO', 'PREOPTIMIZED_INVALID'], ['BANNER_NOT_FOUND']) },
       },
     }, async (request, reply) =>
       reply.status(201).send(await ingest(request, bannerImage, request.params.id, request.body, request.query.preoptimized === true)));
 
     app.delete('/banners/:id/image', {
       schema: {
+        operationId: 'deleteBannerImage',
         tags,
         summary: "Remove a banner's image",
+        description: "Removes a banner's image; `deleted` is false when it had none. Audited as `banner.image`.",
         params: IdParams,
-        response: { 200: ImageDeleted, ...errorResponses(401, 403, 404, 429) },
+        response: { 200: ImageDeleted, ...errorResponses({ 404: ['BANNER_NOT_FOUND'] }) },
       },
     }, async (request) => media.remove(actor(request), bannerImage, request.params.id));
 
     app.post('/logo', {
       ...upload(false),
       schema: {
+        operationId: 'uploadLogo',
         tags,
-        summary: "Set the venue's logo from base64 or a URL: square, at least 320x320, WebP 1024/512/256",
+        summary: "Set the venue's logo",
+        description: [
+          "Sets the venue's logo: square within 2% (`IMAGE_NOT_SQUARE`) and at least 320x320 (`IMAGE_TOO_SMALL`), stored as WebP 1024, 512 and 256 " +
+            '(decisions 7). Settings and the guest menu show it at once, without a publish.',
+          UPLOAD_DESCRIPTION,
+          '',
+          'Audited as `logo.image` (sizes only); media bucket.',
+        ].join('\n'),
         body: ImageSourceBody,
-        response: { 201: MediaImage, ...UPLOAD_ERRORS },
+        response: { 201: MediaImage, ...uploadErrors(['IMAGE_NOT_SQUARE'], []) },
       },
     }, async (request, reply) => reply.status(201).send(await ingest(request, logoImage, '', request.body, false)));
 
     app.delete('/logo', {
-      schema: { tags, summary: "Remove the venue's logo", response: { 200: ImageDeleted, ...errorResponses(401, 403, 429) } },
+      schema: {
+        operationId: 'deleteLogo',
+        tags,
+        summary: "Remove the venue's logo",
+        description: "Removes the venue's logo; `deleted` is false when it had none. Audited as `logo.image`.",
+        response: { 200: ImageDeleted },
+      },
     }, async (request) => media.remove(actor(request), logoImage, ''));
   };
 }
@@ -115,13 +171,19 @@ export function mediaFileRoutes(services: Services) {
     app.get('/:venueId/:file', {
       config: { rateLimit: false },
       schema: {
+        operationId: 'getMediaFile',
         tags,
-        summary: 'An image variant (WebP), cacheable forever',
+        summary: 'Download an image file',
+        description:
+          'One stored variant of an image, as the `imageUrl` and `variants[].url` of the reads link it (decisions 7): `<venueId>/<sha256>.webp`. ' +
+          'Public and immutable: `Cache-Control: public, max-age=31536000, immutable`, with the hash as a strong ETag (If-None-Match answers 304). ' +
+          'Not rate limited.',
         params: MediaFileParams,
         response: {
           200: { description: 'The image bytes', content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } } },
           304: NotModified,
-          ...errorResponses(404),
+          // Read from the database unless an S3 bucket holds the bytes (MEDIA_S3_BUCKET).
+          ...errorResponses({ 404: [{ message: 'Image not found' }], 503: ['DATABASE_UNAVAILABLE'] }),
         },
       },
     }, async (request, reply) => {

@@ -103,7 +103,52 @@ export const SyncBody = Type.Object(
     ingredients: Type.Optional(Type.Array(IngredientInput, { maxItems: SYNC_ARRAY_CAPS.ingredients })),
     products: Type.Optional(Type.Array(ProductInput, { maxItems: SYNC_ARRAY_CAPS.products })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // Documentation only: the validator ignores x- keywords; the OpenAPI document shows them as named examples.
+    'x-examples': {
+      withTranslations: {
+        summary: 'A category, two ingredients and a product with a modifier group, in English and Spanish',
+        description: 'Spanish must be enabled first (PATCH /v1/settings with enabledLanguages), or each item reports LOCALE_NOT_ENABLED in its errors[].',
+        value: {
+          categories: [{ externalId: 'cat-coffee', name: 'Coffee', sortOrder: 1, translations: { es: { name: 'Café' } } }],
+          ingredients: [
+            { externalId: 'ing-milk', name: 'Milk', translations: { es: { name: 'Leche' } } },
+            { externalId: 'ing-oat-milk', name: 'Oat milk', translations: { es: { name: 'Leche de avena' } } },
+          ],
+          products: [
+            {
+              externalId: 'prod-latte',
+              name: 'Latte',
+              description: 'Espresso with steamed milk',
+              priceMinor: 6500,
+              amount: 300,
+              unit: 'ML',
+              categoryExternalId: 'cat-coffee',
+              ingredientExternalIds: ['ing-milk'],
+              modifierGroups: [
+                {
+                  name: 'Milk',
+                  type: 'single_choice',
+                  isRequired: true,
+                  options: [
+                    { ingredientExternalId: 'ing-milk', priceAdjustment: 0 },
+                    { ingredientExternalId: 'ing-oat-milk', priceAdjustment: 1500 },
+                  ],
+                  translations: { es: { name: 'Leche' } },
+                },
+              ],
+              translations: { es: { name: 'Café con leche', description: 'Espresso con leche vaporizada' } },
+            },
+          ],
+        },
+      },
+      priceChange: {
+        summary: 'Only what changed: a known product with a new price (every omitted field keeps its value)',
+        value: { products: [{ externalId: 'prod-latte', name: 'Latte', priceMinor: 6900 }] },
+      },
+    },
+  },
 );
 export type SyncInput = Static<typeof SyncBody>;
 
@@ -238,7 +283,13 @@ export const ProductPatchBody = Type.Object(
     unit: Type.Optional(Nullable(StringEnum(UNITS))),
     categoryRef: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    'x-examples': {
+      sale: { summary: 'Put a product on sale', value: { salePriceMinor: 5500, isSaleActive: true } },
+      move: { summary: 'Move it to another category and clear its badge', value: { categoryRef: 'cat-coffee', badgeLabel: null, badgeColor: null } },
+    },
+  },
 );
 export type ProductPatchInput = Static<typeof ProductPatchBody>;
 
@@ -257,7 +308,16 @@ export const CleanupBody = Type.Object(
     ),
     force: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    'x-examples': {
+      items: {
+        summary: 'Hide a product and delete a category',
+        value: { items: [{ type: 'product', ref: 'prod-latte' }, { type: 'category', ref: 'cat-seasonal' }] },
+      },
+      everything: { summary: 'Clean up every item of the venue', value: { items: [], force: true } },
+    },
+  },
 );
 export type CleanupInput = Static<typeof CleanupBody>;
 

@@ -24,7 +24,7 @@ export const Table = Type.Object({
   seats: Nullable(Type.Integer()),
   zone: Nullable(Type.String()),
   isActive: Type.Boolean(),
-  qrUrl: Type.String({ description: "PUBLIC_BASE_URL/t/<token>: the guest's link, printed as the table's QR code" }),
+  qrUrl: Type.String({ description: "`PUBLIC_BASE_URL/t/<token>`: the guest's link, printed as the table's QR code" }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

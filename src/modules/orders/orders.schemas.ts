@@ -73,4 +73,13 @@ export type OrderListQueryValue = Static<typeof OrderListQuery>;
 
 export const OrderIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export const OrderStatusBody = Type.Object({ status: StringEnum(ORDER_STATUSES) }, { additionalProperties: false });
+export const OrderStatusBody = Type.Object(
+  { status: StringEnum(ORDER_STATUSES) },
+  {
+    additionalProperties: false,
+    'x-examples': {
+      confirm: { summary: 'Accept a new order', value: { status: 'confirmed' } },
+      cancel: { summary: 'Cancel an order that is not completed', value: { status: 'cancelled' } },
+    },
+  },
+);

@@ -1,4 +1,3 @@
-import { errorResponses } from '../../http/schemas/common.js';
 import { sendJson } from '../../http/send-json.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
@@ -8,10 +7,14 @@ export function referenceRoutes(services: Services) {
   return async function routes(app: App): Promise<void> {
     app.get('/reference', {
       schema: {
+        operationId: 'getReference',
         tags: ['reference'],
-        security: [{ apiKey: [] }],
-        summary: 'Reference catalog and the venue plan limits (spec 2.9)',
-        response: { 200: Reference, ...errorResponses(401, 403, 429) },
+        summary: 'Read the reference catalogue and plan limits',
+        description:
+          'Static catalogue data (units, badge colours, modifier types, order statuses and transitions, card styles, currencies, languages, ' +
+          'request and rate limits, the resources index) and the venue plan: its limits, usage and features (spec 2.9). ' +
+          'A plan change shows on the next call. Available on every plan with an active subscription.',
+        response: { 200: Reference },
       },
     }, async (request, reply) =>
       sendJson(reply, await services.reference.json(request.venue)));

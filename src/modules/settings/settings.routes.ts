@@ -4,10 +4,20 @@ import { isNotModified, sendNotModified } from '../../http/etag.js';
 import type { Services } from '../../services.js';
 import { Settings, SettingsPatchBody } from './settings.schemas.js';
 
+const tags = ['settings'];
+
 export function settingsRoutes(services: Services) {
   return async function routes(app: App): Promise<void> {
     app.get('/settings', {
-      schema: { tags: ['settings'], response: { 200: Settings, 304: NotModified, ...errorResponses(401, 403, 429) } },
+      schema: {
+        operationId: 'getSettings',
+        tags,
+        summary: 'Read the venue settings',
+        description:
+          "The venue's settings (decisions 6): name, languages, card style, timezone, order configuration and logo. " +
+          'The response has the ETag that PATCH takes in If-Match; If-None-Match with it answers 304.',
+        response: { 200: Settings, 304: NotModified },
+      },
     }, async (request, reply) => {
       const { settings, etag } = await services.settings.get(request.venue.venueId);
       reply.header('etag', etag);
@@ -20,10 +30,20 @@ export function settingsRoutes(services: Services) {
 
     app.patch('/settings', {
       schema: {
-        tags: ['settings'],
-        summary: 'Change venue settings; If-Match with the ETag makes a concurrent change fail with 412',
+        operationId: 'updateSettings',
+        tags,
+        summary: 'Update the venue settings',
+        description: [
+          'Changes the fields sent; every field is optional (decisions 6).',
+          '- `enabledLanguages` come from the reference languages; the default language is always enabled. Enable a locale here before syncing translations in it.',
+          '- `timezone` is an IANA zone (e.g. Europe/Kyiv); banner and promotion schedules are read in it.',
+          '- `orderConfig` (any of its fields) needs a plan with delivery: 403 `DELIVERY_NOT_AVAILABLE` otherwise.',
+          '- If-Match with the ETag of a read makes a concurrent change fail with 412 `STALE_RESOURCE`.',
+          '',
+          'Audited as `settings.update` (the names of the changed fields).',
+        ].join('\n'),
         body: SettingsPatchBody,
-        response: { 200: Settings, ...errorResponses(400, 401, 403, 412, 429) },
+        response: { 200: Settings, ...errorResponses({ 403: ['DELIVERY_NOT_AVAILABLE'], 412: ['STALE_RESOURCE'] }) },
       },
     }, async (request, reply) => {
       const { settings, etag } = await services.settings.update(

@@ -51,6 +51,15 @@ export const SettingsPatchBody = Type.Object(
     timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Kyiv' })),
     orderConfig: Type.Optional(Type.Partial(OrderConfig, { additionalProperties: false })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    'x-examples': {
+      languages: { summary: 'Enable Spanish before syncing Spanish translations', value: { enabledLanguages: ['en', 'es'], timezone: 'Europe/Madrid' } },
+      delivery: {
+        summary: 'Turn delivery on (plans with delivery)',
+        value: { orderConfig: { deliveryEnabled: true, deliveryFeeMinor: 2500, freeDeliveryFromMinor: 30000, minOrderMinor: 10000 } },
+      },
+    },
+  },
 );
 export type SettingsPatchInput = Static<typeof SettingsPatchBody>;

@@ -28,6 +28,6 @@ export interface TranslationsInput {
 
 export const TranslationsResponse = Type.Object({
   applied: Type.Integer({ description: 'Locale entries written' }),
-  notFound: Type.Array(Type.String(), { description: '"<type>:<ref>" of entries that match nothing' }),
+  notFound: Type.Array(Type.String(), { description: '`<type>:<ref>` of entries that match nothing' }),
 });
 export type TranslationsResult = Static<typeof TranslationsResponse>;

@@ -1,0 +1,81 @@
+import createClient, { type Client } from 'openapi-fetch';
+import { CartaError } from './errors.js';
+import { localizeMenu } from './menu-locale.js';
+import { pollOrders, type PollOrdersOptions } from './poll-orders.js';
+import { isSafeMethod, retryingFetch, retryPolicy, type RetryOptions } from './retry.js';
+import type { paths } from './schema.js';
+import { syncCatalog, type SyncCatalogOptions, type SyncCatalogResult } from './sync-catalog.js';
+import type { Menu, PublishResult, SyncMenu } from './types.js';
+import { CLIENT_VERSION } from './version.js';
+
+export interface CartaClientOptions extends RetryOptions {
+  /** Where the server is, e.g. `https://carta.example.com` (the /v1 paths are appended). */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>` (spec 5). */
+  apiKey?: string;
+  /** A fetch to use instead of the global one (a proxy agent, a test double). */
+  fetch?: typeof fetch;
+  userAgent?: string;
+}
+
+/** The typed openapi-fetch client: `api.GET('/v1/menu', { params: { query: { version: 'draft' } } })`. */
+export type CartaApi = Client<paths>;
+
+export interface CartaClient {
+  /** Every operation of the OpenAPI document, typed; retries and Idempotency-Key included. */
+  api: CartaApi;
+  /** POST /v1/sync for a catalogue of any size, in as many requests as the caps need. */
+  syncCatalog(menu: SyncMenu, options?: SyncCatalogOptions): Promise<SyncCatalogResult>;
+  /** POST /v1/publish. */
+  publish(): Promise<PublishResult>;
+  /** GET /v1/menu; `locale` resolves names client-side from the translation maps. */
+  getMenu(options?: { version?: 'draft' | 'published'; locale?: string }): Promise<Menu>;
+  /** Every new or changed order, once per version, until `signal` aborts (then it resolves). */
+  pollOrders(options: PollOrdersOptions): Promise<void>;
+}
+
+/** The data of a successful `api.*` call; a CartaError for any other answer. */
+export async function unwrap<R extends { data?: unknown; error?: unknown; response: Response }>(call: Promise<R>): Promise<Exclude<R['data'], undefined>> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw CartaError.fromResponse(response, error);
+  return data as Exclude<R['data'], undefined>;
+}
+
+/**
+ * Sets a fresh Idempotency-Key on every write that has none, so a write whose answer was lost
+ * can be sent again and the server runs it once (it replays the first answer). The key is set
+ * before the retry layer, so every retry of one call carries the same key.
+ */
+function withIdempotencyKey(next: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+  return (request) => {
+    if (!isSafeMethod(request.method) && !request.headers.has('idempotency-key')) {
+      request.headers.set('idempotency-key', globalThis.crypto.randomUUID());
+    }
+    return next(request);
+  };
+}
+
+export function createCartaClient(options: CartaClientOptions): CartaClient {
+  const baseFetch = options.fetch ?? globalThis.fetch;
+  const headers: Record<string, string> = { 'user-agent': options.userAgent ?? `carta-client/${CLIENT_VERSION}` };
+  if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
+  const api = createClient<paths>({
+    baseUrl: options.baseUrl,
+    headers,
+    // Bound here: an unbound global fetch would be called with another `this`.
+    fetch: withIdempotencyKey(retryingFetch((input, init) => baseFetch(input, init), retryPolicy(options))),
+  });
+
+  return {
+    api,
+    syncCatalog: (menu, syncOptions) => syncCatalog(api, menu, syncOptions),
+    async publish() {
+      return unwrap(api.POST('/v1/publish', { body: {} }));
+    },
+    async getMenu(menuOptions = {}) {
+      const menu = await unwrap(api.GET('/v1/menu', { params: { query: { version: menuOptions.version ?? 'draft' } } }));
+      return menuOptions.locale === undefined ? menu : localizeMenu(menu, menuOptions.locale);
+    },
+    pollOrders: (pollOptions) => pollOrders(api, pollOptions),
+  };
+}

@@ -1,0 +1,73 @@
+import type { MenuDocumentValue, SyncInput } from './menu.schemas.js';
+
+type Section = 'categories' | 'ingredients' | 'products';
+
+export interface MenuExport {
+  /** The menu in the sync format (spec 2.1-2.5): syncing it back changes nothing. */
+  body: SyncInput;
+  /** Items made in the management app have no externalId, so a sync cannot name them. */
+  omitted: Record<Section, number>;
+}
+
+/**
+ * A menu document (GET /v1/menu) back into the body of POST /v1/sync: every field the sync takes,
+ * with the read shape's nulls left out where the input has no null ("omitted means keep", and the
+ * stored value is null already), so `carta pull` then `carta push` reports every item skipped.
+ */
+export function menuToSyncInput(menu: MenuDocumentValue): MenuExport {
+  const omitted: Record<Section, number> = { categories: 0, ingredients: 0, products: 0 };
+  const named = <T extends { externalId: string | null }>(section: Section, items: T[]) =>
+    items.filter((item): item is T & { externalId: string } => {
+      if (item.externalId === null) omitted[section] += 1;
+      return item.externalId !== null;
+    });
+
+  const categories = named('categories', menu.categories).map((c) => ({
+    externalId: c.externalId,
+    name: c.name,
+    sortOrder: c.sortOrder,
+    schedule: c.schedule,
+    cardStyle: c.cardStyle as SyncCategory['cardStyle'],
+    isActive: c.isActive,
+    translations: c.translations,
+  }));
+  const ingredients = named('ingredients', menu.ingredients).map((i) => ({
+    externalId: i.externalId,
+    name: i.name,
+    sortOrder: i.sortOrder,
+    translations: i.translations,
+  }));
+  const products = named('products', menu.products).map((p) => ({
+    externalId: p.externalId,
+    name: p.name,
+    ...(p.description !== null ? { description: p.description } : {}),
+    priceMinor: p.priceMinor,
+    salePriceMinor: p.salePriceMinor,
+    isSaleActive: p.isSaleActive,
+    ...(p.amount !== null ? { amount: p.amount } : {}),
+    ...(p.unit !== null ? { unit: p.unit as NonNullable<SyncProduct['unit']> } : {}),
+    badgeLabel: p.badgeLabel,
+    badgeColor: p.badgeColor as SyncProduct['badgeColor'],
+    sortOrder: p.sortOrder,
+    menuVisible: p.menuVisible,
+    translations: p.translations,
+    categoryExternalId: p.categoryExternalId,
+    ingredientExternalIds: p.ingredients.flatMap((i) => (i.externalId === null ? [] : [i.externalId])),
+    modifierGroups: p.modifierGroups.map((g) => ({
+      name: g.name,
+      type: g.type,
+      isRequired: g.isRequired,
+      sortOrder: g.sortOrder,
+      translations: g.translations,
+      options: g.options.flatMap((o) =>
+        o.ingredientExternalId === null
+          ? []
+          : [{ ingredientExternalId: o.ingredientExternalId, action: o.action as 'add' | 'remove', priceAdjustment: o.priceAdjustment, sortOrder: o.sortOrder }],
+      ),
+    })),
+  }));
+  return { body: { categories, ingredients, products }, omitted };
+}
+
+type SyncCategory = NonNullable<SyncInput['categories']>[number];
+type SyncProduct = NonNullable<SyncInput['products']>[number];
