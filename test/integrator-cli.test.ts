@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { call, createVenue, startApp, type TestApp, type VenueFixture } from './helpers/app.js';
+import { push } from '../src/cli/integrator.js';
 import { bin, carta, root, type Run } from './helpers/cli.js';
 import { createOrder, orderBody, patchStatus, setUpOrderMenu } from './helpers/orders.js';
 
@@ -107,6 +108,35 @@ describe('carta push, pull and orders tail (issue 13)', { skip }, () => {
     assert.match(failed.stderr, /1 item failed; not published/);
     const still = await call(t.app, 'GET', '/v1/menu?version=published', { key: v.key });
     assert.equal(still.body.publicationId, live.body.publicationId);
+  });
+
+  it('draws a progress bar in place on a terminal', async () => {
+    const file = path.join(workDir, 'tty.json');
+    fs.writeFileSync(file, JSON.stringify(catalogue(450, 'tty')));
+    let out = '';
+    let err = '';
+    const term = {
+      out: { write: (s: string) => ((out += s), true) },
+      err: { isTTY: true, write: (s: string) => ((err += s), true) },
+    } as unknown as Parameters<typeof push>[2];
+    const saved = { url: process.env.CARTA_URL, key: process.env.CARTA_API_KEY };
+    process.env.CARTA_URL = url;
+    process.env.CARTA_API_KEY = v.key;
+    try {
+      assert.equal(await push(file, {}, term), 0, out + err);
+    } finally {
+      for (const [name, value] of [['CARTA_URL', saved.url], ['CARTA_API_KEY', saved.key]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+    const frames = err.split('\r').filter(Boolean);
+    assert.ok(frames.length >= 3, err);
+    const last = frames[frames.length - 1];
+    assert.ok(last.startsWith('\u001b[2K'), 'each frame clears the line');
+    assert.match(last.slice(4), /^\[#{24}\] request (\d+)\/\1: /);
+    assert.ok(err.endsWith('\n'));
+    assert.match(out, /products 0 created, 450 updated, 0 skipped/);
   });
 
   it('reports a bad file, a refused key and a missing key with exit code 1', async () => {
