@@ -35,7 +35,8 @@ function progressPrinter(err: Terminal['err']): { update(p: SyncProgress): void;
       const totals = SECTIONS.reduce((n, s) => n + p.result[s].created + p.result[s].updated + p.result[s].skipped, 0);
       const text = `request ${p.requestsDone}/${p.requestsTotal}: ${totals} items (${counts(p.result)})`;
       if (!err.isTTY) {
-        err.write(`${text}\n`);
+        // Plain lines (a log, a CI job): one per request answered, none for the start.
+        if (p.requestsDone > 0) err.write(`${text}\n`);
         return;
       }
       const filled = Math.round((p.requestsDone / Math.max(1, p.requestsTotal)) * width);
@@ -74,7 +75,7 @@ export async function push(file: string, options: { dryRun?: boolean; publish?: 
   progress.done();
   const errors = SECTIONS.flatMap((s) => result[s].errors);
   const warnings = [...result.warnings, ...SECTIONS.flatMap((s) => result[s].warnings)];
-  term.out.write(`${options.dryRun ? 'dry run: ' : ''}${counts(result)} (${result.requests} requests)\n`);
+  term.out.write(`${options.dryRun ? 'dry run: ' : ''}${counts(result)} (${result.requests} request${result.requests === 1 ? '' : 's'})\n`);
   for (const w of warnings) term.out.write(`warning: ${w}\n`);
   for (const e of errors) term.out.write(`error: ${e}\n`);
   if (errors.length > 0) {
