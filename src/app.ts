@@ -92,6 +92,8 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
   // Declared up front, so every request object has the same shape (fast property access on hot paths).
   app.decorateRequest('decodedUpload', undefined);
   app.decorateRequest('idempotencyFinish', undefined);
+  app.decorateRequest('ipCharge', undefined);
+  app.decorateRequest('bodyDigest', undefined);
   registerJsonBody(app);
 
   // RATE_LIMITS=off turns every limiter off (local runs and functional tests only).
@@ -126,10 +128,6 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
   }
   // Every route gets its request id header, per-IP limits and its prefix's authentication as one
   // onRequest hook, built when the route is registered.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
   const gate = requestGate({
     apiKeys: services.apiKeys,
     limiter,
@@ -149,7 +147,7 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
   await registerOpenApi(app, { version: VERSION, serverUrl: config.apiServerUrl });
   app.addSchema(ErrorResponse);
 
-  await app.register(healthRoutes(db, () => closing));
+  await app.register(healthRoutes(db));
 
   const document = openApiDocument(app);
   app.get('/v1/openapi.json', { schema: OPENAPI_ROUTE_SCHEMA }, async (_request, reply) =>

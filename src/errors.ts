@@ -2,8 +2,10 @@
 // returns on purpose is made here, with its status, code and message, and rendered once by
 // src/http/error-handler.ts into the spec's envelope.
 
+// Spec 7 also names INGREDIENT_NOT_FOUND and MODIFIER_GROUP_NOT_FOUND; no operation answers them
+// (unknown ingredients are sync warnings, unknown modifier groups are listed in notFound), so they
+// join the catalogue with the first error that sends them. Validation failures carry no code.
 export type ErrorCode =
-  | 'VALIDATION_FAILED'
   | 'PAYLOAD_TOO_LARGE'
   | 'SYNC_TOO_LARGE'
   | 'READ_ONLY_KEY'
@@ -14,8 +16,6 @@ export type ErrorCode =
   | 'PRODUCT_BULK_LIMIT_EXCEEDED'
   | 'PRODUCT_NOT_FOUND'
   | 'CATEGORY_NOT_FOUND'
-  | 'INGREDIENT_NOT_FOUND'
-  | 'MODIFIER_GROUP_NOT_FOUND'
   | 'VENUE_NOT_FOUND'
   | 'API_KEY_NOT_FOUND'
   | 'MENU_NOT_PUBLISHED'
@@ -51,15 +51,13 @@ export type ErrorCode =
   | 'DUPLICATE_PROMOTION_ITEM'
   | 'TABLE_NAME_ALREADY_EXISTS'
   | 'BANNER_LIMIT_REACHED'
-  | 'TABLE_LIMIT_REACHED'
-  | 'NOT_FOUND';
+  | 'TABLE_LIMIT_REACHED';
 
 /**
  * What each code tells a client, as the OpenAPI document shows it beside every response that can
  * carry the code (src/http/schemas/common.ts). Exhaustive, so a new code cannot go undocumented.
  */
 export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
-  VALIDATION_FAILED: 'reserved by spec 7; validation failures carry no code (message `Validation failed`, errors[])',
   PAYLOAD_TOO_LARGE: "the body is over the route's cap (5 MB; 21 MB on image uploads)",
   SYNC_TOO_LARGE: 'the sync did not finish within its 30-second window; nothing was written: split the payload and retry',
   READ_ONLY_KEY: 'a write made with a read-only API key',
@@ -70,8 +68,6 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
   PRODUCT_BULK_LIMIT_EXCEEDED: "new products would pass the plan's maxProducts; details { limit, available, requested }",
   PRODUCT_NOT_FOUND: 'no product of this venue has that externalId or id',
   CATEGORY_NOT_FOUND: 'no category of this venue has that externalId or id',
-  INGREDIENT_NOT_FOUND: 'reserved by spec 7; unknown ingredients are sync warnings, not errors',
-  MODIFIER_GROUP_NOT_FOUND: 'reserved by spec 7; unknown modifier groups are listed in notFound, not errors',
   VENUE_NOT_FOUND: 'no venue has that id (or slug)',
   API_KEY_NOT_FOUND: 'no API key has that id (a revoked key cannot be regenerated either)',
   MENU_NOT_PUBLISHED: 'the menu has never been published',
@@ -108,7 +104,6 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
   TABLE_NAME_ALREADY_EXISTS: 'another table of this venue has that name',
   BANNER_LIMIT_REACHED: "the plan's maxBanners is reached; details { limit, available, requested }",
   TABLE_LIMIT_REACHED: "the plan's maxQrTables is reached; details { limit, available, requested }",
-  NOT_FOUND: 'reserved; unknown routes and orders answer 404 without a code',
 };
 
 export interface AppErrorInit {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { admin, call, createVenue, startApp, type TestApp, type VenueFixture } from './helpers/app.js';
+import { admin, assertError, call, createVenue, startApp, type TestApp, type VenueFixture } from './helpers/app.js';
 import { burgerLine, orderBody, setUpOrderMenu, type MenuIds } from './helpers/orders.js';
 
 // Promotions (decisions section 8) and what they do to what guests see and pay: live, by their
@@ -12,11 +12,6 @@ before(async () => {
   t = await startApp({}, undefined, { clock: () => now });
 });
 after(() => t.close());
-
-function assertError(res: { status: number; body: any }, status: number, code?: string) {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  if (code) assert.equal(res.body.code, code, JSON.stringify(res.body));
-}
 
 async function setUp(): Promise<{ v: VenueFixture; ids: MenuIds }> {
   const v = await createVenue(t.app);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import jsqr from 'jsqr';
 import sharp from 'sharp';
-import { admin, call, createVenue, startApp, type TestApp, type VenueFixture } from './helpers/app.js';
+import { admin, assertError, call, createVenue, startApp, type TestApp, type VenueFixture } from './helpers/app.js';
 import { orderBody, setUpOrderMenu } from './helpers/orders.js';
 
 // QR tables (decisions section 8): CRUD, the plan limit, unique names decided by the database,
@@ -14,11 +14,6 @@ before(async () => {
   t = await startApp({ publicBaseUrl: 'https://menu.example.com' });
 });
 after(() => t.close());
-
-function assertError(res: { status: number; body: any }, status: number, code?: string) {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  if (code) assert.equal(res.body.code, code, JSON.stringify(res.body));
-}
 
 async function table(v: VenueFixture, body: Record<string, unknown>) {
   const res = await call(t.app, 'POST', '/v1/tables', { key: v.key, body });

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import { createCartaClient, type CartaClient, type Order, type SyncCatalogResult, type SyncMenu, type SyncProgress } from '@carta/client';
 import { loadIntegratorConfig } from '../config.js';
 import { menuToSyncInput } from '../modules/menu/menu-export.js';
-import type { MenuDocumentValue } from '../modules/menu/menu.schemas.js';
 import { VERSION } from '../version.js';
 
 // The integrator commands: `carta push`, `carta pull` and `carta orders tail` talk to a running
@@ -91,7 +90,7 @@ export async function push(file: string, options: { dryRun?: boolean; publish?: 
 
 /** `carta pull`: the draft menu in the sync format, on stdout. */
 export async function pull(term: Terminal = defaultTerminal()): Promise<number> {
-  const menu = (await client().getMenu({ version: 'draft' })) as unknown as MenuDocumentValue;
+  const menu = await client().getMenu({ version: 'draft' });
   const { body, omitted } = menuToSyncInput(menu);
   for (const s of SECTIONS) {
     if (omitted[s] > 0) term.err.write(`note: ${omitted[s]} ${s} made without an externalId are left out (a sync cannot name them)\n`);

@@ -26,6 +26,11 @@ function fromFastifyError(err: FastifyError, request: FastifyRequest): AppError 
       return errors.validation(['body must be valid JSON']);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return errors.validation(['content-length does not match the body']);
+    // The router's own (frameworkErrors, below).
+    case 'FST_ERR_BAD_URL':
+      return errors.validation(['path must be valid percent-encoded UTF-8']);
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError({ statusCode: 414, message: `A path segment is longer than ${MAX_PARAM_LENGTH} characters` });
   }
   // A venue's lock held past lock_timeout: busy, not broken; the client retries shortly.
   if (sqlState(err) === LOCK_NOT_AVAILABLE) return errors.lockTimeout(2);
@@ -55,6 +60,8 @@ export function envelope(err: AppError, request: { id: string; url: string }) {
     path,
   };
 }
+
+const internalError = () => new AppError({ statusCode: 500, message: 'Internal server error' });
 
 function send(reply: FastifyReply, request: FastifyRequest, err: AppError) {
   if (err.headers) reply.headers(err.headers);
@@ -90,7 +97,7 @@ export function registerErrorHandling(app: FastifyInstance, notFound: NotFoundGa
     }
     // Never show a stack or SQL to the client (spec 7): log it with the request id instead.
     request.log.error({ err: error }, 'unhandled error');
-    return send(reply, request, new AppError({ statusCode: 500, message: 'Internal server error' }));
+    return send(reply, request, internalError());
   });
 
   app.setNotFoundHandler({ preValidation: notFound.hook }, (request, reply) =>
@@ -106,14 +113,15 @@ export const MAX_PARAM_LENGTH = 512;
  * percent-encoded UTF-8, a parameter over MAX_PARAM_LENGTH): Fastify's own JSON otherwise.
  */
 export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (error, request, reply) => {
-  const err =
-    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? new AppError({ statusCode: 414, message: `A path segment is longer than ${MAX_PARAM_LENGTH} characters` })
-      : error.code === 'FST_ERR_BAD_URL'
-        ? errors.validation(['path must be valid percent-encoded UTF-8'])
-        : (fromFastifyError(error, request) ?? new AppError({ statusCode: 500, message: 'Internal server error' }));
-  void send(reply, request, err);
+  void send(reply, request, fromFastifyError(error, request) ?? internalError());
 };
+
+/** Node's code for a parser error -> its answer; any other is a malformed request. */
+const CLIENT_ERRORS = new Map([
+  ['ERR_HTTP_REQUEST_TIMEOUT', { statusCode: 408, message: 'The request did not arrive in time' }],
+  ['HPE_HEADER_OVERFLOW', { statusCode: 431, message: 'Request headers are too large' }],
+]);
+const MALFORMED_REQUEST = { statusCode: 400, message: 'Malformed HTTP request' };
 
 /**
  * Errors Node's HTTP parser raises before a request exists (a malformed request line, headers
@@ -123,14 +131,7 @@ export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors'
 export function clientErrorHandler(error: Error, socket: Socket): void {
   const err = error as NodeJS.ErrnoException & { rawPacket?: Buffer };
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const statusCode =
-    err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-  const message =
-    statusCode === 408
-      ? 'The request did not arrive in time'
-      : statusCode === 431
-        ? 'Request headers are too large'
-        : 'Malformed HTTP request';
+  const { statusCode, message } = CLIENT_ERRORS.get(err.code ?? '') ?? MALFORMED_REQUEST;
   // The request line may be readable even when the rest is not; the path is only ever echoed
   // as far as it is plain printable ASCII.
   const line = err.rawPacket?.subarray(0, 2048).toString('latin1').split('\r\n')[0] ?? '';

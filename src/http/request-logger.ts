@@ -80,6 +80,8 @@ export const lazyChildLogger: ChildLoggerFactory = (logger, bindings, options) =
  * underscores possibly percent-encoded.
  */
 const CREDENTIAL = /carta(?:_|%5f)(live|test|admin)(?:_|%5f)[A-Za-z0-9]+/gi;
+/** Every CREDENTIAL match contains it: a path without it (nearly all) skips the replace. */
+const CREDENTIAL_HINT = /carta/i;
 
 /**
  * The request path as the log and the error envelope show it: no query string (query values can
@@ -89,6 +91,7 @@ const CREDENTIAL = /carta(?:_|%5f)(live|test|admin)(?:_|%5f)[A-Za-z0-9]+/gi;
 export function shownPath(url: string): string {
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
+  if (!CREDENTIAL_HINT.test(path)) return path;
   return path.replace(CREDENTIAL, (_match, kind: string) => `carta_${kind.toLowerCase()}_[Redacted]`);
 }
 

@@ -32,12 +32,36 @@ export const isCleanBody = (value: unknown): boolean => value !== null && typeof
 const child = (path: string, key: string | number) => `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
 /**
- * Every string value and property name in `value` that PostgreSQL could not store, as ajv-style
- * errors so they are formatted like every other validation error (`customerPhone must not
- * contain NUL characters`). Walks with its own stack: a body nested a million deep is data, not
+ * True when every string value and property name in `value` can be stored. This pass runs on the
+ * query and headers of every request, so it builds no field paths; only a value that fails it is
+ * walked again for its errors. Walks with its own stack: a body nested a million deep is data, not
  * a reason to overflow ours.
  */
+function allStorable(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node === 'string') {
+      if (!storableText(node)) return false;
+    } else if (Array.isArray(node)) {
+      for (const item of node) stack.push(item);
+    } else if (node !== null && typeof node === 'object') {
+      for (const key of Object.keys(node)) {
+        if (!storableText(key)) return false;
+        stack.push((node as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return true;
+}
+
+/**
+ * Every string value and property name in `value` that PostgreSQL could not store, as ajv-style
+ * errors so they are formatted like every other validation error (`customerPhone must not
+ * contain NUL characters`).
+ */
 export function unstorableText(value: unknown): ErrorObject[] {
+  if (allStorable(value)) return [];
   const found: ErrorObject[] = [];
   const report = (instancePath: string, message: string) =>
     found.push({ keyword: 'text', instancePath, schemaPath: '#/text', params: {}, message });

@@ -48,13 +48,15 @@ const ajvFor = (part: 'body' | 'other') => (ajvs[part] ??= makeAjv(part));
  */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const part = httpPart === 'body' ? 'body' : 'other';
+  // Path parameters are made storable before they are validated (below): nothing to walk.
+  const checkText = httpPart !== 'params';
   let compiled: ValidateFunction | undefined;
   const validate = (value: unknown) => {
     compiled ??= ajvFor(part).compile(schema as object) as ValidateFunction;
     const valid = compiled(value);
     // Text PostgreSQL cannot store is refused for every part and every route (text-safety.ts);
     // a JSON body whose raw text had no escape that could spell it is known clean already.
-    const text = isCleanBody(value) ? [] : unstorableText(value);
+    const text = !checkText || isCleanBody(value) ? [] : unstorableText(value);
     if (valid && text.length === 0) return { value };
     return { error: [...(valid ? [] : (compiled.errors ?? [])), ...text] as never };
   };

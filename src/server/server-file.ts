@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { dataDirLockedElsewhere, lockDataDir, type DataDirLock } from './data-dir-lock.js';
 
 // PGlite is one process's database. Whoever opens it under DATA_DIR (a server, or a CLI command
@@ -52,7 +53,6 @@ export class DataDirBusyError extends Error {
 }
 
 const POLL_MS = 50;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function take(dataDir: string): Promise<DataDirLock | null> {
   const lock = await lockDataDir(dataDir);

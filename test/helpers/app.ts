@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -75,6 +76,12 @@ export async function call(
     // not JSON; keep the text
   }
   return { status: res.statusCode, body, headers: res.headers, raw: res };
+}
+
+/** A refusal: its status and, when given, its catalogue code. */
+export function assertError(res: { status: number; body: any }, status: number, code?: string): void {
+  assert.equal(res.status, status, JSON.stringify(res.body));
+  if (code) assert.equal(res.body.code, code, JSON.stringify(res.body));
 }
 
 export function admin(app: App, method: Method, url: string, body?: unknown): Promise<Call> {

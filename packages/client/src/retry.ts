@@ -108,7 +108,7 @@ async function retryableCode(response: Response): Promise<string | undefined | n
     // not the JSON envelope (a proxy's page): the status decides
   }
   // 409 only while the first request under the same Idempotency-Key still runs: its answer comes.
-  if (response.status === 409) return code === 'IDEMPOTENCY_IN_PROGRESS' ? code : null;
+  if (response.status === 409) return code === 'IDEMPOTENCY_KEY_IN_PROGRESS' ? code : null;
   return code;
 }
 

@@ -31,6 +31,21 @@ function losingAnswers(inner: typeof fetch, path: string, drops: number): typeof
   };
 }
 
+/**
+ * A fetch that answers the first request to `path` as the server does while another request under
+ * the same Idempotency-Key still runs (409 IDEMPOTENCY_KEY_IN_PROGRESS, Retry-After), without
+ * sending it; the requests after it reach the server.
+ */
+function inProgressFirst(inner: typeof fetch, path: string, held: (string | null)[]): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    if (held.length > 0 || new URL(request.url).pathname !== path) return inner(request);
+    held.push(request.headers.get('idempotency-key'));
+    const envelope = { statusCode: 409, code: 'IDEMPOTENCY_KEY_IN_PROGRESS', message: 'still running', requestId: 'r', timestamp: new Date().toISOString(), path };
+    return new Response(JSON.stringify(envelope), { status: 409, headers: { 'content-type': 'application/json', 'retry-after': '0' } });
+  };
+}
+
 /** A loopback port with nothing listening on it. */
 async function closedPort(): Promise<number> {
   const server = net.createServer();
@@ -219,6 +234,21 @@ describe('@carta/client against a real server', () => {
 
     assert.equal(await auditCount(v.key, s.baseUrl, 'menu.sync'), 1);
     assert.equal(await auditCount(v.key, s.baseUrl, 'menu.publish'), 2);
+  });
+
+  it('waits out 409 IDEMPOTENCY_KEY_IN_PROGRESS and repeats the write under the same key', async () => {
+    const v = await venue();
+    const log: Log = [];
+    const retries: RetryEvent[] = [];
+    const held: (string | null)[] = [];
+    const fetchInProgress = inProgressFirst(recordingFetch(log), '/v1/publish', held);
+    const client = createCartaClient({ baseUrl: s.baseUrl, apiKey: v.key, fetch: fetchInProgress, onRetry: (e) => retries.push(e) });
+    await client.syncCatalog(SMALL_MENU);
+    await client.publish();
+    assert.deepEqual(retries.map((r) => [r.statusCode, r.code]), [[409, 'IDEMPOTENCY_KEY_IN_PROGRESS']]);
+    const sent = log.filter((r) => r.path === '/v1/publish');
+    assert.deepEqual(sent.map((r) => [r.status, r.key]), [[201, held[0]]], 'the retry carries the key that was in progress');
+    assert.equal(await auditCount(v.key, s.baseUrl, 'menu.publish'), 1);
   });
 
   it('never repeats a write that has no Idempotency-Key', async () => {

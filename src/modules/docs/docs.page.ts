@@ -31,6 +31,7 @@ export function documentUrl(api: ApiReference): string {
   return `/docs/${api.id}/openapi.json`;
 }
 
+/** Text and attribute values alike: everything interpolated into the page goes through it. */
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -42,27 +43,28 @@ function escapeHtml(text: string): string {
 export function renderPage(api: ApiReference, urls: DocsAssetUrls): string {
   const links = API_REFERENCES.map((other) => {
     const current = other.id === api.id ? ' aria-current="page"' : '';
-    return `<li><a href="${other.page}"${current}>${escapeHtml(other.label)} <code>${escapeHtml(other.base)}</code></a></li>`;
+    return `<li><a href="${escapeHtml(other.page)}"${current}>${escapeHtml(other.label)} <code>${escapeHtml(other.base)}</code></a></li>`;
   }).join('');
+  const documentHref = escapeHtml(documentUrl(api));
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(`Carta ${api.label} reference`)}</title>
-<link rel="icon" type="image/png" href="${urls.favicon}">
-<link rel="stylesheet" href="${urls.style}">
-<link rel="stylesheet" href="${urls.ownStyle}">
+<link rel="icon" type="image/png" href="${escapeHtml(urls.favicon)}">
+<link rel="stylesheet" href="${escapeHtml(urls.style)}">
+<link rel="stylesheet" href="${escapeHtml(urls.ownStyle)}">
 </head>
 <body>
 <header class="docs-header">
 <p class="docs-brand">Carta API reference</p>
 <nav aria-label="API references"><ul>${links}</ul></nav>
-<p>${escapeHtml(api.summary)} <a class="doc-link" href="${documentUrl(api)}">OpenAPI document</a> (all APIs in one: <a class="doc-link" href="/v1/openapi.json">/v1/openapi.json</a>).</p>
+<p>${escapeHtml(api.summary)} <a class="doc-link" href="${documentHref}">OpenAPI document</a> (all APIs in one: <a class="doc-link" href="/v1/openapi.json">/v1/openapi.json</a>).</p>
 </header>
-<div id="swagger-ui" data-url="${documentUrl(api)}"><noscript><p class="docs-header">The interactive reference needs JavaScript; the OpenAPI document above has everything it shows.</p></noscript></div>
-<script src="${urls.bundle}"></script>
-<script src="${urls.script}"></script>
+<div id="swagger-ui" data-url="${documentHref}"><noscript><p class="docs-header">The interactive reference needs JavaScript; the OpenAPI document above has everything it shows.</p></noscript></div>
+<script src="${escapeHtml(urls.bundle)}"></script>
+<script src="${escapeHtml(urls.script)}"></script>
 </body>
 </html>
 `;

@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../../errors.js';
 import { shownPath } from '../../http/request-logger.js';
@@ -25,42 +26,34 @@ const REVALIDATE = { 'cache-control': 'no-cache' };
 export function docsRoutes(openApiJson: () => string) {
   return async function routes(app: App): Promise<void> {
     const assets = docsAssets();
-    const byId = new Map<string, ApiReference>(API_REFERENCES.map((api) => [api.id, api]));
-    const pageOf = new Map(API_REFERENCES.map((api) => [api.page, api]));
-
-    // Built on first use: the routes are all registered by then, and a start pays nothing for them.
-    const pages = new Map<ApiReference, Representation>();
-    const page = (api: ApiReference) => {
-      let made = pages.get(api);
-      if (!made) pages.set(api, (made = new Representation('text/html; charset=utf-8', Buffer.from(renderPage(api, assets.urls)))));
-      return made;
-    };
-    let full: OpenApiDocument | null = null;
-    const documents = new Map<ApiReference, Representation>();
-    const documentOf = (api: ApiReference) => {
-      let made = documents.get(api);
-      if (!made) {
-        full ??= JSON.parse(openApiJson()) as OpenApiDocument;
-        made = new Representation('application/json; charset=utf-8', Buffer.from(JSON.stringify(referenceDocument(full, api))));
-        documents.set(api, made);
-      }
-      return made;
-    };
-
-    app.get('/docs', { schema: { hide } }, async (request, reply) =>
-      sendRepresentation(request, reply, page(API_REFERENCES[0]), PAGE_HEADERS),
+    // By page path (/docs, /docs/guest, ...).
+    const pages = new Map(
+      API_REFERENCES.map((api) => [api.page, new Representation('text/html; charset=utf-8', Buffer.from(renderPage(api, assets.urls)))]),
     );
+    // By reference id, cut on first use: every route is registered by then. All three at once, so
+    // the parsed full document is not kept.
+    let documents: Map<string, Representation> | null = null;
+    const documentOf = (id: string) => {
+      if (!documents) {
+        const full = JSON.parse(openApiJson()) as OpenApiDocument;
+        const cut = (api: ApiReference) => Buffer.from(JSON.stringify(referenceDocument(full, api)));
+        documents = new Map(API_REFERENCES.map((api) => [api.id, new Representation('application/json; charset=utf-8', cut(api))]));
+      }
+      return documents.get(id);
+    };
 
-    app.get('/docs/:api', { schema: { hide, params: ApiParams } }, async (request, reply) => {
-      const api = pageOf.get(`/docs/${request.params.api}`);
-      if (!api) throw errors.routeNotFound(request.method, shownPath(request.url));
-      return sendRepresentation(request, reply, page(api), PAGE_HEADERS);
-    });
+    const sendPage = (request: FastifyRequest, reply: FastifyReply, path: string) => {
+      const page = pages.get(path);
+      if (!page) throw errors.routeNotFound(request.method, shownPath(request.url));
+      return sendRepresentation(request, reply, page, PAGE_HEADERS);
+    };
+    app.get('/docs', { schema: { hide } }, async (request, reply) => sendPage(request, reply, '/docs'));
+    app.get('/docs/:api', { schema: { hide, params: ApiParams } }, async (request, reply) => sendPage(request, reply, `/docs/${request.params.api}`));
 
     app.get('/docs/:api/openapi.json', { schema: { hide, params: ApiParams } }, async (request, reply) => {
-      const api = byId.get(request.params.api);
-      if (!api) throw errors.routeNotFound(request.method, shownPath(request.url));
-      return sendRepresentation(request, reply, documentOf(api), REVALIDATE);
+      const document = documentOf(request.params.api);
+      if (!document) throw errors.routeNotFound(request.method, shownPath(request.url));
+      return sendRepresentation(request, reply, document, REVALIDATE);
     });
 
     // Like image bytes, files served from memory take no per-IP slot: a page load asks for five at once.

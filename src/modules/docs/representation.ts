@@ -80,6 +80,6 @@ export async function sendRepresentation(
     sendNotModified(reply);
     return reply;
   }
-  if (encoding && representation.compressible) reply.header('content-encoding', encoding);
+  if (encoding) reply.header('content-encoding', encoding);
   return reply.type(representation.contentType).send(body);
 }

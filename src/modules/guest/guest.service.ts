@@ -98,11 +98,16 @@ export class GuestService {
     return { id: row.id, name: row.name, errors: [] };
   }
 
+  /** What is live of merchandising, by the venue's timezone (UTC until one is set, as in settings). */
+  private liveMerch(venue: GuestVenueRow) {
+    return this.merch.live(venue.id, venue.timezone ?? 'UTC');
+  }
+
   async menu(slug: string, requestedLocale: string | undefined): Promise<CachedBody> {
     const venue = await this.venue(slug);
     const info = venueInfo(venue, this.urls);
     const locale = requestedLocale && info.languages.includes(requestedLocale) ? requestedLocale : info.defaultLanguage;
-    const merch = await this.merch.live(venue.id, venue.timezone ?? 'UTC');
+    const merch = await this.liveMerch(venue);
     const version = `${venue.latest_publication_id}:${venue.settings_updated_at?.getTime() ?? 0}:${venue.plan}:${merch.version}`;
     return this.cache.get(venue.id, `guest:${locale}`, version, async () =>
       JSON.stringify(guestMenu(await this.snapshot(venue.id, venue.latest_publication_id), info, locale, venue.settings_updated_at, merch)),
@@ -120,7 +125,7 @@ export class GuestService {
       if (replay) return replay;
     }
     const doc = await this.snapshot(venue.id, venue.latest_publication_id);
-    const merch = await this.merch.live(venue.id, venue.timezone ?? 'UTC');
+    const merch = await this.liveMerch(venue);
     const table = await this.table(venue.id, input);
     const priced = priceOrder(input, {
       doc,

@@ -25,8 +25,14 @@ function within<T>(ms: number, work: Promise<T>): Promise<T> {
  * Liveness without touching the database; readiness when the database answers and the server is
  * not shutting down (decisions 0).
  */
-export function healthRoutes(db: Database, closing: () => boolean) {
+export function healthRoutes(db: Database) {
   return async function routes(app: App): Promise<void> {
+    // Set as close() begins, before in-flight requests finish.
+    let draining = false;
+    app.addHook('preClose', async () => {
+      draining = true;
+    });
+
     app.get('/health', {
       config: { rateLimit: false },
       schema: {
@@ -54,7 +60,7 @@ export function healthRoutes(db: Database, closing: () => boolean) {
       },
     }, async (request, reply) => {
       // Draining: the load balancer should stop sending here while in-flight requests finish.
-      if (closing()) return reply.status(503).send({ status: 'unavailable' });
+      if (draining) return reply.status(503).send({ status: 'unavailable' });
       try {
         await within(READY_TIMEOUT_MS, db.query('select 1'));
         return { status: 'ready' };

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import * as keys from './idempotency.repository.js';
@@ -18,7 +19,6 @@ export type Begun =
   | { kind: 'replay'; response: StoredResponse }
   | { kind: 'execute'; finish(response: StoredResponse | null): Promise<void> };
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Idempotency-Key for the /v1 writes: one execution per (venue, key) across every instance, the

@@ -1,12 +1,12 @@
 // What an image belongs to: how to find the owner (its 404), how to set its image, and how the
 // audit log names the change (spec 4.6).
 import type { Queryable } from '../../db/port.js';
-import { errors } from '../../errors.js';
+import { type AppError, errors } from '../../errors.js';
 import type { AuditAction } from '../../operations.js';
 import { bumpDraftVersion } from '../menu/menu.repository.js';
 import { findProductByRef } from '../menu/products.service.js';
-import type { ImageKind } from './image-processor.js';
 import { findBanner } from '../merch/banners.repository.js';
+import type { ImageKind } from './image-processor.js';
 import { findLogo, setBannerImage, setLogo, setProductImage } from './media.repository.js';
 import type { StoredImage } from './stored-image.js';
 
@@ -26,15 +26,19 @@ export interface ImageTarget {
   set(db: Queryable, venueId: string, owner: ImageOwner, image: StoredImage | null): Promise<void>;
 }
 
+/** A row that holds an image as its owner (the audit log names it by externalId, else id), or its 404. */
+function ownerOf(row: { id: string; external_id: string | null; image: StoredImage | null } | null, notFound: () => AppError): ImageOwner {
+  if (!row) throw notFound();
+  return { id: row.id, ref: row.external_id ?? row.id, image: row.image };
+}
+
 /** A product's image is part of the draft: the draft menu shows it at once, guests after publish. */
 export const productImage: ImageTarget = {
   kind: 'product',
   entityType: 'product',
   action: 'product.image',
   async find(db, venueId, ref, forUpdate) {
-    const row = await findProductByRef(db, venueId, ref, forUpdate);
-    if (!row) throw errors.productNotFound();
-    return { id: row.id, ref: row.external_id ?? row.id, image: row.image };
+    return ownerOf(await findProductByRef(db, venueId, ref, forUpdate), errors.productNotFound);
   },
   async set(db, venueId, owner, image) {
     await setProductImage(db, venueId, owner.id, image);
@@ -48,9 +52,7 @@ export const bannerImage: ImageTarget = {
   entityType: 'banner',
   action: 'banner.image',
   async find(db, venueId, ref, forUpdate) {
-    const row = await findBanner(db, venueId, ref, forUpdate);
-    if (!row) throw errors.bannerNotFound();
-    return { id: row.id, ref: row.external_id ?? row.id, image: row.image };
+    return ownerOf(await findBanner(db, venueId, ref, forUpdate), errors.bannerNotFound);
   },
   async set(db, venueId, owner, image) {
     await setBannerImage(db, venueId, owner.id, image);

@@ -1,5 +1,6 @@
 import { errorResponses, NotModified } from '../../http/schemas/common.js';
 import { isNotModified, sendCached, sendNotModified } from '../../http/etag.js';
+import { actorOf } from '../../http/actor.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
 import {
@@ -22,48 +23,44 @@ const tags = ['menu'];
 
 export function menuRoutes(services: Services) {
   return async function routes(app: App): Promise<void> {
-    // The JSON parser records the raw body's digest: an identical catalogue re-sent reuses its
-    // item digests (item-digests.ts).
-    await app.register(async (sync: App) => {
-      sync.post('/sync', {
-        // A dry run skips the heavy bucket (spec 4.1); the limiter reads the query for that.
-        config: { buckets: (request) => ((request.query as { dryRun?: unknown }).dryRun === 'true' ? [] : ['heavy']) },
-        schema: {
-          operationId: 'syncMenu',
-          tags,
-          summary: 'Sync the draft menu',
-          description: [
-            'Bulk upsert of categories, ingredients and products (with modifier groups and inline translations) by `externalId` (spec 4.1).',
-            '- Unknown externalIds are created, known ones updated, identical ones skipped: repeating a request is safe.',
-            '- Sections run in the order categories, ingredients, products, in one transaction; a product may reference items created earlier in the same request.',
-            '- An omitted field keeps its stored value; `null` clears a nullable one; `[]` clears ingredientExternalIds or modifierGroups (a non-empty array replaces the whole set).',
-            '- An unknown categoryExternalId or ingredientExternalId is skipped with a warning, and the product is still saved.',
-            "- Per-item failures (INVALID_LOCALE, LOCALE_NOT_ENABLED, EMPTY_TRANSLATION; isSaleActive without a sale price) are listed in the section's errors[]; the other items are saved.",
-            '- Caps per request: 200 categories, 200 ingredients, 500 products (200 recommended); per product 20 modifier groups, 50 options each, 100 ingredient references.',
-            '- Plan limits count new items only; past one, `CATEGORY_BULK_LIMIT_EXCEEDED`, `INGREDIENT_BULK_LIMIT_EXCEEDED` or `PRODUCT_BULK_LIMIT_EXCEEDED` rejects the whole request.',
-            '- Past the 30-second window the request is 413 `SYNC_TOO_LARGE` and nothing is written: split the payload and retry.',
-            '- `?dryRun=true` returns what a real call would do and the same errors, writes nothing, is not audited and skips the heavy bucket.',
-            '',
-            'Changes the draft only: guests see it after POST /v1/publish. Audited as `menu.sync`; heavy bucket.',
-          ].join('\n'),
-          querystring: SyncQuery,
-          body: SyncBody,
-          response: {
-            201: SyncResponse,
-            ...errorResponses({
-              400: ['CATEGORY_BULK_LIMIT_EXCEEDED', 'INGREDIENT_BULK_LIMIT_EXCEEDED', 'PRODUCT_BULK_LIMIT_EXCEEDED'],
-              413: ['SYNC_TOO_LARGE'],
-            }),
-          },
+    app.post('/sync', {
+      // A dry run skips the heavy bucket (spec 4.1); the limiter reads the query for that.
+      config: { buckets: (request) => ((request.query as { dryRun?: unknown }).dryRun === 'true' ? [] : ['heavy']) },
+      schema: {
+        operationId: 'syncMenu',
+        tags,
+        summary: 'Sync the draft menu',
+        description: [
+          'Bulk upsert of categories, ingredients and products (with modifier groups and inline translations) by `externalId` (spec 4.1).',
+          '- Unknown externalIds are created, known ones updated, identical ones skipped: repeating a request is safe.',
+          '- Sections run in the order categories, ingredients, products, in one transaction; a product may reference items created earlier in the same request.',
+          '- An omitted field keeps its stored value; `null` clears a nullable one; `[]` clears ingredientExternalIds or modifierGroups (a non-empty array replaces the whole set).',
+          '- An unknown categoryExternalId or ingredientExternalId is skipped with a warning, and the product is still saved.',
+          "- Per-item failures (INVALID_LOCALE, LOCALE_NOT_ENABLED, EMPTY_TRANSLATION; isSaleActive without a sale price) are listed in the section's errors[]; the other items are saved.",
+          '- Caps per request: 200 categories, 200 ingredients, 500 products (200 recommended); per product 20 modifier groups, 50 options each, 100 ingredient references.',
+          '- Plan limits count new items only; past one, `CATEGORY_BULK_LIMIT_EXCEEDED`, `INGREDIENT_BULK_LIMIT_EXCEEDED` or `PRODUCT_BULK_LIMIT_EXCEEDED` rejects the whole request.',
+          '- Past the 30-second window the request is 413 `SYNC_TOO_LARGE` and nothing is written: split the payload and retry.',
+          '- `?dryRun=true` returns what a real call would do and the same errors, writes nothing, is not audited and skips the heavy bucket.',
+          '',
+          'Changes the draft only: guests see it after POST /v1/publish. Audited as `menu.sync`; heavy bucket.',
+        ].join('\n'),
+        querystring: SyncQuery,
+        body: SyncBody,
+        response: {
+          201: SyncResponse,
+          ...errorResponses({
+            400: ['CATEGORY_BULK_LIMIT_EXCEEDED', 'INGREDIENT_BULK_LIMIT_EXCEEDED', 'PRODUCT_BULK_LIMIT_EXCEEDED'],
+            413: ['SYNC_TOO_LARGE'],
+          }),
         },
-      }, async (request, reply) => {
-        const result = await services.sync.sync(
-          { venue: request.venue, requestId: request.id },
-          request.body,
-          { dryRun: request.query.dryRun === true, bodyDigest: request.bodyDigest },
-        );
-        return reply.status(201).send(result);
-      });
+      },
+    }, async (request, reply) => {
+      const result = await services.sync.sync(
+        actorOf(request),
+        request.body,
+        { dryRun: request.query.dryRun === true, bodyDigest: request.bodyDigest },
+      );
+      return reply.status(201).send(result);
     });
 
     app.get('/menu', {
@@ -96,7 +93,7 @@ export function menuRoutes(services: Services) {
         body: PublishBody,
         response: { 201: PublishResponse },
       },
-    }, async (request, reply) => reply.status(201).send(await services.menu.publish({ venue: request.venue, requestId: request.id })));
+    }, async (request, reply) => reply.status(201).send(await services.menu.publish(actorOf(request))));
 
     app.post('/cleanup', {
       config: { buckets: ['heavy'] },
@@ -120,7 +117,7 @@ export function menuRoutes(services: Services) {
         },
       },
     }, async (request, reply) =>
-      reply.status(201).send(await services.cleanup.cleanup({ venue: request.venue, requestId: request.id }, request.body)));
+      reply.status(201).send(await services.cleanup.cleanup(actorOf(request), request.body)));
 
     app.get('/products/:ref', {
       schema: {
@@ -170,7 +167,7 @@ export function menuRoutes(services: Services) {
       },
     }, async (request, reply) => {
       const { product, etag } = await services.products.patch(
-        { venue: request.venue, requestId: request.id },
+        actorOf(request),
         request.params.ref,
         request.body,
         request.headers['if-match'],
@@ -190,6 +187,6 @@ export function menuRoutes(services: Services) {
         params: ProductRefParams,
         response: { 200: ProductDeleted, ...errorResponses({ 404: ['PRODUCT_NOT_FOUND'] }) },
       },
-    }, async (request) => services.products.delete({ venue: request.venue, requestId: request.id }, request.params.ref));
+    }, async (request) => services.products.delete(actorOf(request), request.params.ref));
   };
 }

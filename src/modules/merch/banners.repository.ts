@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/port.js';
 import type { StoredImage } from '../media/stored-image.js';
 import type { StoredTranslations } from '../menu/translations.schemas.js';
-import { findRow, listRows } from './merch.repository.js';
+import { findRow, listRows, selectRows } from './merch.repository.js';
 
 export interface BannerRow {
   id: string;
@@ -35,10 +35,7 @@ export const listBanners = (db: Queryable, venueId: string, limit: number, offse
   listRows<BannerRow>(db, venueId, 'banners', BANNER_COLUMNS, BANNER_ORDER, limit, offset);
 
 /** Every banner of a venue (the guest's live view picks from them). */
-export async function allBanners(db: Queryable, venueId: string): Promise<BannerRow[]> {
-  const { rows } = await db.query<BannerRow>(`select ${BANNER_COLUMNS} from banners where venue_id = $1 order by ${BANNER_ORDER}`, [venueId]);
-  return rows;
-}
+export const allBanners = (db: Queryable, venueId: string) => selectRows<BannerRow>(db, venueId, 'banners', BANNER_COLUMNS, BANNER_ORDER);
 
 export async function findBannersByIds(db: Queryable, venueId: string, ids: string[]): Promise<BannerRow[]> {
   if (ids.length === 0) return [];

@@ -37,7 +37,6 @@ export interface PromoPrice {
 }
 
 export interface LiveBanner {
-  id: string;
   row: BannerRow;
   image: MediaImageView | null;
 }
@@ -88,10 +87,15 @@ export class GuestMerch {
 
   /**
    * What is live now. The guest menu asks on every request: the answer is kept until the data
-   * changes (a write moves the epoch) or the clock crosses a schedule boundary.
+   * changes (a write moves the epoch) or the clock crosses a schedule boundary, and given without
+   * a promise while it is (as EpochMemo gives it).
    */
-  async live(venueId: string, timeZone: string): Promise<LiveMerch> {
-    const loaded = await this.loaded.get(venueId, () => this.load(venueId));
+  live(venueId: string, timeZone: string): LiveMerch | Promise<LiveMerch> {
+    const loaded = this.loaded.get(venueId, () => this.load(venueId));
+    return loaded instanceof Promise ? loaded.then((l) => this.liveIn(venueId, l, timeZone)) : this.liveIn(venueId, loaded, timeZone);
+  }
+
+  private liveIn(venueId: string, loaded: Loaded, timeZone: string): LiveMerch {
     const zoned = this.zoned(loaded, timeZone);
     const now = this.clock();
     if (zoned.live && zoned.live.from <= now && now < zoned.live.until) return zoned.live.value;
@@ -120,7 +124,7 @@ export class GuestMerch {
     return {
       version: `${loaded.digest}:${[...banners, ...promotions].map((r) => r.id).join(',')}`,
       changedAt: loaded.changedAt,
-      banners: banners.map((row) => ({ id: row.id, row, image: this.urls.view(venueId, row.image) })),
+      banners: banners.map((row) => ({ row, image: this.urls.view(venueId, row.image) })),
       promotions: promotions.map((row) => ({ row, productIds: productIds.get(row.id)! })),
       prices,
     };

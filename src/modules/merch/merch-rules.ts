@@ -3,6 +3,7 @@
 import { FOREIGN_KEY_VIOLATION, type Queryable, sqlState, UNIQUE_VIOLATION, violatedConstraint } from '../../db/port.js';
 import { AppError, errors, type MerchLimitCode } from '../../errors.js';
 import { etagOf } from '../../http/etag.js';
+import { jsonEqual } from '../../stable-json.js';
 import { findProductByRef } from '../menu/products.service.js';
 import { normaliseScheduleTime, scheduleInstant } from './schedule.js';
 
@@ -107,9 +108,9 @@ export class ChangeSet<Row extends object> {
 
   constructor(private readonly row: Row) {}
 
-  /** Records `field` when its new value differs from the stored one. */
+  /** Records `field` when its new value differs from the stored one (jsonb may reorder keys). */
   set(field: string, column: keyof Row & string, value: unknown): void {
-    if (JSON.stringify(this.row[column]) === JSON.stringify(value)) return;
+    if (jsonEqual(this.row[column], value)) return;
     this.changes[column] = value;
     this.fields.push(field);
   }

@@ -30,6 +30,27 @@ export async function findRow<R>(db: Queryable, venueId: string, table: MerchTab
   return rows[0] ?? null;
 }
 
+/** Every row of a venue in `orderBy` order, or one page of them. */
+export async function selectRows<R>(
+  db: Queryable,
+  venueId: string,
+  table: MerchTable,
+  columns: string,
+  orderBy: string,
+  page?: { limit: number; offset: number },
+): Promise<R[]> {
+  const { rows } = await db.query<R>(
+    `select ${columns} from ${table} where venue_id = $1 order by ${orderBy}${page ? ` limit ${page.limit} offset ${page.offset}` : ''}`,
+    [venueId],
+  );
+  return rows;
+}
+
+export async function countRows(db: Queryable, venueId: string, table: MerchTable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from ${table} where venue_id = $1`, [venueId]);
+  return rows[0].n;
+}
+
 export async function listRows<R>(
   db: Queryable,
   venueId: string,
@@ -40,14 +61,8 @@ export async function listRows<R>(
   offset: number,
 ): Promise<{ rows: R[]; total: number }> {
   // One after the other: a transaction's single connection would queue them anyway.
-  const page = await db.query<R>(`select ${columns} from ${table} where venue_id = $1 order by ${orderBy} limit ${limit} offset ${offset}`, [venueId]);
-  const count = await db.query<{ total: number }>(`select count(*)::int as total from ${table} where venue_id = $1`, [venueId]);
-  return { rows: page.rows, total: count.rows[0].total };
-}
-
-export async function countRows(db: Queryable, venueId: string, table: MerchTable): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from ${table} where venue_id = $1`, [venueId]);
-  return rows[0].n;
+  const rows = await selectRows<R>(db, venueId, table, columns, orderBy, { limit, offset });
+  return { rows, total: await countRows(db, venueId, table) };
 }
 
 export async function insertRow(db: Queryable, venueId: string, table: MerchTable, row: Record<string, unknown>): Promise<void> {
@@ -58,7 +73,7 @@ export async function insertRow(db: Queryable, venueId: string, table: MerchTabl
   );
 }
 
-/** Sets the given columns of one row; its revision and updatedAt move. */
+/** Sets the given columns of one row (none: only touches it); its revision and updatedAt move. */
 export async function updateRow(db: Queryable, venueId: string, table: MerchTable, id: string, changes: Record<string, unknown>): Promise<void> {
   const columns = Object.keys(changes);
   await db.query(

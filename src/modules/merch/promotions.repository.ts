@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/port.js';
 import { isUuid } from '../../ids.js';
-import { findRow, listRows } from './merch.repository.js';
+import { findRow, listRows, selectRows, updateRow } from './merch.repository.js';
 
 export interface PromotionRow {
   id: string;
@@ -36,10 +36,7 @@ export const findPromotion = (db: Queryable, venueId: string, id: string, forUpd
 export const listPromotions = (db: Queryable, venueId: string, limit: number, offset: number) =>
   listRows<PromotionRow>(db, venueId, 'promotions', PROMOTION_COLUMNS, PROMOTION_ORDER, limit, offset);
 
-export async function allPromotions(db: Queryable, venueId: string): Promise<PromotionRow[]> {
-  const { rows } = await db.query<PromotionRow>(`select ${PROMOTION_COLUMNS} from promotions where venue_id = $1 order by ${PROMOTION_ORDER}`, [venueId]);
-  return rows;
-}
+export const allPromotions = (db: Queryable, venueId: string) => selectRows<PromotionRow>(db, venueId, 'promotions', PROMOTION_COLUMNS, PROMOTION_ORDER);
 
 const ITEM_COLUMNS = `i.id, i.promotion_id, i.product_id, p.external_id as product_external_id, p.name as product_name,
   i.promo_price_minor, i.sort_order, i.created_at, i.updated_at`;
@@ -90,6 +87,4 @@ export async function deleteItem(db: Queryable, venueId: string, itemId: string)
 }
 
 /** An item's change is the promotion's change too: its updatedAt (and ETag) move. */
-export async function touchPromotion(db: Queryable, venueId: string, promotionId: string): Promise<void> {
-  await db.query('update promotions set revision = revision + 1, updated_at = now() where venue_id = $1 and id = $2', [venueId, promotionId]);
-}
+export const touchPromotion = (db: Queryable, venueId: string, promotionId: string) => updateRow(db, venueId, 'promotions', promotionId, {});

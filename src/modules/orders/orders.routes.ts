@@ -1,5 +1,6 @@
 import { errorResponses } from '../../http/schemas/common.js';
 import { sendJson } from '../../http/send-json.js';
+import { actorOf } from '../../http/actor.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
 import { Order, OrderIdParams, OrderList, OrderListQuery, OrderStatusBody } from './orders.schemas.js';
@@ -69,6 +70,6 @@ export function ordersRoutes(services: Services) {
         response: { 200: Order, ...errorResponses({ 404: [{ message: 'Order not found' }], 422: ['INVALID_STATUS_TRANSITION'] }) },
       },
     }, async (request) =>
-      services.orders.changeStatus({ venue: request.venue, requestId: request.id }, request.params.id, request.body.status));
+      services.orders.changeStatus(actorOf(request), request.params.id, request.body.status));
   };
 }

@@ -1,4 +1,5 @@
 import { errorResponses, NotModified } from '../../http/schemas/common.js';
+import { actorOf } from '../../http/actor.js';
 import type { App } from '../../http/types.js';
 import { isNotModified, sendNotModified } from '../../http/etag.js';
 import type { Services } from '../../services.js';
@@ -47,7 +48,7 @@ export function settingsRoutes(services: Services) {
       },
     }, async (request, reply) => {
       const { settings, etag } = await services.settings.update(
-        { venue: request.venue, requestId: request.id },
+        actorOf(request),
         request.body,
         request.headers['if-match'],
       );

@@ -1,4 +1,5 @@
 import { errorResponses } from '../../http/schemas/common.js';
+import { actorOf } from '../../http/actor.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
 import { TranslationsBody, TranslationsResponse, type TranslationsInput } from './translations.schemas.js';
@@ -25,6 +26,6 @@ export function translationsRoutes(services: Services) {
         body: TranslationsBody,
         response: { 200: TranslationsResponse, ...errorResponses({ 400: ['INVALID_LOCALE', 'LOCALE_NOT_ENABLED', 'EMPTY_TRANSLATION'] }) },
       },
-    }, async (request) => services.translations.put({ venue: request.venue, requestId: request.id }, request.body as TranslationsInput));
+    }, async (request) => services.translations.put(actorOf(request), request.body as TranslationsInput));
   };
 }
