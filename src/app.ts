@@ -21,6 +21,7 @@ import { docsRoutes } from './modules/docs/docs.routes.js';
 import type { RouteEntry } from './modules/reference/reference.service.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { guestRoutes } from './modules/guest/guest.routes.js';
+import { guestPageRoutes } from './modules/guest-page/page.routes.js';
 import { mediaFileRoutes, mediaRoutes } from './modules/media/media.routes.js';
 import { bannersRoutes } from './modules/merch/banners.routes.js';
 import { promotionsRoutes } from './modules/merch/promotions.routes.js';
@@ -182,6 +183,7 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
     },
     { prefix: '/guest/v1' },
   );
+  await app.register(guestPageRoutes(services, config));
 
   await app.register(adminRoutes(services), { prefix: '/admin/v1' });
 

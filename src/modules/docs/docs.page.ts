@@ -1,39 +1,22 @@
+import { contentSecurityPolicy, escapeHtml, pageHeaders } from '../../http/html.js';
 import type { DocsAssetUrls } from './docs.assets.js';
 import { API_REFERENCES, type ApiReference } from './documents.js';
 
 /**
- * The page's Content-Security-Policy: scripts, styles, images and fetches from this origin only
- * (no inline script or style at all: Swagger UI needs neither), `data:` images for the icons
- * Swagger UI's stylesheet embeds, and no framing.
+ * The docs page's Content-Security-Policy: `data:` images for the icons Swagger UI's stylesheet
+ * embeds; Swagger UI needs no inline script or style.
  */
-export const DOCS_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const DOCS_CSP = contentSecurityPolicy(['data:']);
 
 /** The HTML page's security headers (docs/api-docs.md). */
 export const PAGE_HEADERS: Record<string, string> = {
-  'content-security-policy': DOCS_CSP,
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-  'cross-origin-opener-policy': 'same-origin',
+  ...pageHeaders(DOCS_CSP),
   // The page names versioned assets: revalidate it (its ETag makes that a 304).
   'cache-control': 'no-cache',
 };
 
 export function documentUrl(api: ApiReference): string {
   return `/docs/${api.id}/openapi.json`;
-}
-
-/** Text and attribute values alike: everything interpolated into the page goes through it. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /**

@@ -75,7 +75,7 @@ export async function sendRepresentation(
   const encoding = representation.compressible ? preferredEncoding(request.headers['accept-encoding']) : null;
   const { body, etag } = await representation.variant(encoding);
   reply.headers({ ...headers, etag, 'x-content-type-options': 'nosniff' });
-  if (representation.compressible) reply.header('vary', 'accept-encoding');
+  if (representation.compressible) reply.header('vary', headers.vary ?? 'accept-encoding');
   if (isNotModified(request.headers['if-none-match'], etag)) {
     sendNotModified(reply);
     return reply;

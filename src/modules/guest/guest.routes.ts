@@ -1,9 +1,12 @@
 import { errorResponses, IdempotencyHeaders, NotModified } from '../../http/schemas/common.js';
-import { sendCached } from '../../http/etag.js';
+import { conditionalView, sendCached } from '../../http/etag.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
 import { Order } from '../orders/orders.schemas.js';
-import { GuestMenu, GuestMenuQuery, GuestOrderBody, SlugParams } from './guest.schemas.js';
+import { GuestMenu, GuestMenuQuery, GuestOrder, GuestOrderBody, GuestOrderParams, SlugParams } from './guest.schemas.js';
+
+/** Where the guest reads an order back: the creation response's Location. */
+export const guestOrderPath = (slug: string, token: string) => `/guest/v1/venues/${encodeURIComponent(slug)}/orders/${token}`;
 
 const tags = ['guest'];
 
@@ -51,6 +54,8 @@ export function guestRoutes(services: Services) {
             'disabled in settings or not in the plan, changeFromAmount with a non-cash payment, orders not accepted, a subtotal under minOrderMinor.',
           '- An `Idempotency-Key` repeated with the same body within 24 hours returns the first order with 200; with another body it is 409 ' +
             '`IDEMPOTENCY_KEY_REUSED`.',
+          "- The `Location` header names the order's guest view, GET /guest/v1/venues/{slug}/orders/{token}: its last segment is an unguessable " +
+            'token that reads this order and nothing else (a replay gives the same one).',
           '- An unknown venue is 404 `VENUE_NOT_FOUND`; one that never published is 404 `MENU_NOT_PUBLISHED`; an inactive subscription is 403 `SUBSCRIPTION_INACTIVE`.',
           '',
           'Public: no key, per-IP limits only.',
@@ -69,13 +74,37 @@ export function guestRoutes(services: Services) {
         },
       },
     }, async (request, reply) => {
-      const { order, replayed } = await services.guest.placeOrder(
+      const { order, token, replayed } = await services.guest.placeOrder(
         request.params.slug,
         request.body,
         request.headers['idempotency-key'],
       );
+      if (token !== null) reply.header('location', guestOrderPath(request.params.slug, token));
       if (replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(replayed ? 200 : 201).send(order);
+    });
+
+    app.get('/venues/:slug/orders/:token', {
+      schema: {
+        operationId: 'getGuestOrder',
+        tags,
+        summary: 'Follow a placed order',
+        description: [
+          "The order a guest placed, as that guest sees it (docs/guest-page.md): status, items and totals, no contact details. `token` is the last " +
+            "segment of the creation response's `Location`; it reads this one order of this venue only.",
+          '- An unknown token, or one of another venue, is 404 `Order not found`; an unknown venue is 404 `VENUE_NOT_FOUND`.',
+          '- The response has an ETag that changes with the order; If-None-Match with it answers 304, so polling costs one indexed look-up.',
+          '',
+          'Public: no key, per-IP limits only.',
+        ].join('\n'),
+        params: GuestOrderParams,
+        response: { 200: GuestOrder, 304: NotModified, ...errorResponses({ 404: ['VENUE_NOT_FOUND', { message: 'Order not found' }] }) },
+      },
+    }, async (request, reply) => {
+      const found = await services.guest.order(request.params.slug, request.params.token);
+      reply.header('cache-control', 'no-cache');
+      const current = conditionalView(request.headers['if-none-match'], reply, { view: null, etag: found.etag });
+      return current === undefined ? reply : found.view();
     });
   };
 }

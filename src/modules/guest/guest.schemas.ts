@@ -3,6 +3,7 @@ import { Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
 import { MediaImage } from '../media/media.schemas.js';
 import { ScheduleEntry } from '../menu/menu.schemas.js';
 import { OrderConfig } from '../settings/settings.schemas.js';
+import { ORDER_STATUSES } from '../orders/order-status.js';
 import { ORDER_TYPES, PAYMENT_METHODS } from '../orders/orders.schemas.js';
 
 export const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 80 }) });
@@ -167,3 +168,40 @@ export const GuestOrderBody = Type.Object(
 );
 export type GuestOrderInput = Static<typeof GuestOrderBody>;
 
+
+export const GuestOrderParams = Type.Object({
+  slug: Type.String({ minLength: 1, maxLength: 80 }),
+  token: Type.String({ minLength: 1, maxLength: 64, description: "The token of the order's creation response (its Location header)" }),
+});
+
+/**
+ * What the guest who placed an order sees of it (docs/guest-page.md): its progress, items and
+ * totals. No contact details: the token may travel in a shared link or a screenshot.
+ */
+export const GuestOrder = Type.Object({
+  orderNumber: Type.String(),
+  status: StringEnum(ORDER_STATUSES),
+  type: StringEnum(ORDER_TYPES),
+  paymentMethod: StringEnum(PAYMENT_METHODS),
+  tableName: Nullable(Type.String()),
+  currency: Type.String(),
+  items: Type.Array(
+    Type.Object({
+      productName: Type.String(),
+      quantity: Type.Integer(),
+      unitPrice: Type.Integer(),
+      totalPrice: Type.Integer(),
+      modifiers: Type.Array(
+        Type.Object({ groupName: Type.String(), ingredientName: Type.String(), priceAdjustment: Type.Integer(), quantity: Type.Integer() }),
+      ),
+    }),
+  ),
+  subtotalAmount: Type.Integer(),
+  deliveryFee: Type.Integer(),
+  discountAmount: Type.Integer(),
+  totalAmount: Type.Integer(),
+  scheduledFor: Nullable(Timestamp),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type GuestOrderView = Static<typeof GuestOrder>;

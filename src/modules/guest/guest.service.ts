@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { EpochMemo } from '../../db/epoch-memo.js';
 import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
@@ -15,7 +15,7 @@ import type { MediaUrls } from '../media/stored-image.js';
 import { effectiveLanguages, effectiveOrderConfig } from '../settings/settings.service.js';
 import { INACTIVE_SUBSCRIPTIONS, PLAN_DEFINITIONS } from '../venues/plans.js';
 import { findGuestVenue, type GuestVenueRow } from './guest.repository.js';
-import type { GuestOrderInput } from './guest.schemas.js';
+import type { GuestMenuView, GuestOrderInput, GuestOrderView } from './guest.schemas.js';
 import { guestMenu, promoPrice, type GuestVenueInfo } from './guest-view.js';
 import type { GuestMerch } from '../merch/guest-merch.js';
 import { findTable } from '../merch/tables.repository.js';
@@ -37,10 +37,50 @@ function venueInfo(v: GuestVenueRow, urls: MediaUrls): GuestVenueInfo {
   };
 }
 
+export interface GuestMenuRead {
+  venueId: string;
+  info: GuestVenueInfo;
+  locale: string;
+  version: string;
+  build: () => Promise<GuestMenuView>;
+}
+
 export interface PlacedOrder {
   order: OrderView;
+  /** The guest's token for the order's public view (null only for orders made before tokens existed). */
+  token: string | null;
   /** true when an Idempotency-Key replay returned the first order. */
   replayed: boolean;
+}
+
+/** 24 random bytes: a token nobody guesses, URL-safe as it is. */
+const newGuestToken = () => randomBytes(24).toString('base64url');
+const GUEST_TOKEN = /^[A-Za-z0-9_-]{32}$/;
+
+/** The guest's view of an order: progress, lines and totals, no contact details. */
+function guestOrderView(order: OrderView): GuestOrderView {
+  return {
+    orderNumber: order.orderNumber,
+    status: order.status,
+    type: order.type,
+    paymentMethod: order.paymentMethod,
+    tableName: order.tableName,
+    currency: order.currency,
+    items: order.items.map((it) => ({
+      productName: it.productName,
+      quantity: it.quantity,
+      unitPrice: it.unitPrice,
+      totalPrice: it.totalPrice,
+      modifiers: it.modifiers.map((m) => ({ groupName: m.groupName, ingredientName: m.ingredientName, priceAdjustment: m.priceAdjustment, quantity: m.quantity })),
+    })),
+    subtotalAmount: order.subtotalAmount,
+    deliveryFee: order.deliveryFee,
+    discountAmount: order.discountAmount,
+    totalAmount: order.totalAmount,
+    scheduledFor: order.scheduledFor,
+    createdAt: order.createdAt,
+    updatedAt: order.updatedAt,
+  };
 }
 
 /** Parsed published snapshots kept for pricing and the guest view (they never change). */
@@ -86,7 +126,9 @@ export class GuestService {
     if (!previous) return null;
     if (previous.request_hash !== requestHash) throw errors.idempotencyKeyReused();
     const row = await orders.findOrder(db, venueId, previous.order_id);
-    return row ? { order: (await loadOrderViews(db, venueId, [row]))[0], replayed: true } : null;
+    if (!row) return null;
+    const token = await orders.findGuestToken(db, venueId, row.id);
+    return { order: (await loadOrderViews(db, venueId, [row]))[0], token, replayed: true };
   }
 
   /** A dine-in order's table: an active table of this venue, named by its id; otherwise errors. */
@@ -103,15 +145,30 @@ export class GuestService {
     return this.merch.live(venue.id, venue.timezone ?? 'UTC');
   }
 
-  async menu(slug: string, requestedLocale: string | undefined): Promise<CachedBody> {
+  /**
+   * The guest menu of a venue in the locale `choose` picks among its languages, as a version (what
+   * it is built from) and a builder: the JSON route and the guest page cache their bytes by it.
+   */
+  async menuRead(slug: string, choose: (languages: string[], fallback: string) => string): Promise<GuestMenuRead> {
     const venue = await this.venue(slug);
     const info = venueInfo(venue, this.urls);
-    const locale = requestedLocale && info.languages.includes(requestedLocale) ? requestedLocale : info.defaultLanguage;
+    const locale = choose(info.languages, info.defaultLanguage);
     const merch = await this.liveMerch(venue);
     const version = `${venue.latest_publication_id}:${venue.settings_updated_at?.getTime() ?? 0}:${venue.plan}:${merch.version}`;
-    return this.cache.get(venue.id, `guest:${locale}`, version, async () =>
-      JSON.stringify(guestMenu(await this.snapshot(venue.id, venue.latest_publication_id), info, locale, venue.settings_updated_at, merch)),
+    return {
+      venueId: venue.id,
+      info,
+      locale,
+      version,
+      build: async () => guestMenu(await this.snapshot(venue.id, venue.latest_publication_id), info, locale, venue.settings_updated_at, merch),
+    };
+  }
+
+  async menu(slug: string, requestedLocale: string | undefined): Promise<CachedBody> {
+    const read = await this.menuRead(slug, (languages, fallback) =>
+      requestedLocale && languages.includes(requestedLocale) ? requestedLocale : fallback,
     );
+    return this.cache.get(read.venueId, `guest:${read.locale}`, read.version, async () => JSON.stringify(await read.build()));
   }
 
   async placeOrder(slug: string, input: GuestOrderInput, idempotencyKey: string | undefined): Promise<PlacedOrder> {
@@ -145,6 +202,7 @@ export class GuestService {
       }
       const { number, ts } = await orders.tickOrderClock(tx, venue.id, 1);
       const id = uuidv7();
+      const token = newGuestToken();
       await orders.insertOrder(tx, venue.id, {
         id,
         orderNumber: String(number),
@@ -162,11 +220,28 @@ export class GuestService {
         tableName: table.name,
         currency: venue.currency,
         publicationId: venue.latest_publication_id,
+        guestToken: token,
         ...order,
       }, ts);
       if (idempotencyKey !== undefined) await orders.insertIdempotencyKey(tx, venue.id, idempotencyKey, requestHash, id);
       const row = (await orders.findOrder(tx, venue.id, id))!;
-      return { order: (await loadOrderViews(tx, venue.id, [row]))[0], replayed: false };
+      return { order: (await loadOrderViews(tx, venue.id, [row]))[0], token, replayed: false };
     });
+  }
+
+  /**
+   * The order a guest token names, as its guest sees it. The ETag is the order's last change, so a
+   * status page polling with If-None-Match costs one indexed look-up and no lines read.
+   */
+  async order(slug: string, token: string): Promise<{ etag: string; view: () => Promise<GuestOrderView> }> {
+    const venue = await this.venues.get(slug, () => findGuestVenue(this.db, slug));
+    if (!venue) throw errors.venueNotFound();
+    if (!GUEST_TOKEN.test(token)) throw errors.orderNotFound();
+    const row = await orders.findOrderByGuestToken(this.db, venue.id, token);
+    if (!row) throw errors.orderNotFound();
+    return {
+      etag: `"${row.updated_at.getTime().toString(36)}"`,
+      view: async () => guestOrderView((await loadOrderViews(this.db, venue.id, [row]))[0]),
+    };
   }
 }

@@ -94,6 +94,8 @@ export interface NewOrder {
   discountAmount: number;
   totalAmount: number;
   publicationId: string;
+  /** The guest's handle on this order (null for orders not placed by a guest page or API call). */
+  guestToken: string | null;
   items: {
     productId: string;
     productExternalId: string | null;
@@ -110,11 +112,11 @@ export async function insertOrder(db: Queryable, venueId: string, o: NewOrder, t
   await db.query(
     `insert into orders (venue_id, id, order_number, status, type, customer_name, customer_phone, customer_email,
        delivery_address, delivery_notes, payment_method, comment, change_from_amount, scheduled_for, table_id, table_name,
-       currency, subtotal_amount, delivery_fee, discount_amount, total_amount, publication_id, created_at, updated_at)
-     values ($1, $2, $3, 'new', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $22)`,
+       currency, subtotal_amount, delivery_fee, discount_amount, total_amount, publication_id, guest_token, created_at, updated_at)
+     values ($1, $2, $3, 'new', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $23)`,
     [venueId, o.id, o.orderNumber, o.type, o.customerName, o.customerPhone, o.customerEmail, o.deliveryAddress,
       o.deliveryNotes, o.paymentMethod, o.comment, o.changeFromAmount, o.scheduledFor, o.tableId, o.tableName, o.currency,
-      o.subtotalAmount, o.deliveryFee, o.discountAmount, o.totalAmount, o.publicationId, ts],
+      o.subtotalAmount, o.deliveryFee, o.discountAmount, o.totalAmount, o.publicationId, o.guestToken, ts],
   );
   await db.query(
     `insert into order_items (venue_id, order_id, position, product_id, product_external_id, product_name, quantity,
@@ -160,6 +162,18 @@ export async function findOrder(db: Queryable, venueId: string, orderId: string,
     [venueId, orderId],
   );
   return rows[0] ?? null;
+}
+
+/** The order a guest token names, within the venue (docs/guest-page.md). */
+export async function findOrderByGuestToken(db: Queryable, venueId: string, token: string): Promise<OrderRow | null> {
+  const { rows } = await db.query<OrderRow>(`select ${ORDER_COLUMNS} from orders where venue_id = $1 and guest_token = $2`, [venueId, token]);
+  return rows[0] ?? null;
+}
+
+/** An order's guest token, for an Idempotency-Key replay of its creation. */
+export async function findGuestToken(db: Queryable, venueId: string, orderId: string): Promise<string | null> {
+  const { rows } = await db.query<{ guest_token: string | null }>('select guest_token from orders where venue_id = $1 and id = $2', [venueId, orderId]);
+  return rows[0]?.guest_token ?? null;
 }
 
 export async function updateOrderStatus(db: Queryable, venueId: string, orderId: string, status: OrderStatus, ts: Date): Promise<void> {

@@ -1,0 +1,71 @@
+// The guest page's script and stylesheet: built by Vite into dist/web (`npm run build`, run by
+// `npm install`), served from memory under hashed names with year-long caching.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Representation } from '../docs/representation.js';
+
+export const GUEST_ASSETS_PATH = '/assets/guest';
+
+/** dist/web of the package, from src/modules/guest-page (tsx) and dist/modules/guest-page alike. */
+const BUILD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/web');
+
+interface ManifestEntry {
+  file: string;
+  css?: string[];
+  isEntry?: boolean;
+}
+
+/** The tab icon: a plate and a fork, drawn here (no data: URL, which the CSP does not allow). */
+const ICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0b5d4b"/>' +
+  '<circle cx="18" cy="16" r="8" fill="none" stroke="#fff" stroke-width="2.5"/><path d="M8 7v18M6 7v6a2 2 0 0 0 4 0V7" stroke="#fff" stroke-width="2" fill="none"/></svg>';
+const ICON = new Representation('image/svg+xml', Buffer.from(ICON_SVG));
+export const GUEST_ICON_URL = `${GUEST_ASSETS_PATH}/icon-${ICON.hash}.svg`;
+
+export interface GuestAssets {
+  /** URLs of the entry's script and stylesheets; null when the build is missing. */
+  script: string | null;
+  styles: string[];
+  icon: string;
+  get(file: string): Representation | undefined;
+  /** Gzipped bytes of what a page loads, for the size budget (docs/guest-page.md). */
+  files: { url: string; representation: Representation }[];
+}
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+/**
+ * Reads the build once. Without one (a checkout run through tsx before `npm run build`) the page
+ * still serves its server-rendered menu, unstyled and without ordering, and says so in the log.
+ */
+export function loadGuestAssets(buildDir = BUILD_DIR): GuestAssets {
+  const byName = new Map<string, Representation>([[path.basename(GUEST_ICON_URL), ICON]]);
+  const files: GuestAssets['files'] = [];
+  let manifest: Record<string, ManifestEntry>;
+  try {
+    manifest = JSON.parse(fs.readFileSync(path.join(buildDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestEntry>;
+  } catch {
+    return { script: null, styles: [], icon: GUEST_ICON_URL, get: (file) => byName.get(file), files };
+  }
+  const entry = Object.values(manifest).find((e) => e.isEntry);
+  if (!entry) return { script: null, styles: [], icon: GUEST_ICON_URL, get: (file) => byName.get(file), files };
+  const serve = (file: string): string => {
+    const name = path.basename(file);
+    const representation = new Representation(TYPES[path.extname(name)] ?? 'application/octet-stream', fs.readFileSync(path.join(buildDir, file)));
+    byName.set(name, representation);
+    const url = `${GUEST_ASSETS_PATH}/${name}`;
+    files.push({ url, representation });
+    return url;
+  };
+  return {
+    script: serve(entry.file),
+    styles: (entry.css ?? []).map(serve),
+    icon: GUEST_ICON_URL,
+    get: (file) => byName.get(file),
+    files,
+  };
+}

@@ -1,0 +1,198 @@
+// The guest page's HTML (docs/guest-page.md): the whole menu is server-rendered and readable
+// without JavaScript; the script adds the product dialog, the cart and ordering on top. Every
+// value from a venue goes through escapeHtml, and the script's data through jsonForHtml.
+import { escapeHtml as e, jsonForHtml } from '../../http/html.js';
+import type { MediaImageView } from '../media/media.schemas.js';
+import type { GuestMenuView, GuestOrderView } from '../guest/guest.schemas.js';
+import { formatMoney } from './shared/money.js';
+import type { PageData, StatusPageData } from './shared/page-data.js';
+import { stepStates } from './shared/page-data.js';
+import { directionOf, fill, type UiStrings } from './shared/strings.js';
+
+type Product = GuestMenuView['products'][number];
+
+export interface PageAssets {
+  script: string | null;
+  styles: string[];
+  icon: string;
+}
+
+export interface LanguageLink {
+  code: string;
+  label: string;
+  href: string;
+  current: boolean;
+}
+
+interface Shell {
+  locale: string;
+  title: string;
+  assets: PageAssets;
+  body: string;
+  /** The script's data block, when the page has one. */
+  data?: unknown;
+}
+
+function shell({ locale, title, assets, body, data }: Shell): string {
+  const styles = assets.styles.map((href) => `<link rel="stylesheet" href="${e(href)}">`).join('');
+  const script = assets.script ? `<script type="module" src="${e(assets.script)}"></script>` : '';
+  const dataBlock = data === undefined ? '' : `<script type="application/json" id="carta-data">${jsonForHtml(data)}</script>`;
+  return `<!doctype html>
+<html lang="${e(locale)}" dir="${directionOf(locale)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>${e(title)}</title>
+<link rel="icon" type="image/svg+xml" href="${e(assets.icon)}">
+${styles}${script}
+</head>
+<body>
+${body}
+${dataBlock}
+</body>
+</html>
+`;
+}
+
+/** A `srcset` from the stored sizes; the browser picks by the card's width. */
+function picture(image: MediaImageView | null, className: string, sizes: string): string {
+  if (!image) return '';
+  const srcset = image.variants.map((v) => `${e(v.url)} ${v.width}w`).join(', ');
+  const smallest = image.variants.at(-1) ?? { url: image.imageUrl, width: image.width, height: image.height };
+  return `<img class="${className}" src="${e(smallest.url)}" srcset="${srcset}" sizes="${e(sizes)}" width="${smallest.width}" height="${smallest.height}" alt="" loading="lazy" decoding="async">`;
+}
+
+function priceHtml(p: Product, money: (minor: number) => string): string {
+  const shown = p.promoPriceMinor ?? p.effectivePriceMinor;
+  if (shown < p.priceMinor) {
+    return `<p class="price"><del>${e(money(p.priceMinor))}</del> <strong>${e(money(shown))}</strong></p>`;
+  }
+  return `<p class="price"><strong>${e(money(shown))}</strong></p>`;
+}
+
+function productCard(p: Product, strings: UiStrings, money: (minor: number) => string, promotions: Map<string, string>): string {
+  const badges = [
+    p.badgeLabel ? `<span class="badge">${e(p.badgeLabel)}</span>` : '',
+    p.promotionId && promotions.has(p.promotionId) ? `<span class="badge badge-offer">${e(promotions.get(p.promotionId) as string)}</span>` : '',
+  ].join('');
+  const amount = p.amount !== null ? `<p class="meta">${e(`${p.amount}${p.unit ? ` ${p.unit}` : ''}`)}</p>` : '';
+  const ingredients = p.ingredients.length > 0
+    ? `<p class="meta"><span class="label">${e(strings.ingredients)}:</span> ${e(p.ingredients.map((i) => i.name).join(', '))}</p>`
+    : '';
+  return `<li class="card" id="p-${e(p.id)}">
+${picture(p.image, 'card-image', '(min-width: 48rem) 12rem, 28vw')}<div class="card-body">
+<h3 class="card-title">${e(p.name)}</h3>${badges ? `<p class="badges">${badges}</p>` : ''}
+${p.description ? `<p class="desc">${e(p.description)}</p>` : ''}${amount}${ingredients}
+<div class="card-foot">${priceHtml(p, money)}<button type="button" class="add" data-product="${e(p.id)}" aria-label="${e(fill(strings.addNamed, { name: p.name }))}" hidden>${e(strings.add)}</button></div>
+</div>
+</li>`;
+}
+
+function banners(menu: GuestMenuView, strings: UiStrings): string {
+  if (menu.banners.length === 0) return '';
+  const items = menu.banners.map((b) => {
+    const inner = `${picture(b.image, 'banner-image', '(min-width: 48rem) 40rem, 100vw')}<span class="banner-text"><strong>${e(b.title)}</strong>${b.subtitle ? `<span>${e(b.subtitle)}</span>` : ''}</span>`;
+    // A banner leads to a product of the menu, or out to an http(s) page; anything else is not a link.
+    if (b.productId) return `<li><a class="banner" href="#p-${e(b.productId)}">${inner}</a></li>`;
+    if (b.linkUrl && /^https?:\/\//i.test(b.linkUrl)) return `<li><a class="banner" href="${e(b.linkUrl)}" rel="noopener noreferrer nofollow">${inner}</a></li>`;
+    return `<li><div class="banner">${inner}</div></li>`;
+  });
+  return `<section class="banners" aria-label="${e(strings.offer)}"><ul>${items.join('')}</ul></section>`;
+}
+
+export interface MenuPage {
+  menu: GuestMenuView;
+  strings: UiStrings;
+  languages: LanguageLink[];
+  table: { id: string; name: string } | null;
+  /** Why ordering is closed on this page, or null when it is open. */
+  closed: string | null;
+  data: PageData;
+  assets: PageAssets;
+}
+
+/** The menu page: header, language switcher, banners, category navigation, product cards. */
+export function renderMenuPage(page: MenuPage): string {
+  const { menu, strings } = page;
+  const money = (minor: number) => formatMoney(minor, menu.venue.currency, menu.locale);
+  const promotions = new Map(menu.promotions.map((p) => [p.id, p.name]));
+  const byCategory = new Map<string | null, Product[]>();
+  for (const p of menu.products) {
+    const key = p.categoryId !== null && menu.categories.some((c) => c.id === p.categoryId) ? p.categoryId : null;
+    byCategory.set(key, [...(byCategory.get(key) ?? []), p]);
+  }
+  const sections = [
+    ...menu.categories.filter((c) => byCategory.has(c.id)).map((c) => ({ id: `c-${c.id}`, name: c.name, products: byCategory.get(c.id) as Product[] })),
+    ...(byCategory.has(null) ? [{ id: 'c-other', name: strings.other, products: byCategory.get(null) as Product[] }] : []),
+  ];
+  const nav = sections.length > 1
+    ? `<nav class="cats" aria-label="${e(strings.categories)}"><ul>${sections.map((s) => `<li><a href="#${e(s.id)}">${e(s.name)}</a></li>`).join('')}</ul></nav>`
+    : '';
+  const languages = page.languages.length > 1
+    ? `<nav class="langs" aria-label="${e(strings.language)}"><ul>${page.languages
+      .map((l) => `<li><a href="${e(l.href)}" hreflang="${e(l.code)}" lang="${e(l.code)}"${l.current ? ' aria-current="true"' : ''}>${e(l.label)}</a></li>`)
+      .join('')}</ul></nav>`
+    : '';
+  const logo = menu.venue.logo ? picture(menu.venue.logo, 'logo', '3rem') : '';
+  const body = `<header class="top">
+<div class="venue">${logo}<div><h1>${e(menu.venue.name)}</h1>${page.table ? `<p class="table-name">${e(fill(strings.table, { name: page.table.name }))}</p>` : ''}</div></div>
+${languages}
+</header>
+${page.closed ? `<p class="notice" role="status">${e(page.closed)}</p>` : ''}
+${banners(menu, strings)}
+${nav}
+<main id="menu">
+${sections.map((s) => `<section class="category" id="${e(s.id)}" aria-labelledby="${e(s.id)}-h"><h2 id="${e(s.id)}-h">${e(s.name)}</h2>
+<ul class="cards">${s.products.map((p) => productCard(p, strings, money, promotions)).join('\n')}</ul></section>`).join('\n')}
+</main>
+<div class="cart-bar" id="cart-bar" hidden></div>
+<p class="visually-hidden" id="announce" aria-live="polite"></p>`;
+  return shell({ locale: menu.locale, title: page.table ? `${menu.venue.name} · ${fill(strings.table, { name: page.table.name })}` : menu.venue.name, assets: page.assets, body, data: page.data });
+}
+
+export interface StatusPage {
+  venueName: string;
+  order: GuestOrderView;
+  strings: UiStrings;
+  data: StatusPageData;
+  assets: PageAssets;
+}
+
+/** The steps list, shared in shape with the script's updates (web/guest/status.ts). */
+export function statusSteps(order: Pick<GuestOrderView, 'status' | 'type'>, strings: UiStrings): string {
+  return stepStates(order.status, order.type)
+    .map(({ step, state }) => `<li class="${state}"${state === 'current' ? ' aria-current="step"' : ''}>${e(strings[`status_${step}`])}</li>`)
+    .join('');
+}
+
+/** The order's status page: its number, where it is, its lines and total; the script polls. */
+export function renderStatusPage(page: StatusPage): string {
+  const { order, strings } = page;
+  const money = (minor: number) => formatMoney(minor, order.currency, page.data.locale);
+  const lines = order.items.map((it) => `<li><span class="qty">${it.quantity}×</span> <span class="line-name">${e(it.productName)}${
+    it.modifiers.length > 0 ? `<small>${e(it.modifiers.map((m) => (m.quantity > 1 ? `${m.ingredientName} ×${m.quantity}` : m.ingredientName)).join(', '))}</small>` : ''
+  }</span> <span class="line-price">${e(money(it.totalPrice))}</span></li>`).join('');
+  const statusLabel = strings[`status_${order.status}`];
+  const body = `<header class="top"><div class="venue"><div><h1>${e(page.venueName)}</h1>${order.tableName ? `<p class="table-name">${e(fill(strings.table, { name: order.tableName }))}</p>` : ''}</div></div></header>
+<main id="status" class="status" data-status="${e(order.status)}">
+<h2>${e(fill(strings.order, { number: order.orderNumber }))}</h2>
+<p class="status-now" id="status-now" role="status" aria-live="polite">${e(statusLabel)}</p>
+<ol class="steps" id="status-steps">${statusSteps(order, strings)}</ol>
+<p class="hint" id="status-hint"${order.status === 'completed' || order.status === 'cancelled' ? ' hidden' : ''}>${e(strings.statusLive)}</p>
+<ul class="lines order-lines">${lines}</ul>
+<dl class="totals">
+<div><dt>${e(strings.subtotal)}</dt><dd>${e(money(order.subtotalAmount))}</dd></div>
+${order.deliveryFee > 0 ? `<div><dt>${e(strings.deliveryFee)}</dt><dd>${e(money(order.deliveryFee))}</dd></div>` : ''}
+<div class="total"><dt>${e(strings.total)}</dt><dd>${e(money(order.totalAmount))}</dd></div>
+</dl>
+<p><a href="${e(page.data.menuPage)}">${e(strings.backToMenu)}</a></p>
+</main>`;
+  return shell({ locale: page.data.locale, title: `${page.venueName} · ${fill(strings.order, { number: order.orderNumber })}`, assets: page.assets, body, data: page.data });
+}
+
+/** A friendly page for a link that leads nowhere (an unknown table, venue or order). */
+export function renderMessagePage(locale: string, title: string, message: string, assets: PageAssets): string {
+  const body = `<main class="message"><h1>${e(title)}</h1><p>${e(message)}</p></main>`;
+  return shell({ locale, title, assets: { ...assets, script: null }, body });
+}

@@ -1,0 +1,164 @@
+// The guest page (issue 14, docs/guest-page.md): which menu, language and ordering a link gets,
+// and the rendered bytes, cached by what they are built from like the guest menu JSON.
+import { LRUCache } from 'lru-cache';
+import { Representation } from '../docs/representation.js';
+import type { GuestService } from '../guest/guest.service.js';
+import type { GuestVenueInfo } from '../guest/guest-view.js';
+import type { TablesService } from '../merch/tables.service.js';
+import type { GuestAssets } from './page.assets.js';
+import { renderMenuPage, renderStatusPage, type LanguageLink } from './page.render.js';
+import type { GuestOrderType, GuestPayment, PageData, PageMode } from './shared/page-data.js';
+import { uiStrings } from './shared/strings.js';
+
+/** What the request says about language: `?lang=` first, then Accept-Language. */
+export interface LanguageHints {
+  lang?: string;
+  acceptLanguage?: string;
+}
+
+/** Payment the page offers: settled at the venue (no online payment provider is wired in). */
+const PAYMENTS: GuestPayment[] = ['cash', 'terminal'];
+
+/** Rendered pages kept, by size: a 500-product menu page is ~0.4 MB before compression. */
+const CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Accept-Language as tags by preference (q=0 dropped), e.g. `ar-EG,ar;q=0.9,en;q=0.5`. */
+export function acceptedLanguages(header: string | undefined): string[] {
+  if (!header) return [];
+  return header
+    .split(',')
+    .map((part, index) => {
+      const [tag, ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return { tag: tag.trim().toLowerCase(), q: q === undefined ? 1 : Number(q.slice(2)), index };
+    })
+    .filter((t) => t.tag !== '' && t.tag !== '*' && t.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+    .map((t) => t.tag);
+}
+
+/** The venue language for the request: `?lang=`, else the best Accept-Language match, else the default. */
+export function chooseLanguage(hints: LanguageHints, languages: string[], fallback: string): string {
+  const byTag = new Map(languages.map((l) => [l.toLowerCase(), l]));
+  if (hints.lang && byTag.has(hints.lang.toLowerCase())) return byTag.get(hints.lang.toLowerCase()) as string;
+  for (const tag of acceptedLanguages(hints.acceptLanguage)) {
+    const exact = byTag.get(tag);
+    if (exact) return exact;
+    const primary = tag.split('-')[0];
+    const match = languages.find((l) => l.toLowerCase().split(/[-_]/)[0] === primary);
+    if (match) return match;
+  }
+  return fallback;
+}
+
+/** A language's own name for itself ("Español", "العربية"), for the switcher. */
+function languageLabel(code: string): string {
+  try {
+    const name = new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? code;
+    return name.charAt(0).toLocaleUpperCase(code) + name.slice(1);
+  } catch {
+    return code;
+  }
+}
+
+function orderTypesFor(mode: PageMode, info: GuestVenueInfo): GuestOrderType[] {
+  const c = info.orderConfig;
+  if (mode === 'table') return c.dineInEnabled ? ['dine_in'] : [];
+  return [...(c.pickupEnabled ? (['pickup'] as const) : []), ...(c.deliveryEnabled ? (['delivery'] as const) : [])];
+}
+
+export const menuPagePath = (slug: string) => `/m/${encodeURIComponent(slug)}`;
+export const statusPagePath = (slug: string, token: string) => `${menuPagePath(slug)}/orders/${token}`;
+
+export interface RenderedPage {
+  representation: Representation;
+  locale: string;
+}
+
+export class GuestPageService {
+  private readonly pages = new LRUCache<string, { version: string; page: RenderedPage }>({
+    maxSize: CACHE_BYTES,
+    sizeCalculation: (entry) => entry.page.representation.body.length + 1,
+  });
+
+  constructor(
+    private readonly guest: GuestService,
+    private readonly tables: TablesService,
+    private readonly assets: GuestAssets,
+  ) {}
+
+  /** GET /t/:token: the table's venue menu, ordering dine-in at that table. */
+  async tablePage(token: string, hints: LanguageHints): Promise<RenderedPage> {
+    const { venue, table } = await this.tables.forGuest(token);
+    return this.menuPage(venue.slug, hints, { id: table.id, name: table.name }, `/t/${encodeURIComponent(token)}`);
+  }
+
+  /** GET /m/:slug (and, with a table, /t/:token): the menu page, cached per language and table. */
+  async menuPage(slug: string, hints: LanguageHints, table: { id: string; name: string } | null = null, self = menuPagePath(slug)): Promise<RenderedPage> {
+    const read = await this.guest.menuRead(slug, (languages, fallback) => chooseLanguage(hints, languages, fallback));
+    const mode: PageMode = table ? 'table' : 'menu';
+    const key = `${read.venueId}|${read.locale}|${table ? `${table.id}|${table.name}` : 'menu'}`;
+    const hit = this.pages.get(key);
+    if (hit && hit.version === read.version) return hit.page;
+
+    const menu = await read.build();
+    const strings = uiStrings(read.locale);
+    const orderTypes = orderTypesFor(mode, read.info);
+    const c = read.info.orderConfig;
+    const closed = !c.acceptingOrders ? strings.closedNow : orderTypes.length === 0 ? strings.closedLink : null;
+    const data: PageData = {
+      slug,
+      mode,
+      table,
+      locale: read.locale,
+      currency: menu.venue.currency,
+      orderTypes: closed ? [] : orderTypes,
+      payments: PAYMENTS,
+      deliveryFeeMinor: c.deliveryFeeMinor,
+      freeDeliveryFromMinor: c.freeDeliveryFromMinor,
+      minOrderMinor: c.minOrderMinor,
+      menuUrl: `/guest/v1/venues/${encodeURIComponent(slug)}/menu?locale=${encodeURIComponent(read.locale)}`,
+      orderUrl: `/guest/v1/venues/${encodeURIComponent(slug)}/orders`,
+      statusPageBase: `${menuPagePath(slug)}/orders/`,
+      strings,
+    };
+    const languages: LanguageLink[] = read.info.languages.map((code) => ({
+      code,
+      label: languageLabel(code),
+      href: `${self}?lang=${encodeURIComponent(code)}`,
+      current: code === read.locale,
+    }));
+    const html = renderMenuPage({ menu, strings, languages, table, closed, data, assets: this.assets });
+    const page = { representation: new Representation('text/html; charset=utf-8', Buffer.from(html)), locale: read.locale };
+    this.pages.set(key, { version: read.version, page });
+    return page;
+  }
+
+  /** GET /m/:slug/orders/:token: the order's status page (not cached: it is small and changes). */
+  async statusPage(slug: string, token: string, hints: LanguageHints): Promise<RenderedPage> {
+    const found = await this.guest.order(slug, token);
+    const order = await found.view();
+    const read = await this.guest.menuRead(slug, (languages, fallback) => chooseLanguage(hints, languages, fallback));
+    const strings = uiStrings(read.locale);
+    const html = renderStatusPage({
+      venueName: read.info.name,
+      order,
+      strings,
+      assets: this.assets,
+      data: {
+        slug,
+        locale: read.locale,
+        currency: order.currency,
+        orderUrl: `/guest/v1/venues/${encodeURIComponent(slug)}/orders/${token}`,
+        menuPage: `${menuPagePath(slug)}?lang=${encodeURIComponent(read.locale)}`,
+        strings,
+      },
+    });
+    return { representation: new Representation('text/html; charset=utf-8', Buffer.from(html)), locale: read.locale };
+  }
+
+  /** The language a message page speaks: the request's, among the ones the page has words for. */
+  static messageLocale(hints: LanguageHints): string {
+    return hints.lang ?? acceptedLanguages(hints.acceptLanguage)[0] ?? 'en';
+  }
+}

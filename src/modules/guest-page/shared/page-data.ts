@@ -1,0 +1,52 @@
+// What the server hands the page's script, in a JSON data block (not executed, so the CSP holds).
+import type { UiStrings } from './strings.js';
+
+export type PageMode = 'table' | 'menu';
+export type GuestOrderType = 'dine_in' | 'pickup' | 'delivery';
+export type GuestPayment = 'cash' | 'terminal';
+
+export interface PageData {
+  slug: string;
+  mode: PageMode;
+  table: { id: string; name: string } | null;
+  locale: string;
+  currency: string;
+  /** The order types this link can place, in the order offered; empty when ordering is closed. */
+  orderTypes: GuestOrderType[];
+  payments: GuestPayment[];
+  deliveryFeeMinor: number;
+  freeDeliveryFromMinor: number | null;
+  minOrderMinor: number;
+  /** The guest menu JSON (modifier groups and option ids), in this page's locale. */
+  menuUrl: string;
+  orderUrl: string;
+  /** The status page of an order: this, then its token. */
+  statusPageBase: string;
+  strings: UiStrings;
+}
+
+export interface StatusPageData {
+  slug: string;
+  locale: string;
+  currency: string;
+  orderUrl: string;
+  menuPage: string;
+  strings: UiStrings;
+}
+
+/** The order of the steps the status page shows (cancelled replaces them). */
+export const STATUS_STEPS = ['new', 'confirmed', 'preparing', 'delivering', 'completed'] as const;
+export type GuestOrderStatus = (typeof STATUS_STEPS)[number] | 'cancelled';
+
+export type StepState = 'done' | 'current' | 'todo';
+
+/** Where an order is among its steps (delivering only for deliveries); none once cancelled. */
+export function stepStates(status: GuestOrderStatus, type: GuestOrderType): { step: (typeof STATUS_STEPS)[number]; state: StepState }[] {
+  if (status === 'cancelled') return [];
+  const steps = STATUS_STEPS.filter((s) => type === 'delivery' || s !== 'delivering');
+  const at = steps.indexOf(status);
+  return steps.map((step, i) => ({ step, state: i < at ? 'done' : i === at ? 'current' : 'todo' }));
+}
+
+/** Statuses after which nothing changes: the status page stops polling. */
+export const FINAL_STATUSES: readonly GuestOrderStatus[] = ['completed', 'cancelled'];

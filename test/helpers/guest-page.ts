@@ -1,0 +1,33 @@
+import type { App } from '../../src/http/types.js';
+import { call, createVenue, type VenueFixture } from './app.js';
+import { expectStatus, ORDER_MENU, setUpOrderMenu, type MenuIds } from './orders.js';
+
+/** ORDER_MENU with Spanish and Arabic names: what a guest switching language sees change. */
+export const GUEST_PAGE_MENU = {
+  ...ORDER_MENU,
+  categories: ORDER_MENU.categories.map((c) =>
+    c.externalId === 'mains' ? { ...c, translations: { es: { name: 'Principales' }, ar: { name: 'الأطباق الرئيسية' } } } : c,
+  ),
+  products: ORDER_MENU.products.map((p) =>
+    p.externalId === 'burger'
+      ? { ...p, description: 'Beef, lettuce and tomato', translations: { es: { name: 'Hamburguesa', description: 'Ternera, lechuga y tomate' }, ar: { name: 'برغر' } } }
+      : p,
+  ),
+};
+
+export interface GuestPageFixture {
+  v: VenueFixture;
+  ids: MenuIds;
+  table: { id: string; name: string; token: string; qrUrl: string };
+}
+
+/** A venue in English, Spanish and Arabic with ORDER_MENU published and a table "5". */
+export async function setUpGuestPage(app: App, menu: unknown = GUEST_PAGE_MENU): Promise<GuestPageFixture> {
+  const v = await createVenue(app);
+  expectStatus(await call(app, 'PATCH', '/v1/settings', { key: v.key, body: { enabledLanguages: ['en', 'es', 'ar'] } }), 200);
+  const ids = await setUpOrderMenu(app, v, { menu });
+  const created = await call(app, 'POST', '/v1/tables', { key: v.key, body: { name: '5' } });
+  expectStatus(created, 201);
+  const qrUrl: string = created.body.qrUrl;
+  return { v, ids, table: { id: created.body.id, name: '5', token: qrUrl.split('/t/')[1], qrUrl } };
+}

@@ -1,0 +1,137 @@
+// The cart: lines of product + options, kept in local storage per venue so a reload (or a trip
+// to another language) keeps it; priced from the guest menu as the server will price it.
+import { load, randomKey, save } from './storage.js';
+
+export interface MenuOption {
+  id: string;
+  name: string;
+  action: string;
+  priceAdjustment: number;
+}
+
+export interface MenuGroup {
+  id: string;
+  name: string;
+  type: string;
+  isRequired: boolean;
+  options: MenuOption[];
+}
+
+export interface MenuProduct {
+  id: string;
+  name: string;
+  description: string | null;
+  effectivePriceMinor: number;
+  promoPriceMinor: number | null;
+  modifierGroups: MenuGroup[];
+}
+
+export interface GuestMenu {
+  products: MenuProduct[];
+}
+
+export interface CartModifier {
+  optionId: string;
+  quantity: number;
+}
+
+export interface CartLine {
+  productId: string;
+  quantity: number;
+  modifiers: CartModifier[];
+}
+
+interface Stored {
+  lines: CartLine[];
+  /** The Idempotency-Key of the order being placed, with the body it was sent with. */
+  attempt?: { key: string; body: string };
+}
+
+/** What a product costs before options: the live promotional price when there is one. */
+export function basePrice(p: MenuProduct): number {
+  return p.promoPriceMinor ?? p.effectivePriceMinor;
+}
+
+export function optionsOf(p: MenuProduct): Map<string, MenuOption> {
+  return new Map(p.modifierGroups.flatMap((g) => g.options.map((o) => [o.id, o] as const)));
+}
+
+/** unitPrice = base + sum(option.priceAdjustment * quantity), as the server computes it. */
+export function unitPrice(p: MenuProduct, modifiers: CartModifier[]): number {
+  const options = optionsOf(p);
+  return modifiers.reduce((sum, m) => sum + (options.get(m.optionId)?.priceAdjustment ?? 0) * m.quantity, basePrice(p));
+}
+
+const sameModifiers = (a: CartModifier[], b: CartModifier[]) =>
+  a.length === b.length && a.every((m, i) => m.optionId === b[i].optionId && m.quantity === b[i].quantity);
+
+export class Cart {
+  private stored: Stored;
+  private readonly key: string;
+
+  constructor(slug: string) {
+    this.key = `carta.cart.${slug}`;
+    const found = load<Stored>(this.key);
+    this.stored = found && Array.isArray(found.lines) ? found : { lines: [] };
+  }
+
+  get lines(): readonly CartLine[] {
+    return this.stored.lines;
+  }
+
+  get count(): number {
+    return this.stored.lines.reduce((n, l) => n + l.quantity, 0);
+  }
+
+  /** Drops lines whose product or options left the menu (a publish since the cart was filled). */
+  reconcile(products: Map<string, MenuProduct>): void {
+    const kept = this.stored.lines.filter((l) => {
+      const p = products.get(l.productId);
+      if (!p) return false;
+      const options = optionsOf(p);
+      return l.modifiers.every((m) => options.has(m.optionId));
+    });
+    if (kept.length !== this.stored.lines.length) this.write({ lines: kept });
+  }
+
+  add(line: CartLine): void {
+    const same = this.stored.lines.find((l) => l.productId === line.productId && sameModifiers(l.modifiers, line.modifiers));
+    const lines = same
+      ? this.stored.lines.map((l) => (l === same ? { ...l, quantity: Math.min(99, l.quantity + line.quantity) } : l))
+      : [...this.stored.lines, line];
+    this.write({ lines });
+  }
+
+  setQuantity(index: number, quantity: number): void {
+    const lines = quantity <= 0
+      ? this.stored.lines.filter((_, i) => i !== index)
+      : this.stored.lines.map((l, i) => (i === index ? { ...l, quantity: Math.min(99, quantity) } : l));
+    this.write({ lines });
+  }
+
+  total(products: Map<string, MenuProduct>): number {
+    return this.stored.lines.reduce((sum, l) => {
+      const p = products.get(l.productId);
+      return p ? sum + unitPrice(p, l.modifiers) * l.quantity : sum;
+    }, 0);
+  }
+
+  /**
+   * The Idempotency-Key for sending `body`: the same while the same order is retried (a double tap,
+   * a reload after a lost answer), a new one once the order changed.
+   */
+  attemptKey(body: string): string {
+    if (this.stored.attempt?.body !== body) this.write({ ...this.stored, attempt: { key: randomKey(), body } });
+    return (this.stored.attempt as { key: string }).key;
+  }
+
+  clear(): void {
+    this.write({ lines: [] });
+  }
+
+  private write(next: Stored): void {
+    // A changed cart is a new order: its key goes with the old body.
+    this.stored = next;
+    save(this.key, next.lines.length === 0 && !next.attempt ? null : next);
+  }
+}

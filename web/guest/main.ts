@@ -1,0 +1,15 @@
+// The guest page's one script (docs/guest-page.md): the menu page or an order's status page,
+// whichever the server rendered. Without it the menu still reads; it adds ordering.
+import './guest.css';
+import type { PageData, StatusPageData } from '../../src/modules/guest-page/shared/page-data.js';
+import { byId, pageData } from './dom.js';
+import { startMenu } from './menu.js';
+import { startStatus } from './status.js';
+
+if (byId('status')) {
+  const data = pageData<StatusPageData>();
+  if (data) startStatus(data);
+} else if (byId('menu')) {
+  const data = pageData<PageData>();
+  if (data) startMenu(data);
+}
