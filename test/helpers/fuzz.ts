@@ -325,8 +325,16 @@ export async function fingerprint(world: FuzzWorld): Promise<string> {
   return JSON.stringify(rows[0]);
 }
 
+/** The guest page's routes (docs/guest-page.md): a link that leads nowhere is a page for people. */
+const PAGE_ROUTE = /^GET \/(t|m)\//;
+
 function assertEnvelope(res: LightMyRequestResponse, req: FuzzRequest): void {
   if (req.method === 'HEAD') return;
+  if (PAGE_ROUTE.test(req.route) && String(res.headers['content-type']).startsWith('text/html')) {
+    assert.ok([403, 404].includes(res.statusCode), `${req.method} ${req.url}: an HTML error page is a 403 or 404, got ${res.statusCode}`);
+    assert.match(res.body, /^<!doctype html>/, `${req.method} ${req.url}: a whole page`);
+    return;
+  }
   let body: any;
   try {
     body = res.json();

@@ -910,6 +910,7 @@ export interface paths {
          *     - Prices come from the latest published snapshot, never from the client: unitPrice = effectivePriceMinor (or a live promotional price) + the options; deliveryFee from the settings for delivery orders.
          *     - 400 `Validation failed` (no code) with one errors[] entry per problem: an unknown or hidden product, an option not of that product, a required single-choice group without exactly one choice, a quantity outside 1..99, delivery without deliveryAddress, an order type disabled in settings or not in the plan, changeFromAmount with a non-cash payment, orders not accepted, a subtotal under minOrderMinor.
          *     - An `Idempotency-Key` repeated with the same body within 24 hours returns the first order with 200; with another body it is 409 `IDEMPOTENCY_KEY_REUSED`.
+         *     - The `Location` header names the order's guest view, GET /guest/v1/venues/{slug}/orders/{token}: its last segment is an unguessable token that reads this order and nothing else (a replay gives the same one).
          *     - An unknown venue is 404 `VENUE_NOT_FOUND`; one that never published is 404 `MENU_NOT_PUBLISHED`; an inactive subscription is 403 `SUBSCRIPTION_INACTIVE`.
          *
          *     Public: no key, per-IP limits only.
@@ -917,6 +918,32 @@ export interface paths {
          *     **Errors:** 400 ("Validation failed"); 403 (`SUBSCRIPTION_INACTIVE`); 404 (`VENUE_NOT_FOUND`, `MENU_NOT_PUBLISHED`); 409 (`IDEMPOTENCY_KEY_REUSED`); 413 (`PAYLOAD_TOO_LARGE`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
          */
         post: operations["placeGuestOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/guest/v1/venues/{slug}/orders/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a placed order
+         * @description The order a guest placed, as that guest sees it (docs/guest-page.md): status, items and totals, no contact details. `token` is the last segment of the creation response's `Location`; it reads this one order of this venue only.
+         *     - An unknown token, or one of another venue, is 404 `Order not found`; an unknown venue is 404 `VENUE_NOT_FOUND`.
+         *     - The response has an ETag that changes with the order; If-None-Match with it answers 304, so polling costs one indexed look-up.
+         *
+         *     Public: no key, per-IP limits only.
+         *
+         *     **Errors:** 400 ("Validation failed"); 404 (`VENUE_NOT_FOUND`, "Order not found"); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
+         */
+        get: operations["getGuestOrder"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -9031,6 +9058,139 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getGuestOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                /** @description The token of the order's creation response (its Location header) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        orderNumber: string;
+                        /** @enum {string} */
+                        status: "new" | "confirmed" | "preparing" | "delivering" | "completed" | "cancelled";
+                        /** @enum {string} */
+                        type: "delivery" | "pickup" | "dine_in";
+                        /** @enum {string} */
+                        paymentMethod: "cash" | "terminal" | "online";
+                        tableName: string | null;
+                        currency: string;
+                        items: {
+                            productName: string;
+                            quantity: number;
+                            unitPrice: number;
+                            totalPrice: number;
+                            modifiers: {
+                                groupName: string;
+                                ingredientName: string;
+                                priceAdjustment: number;
+                                quantity: number;
+                            }[];
+                        }[];
+                        subtotalAmount: number;
+                        deliveryFee: number;
+                        discountAmount: number;
+                        totalAmount: number;
+                        scheduledFor: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `VENUE_NOT_FOUND`: no venue has that id (or slug)
+             *     - "Order not found" (message, no code)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description URI too long:
+             *     - "A path segment is longer than 512 characters" (message, no code)
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`DATABASE_UNAVAILABLE`) */
                     "retry-after"?: number;
                     [name: string]: unknown;
                 };
