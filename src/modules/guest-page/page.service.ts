@@ -8,7 +8,7 @@ import type { TablesService } from '../merch/tables.service.js';
 import type { GuestAssets } from './page.assets.js';
 import { renderMenuPage, renderStatusPage, type LanguageLink } from './page.render.js';
 import type { GuestOrderType, GuestPayment, PageData, PageMode } from './shared/page-data.js';
-import { uiStrings } from './shared/strings.js';
+import { UI_LANGUAGES, uiStrings } from './shared/strings.js';
 
 /** What the request says about language: `?lang=` first, then Accept-Language. */
 export interface LanguageHints {
@@ -97,7 +97,8 @@ export class GuestPageService {
   async menuPage(slug: string, hints: LanguageHints, table: { id: string; name: string } | null = null, self = menuPagePath(slug)): Promise<RenderedPage> {
     const read = await this.guest.menuRead(slug, (languages, fallback) => chooseLanguage(hints, languages, fallback));
     const mode: PageMode = table ? 'table' : 'menu';
-    const key = `${read.venueId}|${read.locale}|${table ? `${table.id}|${table.name}` : 'menu'}`;
+    // The page's own URL is in its language links: a table's regenerated token is another page.
+    const key = `${read.venueId}|${read.locale}|${self}|${table ? `${table.id}|${table.name}` : ''}`;
     const hit = this.pages.get(key);
     if (hit && hit.version === read.version) return hit.page;
 
@@ -159,6 +160,6 @@ export class GuestPageService {
 
   /** The language a message page speaks: the request's, among the ones the page has words for. */
   static messageLocale(hints: LanguageHints): string {
-    return hints.lang ?? acceptedLanguages(hints.acceptLanguage)[0] ?? 'en';
+    return chooseLanguage(hints, [...UI_LANGUAGES], 'en');
   }
 }

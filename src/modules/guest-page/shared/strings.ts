@@ -138,6 +138,9 @@ const translations: Record<string, Partial<UiStrings>> = {
   },
 };
 
+/** The languages the page has its own words in. */
+export const UI_LANGUAGES: readonly string[] = ['en', ...Object.keys(translations)];
+
 /** The page's words in `locale` (its language subtag), English where a word is missing. */
 export function uiStrings(locale: string): UiStrings {
   const language = locale.toLowerCase().split(/[-_]/)[0];
