@@ -1,4 +1,5 @@
-import Fastify, { LogController } from 'fastify';
+import Fastify from 'fastify';
+import { AccessLogController } from './http/access-log.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Database } from './db/port.js';
@@ -57,6 +58,7 @@ export interface BuiltApp {
 const MEDIA_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 export async function buildApp({ config, db, logStream, resolve, clock }: AppDeps): Promise<BuiltApp> {
+  const accessLog = new AccessLogController();
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
@@ -73,7 +75,7 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
     genReqId,
     requestIdHeader: false,
     ...(config.logLevel === 'silent' ? {} : { childLoggerFactory: lazyChildLogger }),
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    logController: accessLog,
     bodyLimit: BODY_LIMIT_BYTES,
     // proxy-addr takes a hop count too, which Fastify's types leave out.
     trustProxy: config.trustProxy as boolean | string[],
@@ -88,6 +90,7 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
     // validator here also spares Fastify building its default Ajv, which nothing would use.
     schemaController: { compilersFactory: { buildValidator: validatorFactory, buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+  if (config.logLevel !== 'silent') accessLog.root = app.log as AccessLogController['root'];
 
   app.decorateRequest('venue', null as never);
   // Declared up front, so every request object has the same shape (fast property access on hot paths).

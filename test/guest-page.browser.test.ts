@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import axe from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { uiStrings } from '../src/modules/guest-page/shared/strings.js';
+import { fill, uiStrings } from '../src/modules/guest-page/shared/strings.js';
 import { call, startApp, type TestApp } from './helpers/app.js';
 import { setUpGuestPage, type GuestPageFixture } from './helpers/guest-page.js';
 import { expectStatus, patchStatus } from './helpers/orders.js';
@@ -110,14 +110,22 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumMissing ? `${C
    */
   async function tabTo(page: Page, selector: string, max = 80, backwards = false): Promise<void> {
     for (let i = 0; i <= max; i += 1) {
-      if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+      if (await focused(page, selector)) return;
       await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
     }
-    const at = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200) ?? 'nothing');
+    const at = await page.evaluate<string>(`document.activeElement ? document.activeElement.outerHTML.slice(0, 200) : 'nothing'`);
     assert.fail(`${selector} not reached with ${max} Tab presses; focus is on ${at}`);
   }
 
-  const focused = (page: Page, selector: string) => page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector);
+  // In-page expressions are strings: this project's TypeScript has no DOM library (like docs-page.test.ts).
+  /** Whether the focused element matches `selector`. */
+  const focused = (page: Page, selector: string) =>
+    page.evaluate<boolean>(`!!document.activeElement && document.activeElement.matches(${JSON.stringify(selector)})`);
+  /** Whether focus is inside the element with this id. */
+  const focusInside = (page: Page, id: string) =>
+    page.evaluate<boolean>(`!!document.getElementById(${JSON.stringify(id)})?.contains(document.activeElement)`);
+  /** The text of the label around the focused element. */
+  const focusedLabel = (page: Page) => page.evaluate<string>(`document.activeElement?.closest('label')?.textContent ?? ''`);
 
   function burgerOf(fx: GuestPageFixture): { id: string; bunGroupId: string } {
     const burger = fx.ids.guestMenu.products.find((p: any) => p.id === fx.ids.productIds.burger);
@@ -184,9 +192,20 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumMissing ? `${C
     assert.match(await dialog.locator('#pd-add').innerText(), /11,50/, 'the button shows 1000 + 150');
     await dialog.locator('#pd-add').click();
     await dialog.waitFor({ state: 'hidden' });
+    assert.equal(await page.locator('#announce').innerText(), fill(es.added, { name: 'Hamburguesa' }));
+
+    // The cart survives a change of language (local storage, docs/guest-page.md).
+    const openCart = page.locator('#open-cart');
+    await openCart.waitFor({ state: 'visible' });
+    assert.match(await openCart.innerText(), /\(1\)/);
+    await page.locator('nav.langs a[hreflang="en"]').click();
+    await page.waitForURL(/[?&]lang=en\b/);
+    await openCart.waitFor({ state: 'visible' });
+    assert.equal(await openCart.innerText(), fill(en.viewOrder, { count: 1, price: '€11.50' }));
+    await page.locator('nav.langs a[hreflang="es"]').click();
+    await page.waitForURL(/[?&]lang=es\b/);
 
     // The cart: one line; an email the server refuses comes back next to its field.
-    const openCart = page.locator('#open-cart');
     await openCart.waitFor({ state: 'visible' });
     assert.match(await openCart.innerText(), /\(1\)/);
     await openCart.click();
@@ -211,10 +230,26 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumMissing ? `${C
     assert.deepEqual(await venueOrders(fx), [], 'no order yet');
     await shot(page, '06-server-error.png');
 
-    // Fixed, then a double click on "Hacer el pedido": one order, and the status page.
+    // Fixed, then a double click on "Hacer el pedido": one order, and the status page. The request
+    // is held for a moment so the button can be seen busy while it runs.
     await cartDialog.locator('#f-customerEmail').fill('ada@example.com');
     const postsBefore = posts.length;
-    await Promise.all([page.waitForURL(statusPage(fx), { timeout: 10_000 }), cartDialog.locator('#place-order').dblclick()]);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(`${origin}/guest/v1/venues/${fx.v.slug}/orders`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const place = cartDialog.locator('#place-order');
+    const arrived = page.waitForURL(statusPage(fx), { timeout: 10_000 });
+    await place.dblclick();
+    assert.equal(await place.isDisabled(), true, 'disabled while the order is sent');
+    assert.equal(await place.innerText(), es.placing);
+    assert.equal(await place.getAttribute('aria-busy'), 'true');
+    release();
+    await arrived;
     const sent = posts.slice(postsBefore);
     assert.ok(sent.length >= 1, 'the order was sent');
     assert.equal(new Set(sent.map((p) => p.key)).size, 1, `one Idempotency-Key for the double click: ${JSON.stringify(sent)}`);
@@ -263,21 +298,28 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumMissing ? `${C
 
     // The Burger's Add button, from the top of the page.
     await tabTo(page, `button.add[data-product="${burger.id}"]`);
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), `${en.add} Burger`);
+    assert.equal(await page.evaluate<string | null>(`document.activeElement.getAttribute('aria-label')`), `${en.add} Burger`);
     await page.keyboard.press('Enter');
     const dialog = page.locator('dialog#product-dialog');
     await dialog.locator('#pd-add').waitFor({ state: 'visible' });
-    assert.ok(await page.evaluate(() => document.getElementById('product-dialog')?.contains(document.activeElement) ?? false), 'focus moves into the dialog');
+    assert.ok(await focusInside(page, 'product-dialog'), 'focus moves into the dialog');
+    // Escape closes it and gives focus back to the button; Enter opens it again.
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    assert.ok(await focused(page, `button.add[data-product="${burger.id}"]`), 'focus back on Add Burger');
+    await page.keyboard.press('Enter');
+    await dialog.locator('#pd-add').waitFor({ state: 'visible' });
+    assert.ok(await focusInside(page, 'product-dialog'), 'focus moves into the dialog again');
 
     // Bun: into the radio group, an arrow picks Brioche; Extras: one Cheese; Remove: Onion.
     await tabTo(page, '#product-dialog input[type="radio"]', 20);
     await page.keyboard.press('ArrowDown');
     assert.equal(await dialog.getByLabel(/Brioche bun/).isChecked(), true, 'ArrowDown chose Brioche');
     await tabTo(page, '#product-dialog input[type="number"]', 20);
-    assert.match(await page.evaluate(() => document.activeElement?.closest('label')?.textContent ?? ''), /Cheese/);
+    assert.match(await focusedLabel(page), /Cheese/);
     await page.keyboard.press('ArrowUp');
     await tabTo(page, '#product-dialog input[type="checkbox"]', 20);
-    assert.match(await page.evaluate(() => document.activeElement?.closest('label')?.textContent ?? ''), /Onion/);
+    assert.match(await focusedLabel(page), /Onion/);
     await page.keyboard.press('Space');
     assert.equal(await dialog.getByLabel('Onion').isChecked(), true, 'Space ticked Onion');
     await tabTo(page, '#pd-add', 20);
@@ -291,7 +333,7 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumMissing ? `${C
     await page.keyboard.press('Enter');
     const cartDialog = page.locator('dialog#cart-dialog');
     await cartDialog.locator('#checkout').waitFor({ state: 'visible' });
-    assert.ok(await page.evaluate(() => document.getElementById('cart-dialog')?.contains(document.activeElement) ?? false), 'focus moves into the cart');
+    assert.ok(await focusInside(page, 'cart-dialog'), 'focus moves into the cart');
     await tabTo(page, '#f-customerName', 30);
     await page.keyboard.type('Kim');
     await tabTo(page, '#place-order', 30);

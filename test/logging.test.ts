@@ -32,14 +32,29 @@ describe('request logging', () => {
     await database.dispose();
   });
 
-  it('writes JSON lines at info level with the request id on every request line', async () => {
+  it('writes one access line per request, at completion: method, route pattern, status, duration, request id, venue', async () => {
     raw.length = 0;
     const res = await call(app, 'GET', '/health', { headers: { 'x-request-id': 'log-probe-1' } });
     assert.equal(res.status, 200);
     const own = lines().filter((l) => l.requestId === 'log-probe-1');
-    assert.ok(own.some((l) => l.req !== undefined), 'an incoming-request line');
-    assert.ok(own.some((l) => l.res !== undefined), 'a request-completed line');
-    for (const l of lines()) if (l.req !== undefined || l.res !== undefined) assert.equal(l.requestId, 'log-probe-1');
+    assert.equal(own.length, 1, JSON.stringify(own));
+    const [line] = own;
+    assert.equal(line.msg, 'request');
+    assert.equal(line.level, 30);
+    assert.deepEqual([line.method, line.route, line.status], ['GET', '/health', 200]);
+    assert.equal(typeof line.ms, 'number');
+    assert.equal(line.req, undefined, 'no serialised request');
+    assert.doesNotMatch(raw.join(''), /incoming request/, 'no incoming line at info');
+
+    // The route pattern, never the path: ids and tokens stay out, and the label set stays bounded.
+    raw.length = 0;
+    const venue = await admin(app, 'POST', '/venues', { name: 'Access Log Cafe', currency: 'EUR' });
+    const key = await admin(app, 'POST', `/venues/${venue.body.id}/api-keys`, { mode: 'live' });
+    raw.length = 0;
+    await call(app, 'GET', '/v1/products/some-ref', { key: key.body.key, headers: { 'x-request-id': 'log-probe-2' } });
+    const read = lines().filter((l) => l.requestId === 'log-probe-2');
+    assert.equal(read.length, 1, JSON.stringify(read));
+    assert.deepEqual([read[0].route, read[0].status, read[0].venueId], ['/v1/products/:ref', 404, venue.body.id]);
   });
 
   it('never logs an API key, the Authorization header, the admin token or a request body', async () => {
@@ -78,9 +93,9 @@ describe('request logging', () => {
     }
     assert.doesNotMatch(text, /authorization/i);
 
-    // Every request line carries one of the requests' ids.
-    const requestLines = lines().filter((l) => l.req !== undefined || l.res !== undefined);
-    assert.ok(requestLines.length >= ids.length * 2);
+    // Every access line carries one of the requests' ids.
+    const requestLines = lines().filter((l) => l.msg === 'request');
+    assert.equal(requestLines.length, ids.length);
     for (const l of requestLines) assert.ok(ids.includes(String(l.requestId)), JSON.stringify(l));
     for (const id of ids) assert.ok(requestLines.some((l) => l.requestId === id), `no line for ${id}`);
   });

@@ -96,7 +96,7 @@ describe(`SIGTERM under load (${DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}
   let server: Server | null = null;
 
   before(async () => {
-    env = { ...process.env, DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'info', RATE_LIMITS: 'off', SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) };
+    env = { ...process.env, DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'debug', RATE_LIMITS: 'off', SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) };
     for (const name of ['REDIS_URL', 'DATABASE_URL', 'PORT', 'HOST', 'TRUST_PROXY', 'PUBLIC_BASE_URL', 'DATABASE_POOL_SIZE']) delete env[name];
     if (DATABASE_URL) {
       const serverUrl = new URL(DATABASE_URL);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions, preValidationHookHandler } from 'fastify';
+import { accessFields } from './access-log.js';
 import { isConnectionLost, LOCK_NOT_AVAILABLE, sqlState } from '../db/port.js';
 import { AppError, errors } from '../errors.js';
 import { BODY_LIMIT_BYTES } from '../limits.js';
@@ -113,6 +114,8 @@ export const MAX_PARAM_LENGTH = 512;
  * percent-encoded UTF-8, a parameter over MAX_PARAM_LENGTH): Fastify's own JSON otherwise.
  */
 export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (error, request, reply) => {
+  // Fastify writes no completion line for these (they never reach a route): the access line here.
+  reply.raw.once('finish', () => request.log.info(accessFields(request, reply), 'request'));
   void send(reply, request, fromFastifyError(error, request) ?? internalError());
 };
 

@@ -1,0 +1,49 @@
+// The access log (issue 15): one line per request, written when it completes, with what an
+// operator looks for: method, route pattern, status, duration, request id and venue.
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import { shownPath } from './request-logger.js';
+
+type RootLogger = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
+
+/** An access line's fields (the request id aside: a request's own logger binds it). */
+export function accessFields(request: FastifyRequest, reply: FastifyReply) {
+  return {
+    method: request.method,
+    // The pattern, not the path: bounded, and free of ids and tokens. An unmatched path is
+    // shown as the error envelope shows it.
+    route: request.routeOptions?.url ?? shownPath(request.url),
+    status: reply.statusCode,
+    ms: Math.round(reply.elapsedTime * 100) / 100,
+    venueId: (request as { venue?: { venueId?: string } | null }).venue?.venueId,
+  };
+}
+
+/**
+ * Fastify writes two lines per request by default ("incoming request", "request completed"),
+ * each through a child logger with the request serialised: together about the cost of a hot read.
+ * Here the line is written once, by the root logger with the request id as a plain field (no
+ * child logger is made), from fields that are already at hand. "incoming request" stays, at
+ * debug. Errors keep their own lines (the error handler logs them with the error).
+ */
+export class AccessLogController extends LogController {
+  /** Set once the app exists (the controller is built before it). */
+  root: RootLogger | null = null;
+
+  constructor() {
+    super({ requestIdLogLabel: 'requestId' });
+  }
+
+  override incomingRequest(request: FastifyRequest): void {
+    if (this.root?.isLevelEnabled('debug')) this.root.debug({ requestId: request.id, method: request.method, url: shownPath(request.url) }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const root = this.root;
+    if (!root) return;
+    const level = error ? 'error' : 'info';
+    if (!root.isLevelEnabled(level)) return;
+    const line = { requestId: request.id, ...accessFields(request, reply) };
+    if (error) root.error({ ...line, err: error }, 'request errored');
+    else root.info(line, 'request');
+  }
+}
