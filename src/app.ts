@@ -17,6 +17,7 @@ import { lazyChildLogger, logSerializers } from './http/request-logger.js';
 import { lazySerializers } from './http/serialization.js';
 import { validatorFactory } from './http/validation.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
+import { metricsRoutes } from './modules/health/metrics.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { docsRoutes } from './modules/docs/docs.routes.js';
 import type { RouteEntry } from './modules/reference/reference.service.js';
@@ -117,7 +118,10 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
   if (limiter) app.addHook('onClose', async () => limiter.close());
 
   const routes: RouteEntry[] = [];
-  const services = createServices({ config, db, routes: () => routes, resolve, clock }, await openBlobStore(config));
+  const services = createServices({ config, db, routes: () => routes, resolve, clock, metrics: config.metrics }, await openBlobStore(config));
+  const { metrics } = services;
+  accessLog.metrics = metrics;
+  if (limiter && metrics) limiter.onRejected = (bucket) => metrics.rejected(bucket);
   app.addHook('onClose', async () => services.media.close());
   if (config.mediaS3) {
     const sweep = () => services.media.sweep().catch((err: unknown) => app.log.warn({ err }, 'media sweep failed; retrying later'));
@@ -136,7 +140,7 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
     apiKeys: services.apiKeys,
     limiter,
     adminToken: config.adminToken,
-    catchUp: config.readConsistency === 'strict' ? db.catchUp : undefined,
+    catchUp: config.readConsistency === 'strict' && db.catchUp ? (metrics ? metrics.timedCatchUp(db.catchUp) : db.catchUp) : undefined,
   });
   registerErrorHandling(app, gate.notFound);
   app.addHook('onRoute', (route) => {
@@ -152,6 +156,7 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
   app.addSchema(ErrorResponse);
 
   await app.register(healthRoutes(db));
+  if (metrics) await app.register(metricsRoutes(metrics, config.adminToken));
 
   const document = openApiDocument(app);
   app.get('/v1/openapi.json', { schema: OPENAPI_ROUTE_SCHEMA }, async (_request, reply) =>

@@ -35,6 +35,8 @@ export interface Config {
   /** Operator token for /admin; null = the operator routes answer 404. */
   readonly adminToken: string | null;
   readonly rateLimits: boolean;
+  /** GET /metrics is collected and served (METRICS, on by default). */
+  readonly metrics: boolean;
   readonly logLevel: LogLevel;
   /** Value for Fastify's trustProxy: false, true, a hop count, or a list of addresses/CIDRs. */
   readonly trustProxy: boolean | number | string[];
@@ -82,6 +84,7 @@ export const ENVIRONMENT = {
   REDIS_TIMEOUT_MS: { default: '250', doc: 'A slower Redis answer falls back to in-memory limiting for that request' },
   ADMIN_TOKEN: { default: '(unset)', doc: 'Operator token (>= 32 chars) for /admin/v1; unset with PGlite: generated on first start' },
   RATE_LIMITS: { default: 'on', doc: '`off` disables every rate limiter (local runs and functional tests only)' },
+  METRICS: { default: 'on', doc: '`off` stops collecting GET /metrics (Prometheus text, operator token)' },
   LOG_LEVEL: { default: 'info', doc: 'pino level: fatal, error, warn, info, debug, trace, silent' },
   TRUST_PROXY: { default: '(unset)', doc: 'Proxies whose X-Forwarded-For is trusted: a hop count, `true`, or comma-separated addresses/CIDRs' },
   PUBLIC_BASE_URL: { default: 'http://HOST:PORT', doc: "Base of public links (QR table URLs, media) and the OpenAPI document's server (`/` when unset)" },
@@ -182,6 +185,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (!['on', 'off', 'true', 'false', '1', '0'].includes(rateLimitsRaw)) {
     throw new ConfigError(`RATE_LIMITS must be 'on' or 'off', got '${env.RATE_LIMITS}'`);
   }
+  const metricsRaw = (env.METRICS ?? 'on').toLowerCase();
+  if (!['on', 'off', 'true', 'false', '1', '0'].includes(metricsRaw)) throw new ConfigError(`METRICS must be 'on' or 'off', got '${env.METRICS}'`);
   const logLevel = (env.LOG_LEVEL || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const databaseUrl = env.DATABASE_URL || null;
@@ -215,6 +220,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 250, 10, 60_000),
     adminToken,
     rateLimits: ['on', 'true', '1'].includes(rateLimitsRaw),
+    metrics: ['on', 'true', '1'].includes(metricsRaw),
     logLevel,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     publicBaseUrl,

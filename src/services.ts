@@ -11,6 +11,7 @@ import { BannersService } from './modules/merch/banners.service.js';
 import { GuestMerch } from './modules/merch/guest-merch.js';
 import { PromotionsService } from './modules/merch/promotions.service.js';
 import { TablesService } from './modules/merch/tables.service.js';
+import { Metrics } from './http/metrics.js';
 import { OutboundFetcher } from './outbound/fetch-bytes.js';
 import type { Resolver } from './outbound/guarded-connector.js';
 import { AuditService } from './modules/audit/audit.service.js';
@@ -37,6 +38,8 @@ export interface ServiceDeps {
   resolve?: Resolver;
   /** The time schedules are read at (tests move it). */
   clock?: () => number;
+  /** Collect GET /metrics (the HTTP app, when METRICS is on). */
+  metrics?: boolean;
 }
 
 /** Where image bytes live, chosen once from config (the S3 SDK is loaded only when used). */
@@ -47,7 +50,7 @@ export async function openBlobStore(config: Config): Promise<BlobStore> {
 }
 
 /** Every service, wired once; the HTTP app and the CLI both use this. */
-export function createServices({ config, db, routes = () => [], resolve, clock = Date.now }: ServiceDeps, blobStore: BlobStore = new DatabaseBlobStore()) {
+export function createServices({ config, db, routes = () => [], resolve, clock = Date.now, metrics = false }: ServiceDeps, blobStore: BlobStore = new DatabaseBlobStore()) {
   const menuCache = new MenuCache();
   const urls = new MediaUrls(config.mediaPublicUrl);
   const media = new MediaService({
@@ -80,6 +83,7 @@ export function createServices({ config, db, routes = () => [], resolve, clock =
     banners: new BannersService(db, urls, media),
     promotions: new PromotionsService(db),
     tables: new TablesService(db, config.publicBaseUrl),
+    metrics: metrics ? new Metrics(db) : null,
   };
 }
 

@@ -26,6 +26,15 @@ export interface TransactionOptions {
 
 export type Engine = 'pglite' | 'postgres';
 
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  /** Transactions' waits for a connection, summed, and how many there were. */
+  checkoutWaitMs: number;
+  checkouts: number;
+}
+
 export interface Database extends Queryable {
   readonly engine: Engine;
   /**
@@ -45,6 +54,8 @@ export interface Database extends Queryable {
   /** PostgreSQL with a change feed: reports it going down (memos read through) and back up. */
   onFeedChange?: (listener: (listening: boolean, err?: Error) => void) => void;
   transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /** PostgreSQL: the pool's state and how long transactions waited for a connection (GET /metrics). */
+  stats?: () => PoolStats;
   /** Runs a script of several statements (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;

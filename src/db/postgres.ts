@@ -71,6 +71,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   // (memos read through until it is up; it keeps retrying).
   if (feed) await Promise.race([feed.start(), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
   let ownEpoch = 0;
+  let checkoutWaitMs = 0;
+  let checkouts = 0;
   const wrote = () => (feed ? feed.wrote() : (ownEpoch += 1));
 
   const run = async <R>(q: pg.Pool | pg.PoolClient, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
@@ -94,6 +96,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
           },
         }
       : {}),
+    stats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, checkoutWaitMs, checkouts }),
     query<R>(text: string, params?: readonly unknown[]) {
       if (isReadOnly(text)) return run<R>(pool, text, params);
       // A write commits together with its notification (see transaction), never one without the other.
@@ -101,7 +104,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     },
     async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       const { deadline } = options;
+      const waitStarted = performance.now();
       const client = await pool.connect();
+      checkoutWaitMs += performance.now() - waitStarted;
+      checkouts += 1;
       let broken = false;
       let writes = false;
       try {

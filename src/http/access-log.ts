@@ -1,6 +1,7 @@
 // The access log (issue 15): one line per request, written when it completes, with what an
 // operator looks for: method, route pattern, status, duration, request id and venue.
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Metrics } from './metrics.js';
 import { shownPath } from './request-logger.js';
 
 type RootLogger = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
@@ -28,12 +29,21 @@ export function accessFields(request: FastifyRequest, reply: FastifyReply) {
 export class AccessLogController extends LogController {
   /** Set once the app exists (the controller is built before it). */
   root: RootLogger | null = null;
+  /** Request counts and durations for GET /metrics, when on. */
+  metrics: Metrics | null = null;
 
   constructor() {
     super({ requestIdLogLabel: 'requestId' });
   }
 
-  override incomingRequest(request: FastifyRequest): void {
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
+    const metrics = this.metrics;
+    if (metrics) {
+      metrics.requestStarted();
+      // 'close' comes after the response is sent and on an aborted one alike: timed here, so a
+      // request cut before its answer still leaves the in-flight gauge.
+      reply.raw.once('close', () => metrics.requestEnded(request.method, request.routeOptions?.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000));
+    }
     if (this.root?.isLevelEnabled('debug')) this.root.debug({ requestId: request.id, method: request.method, url: shownPath(request.url) }, 'incoming request');
   }
 

@@ -31,6 +31,9 @@ function setHeaders(reply: Pick<FastifyReply, 'header'>, buckets: BucketState[])
 
 /** Per-IP and per-venue rolling-window limits (spec 8.4, decisions 10) over one store. */
 export class RateLimiter {
+  /** Told the bucket of every 429 (GET /metrics). */
+  onRejected: ((bucket: string) => void) | null = null;
+
   constructor(
     private readonly store: RateStore,
     private readonly now: () => number = Date.now,
@@ -44,6 +47,7 @@ export class RateLimiter {
     const result = await this.store.consume(checks, this.now(), token);
     setHeaders(reply, result.buckets);
     if (!result.allowed && result.rejected) {
+      this.onRejected?.(result.rejected.name);
       throw errors.rateLimited(result.rejected.name, Math.max(1, Math.ceil(result.rejected.resetMs / 1000)));
     }
     return result;

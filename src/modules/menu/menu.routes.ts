@@ -55,11 +55,14 @@ export function menuRoutes(services: Services) {
         },
       },
     }, async (request, reply) => {
-      const result = await services.sync.sync(
-        actorOf(request),
-        request.body,
-        { dryRun: request.query.dryRun === true, bodyDigest: request.bodyDigest },
-      );
+      const dryRun = request.query.dryRun === true;
+      const started = performance.now();
+      const result = await services.sync.sync(actorOf(request), request.body, { dryRun, bodyDigest: request.bodyDigest });
+      services.metrics?.synced(dryRun, (performance.now() - started) / 1000, {
+        categories: request.body.categories?.length ?? 0,
+        ingredients: request.body.ingredients?.length ?? 0,
+        products: request.body.products?.length ?? 0,
+      });
       return reply.status(201).send(result);
     });
 

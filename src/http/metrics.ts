@@ -1,0 +1,152 @@
+// GET /metrics (issue 15): what operators graph and alert on, in the Prometheus text format
+// (prom-client). Labels are bounded by construction: route patterns, status classes, bucket names,
+// sync sections. Never a venue id, a path or anything a client chooses.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Database } from '../db/port.js';
+
+/** Latency buckets (seconds) from a cached 304 (~0.1 ms) to a slow sync (30 s). */
+const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
+
+export class Metrics {
+  readonly registry = new Registry();
+
+  private readonly requestDuration = new Histogram({
+    name: 'carta_http_request_duration_seconds',
+    help: 'Time from a request read to its response sent, by route pattern and status class',
+    labelNames: ['method', 'route', 'status_class'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+
+  private readonly inFlight = new Gauge({
+    name: 'carta_http_requests_in_flight',
+    help: 'Requests read and not yet answered',
+    registers: [this.registry],
+  });
+
+  private readonly rateLimited = new Counter({
+    name: 'carta_rate_limit_rejections_total',
+    help: 'Requests refused with 429, by the bucket that was full',
+    labelNames: ['bucket'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly catchUpDuration = new Histogram({
+    name: 'carta_change_feed_catch_up_seconds',
+    help: 'Strict reads: the wait for writes committed elsewhere to be seen (one round trip on the change feed)',
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+
+  private readonly syncDuration = new Histogram({
+    name: 'carta_sync_duration_seconds',
+    help: 'POST /v1/sync from start to answer, dry runs apart',
+    labelNames: ['dry_run'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+
+  private readonly syncItems = new Histogram({
+    name: 'carta_sync_items',
+    help: 'Items sent in one sync, by section',
+    labelNames: ['section'] as const,
+    buckets: [0, 1, 10, 50, 100, 250, 500, 1000, 2500, 5000],
+    registers: [this.registry],
+  });
+
+  /** Per route: the label values resolved once (a child lookup per request costs a map walk). */
+  private readonly routeChildren = new Map<string, ReturnType<Histogram<'method' | 'route' | 'status_class'>['labels']>>();
+
+  constructor(db: Database) {
+    collectDefaultMetrics({ register: this.registry });
+    const stats = db.stats;
+    if (stats) {
+      const read = () => stats.call(db);
+      new Gauge({
+        name: 'carta_db_pool_connections',
+        help: 'PostgreSQL pool connections by state (total open, idle, and requests waiting for one)',
+        labelNames: ['state'] as const,
+        registers: [this.registry],
+        collect() {
+          const s = read();
+          this.set({ state: 'total' }, s.total);
+          this.set({ state: 'idle' }, s.idle);
+          this.set({ state: 'waiting' }, s.waiting);
+        },
+      });
+      new Counter({
+        name: 'carta_db_pool_checkout_wait_seconds_total',
+        help: 'Time transactions waited for a pool connection, in total (divide by checkouts for the mean)',
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc(read().checkoutWaitMs / 1000);
+        },
+      });
+      new Counter({
+        name: 'carta_db_pool_checkouts_total',
+        help: 'Pool connections handed to transactions',
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc(read().checkouts);
+        },
+      });
+    }
+    new Gauge({
+      name: 'carta_change_feed_listening',
+      help: 'PostgreSQL change feed: 1 while LISTEN is up (memos trusted), 0 while memos read through; absent on PGlite',
+      registers: db.onFeedChange ? [this.registry] : [],
+      collect() {
+        this.set(db.coherent() ? 1 : 0);
+      },
+    });
+  }
+
+  requestStarted(): void {
+    this.inFlight.inc();
+  }
+
+  requestEnded(method: string, route: string, status: number, seconds: number): void {
+    this.inFlight.dec();
+    const statusClass = STATUS_CLASSES[Math.floor(status / 100) - 1] ?? '5xx';
+    const key = `${method} ${route} ${statusClass}`;
+    let child = this.routeChildren.get(key);
+    if (!child) {
+      child = this.requestDuration.labels(method, route, statusClass);
+      this.routeChildren.set(key, child);
+    }
+    child.observe(seconds);
+  }
+
+  rejected(bucket: string): void {
+    this.rateLimited.inc({ bucket });
+  }
+
+  /** Wraps the strict-read catch-up so each wait is timed. */
+  timedCatchUp(catchUp: () => Promise<void>): () => Promise<void> {
+    return async () => {
+      const end = this.catchUpDuration.startTimer();
+      try {
+        await catchUp();
+      } finally {
+        end();
+      }
+    };
+  }
+
+  synced(dryRun: boolean, seconds: number, counts: Record<string, number>): void {
+    this.syncDuration.observe({ dry_run: String(dryRun) }, seconds);
+    for (const [section, n] of Object.entries(counts)) this.syncItems.observe({ section }, n);
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
