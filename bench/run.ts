@@ -16,6 +16,7 @@ import { openPostgres } from '../src/db/postgres.js';
 import type { Database } from '../src/db/port.js';
 import { ImageProcessor } from '../src/modules/media/image-processor.js';
 import { makeBenchImage } from './images.js';
+import { ORDER_BENCH_MENU, orderBody, placeOrders, rawOrderWrites, ORDER_GUESTS } from './orders.js';
 import { rawSqlWrite } from './raw-sql.js';
 import { menuFixture, type SyncBody } from './workload.js';
 
@@ -171,7 +172,9 @@ async function startCarta(e: EngineEnv, port: number, env: Record<string, string
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(root, 'bin/carta.js'), 'serve'], {
     env: { ...process.env, ...e.env, PORT: String(port), RATE_LIMITS: 'off', LOG_LEVEL: 'warn', ADMIN_TOKEN, REDIS_URL: '', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // At LOG_LEVEL=info the access log writes a line per request: to /dev/null, as a log shipper
+    // would take it, not through this terminal.
+    stdio: ['ignore', env.LOG_LEVEL === 'info' ? 'ignore' : 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/ready`);
@@ -405,6 +408,57 @@ async function seedOrders(db: Database, venueIds: string[]): Promise<void> {
   await db.query('analyze orders');
 }
 
+// ---- the order write path ---------------------------------------------------------------------------
+
+/**
+ * Guest orders at ORDER_GUESTS concurrent guests against raw SQL writing the same rows; then every
+ * acknowledged order must be listed exactly once and seen by a poll following the cursor.
+ */
+async function orderWritePath(url: string, e: EngineEnv): Promise<void> {
+  const venue = await newVenue(url);
+  await api(url, 'POST', '/v1/sync', venue.key, ORDER_BENCH_MENU);
+  await api(url, 'POST', '/v1/publish', venue.key);
+  const slug: string = (await api(url, 'GET', `/admin/v1/venues/${venue.id}`, ADMIN_TOKEN)).body.slug;
+  const menu = await api(url, 'GET', `/guest/v1/venues/${slug}/menu`, '');
+  const body = orderBody(menu.body.products);
+  await placeOrders(url, slug, body, 1); // warm-up
+  const carta = await placeOrders(url, slug, body, LOAD_SECONDS);
+
+  const local = await e.openLocal();
+  const venueId = '00000000-0000-7000-8000-00000000a0a0';
+  await local.db.query(`insert into venues (id, slug, name, currency) values ($1, $2, 'raw orders', 'EUR')`, [venueId, `raw-${randomBytes(3).toString('hex')}`]);
+  await rawOrderWrites(local.db, venueId, 1);
+  const raw = await rawOrderWrites(local.db, venueId, LOAD_SECONDS);
+  await local.dispose();
+  log(`guest orders ${round(carta.rps)} req/s p99 ${carta.p99} ms (${carta.non2xx} non-2xx) vs raw SQL ${round(raw.rps)}/s p99 ${round(raw.p99)} ms`);
+  ratioMetric(`POST /guest/v1/venues/:slug/orders (3 items with modifiers, Idempotency-Key), ${ORDER_GUESTS} guests: req/s vs raw SQL`, carta.rps, raw.rps, 'req/s', '>=', 0.5);
+  absoluteMetric(`guest order placement, ${ORDER_GUESTS} guests: p99`, carta.p99, 'ms', '<=', 25, carta.p99 <= 25);
+
+  // Every acknowledged order (warm-up included) listed once, and seen by the poll cursor.
+  const listed = new Set<string>();
+  let total = 0;
+  for (let page = 1; ; page += 1) {
+    const res = await api(url, 'GET', `/v1/orders?limit=100&page=${page}`, venue.key);
+    total = res.body.total;
+    for (const o of res.body.items as { id: string }[]) listed.add(o.id);
+    if (res.body.items.length < 100) break;
+  }
+  const polled = new Set<string>();
+  let cursor = '1970-01-01T00:00:00.000Z';
+  for (;;) {
+    const res = await api(url, 'GET', `/v1/orders?updatedSince=${encodeURIComponent(cursor)}&limit=100`, venue.key);
+    const items = res.body.items as { id: string; updatedAt: string }[];
+    const fresh = items.filter((o) => !polled.has(o.id));
+    for (const o of fresh) polled.add(o.id);
+    if (fresh.length === 0) break;
+    cursor = items[items.length - 1].updatedAt;
+  }
+  const stored = listed.size;
+  const exact = total === stored && polled.size === stored && stored >= carta.acknowledged;
+  log(`orders: ${stored} listed (total ${total}), ${polled.size} seen by the poll, ${carta.acknowledged} acknowledged in the measured run`);
+  absoluteMetric('every acknowledged guest order listed exactly once and seen by the updatedSince cursor', stored, 'orders', '==', 'all', exact);
+}
+
 // ---- the run ----------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -504,10 +558,29 @@ async function main(): Promise<void> {
     ratioMetric('GET /v1/menu If-None-Match (304): req/s vs bare tiny JSON', carta304.rps, bareTiny.rps, 'req/s', '>=', 0.9);
     ratioMetric('GET /v1/reference: req/s vs bare tiny JSON', cartaReference.rps, bareTinyReference.rps, 'req/s', '>=', 0.6);
 
+    // The default configuration (issue 15): LOG_LEVEL=info (the access log on) and METRICS on,
+    // against the same baseline; then what metrics cost, the same 304 with METRICS on and off.
+    await stop(carta.child);
+    carta = (await startCarta(e, port, { LOG_LEVEL: 'info' })).server;
+    const [default304, defaultTiny] = await versusTiny(`${url}/v1/menu`, bareUrl, { ...auth, 'if-none-match': etag });
+    const [defaultReference, defaultTinyReference] = await versusTiny(`${url}/v1/reference`, bareUrl, auth);
+    ratioMetric('default config (LOG_LEVEL=info, METRICS=on): 304 req/s vs bare tiny JSON', default304.rps, defaultTiny.rps, 'req/s', '>=', 0.8);
+    ratioMetric('default config (LOG_LEVEL=info, METRICS=on): GET /v1/reference req/s vs bare tiny JSON', defaultReference.rps, defaultTinyReference.rps, 'req/s', '>=', 0.7);
+    await stop(carta.child);
+    carta = (await startCarta(e, port, { METRICS: 'off' })).server;
+    const metricsOff = await load(`${url}/v1/menu`, { ...auth, 'if-none-match': etag });
+    await stop(carta.child);
+    carta = (await startCarta(e, port)).server;
+    const metricsOn = await load(`${url}/v1/menu`, { ...auth, 'if-none-match': etag });
+    log(`default config: 304 ${round(default304.rps)} vs tiny ${round(defaultTiny.rps)}, reference ${round(defaultReference.rps)} vs tiny ${round(defaultTinyReference.rps)}; 304 METRICS on ${round(metricsOn.rps)} vs off ${round(metricsOff.rps)}`);
+    ratioMetric('GET /v1/menu 304 with METRICS=on vs METRICS=off (LOG_LEVEL=warn): req/s', metricsOn.rps, metricsOff.rps, 'req/s', '>=', 0.95);
+
     const bareImage = await load(`${bareUrl}/image`);
     const cartaImage = await load(`${url}${imageFile.path}`);
     log(`image ${round(cartaImage.rps)} req/s vs bare ${round(bareImage.rps)}`);
     ratioMetric(`GET /media/... (${round(imageFile.bytes / 1024)} KB WebP), 10 connections: req/s vs bare Fastify`, cartaImage.rps, bareImage.rps, 'req/s', '>=', 0.8);
+
+    await orderWritePath(url, e);
 
     // Orders: seed 100,000 orders, then poll the 10,000-order venue.
     const orderVenues: { id: string; key: string }[] = [];

@@ -19,6 +19,17 @@ export function accessFields(request: FastifyRequest, reply: FastifyReply) {
   };
 }
 
+const ENDED = Symbol('carta.metrics');
+type ClosingResponse = FastifyReply['raw'] & { [ENDED]?: { metrics: Metrics; request: FastifyRequest; reply: FastifyReply } };
+
+function onResponseClose(this: ClosingResponse): void {
+  const ended = this[ENDED];
+  if (!ended) return;
+  this[ENDED] = undefined;
+  const { metrics, request, reply } = ended;
+  metrics.requestEnded(request.method, request.routeOptions?.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+}
+
 /**
  * Fastify writes two lines per request by default ("incoming request", "request completed"),
  * each through a child logger with the request serialised: together about the cost of a hot read.
@@ -37,12 +48,12 @@ export class AccessLogController extends LogController {
   }
 
   override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
-    const metrics = this.metrics;
-    if (metrics) {
-      metrics.requestStarted();
-      // 'close' comes after the response is sent and on an aborted one alike: timed here, so a
-      // request cut before its answer still leaves the in-flight gauge.
-      reply.raw.once('close', () => metrics.requestEnded(request.method, request.routeOptions?.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000));
+    if (this.metrics) {
+      this.metrics.requestStarted();
+      // 'close' comes after the response is sent and on an aborted one alike, so a request cut
+      // before its answer still leaves the in-flight gauge. One shared listener, no closure.
+      (reply.raw as ClosingResponse)[ENDED] = { metrics: this.metrics, request, reply };
+      reply.raw.on('close', onResponseClose);
     }
     if (this.root?.isLevelEnabled('debug')) this.root.debug({ requestId: request.id, method: request.method, url: shownPath(request.url) }, 'incoming request');
   }
