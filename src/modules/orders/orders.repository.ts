@@ -252,13 +252,14 @@ export interface IdempotencyRow {
 }
 
 /** A live (under 24 h) idempotency record; expired ones are removed so the key can be reused. */
+/**
+ * A live key (under 24 hours old). A read only: an expired row is left for insertIdempotencyKey
+ * to take over, so the common case (a new key) costs no write before the order's own transaction.
+ */
 export async function findIdempotencyKey(db: Queryable, venueId: string, key: string): Promise<IdempotencyRow | null> {
-  await db.query(
-    `delete from order_idempotency_keys where venue_id = $1 and key = $2 and created_at < now() - interval '24 hours'`,
-    [venueId, key],
-  );
   const { rows } = await db.query<IdempotencyRow>(
-    'select request_hash, order_id from order_idempotency_keys where venue_id = $1 and key = $2',
+    `select request_hash, order_id from order_idempotency_keys
+     where venue_id = $1 and key = $2 and created_at >= now() - interval '24 hours'`,
     [venueId, key],
   );
   return rows[0] ?? null;
@@ -266,7 +267,9 @@ export async function findIdempotencyKey(db: Queryable, venueId: string, key: st
 
 export async function insertIdempotencyKey(db: Queryable, venueId: string, key: string, requestHash: string, orderId: string): Promise<void> {
   await db.query(
-    'insert into order_idempotency_keys (venue_id, key, request_hash, order_id) values ($1, $2, $3, $4)',
+    `insert into order_idempotency_keys as k (venue_id, key, request_hash, order_id) values ($1, $2, $3, $4)
+     on conflict (venue_id, key) do update set request_hash = excluded.request_hash, order_id = excluded.order_id, created_at = now()
+     where k.created_at < now() - interval '24 hours'`,
     [venueId, key, requestHash, orderId],
   );
 }
