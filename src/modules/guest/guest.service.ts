@@ -10,6 +10,7 @@ import { findPublicationDocument } from '../menu/menu.repository.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
 import * as orders from '../orders/orders.repository.js';
 import { loadOrderViews } from '../orders/orders.service.js';
+import { orderViews } from '../orders/order-view.js';
 import type { OrderView } from '../orders/orders.schemas.js';
 import type { MediaUrls } from '../media/stored-image.js';
 import { effectiveLanguages, effectiveOrderConfig } from '../settings/settings.service.js';
@@ -175,12 +176,6 @@ export class GuestService {
     const venue = await this.venue(slug);
     const info = venueInfo(venue, this.urls);
     const requestHash = createHash('sha256').update(stableStringify(input)).digest('hex');
-    // A retry of a request that already made its order gets that order back (decisions 2), even
-    // when the menu or settings would now refuse the same request: check the key before pricing.
-    if (idempotencyKey !== undefined) {
-      const replay = await this.replay(this.db, venue.id, idempotencyKey, requestHash);
-      if (replay) return replay;
-    }
     const doc = await this.snapshot(venue.id, venue.latest_publication_id);
     const merch = await this.liveMerch(venue);
     const table = await this.table(venue.id, input);
@@ -190,7 +185,14 @@ export class GuestService {
       hasDelivery: PLAN_DEFINITIONS[venue.plan].features.hasDelivery,
       promoPrice: (product) => promoPrice(product, merch)?.priceMinor ?? null,
     });
-    if (table.errors.length > 0 || !priced.order) throw errors.validation([...table.errors, ...priced.errors]);
+    if (table.errors.length > 0 || !priced.order) {
+      // A retry of a request that already made its order gets that order back (decisions 2), even
+      // when the menu or settings would now refuse the same request. Looked up only here: a new
+      // key (the common case) is checked once, under the order lock below.
+      const replay = idempotencyKey === undefined ? null : await this.replay(this.db, venue.id, idempotencyKey, requestHash);
+      if (replay) return replay;
+      throw errors.validation([...table.errors, ...priced.errors]);
+    }
     const order = priced.order;
 
     return this.db.transaction(async (tx) => {
@@ -203,7 +205,7 @@ export class GuestService {
       const { number, ts } = await orders.tickOrderClock(tx, venue.id, 1);
       const id = uuidv7();
       const token = newGuestToken();
-      await orders.insertOrder(tx, venue.id, {
+      const inserted = await orders.insertOrder(tx, venue.id, {
         id,
         orderNumber: String(number),
         type: input.type,
@@ -224,8 +226,7 @@ export class GuestService {
         ...order,
       }, ts);
       if (idempotencyKey !== undefined) await orders.insertIdempotencyKey(tx, venue.id, idempotencyKey, requestHash, id);
-      const row = (await orders.findOrder(tx, venue.id, id))!;
-      return { order: (await loadOrderViews(tx, venue.id, [row]))[0], token, replayed: false };
+      return { order: orderViews([inserted.row], inserted.items, inserted.modifiers)[0], token, replayed: false };
     });
   }
 

@@ -108,12 +108,23 @@ export interface NewOrder {
 }
 
 /** The order, its items and their modifiers: three statements whatever the order's size. */
-export async function insertOrder(db: Queryable, venueId: string, o: NewOrder, ts: Date): Promise<void> {
-  await db.query(
+export interface InsertedOrder {
+  row: OrderRow;
+  items: OrderItemRow[];
+  modifiers: OrderModifierRow[];
+}
+
+/**
+ * Inserts the order and its lines, and returns them as the read would (the order row from the
+ * insert's RETURNING, the lines as written), so the creation answers without reading them back.
+ */
+export async function insertOrder(db: Queryable, venueId: string, o: NewOrder, ts: Date): Promise<InsertedOrder> {
+  const inserted = await db.query<OrderRow>(
     `insert into orders (venue_id, id, order_number, status, type, customer_name, customer_phone, customer_email,
        delivery_address, delivery_notes, payment_method, comment, change_from_amount, scheduled_for, table_id, table_name,
        currency, subtotal_amount, delivery_fee, discount_amount, total_amount, publication_id, guest_token, created_at, updated_at)
-     values ($1, $2, $3, 'new', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $23)`,
+     values ($1, $2, $3, 'new', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $23)
+     returning ${ORDER_COLUMNS}`,
     [venueId, o.id, o.orderNumber, o.type, o.customerName, o.customerPhone, o.customerEmail, o.deliveryAddress,
       o.deliveryNotes, o.paymentMethod, o.comment, o.changeFromAmount, o.scheduledFor, o.tableId, o.tableName, o.currency,
       o.subtotalAmount, o.deliveryFee, o.discountAmount, o.totalAmount, o.publicationId, o.guestToken, ts],
@@ -154,6 +165,17 @@ export async function insertOrder(db: Queryable, venueId: string, o: NewOrder, t
       [venueId, o.id, JSON.stringify(modifiers)],
     );
   }
+  const items: OrderItemRow[] = o.items.map((it, position) => ({
+    order_id: o.id,
+    position,
+    product_external_id: it.productExternalId,
+    product_name: it.productName,
+    quantity: it.quantity,
+    unit_price: it.unitPrice,
+    total_price: it.totalPrice,
+  }));
+  const modifierRows: OrderModifierRow[] = modifiers.map((m) => ({ order_id: o.id, ...m }));
+  return { row: inserted.rows[0], items, modifiers: modifierRows };
 }
 
 export async function findOrder(db: Queryable, venueId: string, orderId: string, forUpdate = false): Promise<OrderRow | null> {
