@@ -94,6 +94,7 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
   if (config.logLevel !== 'silent') accessLog.root = app.log as AccessLogController['root'];
 
   app.decorateRequest('venue', null as never);
+  app.decorateRequest('routePattern', null);
   // Declared up front, so every request object has the same shape (fast property access on hot paths).
   app.decorateRequest('decodedUpload', undefined);
   app.decorateRequest('idempotencyFinish', undefined);

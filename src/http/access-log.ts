@@ -12,7 +12,7 @@ export function accessFields(request: FastifyRequest, reply: FastifyReply) {
     method: request.method,
     // The pattern, not the path: bounded, and free of ids and tokens. An unmatched path is
     // shown as the error envelope shows it.
-    route: request.routeOptions?.url ?? shownPath(request.url),
+    route: request.routePattern ?? shownPath(request.url),
     status: reply.statusCode,
     ms: Math.round(reply.elapsedTime * 100) / 100,
     venueId: (request as { venue?: { venueId?: string } | null }).venue?.venueId,
@@ -27,7 +27,7 @@ function onResponseClose(this: ClosingResponse): void {
   if (!ended) return;
   this[ENDED] = undefined;
   const { metrics, request, reply } = ended;
-  metrics.requestEnded(request.method, request.routeOptions?.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+  metrics.requestEnded(request.method, request.routePattern ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
 }
 
 /**

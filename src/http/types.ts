@@ -23,6 +23,11 @@ declare module 'fastify' {
     rateLimit?: false;
   }
   interface FastifyRequest {
+    /**
+     * The matched route's pattern (`/v1/products/:ref`), set by the request gate; null for a path
+     * no route matches. The access log and metrics read it (request.routeOptions builds an object per read).
+     */
+    routePattern: string | null;
     /** The caller's venue; set by the API-key plugin on every /v1 route that needs a key. */
     venue: VenueContext;
     /** The per-IP slots this request took (refunded if a venue bucket refuses it). */

@@ -47,7 +47,7 @@ type Step = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 export function requestGate({ apiKeys, limiter, adminToken, catchUp }: GateDeps) {
   const authenticateOperator = adminAuth(adminToken);
 
-  function gateFor(prefix: string, config: FastifyContextConfig) {
+  function gateFor(prefix: string, config: FastifyContextConfig, pattern: string | null) {
     const steps: Step[] = [];
     if (limiter && config.rateLimit !== false) steps.push(limitIp(limiter));
     const surface = surfaceOf(prefix);
@@ -59,15 +59,18 @@ export function requestGate({ apiKeys, limiter, adminToken, catchUp }: GateDeps)
     const gate =
       steps.length === 0
         ? (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+            request.routePattern = pattern;
             reply.header('x-request-id', request.id);
             done();
           }
         : steps.length === 1
           ? (request: FastifyRequest, reply: FastifyReply) => {
+              request.routePattern = pattern;
               reply.header('x-request-id', request.id);
               return only(request, reply);
             }
           : async (request: FastifyRequest, reply: FastifyReply) => {
+              request.routePattern = pattern;
               reply.header('x-request-id', request.id);
               for (const step of steps) await step(request, reply);
             };
@@ -77,10 +80,10 @@ export function requestGate({ apiKeys, limiter, adminToken, catchUp }: GateDeps)
   return {
     /** An onRoute hook: puts the route's gate first among its onRequest hooks. */
     install(route: RouteOptions & { prefix: string }): void {
-      const gate = gateFor(route.prefix, route.config ?? {});
+      const gate = gateFor(route.prefix, route.config ?? {}, route.url);
       route.onRequest = [gate, ...[route.onRequest ?? []].flat()] as RouteOptions['onRequest'];
     },
     /** Unknown paths are not routes but still count against the caller's IP. */
-    notFound: { hook: gateFor('', {}) as preValidationHookHandler, charge: limiter ? limitIp(limiter) : null },
+    notFound: { hook: gateFor('', {}, null) as preValidationHookHandler, charge: limiter ? limitIp(limiter) : null },
   };
 }
