@@ -6,7 +6,7 @@ import { menuFixture, type SyncBody } from '../bench/workload.js';
 import { loadGuestAssets } from '../src/modules/guest-page/page.assets.js';
 import { admin, assertError, call, createVenue, startApp, type Call, type TestApp } from './helpers/app.js';
 import { GUEST_PAGE_MENU, setUpGuestPage, type GuestPageFixture } from './helpers/guest-page.js';
-import { expectStatus, orderBody, patchOrderConfig, patchStatus, placeOrder, publish, setUpOrderMenu } from './helpers/orders.js';
+import { burgerLine, expectStatus, orderBody, patchOrderConfig, patchStatus, placeOrder, publish, setUpOrderMenu } from './helpers/orders.js';
 
 // The guest page (issue 14): GET /m/:slug, GET /t/:token, GET /m/:slug/orders/:token and their
 // assets, plus the guest order token API the status page reads (GET /guest/v1/venues/:slug/orders/:token).
@@ -500,6 +500,27 @@ describe('the guest order token API', () => {
   let g: GuestPageFixture;
   before(async () => {
     g = await setUpGuestPage(t.app);
+  });
+
+  it("leads a table's guest back to the table's page, and shows a promotion's saving in the totals", async () => {
+    const p = await setUpGuestPage(t.app);
+    const promo = await call(t.app, 'POST', '/v1/promotions', { key: p.v.key, body: { name: 'Burger deal', externalId: 'deal' } });
+    expectStatus(promo, 201);
+    expectStatus(await call(t.app, 'POST', `/v1/promotions/${promo.body.id}/items`, { key: p.v.key, body: { productRef: 'burger', promoPriceMinor: 800 } }), 201);
+    const body = orderBody(p.ids, { type: 'dine_in', tableId: p.table.id, items: [burgerLine(p.ids)] });
+    const created = await placeOrder(t.app, p.v.slug, body);
+    expectStatus(created, 201);
+    assert.ok(created.body.discountAmount > 0, JSON.stringify(created.body));
+    const page = await get(`/m/${p.v.slug}/orders/${String(created.headers.location).split('/').pop()}`);
+    assert.equal(page.status, 200);
+    const html = String(page.raw.body);
+    assert.ok(html.includes(`<a href="/t/${p.table.token}?lang=en">`), 'back to the table, not the menu link');
+    assert.match(html, /<dt>Discount<\/dt>/);
+
+    // A deactivated table's guest goes back to the menu link instead.
+    expectStatus(await call(t.app, 'PATCH', `/v1/tables/${p.table.id}`, { key: p.v.key, body: { isActive: false } }), 200);
+    const later = String((await get(`/m/${p.v.slug}/orders/${String(created.headers.location).split('/').pop()}`)).raw.body);
+    assert.ok(later.includes(`<a href="/m/${p.v.slug}?lang=en">`));
   });
 
   it('names the order by an unguessable token that shows its progress and nothing private', async () => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { createCartaClient, type CartaClient, type Order, type SyncCatalogResult, type SyncMenu, type SyncProgress } from '@carta/client';
 import { loadIntegratorConfig } from '../config.js';
+import { formatMoney } from '../modules/guest-page/shared/money.js';
 import { menuToSyncInput } from '../modules/menu/menu-export.js';
 import { VERSION } from '../version.js';
 
@@ -99,10 +100,9 @@ export async function pull(term: Terminal = defaultTerminal()): Promise<number> 
   return 0;
 }
 
-/** Minor units in the currency's own digits (EUR 1250 -> €12.50, JPY 1250 -> ¥1,250). */
+/** Minor units in the currency's ISO digits (EUR 1250 -> €12.50, CLP 1250 -> CLP 1,250). */
 function money(minor: number, currency: string): string {
-  const format = new Intl.NumberFormat('en', { style: 'currency', currency });
-  return format.format(minor / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+  return formatMoney(minor, currency, 'en');
 }
 
 function orderLine(order: Order): string {

@@ -6,13 +6,20 @@ import { shownPath } from './request-logger.js';
 
 type RootLogger = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
 
+/**
+ * A path as the log shows it: as the envelope shows it (no query, credentials masked), and the
+ * guest page's bearer segments masked too (a table's `/t/<token>`, an order's `/orders/<token>`).
+ */
+const BEARER_SEGMENT = /\/(t|orders)\/[^/]+/g;
+const loggedPath = (url: string) => shownPath(url).replace(BEARER_SEGMENT, '/$1/[Redacted]');
+
 /** An access line's fields (the request id aside: a request's own logger binds it). */
 export function accessFields(request: FastifyRequest, reply: FastifyReply) {
   return {
     method: request.method,
     // The pattern, not the path: bounded, and free of ids and tokens. An unmatched path is
     // shown as the error envelope shows it.
-    route: request.routePattern ?? shownPath(request.url),
+    route: request.routePattern ?? loggedPath(request.url),
     status: reply.statusCode,
     ms: Math.round(reply.elapsedTime * 100) / 100,
     venueId: (request as { venue?: { venueId?: string } | null }).venue?.venueId,
@@ -27,7 +34,9 @@ function onResponseClose(this: ClosingResponse): void {
   if (!ended) return;
   this[ENDED] = undefined;
   const { metrics, request, reply } = ended;
-  metrics.requestEnded(request.method, request.routePattern ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+  // A response the client cut before it was answered has no status of its own (it would read 200):
+  // it leaves the in-flight count and is not timed.
+  metrics.requestEnded(request.method, request.routePattern ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000, this.writableEnded);
 }
 
 /**
@@ -55,7 +64,7 @@ export class AccessLogController extends LogController {
       (reply.raw as ClosingResponse)[ENDED] = { metrics: this.metrics, request, reply };
       reply.raw.on('close', onResponseClose);
     }
-    if (this.root?.isLevelEnabled('debug')) this.root.debug({ requestId: request.id, method: request.method, url: shownPath(request.url) }, 'incoming request');
+    if (this.root?.isLevelEnabled('debug')) this.root.debug({ requestId: request.id, method: request.method, url: loggedPath(request.url) }, 'incoming request');
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {

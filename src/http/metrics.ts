@@ -167,9 +167,9 @@ export class Metrics {
     this.inFlightCount += 1;
   }
 
-  requestEnded(method: string, route: string, status: number, seconds: number): void {
+  requestEnded(method: string, route: string, status: number, seconds: number, answered = true): void {
     this.inFlightCount -= 1;
-    this.requestDuration.observe(method, route, STATUS_CLASSES[Math.floor(status / 100) - 1] ?? '5xx', seconds);
+    if (answered) this.requestDuration.observe(method, route, STATUS_CLASSES[Math.floor(status / 100) - 1] ?? '5xx', seconds);
   }
 
   rejected(bucket: string): void {

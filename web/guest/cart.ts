@@ -47,19 +47,27 @@ interface Stored {
   attempt?: { key: string; body: string };
 }
 
-/** What a product costs before options: the live promotional price when there is one. */
+/** What a guest pays for a product before options: the live promotional price when there is one. */
 export function basePrice(p: MenuProduct): number {
   return p.promoPriceMinor ?? p.effectivePriceMinor;
+}
+
+/** A live promotion's saving per unit: the server keeps lines at the regular price and sums these as the discount. */
+export function unitSaving(p: MenuProduct): number {
+  return p.promoPriceMinor === null ? 0 : p.effectivePriceMinor - p.promoPriceMinor;
 }
 
 export function optionsOf(p: MenuProduct): Map<string, MenuOption> {
   return new Map(p.modifierGroups.flatMap((g) => g.options.map((o) => [o.id, o] as const)));
 }
 
-/** unitPrice = base + sum(option.priceAdjustment * quantity), as the server computes it. */
+/**
+ * A line's unit price as the server computes it (decisions 2): effectivePriceMinor plus the options.
+ * A promotion is not in it: it is the order's discount (unitSaving).
+ */
 export function unitPrice(p: MenuProduct, modifiers: CartModifier[]): number {
   const options = optionsOf(p);
-  return modifiers.reduce((sum, m) => sum + (options.get(m.optionId)?.priceAdjustment ?? 0) * m.quantity, basePrice(p));
+  return modifiers.reduce((sum, m) => sum + (options.get(m.optionId)?.priceAdjustment ?? 0) * m.quantity, p.effectivePriceMinor);
 }
 
 const sameModifiers = (a: CartModifier[], b: CartModifier[]) =>
@@ -109,10 +117,20 @@ export class Cart {
     this.write({ lines });
   }
 
-  total(products: Map<string, MenuProduct>): number {
+  /** The sum of the lines at their regular prices: what the minimum order and free delivery compare with. */
+  subtotal(products: Map<string, MenuProduct>): number {
+    return this.sum(products, (p, l) => unitPrice(p, l.modifiers) * l.quantity);
+  }
+
+  /** What live promotions take off. */
+  discount(products: Map<string, MenuProduct>): number {
+    return this.sum(products, (p, l) => unitSaving(p) * l.quantity);
+  }
+
+  private sum(products: Map<string, MenuProduct>, of: (p: MenuProduct, l: CartLine) => number): number {
     return this.stored.lines.reduce((sum, l) => {
       const p = products.get(l.productId);
-      return p ? sum + unitPrice(p, l.modifiers) * l.quantity : sum;
+      return p ? sum + of(p, l) : sum;
     }, 0);
   }
 

@@ -3,7 +3,7 @@
 import { formatMoney } from '../../src/modules/guest-page/shared/money.js';
 import type { GuestOrderType, PageData } from '../../src/modules/guest-page/shared/page-data.js';
 import { fill } from '../../src/modules/guest-page/shared/strings.js';
-import { Cart, basePrice, optionsOf, unitPrice, type CartModifier, type GuestMenu, type MenuGroup, type MenuProduct } from './cart.js';
+import { Cart, basePrice, optionsOf, unitPrice, unitSaving, type CartModifier, type GuestMenu, type MenuGroup, type MenuProduct } from './cart.js';
 import { byId, h, replace } from './dom.js';
 
 /** Fields of the order form, by the name the server's errors start with. */
@@ -17,14 +17,25 @@ export function startMenu(data: PageData): void {
   const ordering = data.orderTypes.length > 0;
   let products = new Map<string, MenuProduct>();
 
-  const menuLoad: Promise<void> = fetch(data.menuUrl, { headers: { accept: 'application/json' } })
-    .then((res) => (res.ok ? (res.json() as Promise<GuestMenu>) : Promise.reject(new Error(String(res.status)))))
-    .then((menu) => {
-      products = new Map(menu.products.map((p) => [p.id, p]));
-      cart.reconcile(products);
-      renderCartBar();
-    });
-  menuLoad.catch(() => undefined);
+  // The modifier groups and option ids come from the guest menu JSON. A failed load (a blip, a
+  // per-IP 429 on shared Wi-Fi) is tried again on the next "Add", and says so.
+  let menuLoad: Promise<boolean> | null = null;
+  const loadMenu = (): Promise<boolean> => {
+    menuLoad ??= fetch(data.menuUrl, { headers: { accept: 'application/json' } })
+      .then((res) => (res.ok ? (res.json() as Promise<GuestMenu>) : Promise.reject(new Error(String(res.status)))))
+      .then((menu) => {
+        products = new Map(menu.products.map((p) => [p.id, p]));
+        cart.reconcile(products);
+        renderCartBar();
+        return true;
+      })
+      .catch(() => {
+        menuLoad = null;
+        return false;
+      });
+    return menuLoad;
+  };
+  void loadMenu();
 
   const announce = (text: string) => {
     const el = byId('announce');
@@ -94,7 +105,7 @@ export function startMenu(data: PageData): void {
     let quantity = 1;
     const addButton = h('button', { type: 'submit', class: 'primary', id: 'pd-add' });
     const refresh = () => {
-      addButton.textContent = fill(t.addToOrder, { price: money(unitPrice(product, chosen(product)) * quantity) });
+      addButton.textContent = fill(t.addToOrder, { price: money((unitPrice(product, chosen(product)) - unitSaving(product)) * quantity) });
       for (const group of product.modifierGroups) {
         const error = byId(`err-g-${group.id}`);
         if (error && !error.hidden && chosen(product).some((m) => group.options.some((o) => o.id === m.optionId))) error.hidden = true;
@@ -143,7 +154,7 @@ export function startMenu(data: PageData): void {
     if (!ordering) continue;
     button.hidden = false;
     button.addEventListener('click', async () => {
-      await menuLoad.catch(() => undefined);
+      if (!(await loadMenu())) return announce(t.menuError);
       const product = products.get(button.dataset.product ?? '');
       if (product) openProduct(product);
     });
@@ -161,7 +172,7 @@ export function startMenu(data: PageData): void {
     cartBar.hidden = !show;
     if (!show) return replace(cartBar);
     const existing = cartBar.querySelector('button');
-    const label = fill(t.viewOrder, { count: cart.count, price: money(cart.total(products)) });
+    const label = fill(t.viewOrder, { count: cart.count, price: money(cart.subtotal(products) - cart.discount(products)) });
     if (existing) existing.textContent = label;
     else replace(cartBar, h('button', { type: 'button', class: 'primary', id: 'open-cart', onclick: openCart }, label));
   }
@@ -191,14 +202,17 @@ export function startMenu(data: PageData): void {
     }));
   }
 
+  /** As the server totals it (decisions 2): subtotal + delivery fee - discount, thresholds on the subtotal. */
   function totals(): HTMLElement {
-    const subtotal = cart.total(products);
+    const subtotal = cart.subtotal(products);
+    const discount = cart.discount(products);
     const fee = fees(subtotal);
     return h('div', { id: 'cart-totals' },
       h('dl', { class: 'totals' },
         h('div', {}, h('dt', {}, t.subtotal), h('dd', {}, money(subtotal))),
+        discount > 0 ? h('div', {}, h('dt', {}, t.discount), h('dd', {}, `−${money(discount)}`)) : null,
         fee > 0 ? h('div', {}, h('dt', {}, t.deliveryFee), h('dd', {}, money(fee))) : null,
-        h('div', { class: 'total' }, h('dt', {}, t.total), h('dd', {}, money(subtotal + fee)))),
+        h('div', { class: 'total' }, h('dt', {}, t.total), h('dd', {}, money(subtotal + fee - discount)))),
       data.minOrderMinor > 0 ? h('p', { class: 'hint' }, fill(t.minOrder, { amount: money(data.minOrderMinor) })) : null);
   }
 

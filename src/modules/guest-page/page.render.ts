@@ -183,6 +183,7 @@ export function renderStatusPage(page: StatusPage): string {
 <ul class="lines order-lines">${lines}</ul>
 <dl class="totals">
 <div><dt>${e(strings.subtotal)}</dt><dd>${e(money(order.subtotalAmount))}</dd></div>
+${order.discountAmount > 0 ? `<div><dt>${e(strings.discount)}</dt><dd>−${e(money(order.discountAmount))}</dd></div>` : ''}
 ${order.deliveryFee > 0 ? `<div><dt>${e(strings.deliveryFee)}</dt><dd>${e(money(order.deliveryFee))}</dd></div>` : ''}
 <div class="total"><dt>${e(strings.total)}</dt><dd>${e(money(order.totalAmount))}</dd></div>
 </dl>

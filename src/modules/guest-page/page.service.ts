@@ -68,7 +68,6 @@ function orderTypesFor(mode: PageMode, info: GuestVenueInfo): GuestOrderType[] {
 }
 
 export const menuPagePath = (slug: string) => `/m/${encodeURIComponent(slug)}`;
-export const statusPagePath = (slug: string, token: string) => `${menuPagePath(slug)}/orders/${token}`;
 
 export interface RenderedPage {
   representation: Representation;
@@ -141,6 +140,8 @@ export class GuestPageService {
     const order = await found.view();
     const read = await this.guest.menuRead(slug, (languages, fallback) => chooseLanguage(hints, languages, fallback));
     const strings = uiStrings(read.locale);
+    // A dine-in guest goes back to their table's page (ordering at that table), while it is active.
+    const back = (found.tableId && (await this.tables.guestPath(read.venueId, found.tableId))) || menuPagePath(slug);
     const html = renderStatusPage({
       venueName: read.info.name,
       order,
@@ -151,7 +152,7 @@ export class GuestPageService {
         locale: read.locale,
         currency: order.currency,
         orderUrl: `/guest/v1/venues/${encodeURIComponent(slug)}/orders/${token}`,
-        menuPage: `${menuPagePath(slug)}?lang=${encodeURIComponent(read.locale)}`,
+        menuPage: `${back}?lang=${encodeURIComponent(read.locale)}`,
         strings,
       },
     });

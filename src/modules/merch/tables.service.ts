@@ -136,6 +136,12 @@ export class TablesService {
   }
 
   /** What a guest's QR code leads to; an unknown or deactivated table is 404 TABLE_NOT_FOUND. */
+  /** The page of an active table (its QR link's path), or null: where a dine-in guest goes back to. */
+  async guestPath(venueId: string, tableId: string): Promise<string | null> {
+    const row = await findTable(this.db, venueId, tableId);
+    return row && row.is_active ? `/t/${row.token}` : null;
+  }
+
   async forGuest(token: string): Promise<GuestTableView> {
     const row = await findTableByToken(this.db, token);
     if (!row || !row.is_active) throw errors.tableNotFound();

@@ -107,7 +107,6 @@ export interface NewOrder {
   }[];
 }
 
-/** The order, its items and their modifiers: three statements whatever the order's size. */
 export interface InsertedOrder {
   row: OrderRow;
   items: OrderItemRow[];
@@ -115,8 +114,9 @@ export interface InsertedOrder {
 }
 
 /**
- * Inserts the order and its lines, and returns them as the read would (the order row from the
- * insert's RETURNING, the lines as written), so the creation answers without reading them back.
+ * Inserts the order, its items and their modifiers (three statements whatever the order's size),
+ * and returns them as the read would (the order row from the insert's RETURNING, the lines as
+ * written), so the creation answers without reading them back.
  */
 export async function insertOrder(db: Queryable, venueId: string, o: NewOrder, ts: Date): Promise<InsertedOrder> {
   const inserted = await db.query<OrderRow>(
@@ -273,7 +273,6 @@ export interface IdempotencyRow {
   order_id: string;
 }
 
-/** A live (under 24 h) idempotency record; expired ones are removed so the key can be reused. */
 /**
  * A live key (under 24 hours old). A read only: an expired row is left for insertIdempotencyKey
  * to take over, so the common case (a new key) costs no write before the order's own transaction.
@@ -287,11 +286,17 @@ export async function findIdempotencyKey(db: Queryable, venueId: string, key: st
   return rows[0] ?? null;
 }
 
+/**
+ * Records a key for its order, taking over an expired row. A live row here means the caller's
+ * check under the order lock was skipped: that throws, so the order's transaction rolls back.
+ */
 export async function insertIdempotencyKey(db: Queryable, venueId: string, key: string, requestHash: string, orderId: string): Promise<void> {
-  await db.query(
+  const { rowCount } = await db.query(
     `insert into order_idempotency_keys as k (venue_id, key, request_hash, order_id) values ($1, $2, $3, $4)
      on conflict (venue_id, key) do update set request_hash = excluded.request_hash, order_id = excluded.order_id, created_at = now()
-     where k.created_at < now() - interval '24 hours'`,
+     where k.created_at < now() - interval '24 hours'
+     returning 1`,
     [venueId, key, requestHash, orderId],
   );
+  if (rowCount !== 1) throw new Error(`idempotency key already recorded for venue ${venueId}`);
 }

@@ -1,25 +1,35 @@
 // Shared by the server's first paint and the page's script, so a price reads the same in both.
 
+/**
+ * Digits after the decimal point of a currency's minor unit (ISO 4217): amounts in the API are
+ * minor units. Not Intl's own digits, which follow cash usage (COP shows none, yet is 2 in ISO).
+ */
+const MINOR_DIGITS: Record<string, number> = { CLP: 0, JPY: 0, KRW: 0, KWD: 3, BHD: 3, OMR: 3, JOD: 3, TND: 3 };
+
+export function minorDigits(currency: string): number {
+  return MINOR_DIGITS[currency.toUpperCase()] ?? 2;
+}
+
 const formatters = new Map<string, Intl.NumberFormat>();
 
 function formatter(locale: string, currency: string): Intl.NumberFormat {
   const key = `${locale}|${currency}`;
   let f = formatters.get(key);
   if (!f) {
+    const digits = minorDigits(currency);
+    const options = { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits } as const;
     try {
-      f = new Intl.NumberFormat(locale, { style: 'currency', currency });
+      f = new Intl.NumberFormat(locale, options);
     } catch {
       // A locale tag Intl does not know still gets the currency right.
-      f = new Intl.NumberFormat('en', { style: 'currency', currency });
+      f = new Intl.NumberFormat('en', options);
     }
     formatters.set(key, f);
   }
   return f;
 }
 
-/** Minor units in the currency's own precision (JPY has none, KWD three), in the guest's locale. */
+/** Minor units in the currency's own precision (CLP has none, most two), in the guest's locale. */
 export function formatMoney(minor: number, currency: string, locale: string): string {
-  const f = formatter(locale, currency);
-  const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
-  return f.format(minor / 10 ** digits);
+  return formatter(locale, currency).format(minor / 10 ** minorDigits(currency));
 }

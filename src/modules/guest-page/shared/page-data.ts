@@ -40,10 +40,13 @@ export type GuestOrderStatus = (typeof STATUS_STEPS)[number] | 'cancelled';
 
 export type StepState = 'done' | 'current' | 'todo';
 
-/** Where an order is among its steps (delivering only for deliveries); none once cancelled. */
+/**
+ * Where an order is among its steps; none once cancelled. Delivering is a step of deliveries, and
+ * of any order the venue moves there (the state machine allows it for every type).
+ */
 export function stepStates(status: GuestOrderStatus, type: GuestOrderType): { step: (typeof STATUS_STEPS)[number]; state: StepState }[] {
   if (status === 'cancelled') return [];
-  const steps = STATUS_STEPS.filter((s) => type === 'delivery' || s !== 'delivering');
+  const steps = STATUS_STEPS.filter((s) => s !== 'delivering' || type === 'delivery' || status === 'delivering');
   const at = steps.indexOf(status);
   return steps.map((step, i) => ({ step, state: i < at ? 'done' : i === at ? 'current' : 'todo' }));
 }
