@@ -517,6 +517,14 @@ describe('the guest order token API', () => {
     assert.ok(html.includes(`<a href="/t/${p.table.token}?lang=en">`), 'back to the table, not the menu link');
     assert.match(html, /<dt>Discount<\/dt>/);
 
+    // The guest who ordered follows the order whatever the venue's subscription does since, on the
+    // page as in its JSON.
+    const token = String(created.headers.location).split('/').pop();
+    expectStatus(await admin(t.app, 'PATCH', `/venues/${p.v.id}`, { subscriptionStatus: 'suspended' }), 200);
+    expectStatus(await call(t.app, 'GET', String(created.headers.location)), 200);
+    assert.equal((await get(`/m/${p.v.slug}/orders/${token}`)).status, 200);
+    expectStatus(await admin(t.app, 'PATCH', `/venues/${p.v.id}`, { subscriptionStatus: 'active' }), 200);
+
     // A deactivated table's guest goes back to the menu link instead.
     expectStatus(await call(t.app, 'PATCH', `/v1/tables/${p.table.id}`, { key: p.v.key, body: { isActive: false } }), 200);
     const later = String((await get(`/m/${p.v.slug}/orders/${String(created.headers.location).split('/').pop()}`)).raw.body);

@@ -136,27 +136,28 @@ export class GuestPageService {
 
   /** GET /m/:slug/orders/:token: the order's status page (not cached: it is small and changes). */
   async statusPage(slug: string, token: string, hints: LanguageHints): Promise<RenderedPage> {
+    const { venueId, info } = await this.guest.venueFacts(slug);
     const found = await this.guest.order(slug, token);
     const order = await found.view();
-    const read = await this.guest.menuRead(slug, (languages, fallback) => chooseLanguage(hints, languages, fallback));
-    const strings = uiStrings(read.locale);
+    const locale = chooseLanguage(hints, info.languages, info.defaultLanguage);
+    const strings = uiStrings(locale);
     // A dine-in guest goes back to their table's page (ordering at that table), while it is active.
-    const back = (found.tableId && (await this.tables.guestPath(read.venueId, found.tableId))) || menuPagePath(slug);
+    const back = (found.tableId && (await this.tables.guestPath(venueId, found.tableId))) || menuPagePath(slug);
     const html = renderStatusPage({
-      venueName: read.info.name,
+      venueName: info.name,
       order,
       strings,
       assets: this.assets,
       data: {
         slug,
-        locale: read.locale,
+        locale,
         currency: order.currency,
         orderUrl: `/guest/v1/venues/${encodeURIComponent(slug)}/orders/${token}`,
-        menuPage: `${back}?lang=${encodeURIComponent(read.locale)}`,
+        menuPage: `${back}?lang=${encodeURIComponent(locale)}`,
         strings,
       },
     });
-    return { representation: new Representation('text/html; charset=utf-8', Buffer.from(html)), locale: read.locale };
+    return { representation: new Representation('text/html; charset=utf-8', Buffer.from(html)), locale };
   }
 
   /** The language a message page speaks: the request's, among the ones the page has words for. */

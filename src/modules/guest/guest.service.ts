@@ -147,6 +147,17 @@ export class GuestService {
   }
 
   /**
+   * A venue's public facts (name, languages) with no subscription or publication check: what an
+   * order's status page needs, which stays readable to the guest who ordered whatever the venue's
+   * subscription does since (like its JSON, GET /guest/v1/venues/:slug/orders/:token).
+   */
+  async venueFacts(slug: string): Promise<{ venueId: string; info: GuestVenueInfo }> {
+    const venue = await this.venues.get(slug, () => findGuestVenue(this.db, slug));
+    if (!venue) throw errors.venueNotFound();
+    return { venueId: venue.id, info: venueInfo(venue, this.urls) };
+  }
+
+  /**
    * The guest menu of a venue in the locale `choose` picks among its languages, as a version (what
    * it is built from) and a builder: the JSON route and the guest page cache their bytes by it.
    */
