@@ -39,7 +39,7 @@ const TAGS = [
   {
     name: 'guest',
     description:
-      "The public guest API (decisions 2): a venue's published menu, placing orders, and where a table's QR code leads. " +
+      "The public guest API (decisions 2): a venue's published menu, placing orders and following them by their token, and where a table's QR code leads. " +
       'No key; only the per-IP limits apply.',
   },
   { name: 'operator', description: 'Provisioning venues, plans and API keys with the operator token (decisions 1). Not audited.' },

@@ -105,10 +105,11 @@ export function startMenu(data: PageData): void {
     let quantity = 1;
     const addButton = h('button', { type: 'submit', class: 'primary', id: 'pd-add' });
     const refresh = () => {
-      addButton.textContent = fill(t.addToOrder, { price: money((unitPrice(product, chosen(product)) - unitSaving(product)) * quantity) });
+      const modifiers = chosen(product);
+      addButton.textContent = fill(t.addToOrder, { price: money((unitPrice(product, modifiers) - unitSaving(product)) * quantity) });
       for (const group of product.modifierGroups) {
         const error = byId(`err-g-${group.id}`);
-        if (error && !error.hidden && chosen(product).some((m) => group.options.some((o) => o.id === m.optionId))) error.hidden = true;
+        if (error && !error.hidden && modifiers.some((m) => group.options.some((o) => o.id === m.optionId))) error.hidden = true;
       }
     };
     const form = h('form', { method: 'dialog', class: 'sheet-body', novalidate: true },
@@ -150,8 +151,8 @@ export function startMenu(data: PageData): void {
     productDialog.showModal();
   }
 
-  for (const button of document.querySelectorAll<HTMLButtonElement>('button.add[data-product]')) {
-    if (!ordering) continue;
+  const addButtons = ordering ? document.querySelectorAll<HTMLButtonElement>('button.add[data-product]') : [];
+  for (const button of addButtons) {
     button.hidden = false;
     button.addEventListener('click', async () => {
       if (!(await loadMenu())) return announce(t.menuError);

@@ -6,7 +6,7 @@ import type { App } from '../../http/types.js';
 import { ASSETS_PATH, docsAssets } from './docs.assets.js';
 import { PAGE_HEADERS, renderPage } from './docs.page.js';
 import { API_REFERENCES, referenceDocument, type ApiReference, type OpenApiDocument } from './documents.js';
-import { Representation, sendRepresentation } from './representation.js';
+import { IMMUTABLE, Representation, sendRepresentation } from './representation.js';
 
 const ApiParams = Type.Object({ api: Type.String() });
 const AssetParams = Type.Object({ file: Type.String() });
@@ -14,8 +14,6 @@ const AssetParams = Type.Object({ file: Type.String() });
 // HTML pages and files, not API operations: left out of the OpenAPI document.
 const hide = true;
 
-/** Year-long caching for URLs whose bytes never change (the name carries a version or hash). */
-const IMMUTABLE = { 'cache-control': 'public, max-age=31536000, immutable' };
 const REVALIDATE = { 'cache-control': 'no-cache' };
 
 /**

@@ -6,6 +6,9 @@ import { isNotModified, sendNotModified } from '../../http/etag.js';
 
 export type Encoding = 'br' | 'gzip';
 
+/** Year-long caching for URLs whose bytes never change (the name carries a version or hash). */
+export const IMMUTABLE = { 'cache-control': 'public, max-age=31536000, immutable' };
+
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 

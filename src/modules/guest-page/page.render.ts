@@ -117,10 +117,13 @@ export function renderMenuPage(page: MenuPage): string {
   const { menu, strings } = page;
   const money = (minor: number) => formatMoney(minor, menu.venue.currency, menu.locale);
   const promotions = new Map(menu.promotions.map((p) => [p.id, p.name]));
+  const categoryIds = new Set(menu.categories.map((c) => c.id));
   const byCategory = new Map<string | null, Product[]>();
   for (const p of menu.products) {
-    const key = p.categoryId !== null && menu.categories.some((c) => c.id === p.categoryId) ? p.categoryId : null;
-    byCategory.set(key, [...(byCategory.get(key) ?? []), p]);
+    const key = p.categoryId !== null && categoryIds.has(p.categoryId) ? p.categoryId : null;
+    const list = byCategory.get(key);
+    if (list) list.push(p);
+    else byCategory.set(key, [p]);
   }
   const sections = [
     ...menu.categories.filter((c) => byCategory.has(c.id)).map((c) => ({ id: `c-${c.id}`, name: c.name, products: byCategory.get(c.id) as Product[] })),

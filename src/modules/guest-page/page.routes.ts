@@ -6,7 +6,7 @@ import { contentSecurityPolicy, pageHeaders } from '../../http/html.js';
 import { shownPath } from '../../http/request-logger.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
-import { Representation, sendRepresentation } from '../docs/representation.js';
+import { IMMUTABLE, Representation, sendRepresentation } from '../docs/representation.js';
 import { GuestOrderParams, SlugParams } from '../guest/guest.schemas.js';
 import { TokenParams } from '../merch/tables.schemas.js';
 import { GUEST_ASSETS_PATH, loadGuestAssets, type GuestAssets } from './page.assets.js';
@@ -53,10 +53,11 @@ export function guestPageRoutes(services: Services, config: Config, assets: Gues
       'cache-control': 'no-cache',
       vary: 'accept-encoding, accept-language',
     };
-    const hintsOf = (request: FastifyRequest): LanguageHints => ({
-      lang: typeof (request.query as { lang?: unknown } | undefined)?.lang === 'string' ? (request.query as { lang: string }).lang : undefined,
-      acceptLanguage: request.headers['accept-language'],
-    });
+    // Also called by the error handler, where the query may have failed validation: read defensively.
+    const hintsOf = (request: FastifyRequest): LanguageHints => {
+      const lang = (request.query as { lang?: unknown } | undefined)?.lang;
+      return { lang: typeof lang === 'string' ? lang : undefined, acceptLanguage: request.headers['accept-language'] };
+    };
     const send = (request: FastifyRequest, reply: FastifyReply, page: RenderedPage) =>
       sendRepresentation(request, reply, page.representation, { ...headers, 'content-language': page.locale });
 
@@ -64,10 +65,9 @@ export function guestPageRoutes(services: Services, config: Config, assets: Gues
       // A link that leads nowhere is a page in the guest's language, not JSON; anything else (a
       // rate limit, a bad query) goes on to the API's error handler.
       scope.setErrorHandler(async (error, request, reply) => {
-        const known = error instanceof AppError ? error : null;
         const locale = GuestPageService.messageLocale(hintsOf(request));
         const strings = uiStrings(locale);
-        const message = known ? messageFor(known, strings) : null;
+        const message = error instanceof AppError ? messageFor(error, strings) : null;
         if (!message) throw error;
         const html = renderMessagePage(locale, strings.notFound, message.message, assets);
         reply.status(message.status);
@@ -88,7 +88,7 @@ export function guestPageRoutes(services: Services, config: Config, assets: Gues
     app.get(`${GUEST_ASSETS_PATH}/:file`, { config: { rateLimit: false }, schema: { hide, params: FileParams } }, async (request, reply) => {
       const asset = assets.get(request.params.file);
       if (!asset) throw errors.routeNotFound(request.method, shownPath(request.url));
-      return sendRepresentation(request, reply, asset, { 'cache-control': 'public, max-age=31536000, immutable' });
+      return sendRepresentation(request, reply, asset, IMMUTABLE);
     });
   };
 }

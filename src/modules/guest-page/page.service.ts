@@ -2,6 +2,7 @@
 // and the rendered bytes, cached by what they are built from like the guest menu JSON.
 import { LRUCache } from 'lru-cache';
 import { Representation } from '../docs/representation.js';
+import { guestOrderPath, guestVenuePath } from '../guest/guest.paths.js';
 import type { GuestService } from '../guest/guest.service.js';
 import type { GuestVenueInfo } from '../guest/guest-view.js';
 import type { TablesService } from '../merch/tables.service.js';
@@ -117,8 +118,8 @@ export class GuestPageService {
       deliveryFeeMinor: c.deliveryFeeMinor,
       freeDeliveryFromMinor: c.freeDeliveryFromMinor,
       minOrderMinor: c.minOrderMinor,
-      menuUrl: `/guest/v1/venues/${encodeURIComponent(slug)}/menu?locale=${encodeURIComponent(read.locale)}`,
-      orderUrl: `/guest/v1/venues/${encodeURIComponent(slug)}/orders`,
+      menuUrl: `${guestVenuePath(slug)}/menu?locale=${encodeURIComponent(read.locale)}`,
+      orderUrl: `${guestVenuePath(slug)}/orders`,
       statusPageBase: `${menuPagePath(slug)}/orders/`,
       strings,
     };
@@ -152,7 +153,7 @@ export class GuestPageService {
         slug,
         locale,
         currency: order.currency,
-        orderUrl: `/guest/v1/venues/${encodeURIComponent(slug)}/orders/${token}`,
+        orderUrl: guestOrderPath(slug, token),
         menuPage: `${back}?lang=${encodeURIComponent(locale)}`,
         strings,
       },

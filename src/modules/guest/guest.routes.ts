@@ -3,10 +3,8 @@ import { conditionalView, sendCached } from '../../http/etag.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
 import { Order } from '../orders/orders.schemas.js';
+import { guestOrderPath } from './guest.paths.js';
 import { GuestMenu, GuestMenuQuery, GuestOrder, GuestOrderBody, GuestOrderParams, SlugParams } from './guest.schemas.js';
-
-/** Where the guest reads an order back: the creation response's Location. */
-export const guestOrderPath = (slug: string, token: string) => `/guest/v1/venues/${encodeURIComponent(slug)}/orders/${token}`;
 
 const tags = ['guest'];
 

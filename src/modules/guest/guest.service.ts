@@ -103,9 +103,16 @@ export class GuestService {
     this.venues = new EpochMemo(db);
   }
 
-  private async venue(slug: string): Promise<GuestVenueRow & { latest_publication_id: string }> {
+  /** The venue a slug names, memoised; 404 when none does. */
+  private async known(slug: string): Promise<GuestVenueRow> {
     const venue = await this.venues.get(slug, () => findGuestVenue(this.db, slug));
     if (!venue) throw errors.venueNotFound();
+    return venue;
+  }
+
+  /** The venue, open to guests: an active subscription and a published menu. */
+  private async venue(slug: string): Promise<GuestVenueRow & { latest_publication_id: string }> {
+    const venue = await this.known(slug);
     if (INACTIVE_SUBSCRIPTIONS.includes(venue.subscription_status)) throw errors.subscriptionInactive(venue.subscription_status);
     if (!venue.latest_publication_id) throw errors.menuNotPublished();
     return venue as GuestVenueRow & { latest_publication_id: string };
@@ -126,10 +133,9 @@ export class GuestService {
     const previous = await orders.findIdempotencyKey(db, venueId, key);
     if (!previous) return null;
     if (previous.request_hash !== requestHash) throw errors.idempotencyKeyReused();
-    const row = await orders.findOrder(db, venueId, previous.order_id);
+    const row = await orders.findOrderWithToken(db, venueId, previous.order_id);
     if (!row) return null;
-    const token = await orders.findGuestToken(db, venueId, row.id);
-    return { order: (await loadOrderViews(db, venueId, [row]))[0], token, replayed: true };
+    return { order: (await loadOrderViews(db, venueId, [row]))[0], token: row.guest_token, replayed: true };
   }
 
   /** A dine-in order's table: an active table of this venue, named by its id; otherwise errors. */
@@ -152,8 +158,7 @@ export class GuestService {
    * subscription does since (like its JSON, GET /guest/v1/venues/:slug/orders/:token).
    */
   async venueFacts(slug: string): Promise<{ venueId: string; info: GuestVenueInfo }> {
-    const venue = await this.venues.get(slug, () => findGuestVenue(this.db, slug));
-    if (!venue) throw errors.venueNotFound();
+    const venue = await this.known(slug);
     return { venueId: venue.id, info: venueInfo(venue, this.urls) };
   }
 
@@ -246,8 +251,7 @@ export class GuestService {
    * status page polling with If-None-Match costs one indexed look-up and no lines read.
    */
   async order(slug: string, token: string): Promise<{ etag: string; tableId: string | null; view: () => Promise<GuestOrderView> }> {
-    const venue = await this.venues.get(slug, () => findGuestVenue(this.db, slug));
-    if (!venue) throw errors.venueNotFound();
+    const venue = await this.known(slug);
     if (!GUEST_TOKEN.test(token)) throw errors.orderNotFound();
     const row = await orders.findOrderByGuestToken(this.db, venue.id, token);
     if (!row) throw errors.orderNotFound();

@@ -192,10 +192,13 @@ export async function findOrderByGuestToken(db: Queryable, venueId: string, toke
   return rows[0] ?? null;
 }
 
-/** An order's guest token, for an Idempotency-Key replay of its creation. */
-export async function findGuestToken(db: Queryable, venueId: string, orderId: string): Promise<string | null> {
-  const { rows } = await db.query<{ guest_token: string | null }>('select guest_token from orders where venue_id = $1 and id = $2', [venueId, orderId]);
-  return rows[0]?.guest_token ?? null;
+/** An order with its guest token, for an Idempotency-Key replay of its creation. */
+export async function findOrderWithToken(db: Queryable, venueId: string, orderId: string): Promise<(OrderRow & { guest_token: string | null }) | null> {
+  const { rows } = await db.query<OrderRow & { guest_token: string | null }>(
+    `select ${ORDER_COLUMNS}, guest_token from orders where venue_id = $1 and id = $2`,
+    [venueId, orderId],
+  );
+  return rows[0] ?? null;
 }
 
 export async function updateOrderStatus(db: Queryable, venueId: string, orderId: string, status: OrderStatus, ts: Date): Promise<void> {
