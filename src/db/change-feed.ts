@@ -1,9 +1,12 @@
 import pg from 'pg';
+import type { ReadScope, WriteScope } from './port.js';
+import { decodeScope, WriteEpochs } from './write-epochs.js';
 
 /**
  * How an instance learns that another instance wrote (PostgreSQL). Every committed write sends a
- * NOTIFY on the channel in its own transaction; this connection LISTENs and moves the write epoch
- * on each one, so memos keyed by the epoch (EpochMemo) stay valid across instances.
+ * NOTIFY on the channel in its own transaction, its scope as the payload; this connection LISTENs
+ * and moves the write epochs of that scope on each one, so memos keyed by them (EpochMemo) stay
+ * valid across instances.
  *
  * Freshness: a notification travels on its own, so a request could arrive here before the
  * notification of a write its client already saw committed elsewhere. `catchUp()` closes that
@@ -32,7 +35,7 @@ export const CHANGE_FEED_APPLICATION = 'carta-change-feed';
 export class ChangeFeed {
   private client: pg.Client | null = null;
   private listening = false;
-  private epoch = 0;
+  private readonly epochs = new WriteEpochs();
   private inflight: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
   private retry: NodeJS.Timeout | null = null;
@@ -68,7 +71,7 @@ export class ChangeFeed {
       if (this.listening || this.failures === 0) this.onChange?.(false, err);
       this.failures += 1;
       this.listening = false;
-      this.epoch += 1;
+      this.epochs.moved();
       client.end().catch(() => {});
       // end() waits for the server to close a connection that may be stuck: let the socket go now.
       destroySocket(client);
@@ -77,8 +80,8 @@ export class ChangeFeed {
     this.drop = lost;
     client.on('error', lost);
     client.on('end', () => lost());
-    client.on('notification', () => {
-      this.epoch += 1;
+    client.on('notification', (message) => {
+      this.epochs.moved(decodeScope(message.payload));
     });
     this.client = client;
     try {
@@ -86,7 +89,7 @@ export class ChangeFeed {
       await client.query(`listen ${pg.escapeIdentifier(this.channel)}`);
       if (this.client !== client || this.closed) return;
       // Anything written while this instance was not listening is unknown: every memo reads again.
-      this.epoch += 1;
+      this.epochs.moved();
       this.listening = true;
       this.failures = 0;
       this.onChange?.(true);
@@ -109,13 +112,13 @@ export class ChangeFeed {
     return this.listening;
   }
 
-  writeEpoch(): number {
-    return this.epoch;
+  writeEpoch(scope?: ReadScope): number {
+    return this.epochs.of(scope);
   }
 
   /** This process's own commit: memos must not wait for its notification to come back. */
-  wrote(): void {
-    this.epoch += 1;
+  wrote(scope?: WriteScope): void {
+    this.epochs.moved(scope);
   }
 
   /** Resolves once every write committed before this call has moved the epoch (see above). */

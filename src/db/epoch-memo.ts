@@ -1,15 +1,20 @@
 import { remember } from '../lru.js';
-import type { Database } from './port.js';
+import type { Database, ReadScope } from './port.js';
+
+/** What a memoised value was read from: a scope, or one found from the value once it is read. */
+export type MemoScope<V> = ReadScope | ((value: V) => ReadScope | undefined) | undefined;
 
 /**
- * Values read from the database, kept while nothing has written since (the database's write
- * epoch has not moved). A hot read that would cost a query per request (the API key look-up, a
- * menu version, plan usage, an idle poll) then costs none; any write anywhere makes every memo
- * read again, so a memo is never stale. While the epoch cannot be trusted (PostgreSQL with its
+ * Values read from the database, kept while nothing they were read from has been written since
+ * (the database's write epoch of their scope has not moved). A hot read that would cost a query
+ * per request (the API key look-up, a menu version, plan usage, an idle poll) then costs none; a
+ * write makes the memos of its venue read again (its orders' memos only, for an order), so a
+ * memo is never stale and a busy venue does not empty the memos of the others. A value without a
+ * scope is read again after any write. While the epoch cannot be trusted (PostgreSQL with its
  * change feed down) every get reads.
  */
 export class EpochMemo<V> {
-  private readonly entries = new Map<string, { epoch: number; value: V }>();
+  private readonly entries = new Map<string, { scope: ReadScope | undefined; epoch: number; value: V }>();
 
   constructor(
     private readonly db: Database,
@@ -17,21 +22,21 @@ export class EpochMemo<V> {
   ) {}
 
   /** The value, without a promise when it is memoised (a hot read then costs no microtask). */
-  get(key: string, load: () => Promise<V>): V | Promise<V> {
+  get(key: string, scope: MemoScope<V>, load: () => Promise<V>): V | Promise<V> {
     if (!this.db.coherent()) return load();
-    const epoch = this.db.writeEpoch();
     const hit = this.entries.get(key);
-    if (hit && hit.epoch === epoch) return hit.value;
-    return this.fill(key, epoch, load);
+    if (hit && hit.epoch === this.db.writeEpoch(hit.scope)) return hit.value;
+    return this.fill(key, scope, load);
   }
 
-  private async fill(key: string, epoch: number, load: () => Promise<V>): Promise<V> {
+  private async fill(key: string, scope: MemoScope<V>, load: () => Promise<V>): Promise<V> {
+    // Every write moves the unscoped epoch: one taken now is passed by any write during the load.
+    const before = this.db.writeEpoch();
     const value = await load();
+    const read = typeof scope === 'function' ? scope(value) : scope;
+    const epoch = this.db.writeEpoch(read);
     // A write that landed while loading may not be in the value: keep it only if none did.
-    if (this.db.writeEpoch() === epoch) {
-      remember(this.entries, key, { epoch, value }, this.maxEntries);
-    }
+    if (epoch <= before) remember(this.entries, key, { scope: read, epoch, value }, this.maxEntries);
     return value;
   }
-
 }

@@ -9,6 +9,7 @@ import {
   type QueryResult,
   type TransactionOptions,
 } from './port.js';
+import { WriteEpochs } from './write-epochs.js';
 
 // PGlite runs PostgreSQL in this process over one connection: statements never run in parallel,
 // and its transaction() holds an exclusive lock, so a deadline is enforced between statements.
@@ -20,9 +21,9 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
   const options = { postgresqlconf: ['shared_buffers = 16MB'] };
   const pg = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
 
-  // Moves after every write that can have changed data (a committed transaction, a statement
+  // Move after every write that can have changed data (a committed transaction, a statement
   // that is not a plain select, a script), so in-process memos know when to read again.
-  let epoch = 0;
+  const epochs = new WriteEpochs();
 
   const run = async <R>(q: PGlite | PgliteTransaction, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
     onQuery?.(text);
@@ -30,18 +31,18 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
       const result = await q.query<R>(text, params as unknown[] | undefined);
       return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
     } finally {
-      if (q === pg && !isReadOnly(text)) epoch += 1;
+      if (q === pg && !isReadOnly(text)) epochs.moved();
     }
   };
 
   return {
     engine: 'pglite',
     // The only writer: every write moves the epoch as it happens.
-    writeEpoch: () => epoch,
+    writeEpoch: (scope) => epochs.of(scope),
     coherent: () => true,
     query: (text, params) => run(pg, text, params),
     async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-      const { deadline } = options;
+      const { deadline, scope } = options;
       try {
         return await pg.transaction(async (t) => {
           const tx: Transaction = {
@@ -59,7 +60,7 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
           return result;
         });
       } finally {
-        epoch += 1;
+        epochs.moved(scope);
       }
     },
     async exec(sql) {
@@ -67,7 +68,7 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
       try {
         await pg.exec(sql);
       } finally {
-        epoch += 1;
+        epochs.moved();
       }
     },
     close: () => pg.close(),

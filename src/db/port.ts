@@ -15,7 +15,27 @@ export interface Transaction extends Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/**
+ * What a committed write can have changed, so memos of everything else stay valid (EpochMemo).
+ * A venue's write changes only rows of that venue (every query filters on venue_id); an
+ * `ordersOnly` one only that venue's orders and what belongs to them (lines, order clock,
+ * idempotency keys, the audit log), which no venue, menu or merchandising memo reads. A write
+ * without a scope (operator changes, anything across venues) can have changed anything.
+ */
+export interface WriteScope {
+  venueId: string;
+  ordersOnly?: boolean;
+}
+
+/** What a memoised value was read from: one venue's data, and its orders too when `orders`. */
+export interface ReadScope {
+  venueId: string;
+  orders?: boolean;
+}
+
 export interface TransactionOptions {
+  /** What the transaction writes, if it writes (see WriteScope); none: anything. */
+  scope?: WriteScope;
   /**
    * Absolute time (ms since epoch) by which the transaction must finish. Every statement is
    * bounded by the time left; past it the statement fails with DeadlineExceededError and the
@@ -38,11 +58,12 @@ export interface PoolStats {
 export interface Database extends Queryable {
   readonly engine: Engine;
   /**
-   * Moves on every committed write, this process's and (while `coherent()`) every other's, so a
-   * value read at one epoch stays true until it moves (EpochMemo). PGlite: this process is the
-   * only writer. PostgreSQL: writers NOTIFY and a LISTEN connection moves it (change-feed.ts).
+   * Moves on every committed write that can have changed what `scope` reads (any write, without
+   * one), this process's and (while `coherent()`) every other's, so a value read at one epoch
+   * stays true until it moves (EpochMemo). PGlite: this process is the only writer. PostgreSQL:
+   * writers NOTIFY their scope and a LISTEN connection moves it (change-feed.ts).
    */
-  writeEpoch(): number;
+  writeEpoch(scope?: ReadScope): number;
   /** True while writeEpoch() moves on every write by anyone; otherwise memos read through. */
   coherent(): boolean;
   /**

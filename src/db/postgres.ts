@@ -11,7 +11,9 @@ import {
   type QueryListener,
   type QueryResult,
   type TransactionOptions,
+  type WriteScope,
 } from './port.js';
+import { encodeScope, WriteEpochs } from './write-epochs.js';
 
 export interface PostgresOptions {
   url: string;
@@ -64,16 +66,19 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   const hasTransactionTimeout = serverVersion >= 170000;
 
   const channel = writesChannel(options.schema);
-  const notify = `notify ${pg.escapeIdentifier(channel)}`;
+  const notify = (scope?: WriteScope) => {
+    const payload = encodeScope(scope);
+    return `notify ${pg.escapeIdentifier(channel)}${payload ? `, ${pg.escapeLiteral(payload)}` : ''}`;
+  };
   const listenUrl = options.listenUrl ?? (options.listen ? options.url : null);
   const feed = listenUrl ? new ChangeFeed({ ...connection, connectionString: listenUrl }, channel) : null;
   // Normally listening within milliseconds; a feed that cannot connect does not hold up the start
   // (memos read through until it is up; it keeps retrying).
   if (feed) await Promise.race([feed.start(), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
-  let ownEpoch = 0;
+  const ownEpochs = new WriteEpochs();
   let checkoutWaitMs = 0;
   let checkouts = 0;
-  const wrote = () => (feed ? feed.wrote() : (ownEpoch += 1));
+  const wrote = (scope?: WriteScope) => (feed ? feed.wrote(scope) : ownEpochs.moved(scope));
 
   const run = async <R>(q: pg.Pool | pg.PoolClient, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
     onQuery?.(text);
@@ -83,7 +88,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
 
   const db: Database = {
     engine: 'postgres',
-    writeEpoch: () => (feed ? feed.writeEpoch() : ownEpoch),
+    writeEpoch: (scope) => (feed ? feed.writeEpoch(scope) : ownEpochs.of(scope)),
     // Without the feed other instances' writes are unseen: memos read through.
     coherent: () => feed?.coherent() ?? false,
     ...(feed
@@ -103,7 +108,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       return db.transaction((tx) => tx.query<R>(text, params));
     },
     async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-      const { deadline } = options;
+      const { deadline, scope } = options;
       const waitStarted = performance.now();
       const client = await pool.connect();
       checkoutWaitMs += performance.now() - waitStarted;
@@ -136,8 +141,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         const result = await fn(tx);
         if (deadline !== undefined && Date.now() > deadline) throw new DeadlineExceededError();
         // The notification goes out with the commit (same round trip), and only if it commits.
-        await client.query(writes ? `${notify}; COMMIT` : 'COMMIT');
-        if (writes) wrote();
+        await client.query(writes ? `${notify(scope)}; COMMIT` : 'COMMIT');
+        if (writes) wrote(scope);
         return result;
       } catch (err) {
         if (isConnectionLost(err)) {

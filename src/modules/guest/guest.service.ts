@@ -105,7 +105,7 @@ export class GuestService {
 
   /** The venue a slug names, memoised; 404 when none does. */
   private async known(slug: string): Promise<GuestVenueRow> {
-    const venue = await this.venues.get(slug, () => findGuestVenue(this.db, slug));
+    const venue = await this.venues.get(slug, (venue) => venue ? { venueId: venue.id } : undefined, () => findGuestVenue(this.db, slug));
     if (!venue) throw errors.venueNotFound();
     return venue;
   }
@@ -243,7 +243,7 @@ export class GuestService {
       }, ts);
       if (idempotencyKey !== undefined) await orders.insertIdempotencyKey(tx, venue.id, idempotencyKey, requestHash, id);
       return { order: orderViews([inserted.row], inserted.items, inserted.modifiers)[0], token, replayed: false };
-    });
+    }, { scope: { venueId: venue.id, ordersOnly: true } });
   }
 
   /**

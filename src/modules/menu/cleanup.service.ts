@@ -51,6 +51,6 @@ export class CleanupService {
         },
       }]);
       return { ...counts, notFound, cleanedAt: new Date().toISOString() };
-    });
+    }, { scope: { venueId } });
   }
 }

@@ -23,7 +23,7 @@ export class MenuService {
   }
 
   read(venue: VenueContext, version: 'draft' | 'published'): CachedBody | Promise<CachedBody> {
-    const state = this.states.get(venue.venueId, () => menu.getMenuState(this.db, venue.venueId));
+    const state = this.states.get(venue.venueId, { venueId: venue.venueId }, () => menu.getMenuState(this.db, venue.venueId));
     // Synchronous while everything is memoised: a 304 then awaits nothing but the route's own await.
     return state instanceof Promise ? state.then((s) => this.readAt(venue, version, s)) : this.readAt(venue, version, state);
   }
@@ -75,6 +75,6 @@ export class MenuService {
       await menu.insertPublication(tx, venue.venueId, { id: publicationId, publishedAt, document, counts, mediaKeys });
       await audit(tx, actor, [{ action: 'menu.publish', entityType: 'menu', entityRef: publicationId, changes: { counts } }]);
       return { publicationId, publishedAt, counts };
-    });
+    }, { scope: { venueId: venue.venueId } });
   }
 }

@@ -166,7 +166,7 @@ export class SyncService {
             syncedAt: new Date().toISOString(),
           };
         },
-        { deadline: Date.now() + windowMs },
+        { deadline: Date.now() + windowMs, scope: { venueId } },
       );
     } catch (err) {
       if (err instanceof DeadlineExceededError) throw errors.syncTooLarge(windowMs);

@@ -91,7 +91,7 @@ export class GuestMerch {
    * a promise while it is (as EpochMemo gives it).
    */
   live(venueId: string, timeZone: string): LiveMerch | Promise<LiveMerch> {
-    const loaded = this.loaded.get(venueId, () => this.load(venueId));
+    const loaded = this.loaded.get(venueId, { venueId }, () => this.load(venueId));
     return loaded instanceof Promise ? loaded.then((l) => this.liveIn(venueId, l, timeZone)) : this.liveIn(venueId, loaded, timeZone);
   }
 

@@ -42,7 +42,7 @@ export class OrdersService {
 
   /** The page as JSON, ready to send. */
   listJson(venueId: string, q: OrderListQueryValue): Buffer | Promise<Buffer> {
-    return this.pages.get(`${venueId}:${JSON.stringify(q)}`, async () => Buffer.from(JSON.stringify(await this.list(venueId, q))));
+    return this.pages.get(`${venueId}:${JSON.stringify(q)}`, { venueId, orders: true }, async () => Buffer.from(JSON.stringify(await this.list(venueId, q))));
   }
 
   async list(venueId: string, q: OrderListQueryValue): Promise<OrderListView> {
@@ -107,6 +107,6 @@ export class OrdersService {
         }
       }
       return (await loadOrderViews(tx, venueId, [row]))[0];
-    });
+    }, { scope: { venueId, ordersOnly: true } });
   }
 }

@@ -65,7 +65,7 @@ export class ReferenceService {
   /** The reference as JSON, ready to send (encoded once, rebuilt only after a write). */
   json(venue: VenueContext): Buffer | Promise<Buffer> {
     // Kept encoded: a hot read sends the bytes without encoding 3 KB of text again.
-    return this.documents.get(`${venue.venueId}:${venue.plan}`, async () => Buffer.from(JSON.stringify(await this.get(venue))));
+    return this.documents.get(`${venue.venueId}:${venue.plan}`, { venueId: venue.venueId }, async () => Buffer.from(JSON.stringify(await this.get(venue))));
   }
 
   private catalog(): StaticReference {
@@ -117,7 +117,7 @@ export class ReferenceService {
   }
 
   async get(venue: VenueContext): Promise<ReferenceView> {
-    const usage = await this.usage.get(venue.venueId, () => countUsage(this.db, venue.venueId));
+    const usage = await this.usage.get(venue.venueId, { venueId: venue.venueId }, () => countUsage(this.db, venue.venueId));
     const plan = venue.planDefinition;
     return {
       ...this.catalog(),

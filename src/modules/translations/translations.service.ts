@@ -116,6 +116,6 @@ export class TranslationsService {
         await audit(tx, actor, records);
       }
       return { applied, notFound };
-    });
+    }, { scope: { venueId } });
   }
 }

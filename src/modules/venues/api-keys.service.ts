@@ -139,7 +139,7 @@ export class ApiKeysService {
     if (!token.startsWith(LIVE_PREFIX) && !token.startsWith(TEST_PREFIX)) throw errors.malformedApiKey();
     const known = this.hashes.get(token);
     const keyHash = known ?? hashApiKey(token);
-    const venue = await this.contexts.get(keyHash, async () => {
+    const venue = await this.contexts.get(keyHash, (venue) => (venue ? { venueId: venue.venueId } : undefined), async () => {
       const row = await keys.findKeyContextByHash(this.db, keyHash);
       return row && venueContext(row);
     });
