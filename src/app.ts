@@ -34,6 +34,7 @@ import { referenceRoutes } from './modules/reference/reference.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { translationsRoutes } from './modules/translations/translations.routes.js';
 import { adminRoutes } from './modules/venues/admin.routes.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import type { Resolver } from './outbound/guarded-connector.js';
 import { createServices, openBlobStore, type Services } from './services.js';
 import { VERSION } from './version.js';
@@ -179,6 +180,7 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
       await v1.register(bannersRoutes(services));
       await v1.register(promotionsRoutes(services));
       await v1.register(tablesRoutes(services));
+      await v1.register(webhooksRoutes(services));
     },
     { prefix: '/v1' },
   );

@@ -1,6 +1,7 @@
 // The closed catalogue of application errors (spec section 7). Every error the service
 // returns on purpose is made here, with its status, code and message, and rendered once by
 // src/http/error-handler.ts into the spec's envelope.
+import { WEBHOOK_ENDPOINTS_PER_VENUE } from './limits.js';
 
 // Spec 7 also names INGREDIENT_NOT_FOUND and MODIFIER_GROUP_NOT_FOUND; no operation answers them
 // (unknown ingredients are sync warnings, unknown modifier groups are listed in notFound), so they
@@ -51,7 +52,9 @@ export type ErrorCode =
   | 'DUPLICATE_PROMOTION_ITEM'
   | 'TABLE_NAME_ALREADY_EXISTS'
   | 'BANNER_LIMIT_REACHED'
-  | 'TABLE_LIMIT_REACHED';
+  | 'TABLE_LIMIT_REACHED'
+  | 'WEBHOOK_NOT_FOUND'
+  | 'WEBHOOK_ENDPOINT_LIMIT_REACHED';
 
 /**
  * What each code tells a client, as the OpenAPI document shows it beside every response that can
@@ -62,7 +65,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
   SYNC_TOO_LARGE: 'the sync did not finish within its 30-second window; nothing was written: split the payload and retry',
   READ_ONLY_KEY: 'a write made with a read-only API key',
   SUBSCRIPTION_INACTIVE: "the venue's subscription is suspended or canceled",
-  PAID_PLAN_REQUIRED: 'the Orders API on the free plan',
+  PAID_PLAN_REQUIRED: 'the Orders API or webhooks on the free plan',
   CATEGORY_BULK_LIMIT_EXCEEDED: "new categories would pass the plan's maxCategories; details { limit, available, requested }",
   INGREDIENT_BULK_LIMIT_EXCEEDED: "new ingredients would pass the plan's maxIngredients; details { limit, available, requested }",
   PRODUCT_BULK_LIMIT_EXCEEDED: "new products would pass the plan's maxProducts; details { limit, available, requested }",
@@ -104,6 +107,8 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
   TABLE_NAME_ALREADY_EXISTS: 'another table of this venue has that name',
   BANNER_LIMIT_REACHED: "the plan's maxBanners is reached; details { limit, available, requested }",
   TABLE_LIMIT_REACHED: "the plan's maxQrTables is reached; details { limit, available, requested }",
+  WEBHOOK_NOT_FOUND: 'no webhook endpoint of this venue has that id',
+  WEBHOOK_ENDPOINT_LIMIT_REACHED: `the venue has ${WEBHOOK_ENDPOINTS_PER_VENUE} webhook endpoints, the most it may; details { limit, available, requested }`,
 };
 
 export interface AppErrorInit {
@@ -151,6 +156,14 @@ export const errors = {
   /** Decisions 8: a create past the plan's maxBanners / maxQrTables. */
   merchLimit: (code: MerchLimitCode, what: string, details: { limit: number; available: number; requested: number }) =>
     new AppError({ statusCode: 400, message: `The plan allows ${details.limit} ${what}; delete one or upgrade the plan`, code, details }),
+  /** Issue 16: a webhook endpoint past the per-venue cap, in the shape of the plan limits. */
+  webhookEndpointLimit: (details: { limit: number; available: number; requested: number }) =>
+    new AppError({
+      statusCode: 400,
+      code: 'WEBHOOK_ENDPOINT_LIMIT_REACHED',
+      message: `A venue can have ${details.limit} webhook endpoints; delete one first`,
+      details,
+    }),
   translation: (code: 'INVALID_LOCALE' | 'LOCALE_NOT_ENABLED' | 'EMPTY_TRANSLATION', message: string) =>
     new AppError({ statusCode: 400, message, code }),
 
@@ -168,7 +181,7 @@ export const errors = {
       message: `The venue's subscription is ${status}; access resumes when it is active again`,
     }),
   paidPlanRequired: () =>
-    new AppError({ statusCode: 403, code: 'PAID_PLAN_REQUIRED', message: 'The Orders API requires a paid plan' }),
+    new AppError({ statusCode: 403, code: 'PAID_PLAN_REQUIRED', message: 'The Orders API and webhooks require a paid plan' }),
   deliveryNotAvailable: () =>
     new AppError({ statusCode: 403, code: 'DELIVERY_NOT_AVAILABLE', message: "Order settings need a plan with delivery (features.hasDelivery)" }),
 
@@ -185,6 +198,7 @@ export const errors = {
   promotionNotFound: () => new AppError({ statusCode: 404, code: 'PROMOTION_NOT_FOUND', message: 'Promotion not found' }),
   promotionItemNotFound: () => new AppError({ statusCode: 404, code: 'PROMOTION_ITEM_NOT_FOUND', message: 'Promotion item not found' }),
   tableNotFound: () => new AppError({ statusCode: 404, code: 'TABLE_NOT_FOUND', message: 'Table not found' }),
+  webhookNotFound: () => new AppError({ statusCode: 404, code: 'WEBHOOK_NOT_FOUND', message: 'Webhook endpoint not found' }),
   // Spec 4.4: order lookups carry a message only, no code.
   orderNotFound: () => new AppError({ statusCode: 404, message: 'Order not found' }),
 

@@ -28,6 +28,15 @@ export const CLEANUP_ARRAY_CAP = 1000;
 export const TRANSLATIONS_SECTION_CAP = 500;
 export const SYNC_WINDOW_MS = 30_000;
 
+/**
+ * Webhook endpoints a venue (and, apart, its sandbox) may register (issue 16). One number for
+ * every plan that has them: webhooks ride on the paid plans' ordersApi feature, and those plans
+ * share their limits (decisions 9).
+ */
+export const WEBHOOK_ENDPOINTS_PER_VENUE = 10;
+/** The longest webhook endpoint URL, as sent and as stored. */
+export const WEBHOOK_URL_MAX_LENGTH = 2048;
+
 export interface WindowLimit {
   limit: number;
   windowSec: number;

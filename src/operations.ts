@@ -1,5 +1,6 @@
 // Named operations: the audit log's action values (spec 4.6, plus product.update from
-// decisions section 4), shared by the audit writer, its list filter and the OpenAPI document.
+// decisions section 4 and the webhook endpoints' of issue 16), shared by the audit writer, its
+// list filter and the OpenAPI document.
 
 export const AUDIT_ACTIONS = [
   'menu.sync',
@@ -29,6 +30,9 @@ export const AUDIT_ACTIONS = [
   'ingredient.translations',
   'modifier_group.translations',
   'order.status_update',
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -28,6 +28,7 @@ import { SettingsService } from './modules/settings/settings.service.js';
 import { TranslationsService } from './modules/translations/translations.service.js';
 import { ApiKeysService } from './modules/venues/api-keys.service.js';
 import { VenuesService } from './modules/venues/venues.service.js';
+import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 
 export interface ServiceDeps {
   config: Config;
@@ -83,6 +84,7 @@ export function createServices({ config, db, routes = () => [], resolve, clock =
     banners: new BannersService(db, urls, media),
     promotions: new PromotionsService(db),
     tables: new TablesService(db, config.publicBaseUrl),
+    webhooks: new WebhooksService(db, config.ssrfTestAllow),
     metrics: metrics ? new Metrics(db) : null,
   };
 }

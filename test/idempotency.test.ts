@@ -36,6 +36,7 @@ function writes(t: TestApp): Record<string, WriteFactory> {
   const banner = (v: VenueFixture, n: number) => create(v, '/v1/banners', { title: `Banner ${n}` });
   const promotion = (v: VenueFixture, n: number) => create(v, '/v1/promotions', { name: `Promo ${n}` });
   const table = (v: VenueFixture, n: number) => create(v, '/v1/tables', { name: `Table ${n}` });
+  const webhook = (v: VenueFixture, n: number) => create(v, '/v1/webhooks', { url: `https://pos.example.com/hooks/${n}`, events: ['order.created'] });
   return {
     'POST /v1/sync': async (_v, n) => ({ method: 'POST', url: '/v1/sync', body: { products: [{ externalId: `s${n}`, name: `Synced ${n}`, priceMinor: 100 + n }] } }),
     'POST /v1/publish': async () => ({ method: 'POST', url: '/v1/publish' }),
@@ -91,6 +92,10 @@ function writes(t: TestApp): Record<string, WriteFactory> {
     'PATCH /v1/tables/{id}': async (v, n) => ({ method: 'PATCH', url: `/v1/tables/${(await table(v, n)).id}`, body: { name: `Patched table ${n}` } }),
     'DELETE /v1/tables/{id}': async (v, n) => ({ method: 'DELETE', url: `/v1/tables/${(await table(v, n)).id}` }),
     'POST /v1/tables/{id}/regenerate-token': async (v, n) => ({ method: 'POST', url: `/v1/tables/${(await table(v, n)).id}/regenerate-token` }),
+    'POST /v1/webhooks': async (_v, n) => ({ method: 'POST', url: '/v1/webhooks', body: { url: `https://pos.example.com/new/${n}`, events: ['order.updated'] } }),
+    'PATCH /v1/webhooks/{id}': async (v, n) => ({ method: 'PATCH', url: `/v1/webhooks/${(await webhook(v, n)).id}`, body: { enabled: false } }),
+    'DELETE /v1/webhooks/{id}': async (v, n) => ({ method: 'DELETE', url: `/v1/webhooks/${(await webhook(v, n)).id}` }),
+    'POST /v1/webhooks/{id}/rotate-secret': async (v, n) => ({ method: 'POST', url: `/v1/webhooks/${(await webhook(v, n)).id}/rotate-secret` }),
   };
 }
 

@@ -123,7 +123,7 @@ describe('the OpenAPI document for tools (issue 13)', () => {
       assert.ok(codes(429).includes('RATE_LIMITED'), `${label} 429`);
       assert.ok(codes(503).includes('DATABASE_UNAVAILABLE'), `${label} 503`);
       if (path.includes('{')) assert.ok(op.responses['414'], `${label} 414`);
-      if (path.startsWith('/v1/orders')) assert.ok(codes(403).includes('PAID_PLAN_REQUIRED'), `${label} PAID_PLAN_REQUIRED`);
+      if (path.startsWith('/v1/orders') || path.startsWith('/v1/webhooks')) assert.ok(codes(403).includes('PAID_PLAN_REQUIRED'), `${label} PAID_PLAN_REQUIRED`);
       if (isWrite(method)) {
         assert.ok(codes(403).includes('READ_ONLY_KEY'), `${label} READ_ONLY_KEY`);
         assert.deepEqual(codes(409).filter((c) => c.startsWith('IDEMPOTENCY')), ['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS'], label);

@@ -309,6 +309,7 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
         ['banner', 'POST', '/v1/banners', { title: 'X' }],
         ['promotion', 'POST', '/v1/promotions', { name: 'X' }],
         ['table', 'POST', '/v1/tables', { name: 'X' }],
+        ['webhook endpoint', 'POST', '/v1/webhooks', { url: 'https://pos.example.com/hooks', events: ['order.created'] }],
       ];
       for (const [label, method, url, body] of writes) {
         const res = await call(t.app, method, url, { key: v.key, body });

@@ -130,6 +130,13 @@ const ROUTES: Record<string, RouteCase> = {
   'POST /v1/tables/:id/regenerate-token': { ok: 201, foreign: notFound('TABLE_NOT_FOUND') },
   'GET /v1/tables/:id/qr.svg': { ok: 200, foreign: notFound('TABLE_NOT_FOUND') },
   'GET /v1/tables/:id/qr.png': { ok: 200, foreign: notFound('TABLE_NOT_FOUND') },
+
+  'GET /v1/webhooks': { ok: 200, foreign: ok(200) },
+  'POST /v1/webhooks': { ok: 201, foreign: ok(201), body: () => ({ url: 'https://matrix.example.com/hooks', events: ['menu.published'] }) },
+  'GET /v1/webhooks/:id': { ok: 200, foreign: notFound('WEBHOOK_NOT_FOUND') },
+  'PATCH /v1/webhooks/:id': { ok: 200, foreign: notFound('WEBHOOK_NOT_FOUND'), body: () => ({ description: 'Matrix description', enabled: false }) },
+  'DELETE /v1/webhooks/:id': { ok: 204, foreign: notFound('WEBHOOK_NOT_FOUND') },
+  'POST /v1/webhooks/:id/rotate-secret': { ok: 200, foreign: notFound('WEBHOOK_NOT_FOUND') },
 };
 
 /** A route's entry; HEAD is served by its GET's handler and answers the same status. */
@@ -145,6 +152,7 @@ function paramValues(r: Refs): Record<string, string[]> {
     'promotions/:id': [r.promotionId],
     'items/:itemId': [r.itemId],
     'tables/:id': [r.tableId],
+    'webhooks/:id': [r.webhookId],
     'orders/:id': [r.orderId],
   };
 }

@@ -35,6 +35,12 @@ const TAGS = [
       'Orders placed by guests: list, poll by updatedSince, read, and move along the status machine (spec 3.1, 4.4, 4.5). ' +
       'Paid plans only (403 PAID_PLAN_REQUIRED on free).',
   },
+  {
+    name: 'webhooks',
+    description:
+      "Webhook endpoints: where the venue's events (order.created, order.updated, menu.published) are sent, signed with a secret " +
+      'in the Standard Webhooks format that can be rotated (issue 16). Paid plans only (403 PAID_PLAN_REQUIRED on free).',
+  },
   { name: 'audit', description: 'The audit trail of every mutating call (spec 4.6).' },
   {
     name: 'guest',

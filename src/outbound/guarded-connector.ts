@@ -56,7 +56,8 @@ function defaultPort(protocol: string): number {
   return protocol === 'https:' ? 443 : 80;
 }
 
-function allowedForTests(allow: readonly AllowedEndpoint[], address: string, port: number): boolean {
+/** True when `address:port` is a loopback endpoint SSRF_TEST_ALLOW names (webhook URLs are judged by it too). */
+export function allowedForTests(allow: readonly AllowedEndpoint[], address: string, port: number): boolean {
   if (!isLoopback(address)) return false;
   const canonical = canonicalAddress(address);
   return allow.some((e) => e.port === port && (e.host === 'localhost' || canonicalAddress(e.host) === canonical));

@@ -72,6 +72,10 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
     'PATCH /v1/tables/:id': { name: 'Patched table', isActive: true },
     'DELETE /v1/tables/:id': undefined,
     'POST /v1/tables/:id/regenerate-token': undefined,
+    'POST /v1/webhooks': { url: 'https://pos.example.com/carta/hooks', events: ['order.created', 'menu.published'], description: 'Fuzz endpoint' },
+    'PATCH /v1/webhooks/:id': { url: 'https://pos.example.com/v2', events: ['order.updated'], description: 'Patched', enabled: false },
+    'DELETE /v1/webhooks/:id': undefined,
+    'POST /v1/webhooks/:id/rotate-secret': undefined,
     'POST /guest/v1/venues/:slug/orders': orderBody(ids, { type: 'pickup', items: [burgerLine(ids, 2)], customerEmail: 'ada@example.com', comment: 'No ice' }),
     'POST /admin/v1/venues': { name: 'Fuzz admin venue', currency: 'EUR', plan: 'standard' },
     'PATCH /admin/v1/venues/:id': { plan: 'pro', subscriptionStatus: 'active' },
@@ -104,6 +108,7 @@ export async function fuzzWorld(): Promise<FuzzWorld> {
   const promotion = await ok('POST', '/v1/promotions', { name: 'Promo' });
   const item = await ok('POST', `/v1/promotions/${promotion.id}/items`, { productRef: 'fries', promoPriceMinor: 300 });
   const table = await ok('POST', '/v1/tables', { name: 'Table 1' });
+  const webhook = await ok('POST', '/v1/webhooks', { url: 'https://pos.example.com/hooks', events: ['order.created'] });
   const order = await createOrder(t.app, a.slug, orderBody(ids));
   const image = toBase64(await makeImage(320, 320));
   const wide = toBase64(await makeImage(960, 320));
@@ -136,6 +141,7 @@ export async function fuzzWorld(): Promise<FuzzWorld> {
       'promotions/:id': [promotion.id],
       'items/:itemId': [item.id],
       'tables/:id': [table.id],
+      'webhooks/:id': [webhook.id],
       'orders/:id': [order.id],
       'venues/:slug': [a.slug, b.slug],
       'tables/:token': [String(table.qrUrl).split('/t/')[1] ?? 'x'],

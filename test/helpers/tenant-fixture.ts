@@ -25,6 +25,7 @@ export interface Refs {
   promotionId: string;
   itemId: string;
   tableId: string;
+  webhookId: string;
   orderId: string;
 }
 
@@ -38,6 +39,8 @@ export interface Tenant {
   testKey: string;
   readOnlyKey: string;
   revokedKey: string;
+  /** The signing secret of its webhook endpoint, shown once when it was made. */
+  webhookSecret: string;
   refs: Refs;
 }
 
@@ -103,7 +106,8 @@ async function newKey(app: App, venueId: string, mode: 'live' | 'test', readOnly
 /**
  * A venue on a paid plan with everything the API holds: settings with two languages, a synced menu
  * with translations and modifiers, a product image, a logo, a publication, banners (one with an
- * image), a promotion with items, tables and three guest orders (pickup, delivery, dine-in).
+ * image), a promotion with items, tables, a webhook endpoint and three guest orders (pickup,
+ * delivery, dine-in).
  */
 export async function populate(app: App, tag: string, phone: string, images: Images): Promise<Tenant> {
   const venueRes = await admin(app, 'POST', '/venues', { name: `Venue ${tag}`, slug: `${tag}-venue`, currency: 'EUR', plan: 'standard' });
@@ -143,6 +147,11 @@ export async function populate(app: App, tag: string, phone: string, images: Ima
   await created(app, key, `/v1/promotions/${promotion.id}/items`, { productRef: `${tag}-fries` });
   const table = await created(app, key, '/v1/tables', { externalId: `${tag}-t1`, name: `Table ${tag}`, seats: 4, zone: `Terrace ${tag}` });
   await created(app, key, '/v1/tables', { name: `Bar ${tag}`, zone: `Inside ${tag}` });
+  const webhook = await created(app, key, '/v1/webhooks', {
+    url: `https://${tag}.example.com/hooks`,
+    events: ['order.created', 'order.updated'],
+    description: `Hooks ${tag}`,
+  });
 
   const ids = await readMenuIds(app, venue, venue.slug);
   const customer = { customerName: `Ada ${tag}`, customerPhone: phone, customerEmail: `${tag}@example.com` };
@@ -193,6 +202,7 @@ export async function populate(app: App, tag: string, phone: string, images: Ima
     testKey,
     readOnlyKey,
     revokedKey: revoked.key,
+    webhookSecret: webhook.secret,
     refs: {
       burgerId: burger.id,
       burgerExternalId: burger.externalId,
@@ -208,6 +218,7 @@ export async function populate(app: App, tag: string, phone: string, images: Ima
       promotionId: promotion.id,
       itemId: item.id,
       tableId: table.id,
+      webhookId: webhook.id,
       orderId: order.id,
     },
   };
@@ -235,6 +246,7 @@ const SNAPSHOT_READS = [
   '/v1/promotions?limit=100',
   '/v1/tables?limit=100',
   '/v1/tables/qr-sheet.svg',
+  '/v1/webhooks?limit=100',
   '/v1/orders?limit=100',
   '/v1/audit-log?limit=100',
 ];
@@ -276,6 +288,7 @@ export function canariesOf(tenant: Tenant, snap: Record<string, unknown>): strin
     tenant.testKey,
     tenant.readOnlyKey,
     tenant.revokedKey,
+    tenant.webhookSecret,
     ...tenant.identity,
   ]);
   for (const body of Object.values(snap)) {

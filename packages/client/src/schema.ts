@@ -847,6 +847,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The venue's webhook endpoints in the list envelope, oldest first. Signing secrets are never shown here, only `secretHint`. Paid plans only: 403 `PAID_PLAN_REQUIRED` on free.
+         *
+         *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `PAID_PLAN_REQUIRED`); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers an endpoint for the events listed, in the mode of the key (a test key registers a sandbox endpoint, which receives test-mode events only).
+         *     - The response carries the signing secret (`whsec_...`, Standard Webhooks), shown only here and on rotate: store it now.
+         *     - `url` must be https, carry no credentials and not name a loopback, private, link-local or otherwise reserved address; a name is accepted and its addresses are checked at each delivery.
+         *     - A venue has at most 10 endpoints: past that, 400 `WEBHOOK_ENDPOINT_LIMIT_REACHED` with details { limit, available, requested }.
+         *
+         *     Audited as `webhook.create`. Paid plans only: 403 `PAID_PLAN_REQUIRED` on free.
+         *
+         *     **Errors:** 400 ("Validation failed", `WEBHOOK_ENDPOINT_LIMIT_REACHED`); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `READ_ONLY_KEY`, `PAID_PLAN_REQUIRED`); 409 (`IDEMPOTENCY_KEY_REUSED`, `IDEMPOTENCY_KEY_IN_PROGRESS`); 413 (`PAYLOAD_TOO_LARGE`); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one webhook endpoint
+         * @description One endpoint, without its signing secret. An unknown id, or another venue's, is 404 `WEBHOOK_NOT_FOUND`. Paid plans only: 403 `PAID_PLAN_REQUIRED` on free.
+         *
+         *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `PAID_PLAN_REQUIRED`); 404 (`WEBHOOK_NOT_FOUND`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes an endpoint; nothing more is sent to it. Audited as `webhook.delete`. Paid plans only: 403 `PAID_PLAN_REQUIRED` on free.
+         *
+         *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `READ_ONLY_KEY`, `PAID_PLAN_REQUIRED`); 404 (`WEBHOOK_NOT_FOUND`); 409 (`IDEMPOTENCY_KEY_REUSED`, `IDEMPOTENCY_KEY_IN_PROGRESS`); 413 (`PAYLOAD_TOO_LARGE`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Changes the fields sent: an omitted field keeps its value, `description: null` clears it; a new `url` is checked as on create. `enabled: false` stops deliveries; `enabled: true` resumes them and clears `disabledReason` (set when delivery turned the endpoint off). A change is audited as `webhook.update` (changes.fields names the fields); a PATCH that changes nothing is not. Paid plans only: 403 `PAID_PLAN_REQUIRED` on free.
+         *
+         *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `READ_ONLY_KEY`, `PAID_PLAN_REQUIRED`); 404 (`WEBHOOK_NOT_FOUND`); 409 (`IDEMPOTENCY_KEY_REUSED`, `IDEMPOTENCY_KEY_IN_PROGRESS`); 413 (`PAYLOAD_TOO_LARGE`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's signing secret
+         * @description Gives the endpoint a new signing secret, shown in this response only. For 24 hours deliveries are signed with both the new and the replaced secret (`previousSecretExpiresAt`), so the receiver can switch without rejecting any; a secret replaced before that stops at once. Audited as `webhook.update` with changes.fields `["secret"]`. Paid plans only: 403 `PAID_PLAN_REQUIRED` on free.
+         *
+         *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `READ_ONLY_KEY`, `PAID_PLAN_REQUIRED`); 404 (`WEBHOOK_NOT_FOUND`); 409 (`IDEMPOTENCY_KEY_REUSED`, `IDEMPOTENCY_KEY_IN_PROGRESS`); 413 (`PAYLOAD_TOO_LARGE`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/media/{venueId}/{file}": {
         parameters: {
             query?: never;
@@ -3213,7 +3302,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                action?: "menu.sync" | "menu.publish" | "menu.cleanup" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update";
+                action?: "menu.sync" | "menu.publish" | "menu.cleanup" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update" | "webhook.create" | "webhook.update" | "webhook.delete";
             };
             header?: never;
             path?: never;
@@ -3231,7 +3320,7 @@ export interface operations {
                         items: {
                             id: string;
                             /** @enum {string} */
-                            action: "menu.sync" | "menu.publish" | "menu.cleanup" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update";
+                            action: "menu.sync" | "menu.publish" | "menu.cleanup" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update" | "webhook.create" | "webhook.update" | "webhook.delete";
                             entityType: string;
                             entityRef: string | null;
                             changes: {
@@ -3439,7 +3528,7 @@ export interface operations {
             /**
              * @description Forbidden:
              *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
-             *     - `PAID_PLAN_REQUIRED`: the Orders API on the free plan
+             *     - `PAID_PLAN_REQUIRED`: the Orders API or webhooks on the free plan
              */
             403: {
                 headers: {
@@ -3579,7 +3668,7 @@ export interface operations {
             /**
              * @description Forbidden:
              *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
-             *     - `PAID_PLAN_REQUIRED`: the Orders API on the free plan
+             *     - `PAID_PLAN_REQUIRED`: the Orders API or webhooks on the free plan
              */
             403: {
                 headers: {
@@ -3754,7 +3843,7 @@ export interface operations {
              * @description Forbidden:
              *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
              *     - `READ_ONLY_KEY`: a write made with a read-only API key
-             *     - `PAID_PLAN_REQUIRED`: the Orders API on the free plan
+             *     - `PAID_PLAN_REQUIRED`: the Orders API or webhooks on the free plan
              */
             403: {
                 headers: {
@@ -8463,6 +8552,919 @@ export interface operations {
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (`DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            url: string;
+                            events: ("order.created" | "order.updated" | "menu.published")[];
+                            description: string | null;
+                            enabled: boolean;
+                            disabledReason: string | null;
+                            /**
+                             * @description The mode of the key that created it: a test endpoint receives test-mode events only
+                             * @enum {string}
+                             */
+                            mode: "live" | "test";
+                            /** @description The last 4 characters of the current signing secret */
+                            secretHint: string;
+                            previousSecretExpiresAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             */
+                            updatedAt: string;
+                        }[];
+                        total: number;
+                        page: number;
+                        limit: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Missing API key" (message, no code)
+             *     - "Invalid API key format" (message, no code)
+             *     - "Invalid API key" (message, no code): unknown, revoked or regenerated
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
+             *     - `PAID_PLAN_REQUIRED`: the Orders API or webhooks on the free plan
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (a UUID is ideal). The same key and request within 24 hours replays the first response with `Idempotent-Replayed: true`; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An absolute https URL without credentials. A host that is a loopback, private, link-local or otherwise reserved address is refused; a name is accepted and its addresses are checked at each delivery. Stored (and shown) as the WHATWG URL parser writes it */
+                    url: string;
+                    /** @description The events sent to this endpoint: at least one, each once */
+                    events: ("order.created" | "order.updated" | "menu.published")[];
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("order.created" | "order.updated" | "menu.published")[];
+                        description: string | null;
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        /**
+                         * @description The mode of the key that created it: a test endpoint receives test-mode events only
+                         * @enum {string}
+                         */
+                        mode: "live" | "test";
+                        /** @description The last 4 characters of the current signing secret */
+                        secretHint: string;
+                        previousSecretExpiresAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        updatedAt: string;
+                        /** @description The signing secret (Standard Webhooks: `whsec_` and the base64 of 32 random bytes). Shown only here: store it now */
+                        secret: string;
+                    };
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             *     - `WEBHOOK_ENDPOINT_LIMIT_REACHED`: the venue has 10 webhook endpoints, the most it may; details { limit, available, requested }
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Missing API key" (message, no code)
+             *     - "Invalid API key format" (message, no code)
+             *     - "Invalid API key" (message, no code): unknown, revoked or regenerated
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
+             *     - `READ_ONLY_KEY`: a write made with a read-only API key
+             *     - `PAID_PLAN_REQUIRED`: the Orders API or webhooks on the free plan
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with a different request
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: a request with this Idempotency-Key is still running; retry after Retry-After for its response
+             */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`IDEMPOTENCY_KEY_IN_PROGRESS`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Content too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body is over the route's cap (5 MB; 21 MB on image uploads)
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `LOCK_TIMEOUT`: another write of this venue held its lock too long; retry after Retry-After
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("order.created" | "order.updated" | "menu.published")[];
+                        description: string | null;
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        /**
+                         * @description The mode of the key that created it: a test endpoint receives test-mode events only
+                         * @enum {string}
+                         */
+                        mode: "live" | "test";
+                        /** @description The last 4 characters of the current signing secret */
+                        secretHint: string;
+                        previousSecretExpiresAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Missing API key" (message, no code)
+             *     - "Invalid API key format" (message, no code)
+             *     - "Invalid API key" (message, no code): unknown, revoked or regenerated
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
+             *     - `PAID_PLAN_REQUIRED`: the Orders API or webhooks on the free plan
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `WEBHOOK_NOT_FOUND`: no webhook endpoint of this venue has that id
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description URI too long:
+             *     - "A path segment is longer than 512 characters" (message, no code)
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (a UUID is ideal). The same key and request within 24 hours replays the first response with `Idempotent-Replayed: true`; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Missing API key" (message, no code)
+             *     - "Invalid API key format" (message, no code)
+             *     - "Invalid API key" (message, no code): unknown, revoked or regenerated
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
+             *     - `READ_ONLY_KEY`: a write made with a read-only API key
+             *     - `PAID_PLAN_REQUIRED`: the Orders API or webhooks on the free plan
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `WEBHOOK_NOT_FOUND`: no webhook endpoint of this venue has that id
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with a different request
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: a request with this Idempotency-Key is still running; retry after Retry-After for its response
+             */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`IDEMPOTENCY_KEY_IN_PROGRESS`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Content too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body is over the route's cap (5 MB; 21 MB on image uploads)
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description URI too long:
+             *     - "A path segment is longer than 512 characters" (message, no code)
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `LOCK_TIMEOUT`: another write of this venue held its lock too long; retry after Retry-After
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (a UUID is ideal). The same key and request within 24 hours replays the first response with `Idempotent-Replayed: true`; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An absolute https URL without credentials. A host that is a loopback, private, link-local or otherwise reserved address is refused; a name is accepted and its addresses are checked at each delivery. Stored (and shown) as the WHATWG URL parser writes it */
+                    url?: string;
+                    /** @description The events sent to this endpoint: at least one, each once */
+                    events?: ("order.created" | "order.updated" | "menu.published")[];
+                    description?: string | null;
+                    /** @description true turns the endpoint back on and clears disabledReason */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("order.created" | "order.updated" | "menu.published")[];
+                        description: string | null;
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        /**
+                         * @description The mode of the key that created it: a test endpoint receives test-mode events only
+                         * @enum {string}
+                         */
+                        mode: "live" | "test";
+                        /** @description The last 4 characters of the current signing secret */
+                        secretHint: string;
+                        previousSecretExpiresAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Missing API key" (message, no code)
+             *     - "Invalid API key format" (message, no code)
+             *     - "Invalid API key" (message, no code): unknown, revoked or regenerated
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
+             *     - `READ_ONLY_KEY`: a write made with a read-only API key
+             *     - `PAID_PLAN_REQUIRED`: the Orders API or webhooks on the free plan
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `WEBHOOK_NOT_FOUND`: no webhook endpoint of this venue has that id
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with a different request
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: a request with this Idempotency-Key is still running; retry after Retry-After for its response
+             */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`IDEMPOTENCY_KEY_IN_PROGRESS`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Content too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body is over the route's cap (5 MB; 21 MB on image uploads)
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description URI too long:
+             *     - "A path segment is longer than 512 characters" (message, no code)
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `LOCK_TIMEOUT`: another write of this venue held its lock too long; retry after Retry-After
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (a UUID is ideal). The same key and request within 24 hours replays the first response with `Idempotent-Replayed: true`; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("order.created" | "order.updated" | "menu.published")[];
+                        description: string | null;
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        /**
+                         * @description The mode of the key that created it: a test endpoint receives test-mode events only
+                         * @enum {string}
+                         */
+                        mode: "live" | "test";
+                        /** @description The last 4 characters of the current signing secret */
+                        secretHint: string;
+                        previousSecretExpiresAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        updatedAt: string;
+                        /** @description The signing secret (Standard Webhooks: `whsec_` and the base64 of 32 random bytes). Shown only here: store it now */
+                        secret: string;
+                    };
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Missing API key" (message, no code)
+             *     - "Invalid API key format" (message, no code)
+             *     - "Invalid API key" (message, no code): unknown, revoked or regenerated
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
+             *     - `READ_ONLY_KEY`: a write made with a read-only API key
+             *     - `PAID_PLAN_REQUIRED`: the Orders API or webhooks on the free plan
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `WEBHOOK_NOT_FOUND`: no webhook endpoint of this venue has that id
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with a different request
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: a request with this Idempotency-Key is still running; retry after Retry-After for its response
+             */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`IDEMPOTENCY_KEY_IN_PROGRESS`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Content too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body is over the route's cap (5 MB; 21 MB on image uploads)
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description URI too long:
+             *     - "A path segment is longer than 512 characters" (message, no code)
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `LOCK_TIMEOUT`: another write of this venue held its lock too long; retry after Retry-After
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`) */
                     "retry-after"?: number;
                     [name: string]: unknown;
                 };

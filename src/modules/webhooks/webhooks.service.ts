@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import type { Database, Queryable } from '../../db/port.js';
+import { errors } from '../../errors.js';
+import { listEnvelope, pageWindow } from '../../http/pagination.js';
+import { uuidv7 } from '../../ids.js';
+import { WEBHOOK_ENDPOINTS_PER_VENUE } from '../../limits.js';
+import type { AllowedEndpoint } from '../../outbound/guarded-connector.js';
+import { audit, type Actor } from '../audit/audit.service.js';
+import { endpointUrl } from './endpoint-url.js';
+import {
+  countEndpoints,
+  deleteEndpoint,
+  findEndpoint,
+  insertEndpoint,
+  listEndpoints,
+  lockEndpoints,
+  rotateSecret,
+  updateEndpoint,
+  type WebhookEndpointChanges,
+  type WebhookEndpointRow,
+} from './webhooks.repository.js';
+import {
+  WEBHOOK_EVENTS,
+  type WebhookCreateInput,
+  type WebhookEndpointView,
+  type WebhookEndpointWithSecretView,
+  type WebhookEvent,
+  type WebhookListView,
+  type WebhookPatchInput,
+} from './webhooks.schemas.js';
+
+/** How long a replaced signing secret keeps signing deliveries after a rotation. */
+const PREVIOUS_SECRET_GRACE_HOURS = 24;
+
+/** Standard Webhooks' secret format: `whsec_` and the base64 of 32 bytes from the CSPRNG. */
+const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/** The catalogue's order, each event once: what is stored, so equal sets compare equal. */
+const canonicalEvents = (events: readonly WebhookEvent[]) => WEBHOOK_EVENTS.filter((e) => events.includes(e));
+
+const sameEvents = (a: readonly WebhookEvent[], b: readonly WebhookEvent[]) => a.length === b.length && a.every((e, i) => e === b[i]);
+
+function view(row: WebhookEndpointRow): WebhookEndpointView {
+  return {
+    id: row.id,
+    url: row.url,
+    events: canonicalEvents(row.events),
+    description: row.description,
+    enabled: row.enabled,
+    disabledReason: row.disabled_reason,
+    mode: row.mode,
+    secretHint: row.secret.slice(-4),
+    previousSecretExpiresAt: row.previous_secret_expires_at?.toISOString() ?? null,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+const withSecret = (row: WebhookEndpointRow): WebhookEndpointWithSecretView => ({ ...view(row), secret: row.secret });
+
+/** Webhook endpoints (issue 16, docs/events.md): where a venue's events go, and their signing secrets. */
+export class WebhooksService {
+  constructor(
+    private readonly db: Database,
+    /** SSRF_TEST_ALLOW: the loopback endpoints a test may register, over plain http too. */
+    private readonly allow: readonly AllowedEndpoint[],
+  ) {}
+
+  private async load(db: Queryable, venueId: string, id: string, forUpdate = false): Promise<WebhookEndpointRow> {
+    const row = await findEndpoint(db, venueId, id, forUpdate);
+    if (!row) throw errors.webhookNotFound();
+    return row;
+  }
+
+  async list(venueId: string, query: { page?: number; limit?: number }): Promise<WebhookListView> {
+    const { page, limit, offset } = pageWindow(query);
+    const { rows, total } = await listEndpoints(this.db, venueId, limit, offset);
+    return listEnvelope(rows.map(view), total, page, limit);
+  }
+
+  async get(venueId: string, id: string): Promise<WebhookEndpointView> {
+    return view(await this.load(this.db, venueId, id));
+  }
+
+  /**
+   * A new endpoint in the mode of the key that made it, with its signing secret (shown here and on
+   * rotate only). Past the per-venue cap: 400 WEBHOOK_ENDPOINT_LIMIT_REACHED.
+   */
+  async create(actor: Actor, input: WebhookCreateInput): Promise<WebhookEndpointWithSecretView> {
+    const { venueId, mode } = actor.venue;
+    const url = endpointUrl(input.url, this.allow);
+    return this.db.transaction(async (tx) => {
+      await lockEndpoints(tx, venueId);
+      const count = await countEndpoints(tx, venueId);
+      if (count >= WEBHOOK_ENDPOINTS_PER_VENUE) {
+        throw errors.webhookEndpointLimit({ limit: WEBHOOK_ENDPOINTS_PER_VENUE, available: Math.max(0, WEBHOOK_ENDPOINTS_PER_VENUE - count), requested: 1 });
+      }
+      const id = uuidv7();
+      await insertEndpoint(tx, venueId, { id, url, events: canonicalEvents(input.events), description: input.description ?? null, mode, secret: newSecret() });
+      await audit(tx, actor, [{ action: 'webhook.create', entityType: 'webhook', entityRef: id, changes: { id } }]);
+      return withSecret(await this.load(tx, venueId, id));
+    }, { scope: { venueId } });
+  }
+
+  /** Changes the fields sent; `enabled: true` also clears disabledReason. A PATCH that changes nothing is not audited. */
+  async patch(actor: Actor, id: string, input: WebhookPatchInput): Promise<WebhookEndpointView> {
+    const venueId = actor.venue.venueId;
+    const url = input.url === undefined ? undefined : endpointUrl(input.url, this.allow);
+    return this.db.transaction(async (tx) => {
+      const row = await this.load(tx, venueId, id, true);
+      const changes: WebhookEndpointChanges = {};
+      const fields: string[] = [];
+      if (url !== undefined && url !== row.url) {
+        changes.url = url;
+        fields.push('url');
+      }
+      if (input.events !== undefined && !sameEvents(canonicalEvents(input.events), canonicalEvents(row.events))) {
+        changes.events = canonicalEvents(input.events);
+        fields.push('events');
+      }
+      if (input.description !== undefined && input.description !== row.description) {
+        changes.description = input.description;
+        fields.push('description');
+      }
+      if (input.enabled !== undefined && input.enabled !== row.enabled) {
+        changes.enabled = input.enabled;
+        fields.push('enabled');
+      }
+      if (input.enabled === true && row.disabled_reason !== null) {
+        changes.disabled_reason = null;
+        fields.push('disabledReason');
+      }
+      if (fields.length === 0) return view(row);
+      await updateEndpoint(tx, venueId, row.id, changes);
+      await audit(tx, actor, [{ action: 'webhook.update', entityType: 'webhook', entityRef: row.id, changes: { fields } }]);
+      return view(await this.load(tx, venueId, row.id));
+    }, { scope: { venueId } });
+  }
+
+  /**
+   * A new signing secret, shown in the response; the replaced one keeps signing deliveries for
+   * 24 hours, so receivers can switch without losing any. Audited as webhook.update of `secret`.
+   */
+  async rotateSecret(actor: Actor, id: string): Promise<WebhookEndpointWithSecretView> {
+    const venueId = actor.venue.venueId;
+    return this.db.transaction(async (tx) => {
+      const row = await this.load(tx, venueId, id, true);
+      await rotateSecret(tx, venueId, row.id, newSecret(), PREVIOUS_SECRET_GRACE_HOURS);
+      await audit(tx, actor, [{ action: 'webhook.update', entityType: 'webhook', entityRef: row.id, changes: { fields: ['secret'] } }]);
+      return withSecret(await this.load(tx, venueId, row.id));
+    }, { scope: { venueId } });
+  }
+
+  async delete(actor: Actor, id: string): Promise<void> {
+    const venueId = actor.venue.venueId;
+    await this.db.transaction(async (tx) => {
+      const row = await this.load(tx, venueId, id, true);
+      await deleteEndpoint(tx, venueId, row.id);
+      await audit(tx, actor, [{ action: 'webhook.delete', entityType: 'webhook', entityRef: row.id, changes: { id: row.id } }]);
+    }, { scope: { venueId } });
+  }
+}
