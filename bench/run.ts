@@ -1,354 +1,30 @@
 // `npm run bench`: Carta as a real process on a free port, load from this process (autocannon),
 // every target a ratio against a baseline measured in the same run. Writes bench/results/latest.json.
+// `npm run bench -- --scale`: the same venue alone and among 1,000 (bench/scale.ts).
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { migrate } from '../src/db/migrate.js';
-import { openPglite } from '../src/db/pglite.js';
-import { openPostgres } from '../src/db/postgres.js';
 import type { Database } from '../src/db/port.js';
 import { ImageProcessor } from '../src/modules/media/image-processor.js';
+import {
+  absoluteMetric, ADMIN_TOKEN, api, cpuRatio, engine, freePort, informational, load, LOAD_SECONDS, LOCALES, log, measured,
+  median, metrics, newVenue, peakRssMb, PIN, prepareEngine, printReport, quick, ratioMetric, root, ROUNDS, round, rssMb, startCarta,
+  stop, versusTiny, waitFor, SERVER_CPU, LOAD_CPU, type EngineEnv, type Server,
+} from './harness.js';
 import { makeBenchImage } from './images.js';
 import { ORDER_BENCH_MENU, orderBody, placeOrders, rawOrderWrites, ORDER_GUESTS } from './orders.js';
 import { rawSqlWrite } from './raw-sql.js';
+import { scaleBench } from './scale.js';
 import { menuFixture, type SyncBody } from './workload.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = process.argv.slice(2);
-const engine = (args.includes('--engine') ? args[args.indexOf('--engine') + 1] : 'pglite') as 'pglite' | 'postgres';
-const quick = args.includes('--quick');
-const LOAD_SECONDS = quick ? 2 : 5;
 // Syncs: medians of SYNC_RUNS after SYNC_WARMUPS unmeasured rounds (the sync code is only
 // optimised by the JIT after a few runs; a running service has long been past that).
 const SYNC_RUNS = 5;
 const SYNC_WARMUPS = 3;
-const ADMIN_TOKEN = `bench_${randomBytes(24).toString('hex')}`;
-const LOCALES = ['uk', 'es'];
-
-interface Metric {
-  name: string;
-  value: number;
-  unit: string;
-  baseline: number | null;
-  ratio: number | null;
-  target: string;
-  pass: boolean;
-}
-const metrics: Metric[] = [];
-/** Measurements that explain a target without being one (printed and saved apart). */
-const informational: Omit<Metric, 'target' | 'pass'>[] = [];
-const log = (msg: string) => process.stdout.write(`${msg}\n`);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-async function waitFor(url: string, timeoutMs = 60_000): Promise<number> {
-  const started = performance.now();
-  for (;;) {
-    try {
-      const res = await fetch(url);
-      if (res.ok) return performance.now() - started;
-    } catch {
-      // not listening yet
-    }
-    if (performance.now() - started > timeoutMs) throw new Error(`${url} did not come up`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-// Pinning (issue 15): during an HTTP load, the measured servers (every thread) on one core and
-// the load generator on the other, where taskset exists and there are two cores. Unpinned, one
-// ratio moved by 0.2 between runs here: the scheduler put the server and autocannon on one core,
-// or not. Only the loads are pinned: syncs, uploads and restarts keep both cores, as in production.
-const PIN = os.availableParallelism() >= 2 && (() => {
-  try {
-    execSync('taskset -p ' + process.pid, { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const SERVER_CPU = '0';
-const LOAD_CPU = '1';
-const ALL_CPUS = `0-${os.availableParallelism() - 1}`;
-
-function setAffinity(pid: number, cpus: string): void {
-  if (!PIN || !pid) return;
-  try {
-    execSync(`taskset -a -p -c ${cpus} ${pid}`, { stdio: 'ignore' });
-  } catch {
-    // A server already stopped: nothing to pin.
-  }
-}
-
-/** Runs a load with the servers on SERVER_CPU (autocannon runs on LOAD_CPU), then frees them. */
-async function pinned<T>(work: () => Promise<T>): Promise<T> {
-  setAffinity(measured.carta, SERVER_CPU);
-  setAffinity(measured.bare, SERVER_CPU);
-  try {
-    return await work();
-  } finally {
-    setAffinity(measured.carta, ALL_CPUS);
-    setAffinity(measured.bare, ALL_CPUS);
-  }
-}
-
-/** CPU time (user + system) a process has used, in ms, from /proc (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // After the command: state is field 3; utime and stime are fields 14 and 15.
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** The servers whose CPU a load run charges: the Carta server and the bare baseline. */
-const measured = { carta: 0, bare: 0 };
-
-function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
-}
-
-/**
- * The peak RSS of `pid` while `work` runs: the kernel's high-water mark, reset first (clear_refs 5),
- * with a 10 ms sampler as the fallback where the reset is not allowed.
- */
-async function peakRssMb(pid: number, work: () => Promise<void>): Promise<number> {
-  let resettable = true;
-  try {
-    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
-  } catch {
-    resettable = false;
-  }
-  let sampled = rssMb(pid);
-  const sampler = setInterval(() => (sampled = Math.max(sampled, rssMb(pid))), 10);
-  try {
-    await work();
-  } finally {
-    clearInterval(sampler);
-  }
-  return Math.max(sampled, resettable ? rssMb(pid, 'VmHWM') : 0);
-}
-
-// ---- the engine: a data directory, or a throwaway PostgreSQL database ---------------------------
-
-interface EngineEnv {
-  env: Record<string, string>;
-  /** A database handle in this process on the same engine (PGlite: a separate data directory). */
-  openLocal(): Promise<{ db: Database; dispose(): Promise<void> }>;
-  /** Direct access to the server's own data (PGlite: only while the server is stopped). */
-  openServerDb(): Promise<Database>;
-  dispose(): Promise<void>;
-}
-
-async function prepareEngine(): Promise<EngineEnv> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'carta-bench-'));
-  if (engine === 'pglite') {
-    const dataDir = path.join(tmp, 'data');
-    return {
-      env: { DATA_DIR: dataDir },
-      async openLocal() {
-        const dir = path.join(tmp, `local-${randomBytes(4).toString('hex')}`);
-        const db = await openPglite(dir);
-        await migrate(db);
-        return { db, dispose: async () => { await db.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
-      },
-      openServerDb: () => openPglite(path.join(dataDir, 'pglite')),
-      async dispose() { fs.rmSync(tmp, { recursive: true, force: true }); },
-    };
-  }
-  const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `carta_bench_${randomBytes(4).toString('hex')}`;
-  const adminUrl = new URL(base);
-  adminUrl.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: adminUrl.toString() });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.toString(), DATA_DIR: tmp },
-    async openLocal() {
-      const schema = `bench_${randomBytes(4).toString('hex')}`;
-      const setup = await openPostgres({ url: url.toString(), poolSize: 1 });
-      await setup.query(`create schema ${schema}`);
-      await setup.close();
-      const db = await openPostgres({ url: url.toString(), poolSize: 4, schema });
-      await migrate(db);
-      return { db, dispose: () => db.close() };
-    },
-    openServerDb: () => openPostgres({ url: url.toString(), poolSize: 2 }),
-    async dispose() {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-      fs.rmSync(tmp, { recursive: true, force: true });
-    },
-  };
-}
-
-// ---- the Carta server ----------------------------------------------------------------------------
-
-interface Server {
-  child: ChildProcess;
-  url: string;
-}
-
-async function startCarta(e: EngineEnv, port: number, env: Record<string, string> = {}): Promise<{ server: Server; readyMs: number }> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [path.join(root, 'bin/carta.js'), 'serve'], {
-    env: { ...process.env, ...e.env, PORT: String(port), RATE_LIMITS: 'off', LOG_LEVEL: 'warn', ADMIN_TOKEN, REDIS_URL: '', ...env },
-    // At LOG_LEVEL=info the access log writes a line per request: to /dev/null, as a log shipper
-    // would take it, not through this terminal.
-    stdio: ['ignore', env.LOG_LEVEL === 'info' ? 'ignore' : 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/ready`);
-  measured.carta = child.pid as number;
-  return { server: { child, url }, readyMs: performance.now() - started };
-}
-
-/** One request, timed from send to the last byte; a string body is sent as is (already JSON). */
-async function api(url: string, method: string, pathName: string, token: string, body?: unknown, headers: Record<string, string> = {}) {
-  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-  const started = performance.now();
-  const res = await fetch(`${url}${pathName}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: payload,
-  });
-  const text = await res.text();
-  const ms = performance.now() - started;
-  if (res.status >= 400) throw new Error(`${method} ${pathName}: ${res.status} ${text.slice(0, 300)}`);
-  return { status: res.status, body: text ? JSON.parse(text) : null, ms, headers: res.headers };
-}
-
-async function newVenue(url: string, plan = 'standard'): Promise<{ id: string; key: string }> {
-  const venue = await api(url, 'POST', '/admin/v1/venues', ADMIN_TOKEN, { name: `Bench ${randomBytes(3).toString('hex')}`, currency: 'EUR', plan });
-  const key = await api(url, 'POST', `/admin/v1/venues/${venue.body.id}/api-keys`, ADMIN_TOKEN, { mode: 'live' });
-  await api(url, 'PATCH', '/v1/settings', key.body.key, { enabledLanguages: ['en', ...LOCALES] });
-  return { id: venue.body.id, key: key.body.key };
-}
-
-/** One autocannon run in a process of its own, so the load generator never shares this heap. */
-function autocannonRun(url: string, headers: Record<string, string>, limit: { duration: number } | { amount: number }) {
-  const args = [path.join(root, 'node_modules/autocannon/autocannon.js'), '-c', '10', '-j', '-n'];
-  if ('duration' in limit) args.push('-d', String(limit.duration));
-  else args.push('-a', String(limit.amount));
-  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
-  args.push(url);
-  return new Promise<{ requests: { average: number }; latency: { p99: number }; non2xx: number }>((resolve, reject) => {
-    const child = PIN
-      ? spawn('taskset', ['-c', LOAD_CPU, process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
-      : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout?.on('data', (d) => (out += d));
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon exited with ${code}`))));
-  });
-}
-
-interface Load {
-  rps: number;
-  p99: number;
-  non2xx: number;
-  /** CPU the serving process spent per request, in µs (null when its pid is unknown). */
-  cpuUs: number | null;
-}
-
-/** One timed run, charging the serving process's CPU to its requests. */
-async function timedRun(url: string, headers: Record<string, string>, pid: number): Promise<Load> {
-  const cpuBefore = pid ? cpuMs(pid) : 0;
-  const result = await autocannonRun(url, headers, { duration: LOAD_SECONDS });
-  const requests = result.requests.average * LOAD_SECONDS;
-  const cpuUs = pid && requests > 0 ? ((cpuMs(pid) - cpuBefore) * 1000) / requests : null;
-  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, cpuUs };
-}
-
-/**
- * req/s, p99 and CPU per request under 10 connections: the better of two runs after a short
- * warm-up (the machine is shared: 2 cores run the server and the load).
- */
-async function load(url: string, headers: Record<string, string> = {}, pid = measured.carta): Promise<Load> {
-  return pinned(() => loadPinned(url, headers, pid));
-}
-
-async function loadPinned(url: string, headers: Record<string, string>, pid: number): Promise<Load> {
-  await autocannonRun(url, headers, { amount: 500 });
-  const runs = [await timedRun(url, headers, pid), await timedRun(url, headers, pid)];
-  return {
-    rps: Math.max(...runs.map((r) => r.rps)),
-    p99: Math.min(...runs.map((r) => r.p99)),
-    non2xx: Math.max(...runs.map((r) => r.non2xx)),
-    cpuUs: runs.every((r) => r.cpuUs !== null) ? Math.min(...runs.map((r) => r.cpuUs as number)) : null,
-  };
-}
-
-const ROUNDS = 3;
-
-/**
- * A Carta route against the bare tiny route, both sent the same request headers (an API key, an
- * ETag): the ratio is the server's work, not the bytes the load generator writes and the kernel
- * carries. ROUNDS interleaved rounds (Carta, tiny, Carta, tiny, ...), so a drift of the machine
- * falls on both; the round with the median req/s ratio is reported, with its CPU per request.
- */
-async function versusTiny(cartaUrl: string, bareUrl: string, headers: Record<string, string>) {
-  return pinned(() => versusTinyPinned(cartaUrl, bareUrl, headers));
-}
-
-async function versusTinyPinned(cartaUrl: string, bareUrl: string, headers: Record<string, string>) {
-  const tinyUrl = `${bareUrl}/tiny`;
-  await autocannonRun(cartaUrl, headers, { amount: 500 });
-  await autocannonRun(tinyUrl, headers, { amount: 500 });
-  const rounds: { carta: Load; tiny: Load }[] = [];
-  for (let round = 0; round < ROUNDS; round += 1) {
-    const carta = await timedRun(cartaUrl, headers, measured.carta);
-    const tiny = await timedRun(tinyUrl, headers, measured.bare);
-    rounds.push({ carta, tiny });
-  }
-  rounds.sort((a, b) => a.carta.rps / a.tiny.rps - b.carta.rps / b.tiny.rps);
-  const { carta, tiny } = rounds[Math.floor(ROUNDS / 2)];
-  return [carta, tiny] as const;
-}
-
-/** CPU per request, bare over Carta (1.0 = as cheap as bare Fastify), beside a req/s ratio. */
-function cpuRatio(name: string, carta: Load, bare: Load): void {
-  if (carta.cpuUs === null || bare.cpuUs === null || carta.cpuUs === 0) return;
-  informational.push({ name: `${name}: CPU per request, bare / Carta`, value: round(carta.cpuUs, 2), unit: 'µs', baseline: round(bare.cpuUs, 2), ratio: round(bare.cpuUs / carta.cpuUs, 3) });
-}
-
-function ratioMetric(name: string, value: number, baseline: number, unit: string, op: '>=' | '<=', target: number): void {
-  const ratio = baseline > 0 ? value / baseline : 0;
-  metrics.push({ name, value: round(value), unit, baseline: round(baseline), ratio: round(ratio, 3), target: `${op} ${target}`, pass: op === '>=' ? ratio >= target : ratio <= target });
-}
-
-function absoluteMetric(name: string, value: number, unit: string, op: '<=' | '==', target: number | string, pass: boolean): void {
-  metrics.push({ name, value: round(value), unit, baseline: null, ratio: null, target: `${op} ${target}`, pass });
-}
-
-const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // ---- heavy variants: the largest syncs that fit the 5 MB body cap with the nested caps ------------
 
@@ -552,6 +228,7 @@ async function orderWritePath(url: string, e: EngineEnv): Promise<void> {
 
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(root, 'dist/cli/index.js'))) execSync('npm run build', { cwd: root, stdio: 'inherit' });
+  if (process.argv.includes('--scale')) return scaleBench();
   log(`carta bench: engine ${engine}${quick ? ' (quick)' : ''}, node ${process.version}, ${PIN ? `HTTP loads pinned: servers on core ${SERVER_CPU}, autocannon on core ${LOAD_CPU}` : 'unpinned (no taskset or one core)'}`);
   const e = await prepareEngine();
   const startedAt = new Date().toISOString();
@@ -755,16 +432,7 @@ async function main(): Promise<void> {
   fs.writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   fs.writeFileSync(path.join(root, `bench/results/latest-${engine}.json`), `${JSON.stringify(report, null, 2)}\n`);
 
-  const rows = metrics.map((m) => `| ${m.name} | ${m.value} ${m.unit} | ${m.baseline ?? ''} | ${m.ratio ?? ''} | ${m.target} | ${m.pass ? 'pass' : 'MISS'} |`);
-  log(['', '| metric | value | baseline | ratio | target | result |', '|---|---|---|---|---|---|', ...rows].join('\n'));
-  if (informational.length > 0) {
-    log(['', '| not a target | value | baseline | ratio |', '|---|---|---|---|', ...informational.map((m) => `| ${m.name} | ${m.value} ${m.unit} | ${m.baseline} | ${m.ratio} |`)].join('\n'));
-  }
-  const missed = metrics.filter((m) => !m.pass);
-  if (missed.length > 0) {
-    log(`\n${missed.length} target(s) missed: ${missed.map((m) => m.name).join('; ')}`);
-    process.exitCode = 1;
-  }
+  printReport();
 }
 
 main().catch((err) => {

@@ -36,8 +36,10 @@ export class ChangeFeed {
   private client: pg.Client | null = null;
   private listening = false;
   private readonly epochs = new WriteEpochs();
+  /** The round trip out, if one is. */
   private inflight: Promise<void> | null = null;
-  private queued: Promise<void> | null = null;
+  /** Callers waiting for the next round trip, which is not sent yet. */
+  private open: { promise: Promise<void>; release: () => void } | null = null;
   private retry: NodeJS.Timeout | null = null;
   private closed = false;
   /** Failed attempts in a row: only the first of a run is reported. */
@@ -121,17 +123,36 @@ export class ChangeFeed {
     this.epochs.moved(scope);
   }
 
-  /** Resolves once every write committed before this call has moved the epoch (see above). */
+  /**
+   * Resolves once every write committed before this call has moved the epoch (see above). Every
+   * call made in one turn of the event loop, and while a round trip is out, shares the next one:
+   * it is sent once the turn's I/O has been read (setImmediate), so a busy instance sends one
+   * tiny command per batch of requests, never one per request.
+   */
   catchUp(): Promise<void> {
     if (!this.listening) return Promise.resolve();
-    if (!this.inflight) return this.ping();
-    // The round trip out now may have started before this call: wait for the next one.
-    this.queued ??= this.inflight.then(() => {
-      this.queued = null;
-      return this.inflight ?? this.ping();
-    });
-    return this.queued;
+    if (!this.open) {
+      let release!: () => void;
+      const promise = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      this.open = { promise, release };
+      if (!this.inflight) setImmediate(this.flush);
+    }
+    return this.open.promise;
   }
+
+  /** Sends the open batch's round trip, unless one is still out (its end sends it then). */
+  private readonly flush = (): void => {
+    const batch = this.open;
+    if (!batch || this.inflight) return;
+    this.open = null;
+    this.inflight = this.ping().finally(() => {
+      this.inflight = null;
+      batch.release();
+      if (this.open) setImmediate(this.flush);
+    });
+  };
 
   private ping(): Promise<void> {
     const client = this.client;
@@ -150,12 +171,7 @@ export class ChangeFeed {
         if (this.client === client) this.drop?.(err);
       },
     );
-    const tracked: Promise<void> = Promise.race([answered, stuck]).finally(() => {
-      clearTimeout(timer);
-      if (this.inflight === tracked) this.inflight = null;
-    });
-    this.inflight = tracked;
-    return tracked;
+    return Promise.race([answered, stuck]).finally(() => clearTimeout(timer));
   }
 
   async close(): Promise<void> {
