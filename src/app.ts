@@ -142,7 +142,7 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
     apiKeys: services.apiKeys,
     limiter,
     adminToken: config.adminToken,
-    catchUp: config.readConsistency === 'strict' && db.catchUp ? (metrics ? metrics.timedCatchUp(db.catchUp) : db.catchUp) : undefined,
+    catchUp: config.readConsistency === 'strict' && db.catchUp ? db.catchUp : undefined,
   });
   registerErrorHandling(app, gate.notFound);
   app.addHook('onRoute', (route) => {

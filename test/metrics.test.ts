@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ADMIN_TOKEN, call, createVenue, startApp, type TestApp } from './helpers/app.js';
+import { onPostgres } from './helpers/db.js';
 
 // GET /metrics (issue 15, docs/deployment.md): Prometheus text behind the operator token, with
 // bounded labels only.
@@ -88,5 +89,28 @@ describe('GET /metrics with METRICS=off', () => {
   it('is not served', async () => {
     const res = await call(t.app, 'GET', '/metrics', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     assert.equal(res.status, 404);
+  });
+});
+
+describe('GET /metrics, strict reads', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startApp();
+  });
+  after(() => t.close());
+
+  it('counts strict reads that waited for a catch-up, and the round trips they shared (PostgreSQL)', { skip: !onPostgres }, async () => {
+    const v = await createVenue(t.app);
+    const before = await scrape(t);
+    const waitsBefore = sample(before, 'carta_change_feed_catch_up_waits_total') ?? 0;
+    const tripsBefore = sample(before, 'carta_change_feed_catch_up_seconds_count') ?? 0;
+    // Twenty reads at once: they arrive in one turn of the event loop and share round trips.
+    const reads = await Promise.all(Array.from({ length: 20 }, () => call(t.app, 'GET', '/v1/reference', { key: v.key })));
+    assert.ok(reads.every((r) => r.status === 200));
+    const text = await scrape(t);
+    const waits = (sample(text, 'carta_change_feed_catch_up_waits_total') ?? 0) - waitsBefore;
+    const trips = (sample(text, 'carta_change_feed_catch_up_seconds_count') ?? 0) - tripsBefore;
+    assert.ok(waits >= 20, `every read waited: ${waits}`);
+    assert.ok(trips >= 1 && trips < waits, `round trips were shared: ${trips} for ${waits} waits`);
   });
 });

@@ -44,6 +44,10 @@ export class ChangeFeed {
   private closed = false;
   /** Failed attempts in a row: only the first of a run is reported. */
   private failures = 0;
+  /** Strict reads that waited for a round trip, and the round trips they shared (GET /metrics). */
+  readonly counts = { waits: 0, roundTrips: 0 };
+  /** Told how long each catch-up round trip took, in seconds (GET /metrics). */
+  onRoundTrip: ((seconds: number) => void) | null = null;
   /** Told when the feed goes up or down (the server logs it: a down feed means slower reads). */
   onChange: ((listening: boolean, err?: Error) => void) | null = null;
   /** Drops the current connection (set while one is open). */
@@ -131,6 +135,7 @@ export class ChangeFeed {
    */
   catchUp(): Promise<void> {
     if (!this.listening) return Promise.resolve();
+    this.counts.waits += 1;
     if (!this.open) {
       let release!: () => void;
       const promise = new Promise<void>((resolve) => {
@@ -147,8 +152,11 @@ export class ChangeFeed {
     const batch = this.open;
     if (!batch || this.inflight) return;
     this.open = null;
+    const started = performance.now();
     this.inflight = this.ping().finally(() => {
       this.inflight = null;
+      this.counts.roundTrips += 1;
+      this.onRoundTrip?.((performance.now() - started) / 1000);
       batch.release();
       if (this.open) setImmediate(this.flush);
     });

@@ -72,6 +72,12 @@ export interface Database extends Queryable {
    * Absent where writes are seen as they happen (PGlite).
    */
   catchUp?: () => Promise<void>;
+  /**
+   * PostgreSQL with a change feed: strict reads that waited for a catch-up and the round trips
+   * they shared (how well they batch), and each round trip's duration as it ends (GET /metrics).
+   */
+  catchUpStats?: () => { waits: number; roundTrips: number };
+  onCatchUpRoundTrip?: (listener: (seconds: number) => void) => void;
   /** PostgreSQL with a change feed: reports it going down (memos read through) and back up. */
   onFeedChange?: (listener: (listening: boolean, err?: Error) => void) => void;
   transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;

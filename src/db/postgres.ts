@@ -94,6 +94,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     ...(feed
       ? {
           catchUp: () => feed.catchUp(),
+          catchUpStats: () => ({ ...feed.counts }),
+          onCatchUpRoundTrip: (listener: (seconds: number) => void) => {
+            feed.onRoundTrip = listener;
+          },
           onFeedChange: (listener: (listening: boolean, err?: Error) => void) => {
             feed.onChange = listener;
             // A first start that failed happened before anyone listened: say so now.

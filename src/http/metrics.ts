@@ -86,7 +86,7 @@ export class Metrics {
 
   private readonly catchUpDuration = new Histogram({
     name: 'carta_change_feed_catch_up_seconds',
-    help: 'Strict reads: the wait for writes committed elsewhere to be seen (one round trip on the change feed)',
+    help: 'Strict reads: one catch-up round trip on the change feed, which every read that arrived meanwhile shares',
     buckets: DURATION_BUCKETS,
     registers: [this.registry],
   });
@@ -153,6 +153,19 @@ export class Metrics {
         },
       });
     }
+    const catchUpStats = db.catchUpStats;
+    if (catchUpStats) {
+      db.onCatchUpRoundTrip?.((seconds) => this.catchUpDuration.observe(seconds));
+      new Counter({
+        name: 'carta_change_feed_catch_up_waits_total',
+        help: 'Strict reads that waited for a catch-up round trip (divide by the round trips, carta_change_feed_catch_up_seconds_count, for the batch size)',
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc(catchUpStats.call(db).waits);
+        },
+      });
+    }
     new Gauge({
       name: 'carta_change_feed_listening',
       help: 'PostgreSQL change feed: 1 while LISTEN is up (memos trusted), 0 while memos read through; absent on PGlite',
@@ -174,18 +187,6 @@ export class Metrics {
 
   rejected(bucket: string): void {
     this.rateLimited.inc({ bucket });
-  }
-
-  /** Wraps the strict-read catch-up so each wait is timed. */
-  timedCatchUp(catchUp: () => Promise<void>): () => Promise<void> {
-    return async () => {
-      const end = this.catchUpDuration.startTimer();
-      try {
-        await catchUp();
-      } finally {
-        end();
-      }
-    };
   }
 
   synced(dryRun: boolean, seconds: number, counts: Record<string, number>): void {

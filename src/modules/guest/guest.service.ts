@@ -87,6 +87,9 @@ function guestOrderView(order: OrderView): GuestOrderView {
 /** Parsed published snapshots kept for pricing and the guest view (they never change). */
 const MAX_SNAPSHOTS = 500;
 
+/** Thrown inside an order's transaction to roll it back when its Idempotency-Key is taken. */
+const KEY_TAKEN = Symbol('idempotency key taken');
+
 /** The public guest surface (decisions section 2): the published menu and order placement. */
 export class GuestService {
   /** Parsed snapshots by publication id: immutable, so never stale. */
@@ -204,26 +207,17 @@ export class GuestService {
     if (table.errors.length > 0 || !priced.order) {
       // A retry of a request that already made its order gets that order back (decisions 2), even
       // when the menu or settings would now refuse the same request. Looked up only here: a new
-      // key (the common case) is checked once, under the order lock below.
+      // key (the common case) is recorded by the order's own statement below.
       const replay = idempotencyKey === undefined ? null : await this.replay(this.db, venue.id, idempotencyKey, requestHash);
       if (replay) return replay;
       throw errors.validation([...table.errors, ...priced.errors]);
     }
     const order = priced.order;
-
-    return this.db.transaction(async (tx) => {
-      if (idempotencyKey !== undefined) {
-        // Under the venue's order lock: two requests with one key cannot both create an order.
-        await orders.tickOrderClock(tx, venue.id, 0);
-        const replay = await this.replay(tx, venue.id, idempotencyKey, requestHash);
-        if (replay) return replay;
-      }
-      const { number, ts } = await orders.tickOrderClock(tx, venue.id, 1);
-      const id = uuidv7();
-      const token = newGuestToken();
+    const key = idempotencyKey === undefined ? null : { key: idempotencyKey, requestHash };
+    const token = newGuestToken();
+    const placed = await this.db.transaction(async (tx) => {
       const inserted = await orders.insertOrder(tx, venue.id, {
-        id,
-        orderNumber: String(number),
+        id: uuidv7(),
         type: input.type,
         customerName: input.customerName ?? null,
         customerPhone: input.customerPhone ?? null,
@@ -240,10 +234,20 @@ export class GuestService {
         publicationId: venue.latest_publication_id,
         guestToken: token,
         ...order,
-      }, ts);
-      if (idempotencyKey !== undefined) await orders.insertIdempotencyKey(tx, venue.id, idempotencyKey, requestHash, id);
-      return { order: orderViews([inserted.row], inserted.items, inserted.modifiers)[0], token, replayed: false };
-    }, { scope: { venueId: venue.id, ordersOnly: true } });
+      }, key);
+      // The key is live for another order: nothing of this one is kept.
+      if (!inserted) throw KEY_TAKEN;
+      return inserted;
+    }, { scope: { venueId: venue.id, ordersOnly: true } }).catch((err: unknown) => {
+      if (err !== KEY_TAKEN) throw err;
+      return null;
+    });
+    if (placed) return { order: orderViews([placed.row], placed.items, placed.modifiers)[0], token, replayed: false };
+    // Two requests with one key: the insert that lost waited for the winner's commit, whose order
+    // this one answers with (or 409 when its body differs).
+    const replay = await this.replay(this.db, venue.id, idempotencyKey!, requestHash);
+    if (!replay) throw errors.idempotencyKeyReused();
+    return replay;
   }
 
   /**

@@ -74,7 +74,6 @@ export async function tickOrderClock(db: Queryable, venueId: string, numbers: 0 
 
 export interface NewOrder {
   id: string;
-  orderNumber: string;
   type: string;
   customerName: string | null;
   customerPhone: string | null;
@@ -113,38 +112,31 @@ export interface InsertedOrder {
   modifiers: OrderModifierRow[];
 }
 
+/** The Idempotency-Key an order is recorded under, with a hash of the request it came with. */
+export interface OrderKey {
+  key: string;
+  requestHash: string;
+}
+
 /**
- * Inserts the order, its items and their modifiers (three statements whatever the order's size),
- * and returns them as the read would (the order row from the insert's RETURNING, the lines as
- * written), so the creation answers without reading them back.
+ * Places an order in one statement: it ticks the venue's order clock (the number, and the row
+ * lock that orders the venue's writes until commit, see tickOrderClock), inserts the order, its
+ * items and their modifiers, and records its Idempotency-Key (taking over an expired row).
+ * One statement is one round trip under the lock, so a busy venue's orders queue behind each
+ * other for a commit, not for six statements. Returns the order as the read would (the row from
+ * RETURNING, the lines as written), or null when the key is live for another order (a retry, or
+ * one racing): the caller rolls back and answers from that order.
  */
-export async function insertOrder(db: Queryable, venueId: string, o: NewOrder, ts: Date): Promise<InsertedOrder> {
-  const inserted = await db.query<OrderRow>(
-    `insert into orders (venue_id, id, order_number, status, type, customer_name, customer_phone, customer_email,
-       delivery_address, delivery_notes, payment_method, comment, change_from_amount, scheduled_for, table_id, table_name,
-       currency, subtotal_amount, delivery_fee, discount_amount, total_amount, publication_id, guest_token, created_at, updated_at)
-     values ($1, $2, $3, 'new', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $23)
-     returning ${ORDER_COLUMNS}`,
-    [venueId, o.id, o.orderNumber, o.type, o.customerName, o.customerPhone, o.customerEmail, o.deliveryAddress,
-      o.deliveryNotes, o.paymentMethod, o.comment, o.changeFromAmount, o.scheduledFor, o.tableId, o.tableName, o.currency,
-      o.subtotalAmount, o.deliveryFee, o.discountAmount, o.totalAmount, o.publicationId, o.guestToken, ts],
-  );
-  await db.query(
-    `insert into order_items (venue_id, order_id, position, product_id, product_external_id, product_name, quantity,
-       unit_price, total_price)
-     select $1, $2, r.position, r.product_id, r.product_external_id, r.product_name, r.quantity, r.unit_price, r.total_price
-     from jsonb_to_recordset($3::jsonb) as r(position int, product_id uuid, product_external_id text, product_name text,
-       quantity int, unit_price int, total_price int)`,
-    [venueId, o.id, JSON.stringify(o.items.map((it, position) => ({
-      position,
-      product_id: it.productId,
-      product_external_id: it.productExternalId,
-      product_name: it.productName,
-      quantity: it.quantity,
-      unit_price: it.unitPrice,
-      total_price: it.totalPrice,
-    })))],
-  );
+export async function insertOrder(db: Queryable, venueId: string, o: NewOrder, key: OrderKey | null): Promise<InsertedOrder | null> {
+  const items = o.items.map((it, position) => ({
+    position,
+    product_id: it.productId,
+    product_external_id: it.productExternalId,
+    product_name: it.productName,
+    quantity: it.quantity,
+    unit_price: it.unitPrice,
+    total_price: it.totalPrice,
+  }));
   const modifiers = o.items.flatMap((it, itemPosition) => it.modifiers.map((m, position) => ({
     item_position: itemPosition,
     position,
@@ -154,28 +146,57 @@ export async function insertOrder(db: Queryable, venueId: string, o: NewOrder, t
     price_adjustment: m.priceAdjustment,
     quantity: m.quantity,
   })));
-  if (modifiers.length > 0) {
-    await db.query(
-      `insert into order_item_modifiers (venue_id, order_id, item_position, position, group_name, ingredient_external_id,
+  // Every part reads the clock: it runs first, so two orders with one key never lock in the
+  // opposite order (the clock row, then the key).
+  const { rows } = await db.query<OrderRow & { key_recorded: boolean }>(
+    `with clock as (
+       insert into order_clocks as c (venue_id, last_number, last_ts)
+       values ($1, 1, date_trunc('milliseconds', clock_timestamp()))
+       on conflict (venue_id) do update set
+         last_number = c.last_number + 1,
+         last_ts = greatest(date_trunc('milliseconds', clock_timestamp()), c.last_ts + interval '1 millisecond')
+       returning last_number, last_ts
+     ), placed as (
+       insert into orders (venue_id, id, order_number, status, type, customer_name, customer_phone, customer_email,
+         delivery_address, delivery_notes, payment_method, comment, change_from_amount, scheduled_for, table_id, table_name,
+         currency, subtotal_amount, delivery_fee, discount_amount, total_amount, publication_id, guest_token, created_at, updated_at)
+       select $1, $2, clock.last_number::text, 'new', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
+              $19, $20, $21, clock.last_ts, clock.last_ts
+       from clock
+       returning ${ORDER_COLUMNS}
+     ), lines as (
+       insert into order_items (venue_id, order_id, position, product_id, product_external_id, product_name, quantity,
+         unit_price, total_price)
+       select $1, $2, r.position, r.product_id, r.product_external_id, r.product_name, r.quantity, r.unit_price, r.total_price
+       from clock, jsonb_to_recordset($22::jsonb) as r(position int, product_id uuid, product_external_id text, product_name text,
+         quantity int, unit_price int, total_price int)
+     ), choices as (
+       insert into order_item_modifiers (venue_id, order_id, item_position, position, group_name, ingredient_external_id,
          ingredient_name, price_adjustment, quantity)
        select $1, $2, r.item_position, r.position, r.group_name, r.ingredient_external_id, r.ingredient_name,
               r.price_adjustment, r.quantity
-       from jsonb_to_recordset($3::jsonb) as r(item_position int, position int, group_name text,
-         ingredient_external_id text, ingredient_name text, price_adjustment int, quantity int)`,
-      [venueId, o.id, JSON.stringify(modifiers)],
-    );
-  }
-  const items: OrderItemRow[] = o.items.map((it, position) => ({
-    order_id: o.id,
-    position,
-    product_external_id: it.productExternalId,
-    product_name: it.productName,
-    quantity: it.quantity,
-    unit_price: it.unitPrice,
-    total_price: it.totalPrice,
-  }));
-  const modifierRows: OrderModifierRow[] = modifiers.map((m) => ({ order_id: o.id, ...m }));
-  return { row: inserted.rows[0], items, modifiers: modifierRows };
+       from clock, jsonb_to_recordset($23::jsonb) as r(item_position int, position int, group_name text,
+         ingredient_external_id text, ingredient_name text, price_adjustment int, quantity int)
+     ), recorded as (
+       insert into order_idempotency_keys as k (venue_id, key, request_hash, order_id)
+       select $1, $24, $25, $2 from clock where $24::text is not null
+       on conflict (venue_id, key) do update set request_hash = excluded.request_hash, order_id = excluded.order_id, created_at = now()
+       where k.created_at < now() - interval '24 hours'
+       returning 1
+     )
+     select placed.*, ($24::text is null or exists (select 1 from recorded)) as key_recorded from placed`,
+    [venueId, o.id, o.type, o.customerName, o.customerPhone, o.customerEmail, o.deliveryAddress, o.deliveryNotes,
+      o.paymentMethod, o.comment, o.changeFromAmount, o.scheduledFor, o.tableId, o.tableName, o.currency, o.subtotalAmount,
+      o.deliveryFee, o.discountAmount, o.totalAmount, o.publicationId, o.guestToken, JSON.stringify(items),
+      JSON.stringify(modifiers), key?.key ?? null, key?.requestHash ?? null],
+  );
+  const { key_recorded: recorded, ...row } = rows[0];
+  if (!recorded) return null;
+  return {
+    row,
+    items: items.map(({ product_id: _, ...it }) => ({ order_id: o.id, ...it })),
+    modifiers: modifiers.map((m) => ({ order_id: o.id, ...m })),
+  };
 }
 
 export async function findOrder(db: Queryable, venueId: string, orderId: string, forUpdate = false): Promise<OrderRow | null> {
@@ -277,8 +298,8 @@ export interface IdempotencyRow {
 }
 
 /**
- * A live key (under 24 hours old). A read only: an expired row is left for insertIdempotencyKey
- * to take over, so the common case (a new key) costs no write before the order's own transaction.
+ * A live key (under 24 hours old). A read only: an expired row is left for insertOrder to take
+ * over.
  */
 export async function findIdempotencyKey(db: Queryable, venueId: string, key: string): Promise<IdempotencyRow | null> {
   const { rows } = await db.query<IdempotencyRow>(
@@ -289,17 +310,3 @@ export async function findIdempotencyKey(db: Queryable, venueId: string, key: st
   return rows[0] ?? null;
 }
 
-/**
- * Records a key for its order, taking over an expired row. A live row here means the caller's
- * check under the order lock was skipped: that throws, so the order's transaction rolls back.
- */
-export async function insertIdempotencyKey(db: Queryable, venueId: string, key: string, requestHash: string, orderId: string): Promise<void> {
-  const { rowCount } = await db.query(
-    `insert into order_idempotency_keys as k (venue_id, key, request_hash, order_id) values ($1, $2, $3, $4)
-     on conflict (venue_id, key) do update set request_hash = excluded.request_hash, order_id = excluded.order_id, created_at = now()
-     where k.created_at < now() - interval '24 hours'
-     returning 1`,
-    [venueId, key, requestHash, orderId],
-  );
-  if (rowCount !== 1) throw new Error(`idempotency key already recorded for venue ${venueId}`);
-}
