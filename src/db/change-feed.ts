@@ -24,9 +24,17 @@ import { decodeScope, WriteEpochs } from './write-epochs.js';
  */
 export const CATCH_UP_TIMEOUT_MS = 2000;
 
-/** pg has no public way to drop a connection that stopped answering; its socket is closed directly. */
+/** The protocol connection under a pg client: pg has no public API for what the feed needs of it. */
+interface ProtocolConnection {
+  stream?: { destroy(): void };
+  sync(): void;
+  on(event: 'readyForQuery', listener: () => void): void;
+}
+const protocolOf = (client: pg.Client) => (client as unknown as { connection: ProtocolConnection }).connection;
+
+/** A connection that stopped answering is dropped by closing its socket directly. */
 function destroySocket(client: pg.Client): void {
-  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+  protocolOf(client)?.stream?.destroy();
 }
 
 /** How the feed's connection shows in pg_stat_activity. */
@@ -38,6 +46,8 @@ export class ChangeFeed {
   private readonly epochs = new WriteEpochs();
   /** The round trip out, if one is. */
   private inflight: Promise<void> | null = null;
+  /** Ends the round trip out when its answer (or the connection's end) comes. */
+  private answered: (() => void) | null = null;
   /** Callers waiting for the next round trip, which is not sent yet. */
   private open: { promise: Promise<void>; release: () => void } | null = null;
   private retry: NodeJS.Timeout | null = null;
@@ -78,6 +88,8 @@ export class ChangeFeed {
       this.failures += 1;
       this.listening = false;
       this.epochs.moved();
+      // A round trip out gets no answer now: its readers go on, reading through the memos.
+      this.settle();
       client.end().catch(() => {});
       // end() waits for the server to close a connection that may be stuck: let the socket go now.
       destroySocket(client);
@@ -94,6 +106,10 @@ export class ChangeFeed {
       await client.connect();
       await client.query(`listen ${pg.escapeIdentifier(this.channel)}`);
       if (this.client !== client || this.closed) return;
+      // From here on the connection runs no query: every ReadyForQuery answers a catch-up's Sync.
+      protocolOf(client).on('readyForQuery', () => {
+        if (this.client === client) this.settle();
+      });
       // Anything written while this instance was not listening is unknown: every memo reads again.
       this.epochs.moved();
       this.listening = true;
@@ -162,24 +178,33 @@ export class ChangeFeed {
     });
   };
 
+  /**
+   * One round trip: a protocol Sync, which the server answers with ReadyForQuery once it has sent
+   * every notification pending for this connection, as it does after a query, without parsing or
+   * running anything (the lightest command there is).
+   */
   private ping(): Promise<void> {
     const client = this.client;
     if (!client) return Promise.resolve();
-    let timer: NodeJS.Timeout | undefined;
-    const stuck = new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
         if (this.client === client) this.drop?.(new Error(`change feed gave no answer within ${CATCH_UP_TIMEOUT_MS} ms`));
-        resolve();
+        done();
       }, CATCH_UP_TIMEOUT_MS);
+      const done = () => {
+        clearTimeout(timer);
+        if (this.answered === done) this.answered = null;
+        resolve();
+      };
+      this.answered = done;
+      protocolOf(client).sync();
     });
-    const answered = client.query(';').then(
-      () => {},
-      (err: Error) => {
-        // The connection is failing: drop it (and reconnect), unless a newer one took its place.
-        if (this.client === client) this.drop?.(err);
-      },
-    );
-    return Promise.race([answered, stuck]).finally(() => clearTimeout(timer));
+  }
+
+  private settle(): void {
+    const done = this.answered;
+    this.answered = null;
+    done?.();
   }
 
   async close(): Promise<void> {
