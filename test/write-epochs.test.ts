@@ -117,6 +117,7 @@ describe('write epochs through the API: one venue\'s writes leave the others\' m
     expectStatus(result, 201);
     assert.deepEqual(venueReads(sql), [], 'the venue look-up stays memoised');
     assert.deepEqual(merchReads(sql), [], 'and its merchandising');
+    assert.equal(sql.length, 1, `one statement places the order: ${sql.join(' | ')}`);
   });
 
   it('a venue\'s own change, or an operator\'s, is seen at once', async () => {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import pino from 'pino';
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { migrate } from '../db/migrate.js';
@@ -69,7 +70,11 @@ async function start(config: Config, lock: DataDirLock | null, options: { handle
 
 async function serveDatabase(config: Config, db: Database, lock: DataDirLock | null, options: { handleSignals?: boolean }): Promise<RunningServer> {
   await migrate(db);
-  const { app } = await buildApp({ config, db });
+  // Log lines are written asynchronously: under load the lines of a burst go out in one write
+  // instead of a system call each (that was a quarter of a 304 at LOG_LEVEL=info), and an idle
+  // server still writes each line at once. pino flushes what is pending on exit and after a fatal.
+  const logStream = config.logLevel === 'silent' ? undefined : pino.destination({ dest: 1, sync: false });
+  const { app } = await buildApp({ config, db, logStream });
   db.onFeedChange?.((listening, err) => {
     if (listening) app.log.info('change feed listening: memos follow other instances');
     else app.log.warn({ err }, 'change feed down: every request reads from the database until it is back');
