@@ -36,6 +36,7 @@ import { translationsRoutes } from './modules/translations/translations.routes.j
 import { adminRoutes } from './modules/venues/admin.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import type { Resolver } from './outbound/guarded-connector.js';
+import type { DispatcherOptions } from './modules/webhooks/dispatcher.js';
 import { createServices, openBlobStore, type Services } from './services.js';
 import { VERSION } from './version.js';
 
@@ -48,6 +49,8 @@ export interface AppDeps {
   resolve?: Resolver;
   /** The time banner and promotion schedules are read at (tests move it). */
   clock?: () => number;
+  /** Tests: faster webhook polling and retries. */
+  webhookDispatch?: DispatcherOptions;
 }
 
 export interface BuiltApp {
@@ -59,7 +62,7 @@ export interface BuiltApp {
 /** How often pending S3 deletions are retried (a failed flush after commit leaves them recorded). */
 const MEDIA_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
-export async function buildApp({ config, db, logStream, resolve, clock }: AppDeps): Promise<BuiltApp> {
+export async function buildApp({ config, db, logStream, resolve, clock, webhookDispatch }: AppDeps): Promise<BuiltApp> {
   const accessLog = new AccessLogController();
   const app = Fastify({
     logger:
@@ -120,11 +123,18 @@ export async function buildApp({ config, db, logStream, resolve, clock }: AppDep
   if (limiter) app.addHook('onClose', async () => limiter.close());
 
   const routes: RouteEntry[] = [];
-  const services = createServices({ config, db, routes: () => routes, resolve, clock, metrics: config.metrics }, await openBlobStore(config));
+  const services = createServices({ config, db, routes: () => routes, resolve, clock, metrics: config.metrics, webhookDispatch }, await openBlobStore(config));
   const { metrics } = services;
   accessLog.metrics = metrics;
   if (limiter && metrics) limiter.onRejected = (bucket) => metrics.rejected(bucket);
   app.addHook('onClose', async () => services.media.close());
+  // Webhooks go out from every instance that serves (docs/events.md); a closing app stops claiming
+  // first, and what it had not sent stays pending for the next run or another instance.
+  app.addHook('onReady', async () => services.dispatcher.start());
+  app.addHook('onClose', async () => {
+    await services.dispatcher.stop();
+    await services.webhookSender.close();
+  });
   if (config.mediaS3) {
     const sweep = () => services.media.sweep().catch((err: unknown) => app.log.warn({ err }, 'media sweep failed; retrying later'));
     let timer: NodeJS.Timeout | null = null;

@@ -28,6 +28,9 @@ import { SettingsService } from './modules/settings/settings.service.js';
 import { TranslationsService } from './modules/translations/translations.service.js';
 import { ApiKeysService } from './modules/venues/api-keys.service.js';
 import { VenuesService } from './modules/venues/venues.service.js';
+import { WebhookDispatcher, type DispatcherOptions } from './modules/webhooks/dispatcher.js';
+import { WebhookEvents } from './modules/webhooks/webhook-events.js';
+import { WebhookSender } from './modules/webhooks/webhook-sender.js';
 import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 
 export interface ServiceDeps {
@@ -41,6 +44,8 @@ export interface ServiceDeps {
   clock?: () => number;
   /** Collect GET /metrics (the HTTP app, when METRICS is on). */
   metrics?: boolean;
+  /** Tests: faster webhook retries and polling. */
+  webhookDispatch?: DispatcherOptions;
 }
 
 /** Where image bytes live, chosen once from config (the S3 SDK is loaded only when used). */
@@ -51,7 +56,7 @@ export async function openBlobStore(config: Config): Promise<BlobStore> {
 }
 
 /** Every service, wired once; the HTTP app and the CLI both use this. */
-export function createServices({ config, db, routes = () => [], resolve, clock = Date.now, metrics = false }: ServiceDeps, blobStore: BlobStore = new DatabaseBlobStore()) {
+export function createServices({ config, db, routes = () => [], resolve, clock = Date.now, metrics = false, webhookDispatch }: ServiceDeps, blobStore: BlobStore = new DatabaseBlobStore()) {
   const menuCache = new MenuCache();
   const urls = new MediaUrls(config.mediaPublicUrl);
   const media = new MediaService({
@@ -66,6 +71,11 @@ export function createServices({ config, db, routes = () => [], resolve, clock =
       { resolve, allow: config.ssrfTestAllow },
     ),
   });
+  const webhookEvents = new WebhookEvents(db);
+  const webhookSender = new WebhookSender({ resolve, allow: config.ssrfTestAllow });
+  const dispatcher = new WebhookDispatcher(db, webhookSender, webhookDispatch);
+  webhookEvents.onQueued = () => dispatcher.wake();
+  webhookEvents.onSubscribed = () => dispatcher.arm();
   return {
     venues: new VenuesService(db),
     apiKeys: new ApiKeysService(db),
@@ -73,18 +83,21 @@ export function createServices({ config, db, routes = () => [], resolve, clock =
     audit: new AuditService(db),
     settings: new SettingsService(db, urls),
     sync: new SyncService(db, config),
-    menu: new MenuService(db, menuCache, urls),
+    menu: new MenuService(db, menuCache, urls, webhookEvents),
     products: new ProductsService(db, urls, media),
     media,
     cleanup: new CleanupService(db),
     translations: new TranslationsService(db),
-    orders: new OrdersService(db),
-    guest: new GuestService(db, menuCache, urls, new GuestMerch(db, urls, clock)),
+    orders: new OrdersService(db, webhookEvents),
+    guest: new GuestService(db, menuCache, urls, new GuestMerch(db, urls, clock), webhookEvents),
     idempotency: new IdempotencyService(db),
     banners: new BannersService(db, urls, media),
     promotions: new PromotionsService(db),
     tables: new TablesService(db, config.publicBaseUrl),
     webhooks: new WebhooksService(db, config.ssrfTestAllow),
+    webhookEvents,
+    webhookSender,
+    dispatcher,
     metrics: metrics ? new Metrics(db) : null,
   };
 }

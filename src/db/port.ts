@@ -19,7 +19,7 @@ export interface Transaction extends Queryable {
  * What a committed write can have changed, so memos of everything else stay valid (EpochMemo).
  * A venue's write changes only rows of that venue (every query filters on venue_id); an
  * `ordersOnly` one only that venue's orders and what belongs to them (lines, order clock,
- * idempotency keys, the audit log), which no venue, menu or merchandising memo reads. A write
+ * idempotency keys, the audit log, the webhook outbox), which no venue, menu or merchandising memo reads. A write
  * without a scope (operator changes, anything across venues) can have changed anything.
  */
 export interface WriteScope {

@@ -4,6 +4,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { QueryListener } from '../../src/db/port.js';
 import type { App } from '../../src/http/types.js';
+import type { DispatcherOptions } from '../../src/modules/webhooks/dispatcher.js';
 import type { Services } from '../../src/services.js';
 import type { Resolver } from '../../src/outbound/guarded-connector.js';
 import { testDatabase, type TestDatabase } from './db.js';
@@ -23,14 +24,20 @@ export interface TestApp {
 export async function startApp(
   overrides: Partial<Config> = {},
   onQuery?: QueryListener,
-  deps: { resolve?: Resolver; clock?: () => number } = {},
+  deps: { resolve?: Resolver; clock?: () => number; webhookDispatch?: DispatcherOptions } = {},
 ): Promise<TestApp> {
   const database = await testDatabase(onQuery);
   const config = loadConfig(
     { RATE_LIMITS: 'off', LOG_LEVEL: 'silent', ADMIN_TOKEN, DATA_DIR: '/nonexistent', REDIS_URL: process.env.REDIS_URL },
     overrides,
   );
-  const { app, services } = await buildApp({ config, db: database.db, resolve: deps.resolve ?? loopbackResolver, clock: deps.clock });
+  const { app, services } = await buildApp({
+    config,
+    db: database.db,
+    resolve: deps.resolve ?? loopbackResolver,
+    clock: deps.clock,
+    webhookDispatch: deps.webhookDispatch,
+  });
   await app.ready();
   return {
     app,

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { EpochMemo } from '../../db/epoch-memo.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { uuidv7 } from '../../ids.js';
@@ -102,6 +103,7 @@ export class GuestService {
     private readonly cache: MenuCache,
     private readonly urls: MediaUrls,
     private readonly merch: GuestMerch,
+    private readonly events: WebhookEvents,
   ) {
     this.venues = new EpochMemo(db);
   }
@@ -215,6 +217,8 @@ export class GuestService {
     const order = priced.order;
     const key = idempotencyKey === undefined ? null : { key: idempotencyKey, requestHash };
     const token = newGuestToken();
+    const notify = await this.events.wanted(venue.id, 'order.created');
+    let queued = 0;
     const placed = await this.db.transaction(async (tx) => {
       const inserted = await orders.insertOrder(tx, venue.id, {
         id: uuidv7(),
@@ -237,12 +241,17 @@ export class GuestService {
       }, key);
       // The key is live for another order: nothing of this one is kept.
       if (!inserted) throw KEY_TAKEN;
-      return inserted;
+      const view = orderViews([inserted.row], inserted.items, inserted.modifiers)[0];
+      if (notify) queued = await this.events.record(tx, venue.id, 'order.created', { order: view });
+      return view;
     }, { scope: { venueId: venue.id, ordersOnly: true } }).catch((err: unknown) => {
       if (err !== KEY_TAKEN) throw err;
       return null;
     });
-    if (placed) return { order: orderViews([placed.row], placed.items, placed.modifiers)[0], token, replayed: false };
+    if (placed) {
+      this.events.queued(queued);
+      return { order: placed, token, replayed: false };
+    }
     // Two requests with one key: the insert that lost waited for the winner's commit, whose order
     // this one answers with (or 409 when its body differs).
     const replay = await this.replay(this.db, venue.id, idempotencyKey!, requestHash);

@@ -1,4 +1,5 @@
 import { EpochMemo } from '../../db/epoch-memo.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { uuidv7 } from '../../ids.js';
@@ -18,6 +19,7 @@ export class MenuService {
     private readonly db: Database,
     private readonly cache: MenuCache,
     private readonly urls: MediaUrls,
+    private readonly events: WebhookEvents,
   ) {
     this.states = new EpochMemo(db);
   }
@@ -55,7 +57,9 @@ export class MenuService {
   /** Spec 3.2: freezes the draft as an immutable snapshot; every call makes a new one. */
   async publish(actor: Actor): Promise<PublishResult> {
     const { venue } = actor;
-    return this.db.transaction(async (tx) => {
+    const notify = await this.events.wanted(venue.venueId, 'menu.published');
+    let queued = 0;
+    const result = await this.db.transaction(async (tx) => {
       await menu.lockMenu(tx, venue.venueId);
       const rows = await menu.loadMenu(tx, venue.venueId);
       const publicationId = uuidv7();
@@ -74,7 +78,10 @@ export class MenuService {
       const mediaKeys = [...new Set(rows.products.flatMap((p) => imageKeys(p.image)))];
       await menu.insertPublication(tx, venue.venueId, { id: publicationId, publishedAt, document, counts, mediaKeys });
       await audit(tx, actor, [{ action: 'menu.publish', entityType: 'menu', entityRef: publicationId, changes: { counts } }]);
+      if (notify) queued = await this.events.record(tx, venue.venueId, 'menu.published', { publicationId, publishedAt, counts });
       return { publicationId, publishedAt, counts };
     }, { scope: { venueId: venue.venueId } });
+    this.events.queued(queued);
+    return result;
   }
 }

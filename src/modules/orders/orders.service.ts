@@ -1,4 +1,5 @@
 import { EpochMemo } from '../../db/epoch-memo.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { listEnvelope, pageWindow } from '../../http/pagination.js';
@@ -36,7 +37,10 @@ export class OrdersService {
   /** Serialised list pages: an idle poller asking for the same page again costs no query. */
   private readonly pages: EpochMemo<Buffer>;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly events: WebhookEvents,
+  ) {
     this.pages = new EpochMemo(db, 2_000);
   }
 
@@ -80,7 +84,9 @@ export class OrdersService {
   async changeStatus(actor: Actor, orderId: string, to: OrderStatus): Promise<OrderView> {
     const venueId = actor.venue.venueId;
     if (!isUuid(orderId)) throw errors.orderNotFound();
-    return this.db.transaction(async (tx) => {
+    const notify = await this.events.wanted(venueId, 'order.updated');
+    let queued = 0;
+    const view = await this.db.transaction(async (tx) => {
       const current = await orders.findOrder(tx, venueId, orderId);
       if (!current) throw errors.orderNotFound();
       // The answer is the row the decision was made on (or the row just written, still locked):
@@ -104,9 +110,16 @@ export class OrdersService {
             { action: 'order.status_update', entityType: 'order', entityRef: orderId, changes: { from: locked.status, to } },
           ]);
           row = (await orders.findOrder(tx, venueId, orderId))!;
+          if (notify) {
+            const order = (await loadOrderViews(tx, venueId, [row]))[0];
+            queued = await this.events.record(tx, venueId, 'order.updated', { order, previousStatus: locked.status, status: to });
+            return order;
+          }
         }
       }
       return (await loadOrderViews(tx, venueId, [row]))[0];
     }, { scope: { venueId, ordersOnly: true } });
+    this.events.queued(queued);
+    return view;
   }
 }

@@ -1,0 +1,151 @@
+import type { Queryable } from '../../db/port.js';
+import type { WebhookEvent } from './webhooks.schemas.js';
+
+/**
+ * Writes an event and one delivery for each enabled endpoint of the venue subscribed to its type,
+ * in the caller's transaction (the outbox: the event commits with the change, or neither does).
+ * No subscribed endpoint, no row. Returns how many deliveries were queued.
+ */
+export async function recordEvent(db: Queryable, venueId: string, event: { id: string; type: WebhookEvent; payload: string }): Promise<number> {
+  const { rowCount } = await db.query(
+    `with subscribed as (
+       select id from webhook_endpoints where venue_id = $1 and enabled and $3 = any(events)
+     ), event as (
+       insert into webhook_events (venue_id, id, type, payload)
+       select $1, $2, $3, $4 where exists (select 1 from subscribed)
+       returning id
+     )
+     insert into webhook_deliveries (venue_id, id, endpoint_id, event_id)
+     select $1, gen_random_uuid(), s.id, e.id from subscribed s cross join event e
+     order by s.id`,
+    [venueId, event.id, event.type, event.payload],
+  );
+  return rowCount;
+}
+
+/** The event types some enabled endpoint of the venue takes (an order write skips the outbox without). */
+export async function subscribedEvents(db: Queryable, venueId: string): Promise<WebhookEvent[]> {
+  const { rows } = await db.query<{ type: WebhookEvent }>(
+    'select distinct unnest(events) as type from webhook_endpoints where venue_id = $1 and enabled',
+    [venueId],
+  );
+  return rows.map((r) => r.type);
+}
+
+/**
+ * Venues with a delivery due and not being sent. The one look-up across venues of the dispatcher
+ * (like the media sweep's): each venue's deliveries are then claimed by a venue's own query.
+ */
+export async function venuesWithDueDeliveries(db: Queryable, limit: number): Promise<string[]> {
+  const { rows } = await db.query<{ venue_id: string }>(
+    `select distinct venue_id from webhook_deliveries
+     where status = 'pending' and next_attempt_at <= now() and (leased_until is null or leased_until < now())
+     limit $1`,
+    [limit],
+  );
+  return rows.map((r) => r.venue_id);
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  attempts: number;
+  created_at: Date;
+  url: string;
+  secret: string;
+  /** The replaced secret while its grace period lasts (as signingSecrets gives it), else null. */
+  previous_secret: string | null;
+  payload: string;
+}
+
+/**
+ * Claims up to `limit` deliveries of one venue that are due: for each endpoint only its oldest
+ * pending one (an endpoint's events go out in order, one at a time), skipping rows another
+ * instance is claiming (FOR UPDATE SKIP LOCKED) and those leased to one. The claim leases them
+ * for `leaseMs` and counts the attempt, in one statement: a crash mid-send leaves the lease to
+ * expire and the delivery to be sent again (at least once), never twice at once.
+ */
+export async function claimDeliveries(db: Queryable, venueId: string, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  const { rows } = await db.query<ClaimedDelivery>(
+    `with heads as (
+       select d.id from webhook_deliveries d
+       join webhook_endpoints p on p.venue_id = d.venue_id and p.id = d.endpoint_id and p.enabled
+       where d.venue_id = $1 and d.status = 'pending' and d.next_attempt_at <= now()
+         and (d.leased_until is null or d.leased_until < now())
+         and not exists (
+           select 1 from webhook_deliveries e
+           where e.venue_id = d.venue_id and e.endpoint_id = d.endpoint_id and e.status = 'pending' and e.seq < d.seq
+         )
+       order by d.seq
+       limit $2
+       for update of d skip locked
+     )
+     update webhook_deliveries d
+     set leased_until = now() + $3 * interval '1 millisecond', attempts = d.attempts + 1, updated_at = now()
+     from heads, webhook_endpoints p, webhook_events ev
+     where d.venue_id = $1 and d.id = heads.id
+       and p.venue_id = $1 and p.id = d.endpoint_id
+       and ev.venue_id = $1 and ev.id = d.event_id
+     returning d.id, d.endpoint_id, d.event_id, d.attempts, d.created_at, p.url, p.secret,
+               case when p.previous_secret_expires_at > now() then p.previous_secret end as previous_secret, ev.payload`,
+    [venueId, limit, leaseMs],
+  );
+  return rows;
+}
+
+export interface AttemptOutcome {
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+}
+
+/**
+ * What an attempt came to: the attempt row, and the delivery delivered, due again at
+ * `retryAt`, or failed for good (`retryAt` null). The endpoint's failing_since follows.
+ */
+export async function recordAttempt(
+  db: Queryable,
+  venueId: string,
+  delivery: { id: string; endpointId: string; attempt: number },
+  outcome: AttemptOutcome,
+  result: { delivered: true } | { delivered: false; retryAt: Date | null },
+): Promise<void> {
+  const status = result.delivered ? 'delivered' : result.retryAt ? 'pending' : 'failed';
+  await db.query(
+    `with attempt as (
+       insert into webhook_attempts (venue_id, delivery_id, attempt, started_at, duration_ms, status_code, error)
+       values ($1, $2, $3, $4, $5, $6, $7)
+       on conflict do nothing
+     ), endpoint as (
+       update webhook_endpoints set failing_since = case when $8 = 'delivered' then null else coalesce(failing_since, now()) end
+       where venue_id = $1 and id = $10
+     )
+     update webhook_deliveries set status = $8, next_attempt_at = coalesce($9, next_attempt_at), leased_until = null,
+       last_status_code = $6, last_error = $7, updated_at = now()
+     where venue_id = $1 and id = $2`,
+    [venueId, delivery.id, delivery.attempt, outcome.startedAt, Math.round(outcome.durationMs), outcome.statusCode, outcome.error,
+      status, result.delivered ? null : result.retryAt, delivery.endpointId],
+  );
+}
+
+/**
+ * Turns an endpoint off and says why (it answered 410 Gone, or failed for a day). Its pending
+ * deliveries wait; re-enabling it sends them on.
+ */
+export async function disableEndpoint(db: Queryable, venueId: string, endpointId: string, reason: string): Promise<void> {
+  await db.query(
+    'update webhook_endpoints set enabled = false, disabled_reason = $3, updated_at = now() where venue_id = $1 and id = $2 and enabled',
+    [venueId, endpointId, reason],
+  );
+}
+
+/** Since when the endpoint has been failing (null while its last attempt succeeded). */
+export async function failingSince(db: Queryable, venueId: string, endpointId: string): Promise<Date | null> {
+  const { rows } = await db.query<{ failing_since: Date | null }>(
+    'select failing_since from webhook_endpoints where venue_id = $1 and id = $2',
+    [venueId, endpointId],
+  );
+  return rows[0]?.failing_since ?? null;
+}

@@ -1,0 +1,104 @@
+import type { Agent, Dispatcher } from 'undici';
+import { Webhook } from 'standardwebhooks';
+import { guardedConnector, type GuardOptions } from '../../outbound/guarded-connector.js';
+import type { AttemptOutcome } from './deliveries.repository.js';
+
+/** A 2xx within this long is a delivery; anything else, or nothing, an attempt to retry. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** What is kept of a response: its status. The body is read up to this much, then dropped. */
+const RESPONSE_BYTES_READ = 16 * 1024;
+
+export interface OutgoingWebhook {
+  url: string;
+  /** The event id: the webhook-id header, the same on every attempt (receivers deduplicate by it). */
+  messageId: string;
+  payload: string;
+  /** Every secret that signs now: the current one, and a replaced one during its 24 hours. */
+  secrets: string[];
+}
+
+/**
+ * Standard Webhooks headers: webhook-id, webhook-timestamp (seconds) and webhook-signature, one
+ * `v1,<base64 HMAC-SHA256>` per secret separated by spaces, as the specification allows during a
+ * rotation (a receiver that knows either secret verifies).
+ */
+export function signatureHeaders(message: Pick<OutgoingWebhook, 'messageId' | 'payload' | 'secrets'>, at: Date): Record<string, string> {
+  const timestamp = new Date(Math.floor(at.getTime() / 1000) * 1000);
+  return {
+    'webhook-id': message.messageId,
+    'webhook-timestamp': String(timestamp.getTime() / 1000),
+    'webhook-signature': message.secrets.map((secret) => new Webhook(secret).sign(message.messageId, timestamp, message.payload)).join(' '),
+  };
+}
+
+/**
+ * Sends webhooks through the SSRF guard: every connection's address is vetted when it is made
+ * (so a name that later resolves to a private address is refused then), and no redirect is
+ * followed (a 3xx is a failed attempt).
+ */
+export class WebhookSender {
+  private agent: Promise<{ request: typeof import('undici').request; agent: Agent }> | null = null;
+
+  constructor(private readonly guard: GuardOptions = {}) {}
+
+  private open() {
+    this.agent ??= import('undici').then((undici) => ({
+      request: undici.request,
+      agent: new undici.Agent({
+        connect: guardedConnector({ ...this.guard, connectTimeoutMs: DELIVERY_TIMEOUT_MS }, undici.buildConnector),
+        headersTimeout: DELIVERY_TIMEOUT_MS,
+        bodyTimeout: DELIVERY_TIMEOUT_MS,
+        connections: 8,
+      }),
+    }));
+    return this.agent;
+  }
+
+  async send(message: OutgoingWebhook): Promise<AttemptOutcome> {
+    const startedAt = new Date();
+    const started = performance.now();
+    const outcome = (statusCode: number | null, error: string | null): AttemptOutcome => ({
+      startedAt,
+      durationMs: performance.now() - started,
+      statusCode,
+      error,
+    });
+    try {
+      const { request, agent } = await this.open();
+      const response: Dispatcher.ResponseData = await request(message.url, {
+        dispatcher: agent,
+        method: 'POST',
+        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Carta webhooks',
+          ...signatureHeaders(message, startedAt),
+        },
+        body: message.payload,
+      });
+      let read = 0;
+      for await (const chunk of response.body) {
+        read += (chunk as Buffer).length;
+        if (read >= RESPONSE_BYTES_READ) {
+          response.body.destroy();
+          break;
+        }
+      }
+      const ok = response.statusCode >= 200 && response.statusCode < 300;
+      return outcome(response.statusCode, ok ? null : `answered ${response.statusCode}`);
+    } catch (err) {
+      const name = err instanceof Error ? err.name : '';
+      const error =
+        name === 'TimeoutError' || name === 'AbortError' || name === 'HeadersTimeoutError' || name === 'BodyTimeoutError'
+          ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`
+          : err instanceof Error
+            ? err.message
+            : String(err);
+      return outcome(null, error.slice(0, 500));
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.agent) await (await this.agent).agent.close();
+  }
+}
