@@ -54,6 +54,7 @@ export type ErrorCode =
   | 'BANNER_LIMIT_REACHED'
   | 'TABLE_LIMIT_REACHED'
   | 'WEBHOOK_NOT_FOUND'
+  | 'WEBHOOK_DELIVERY_NOT_FOUND'
   | 'WEBHOOK_ENDPOINT_LIMIT_REACHED';
 
 /**
@@ -108,6 +109,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
   BANNER_LIMIT_REACHED: "the plan's maxBanners is reached; details { limit, available, requested }",
   TABLE_LIMIT_REACHED: "the plan's maxQrTables is reached; details { limit, available, requested }",
   WEBHOOK_NOT_FOUND: 'no webhook endpoint of this venue has that id',
+  WEBHOOK_DELIVERY_NOT_FOUND: 'the endpoint has no delivery with that id',
   WEBHOOK_ENDPOINT_LIMIT_REACHED: `the venue has ${WEBHOOK_ENDPOINTS_PER_VENUE} webhook endpoints, the most it may; details { limit, available, requested }`,
 };
 
@@ -199,6 +201,7 @@ export const errors = {
   promotionItemNotFound: () => new AppError({ statusCode: 404, code: 'PROMOTION_ITEM_NOT_FOUND', message: 'Promotion item not found' }),
   tableNotFound: () => new AppError({ statusCode: 404, code: 'TABLE_NOT_FOUND', message: 'Table not found' }),
   webhookNotFound: () => new AppError({ statusCode: 404, code: 'WEBHOOK_NOT_FOUND', message: 'Webhook endpoint not found' }),
+  webhookDeliveryNotFound: () => new AppError({ statusCode: 404, code: 'WEBHOOK_DELIVERY_NOT_FOUND', message: 'Webhook delivery not found' }),
   // Spec 4.4: order lookups carry a message only, no code.
   orderNotFound: () => new AppError({ statusCode: 404, message: 'Order not found' }),
 

@@ -33,6 +33,8 @@ export const AUDIT_ACTIONS = [
   'webhook.create',
   'webhook.update',
   'webhook.delete',
+  'webhook.test',
+  'webhook.retry',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

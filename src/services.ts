@@ -28,6 +28,7 @@ import { SettingsService } from './modules/settings/settings.service.js';
 import { TranslationsService } from './modules/translations/translations.service.js';
 import { ApiKeysService } from './modules/venues/api-keys.service.js';
 import { VenuesService } from './modules/venues/venues.service.js';
+import { WebhookDeliveriesService } from './modules/webhooks/deliveries.service.js';
 import { WebhookDispatcher, type DispatcherOptions } from './modules/webhooks/dispatcher.js';
 import { WebhookEvents } from './modules/webhooks/webhook-events.js';
 import { WebhookSender } from './modules/webhooks/webhook-sender.js';
@@ -95,6 +96,7 @@ export function createServices({ config, db, routes = () => [], resolve, clock =
     promotions: new PromotionsService(db),
     tables: new TablesService(db, config.publicBaseUrl),
     webhooks: new WebhooksService(db, config.ssrfTestAllow),
+    webhookDeliveries: new WebhookDeliveriesService(db, webhookEvents),
     webhookEvents,
     webhookSender,
     dispatcher,

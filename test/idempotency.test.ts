@@ -96,6 +96,13 @@ function writes(t: TestApp): Record<string, WriteFactory> {
     'PATCH /v1/webhooks/{id}': async (v, n) => ({ method: 'PATCH', url: `/v1/webhooks/${(await webhook(v, n)).id}`, body: { enabled: false } }),
     'DELETE /v1/webhooks/{id}': async (v, n) => ({ method: 'DELETE', url: `/v1/webhooks/${(await webhook(v, n)).id}` }),
     'POST /v1/webhooks/{id}/rotate-secret': async (v, n) => ({ method: 'POST', url: `/v1/webhooks/${(await webhook(v, n)).id}/rotate-secret` }),
+    'POST /v1/webhooks/{id}/test': async (v, n) => ({ method: 'POST', url: `/v1/webhooks/${(await webhook(v, n)).id}/test` }),
+    'POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry': async (v, n) => {
+      const w = await webhook(v, n);
+      const ping = await call(t.app, 'POST', `/v1/webhooks/${w.id}/test`, { key: v.key });
+      assert.equal(ping.status, 202);
+      return { method: 'POST', url: `/v1/webhooks/${w.id}/deliveries/${ping.body.id}/retry` };
+    },
   };
 }
 

@@ -137,6 +137,9 @@ const ROUTES: Record<string, RouteCase> = {
   'PATCH /v1/webhooks/:id': { ok: 200, foreign: notFound('WEBHOOK_NOT_FOUND'), body: () => ({ description: 'Matrix description', enabled: false }) },
   'DELETE /v1/webhooks/:id': { ok: 204, foreign: notFound('WEBHOOK_NOT_FOUND') },
   'POST /v1/webhooks/:id/rotate-secret': { ok: 200, foreign: notFound('WEBHOOK_NOT_FOUND') },
+  'POST /v1/webhooks/:id/test': { ok: 202, foreign: notFound('WEBHOOK_NOT_FOUND') },
+  'GET /v1/webhooks/:id/deliveries': { ok: 200, foreign: notFound('WEBHOOK_NOT_FOUND') },
+  'POST /v1/webhooks/:id/deliveries/:deliveryId/retry': { ok: 202, foreign: notFound('WEBHOOK_NOT_FOUND') },
 };
 
 /** A route's entry; HEAD is served by its GET's handler and answers the same status. */
@@ -153,6 +156,7 @@ function paramValues(r: Refs): Record<string, string[]> {
     'items/:itemId': [r.itemId],
     'tables/:id': [r.tableId],
     'webhooks/:id': [r.webhookId],
+    'deliveries/:deliveryId': [r.deliveryId],
     'orders/:id': [r.orderId],
   };
 }

@@ -161,6 +161,39 @@ describe('webhook delivery', () => {
     assert.ok(deliveries.rows[0].attempts >= 2);
   });
 
+  it('logs every attempt, newest first; a manual retry and a ping are delivered', async () => {
+    receiver.script = [500];
+    const placed = await placeOrder(t.app, v.slug, orderBody(ids));
+    await until('delivered after a failure', () => receiver.unique().find((r) => r.body.data?.order?.id === placed.body.id));
+    const log = await call(t.app, 'GET', `/v1/webhooks/${endpointId}/deliveries?limit=100`, { key: v.key });
+    expectStatus(log, 200);
+    const entry = log.body.items.find((d: any) => d.eventId === receiver.unique().find((r) => r.body.data?.order?.id === placed.body.id)!.id);
+    assert.equal(entry.status, 'delivered');
+    assert.equal(entry.eventType, 'order.created');
+    assert.equal(entry.nextAttemptAt, null);
+    assert.deepEqual(entry.attemptLog.map((a: any) => a.statusCode), [200, 500], 'newest first');
+    assert.ok(entry.attemptLog.every((a: any) => Number.isInteger(a.durationMs)));
+    const seqs = log.body.items.map((d: any) => d.createdAt);
+    assert.deepEqual(seqs, [...seqs].sort().reverse(), 'the log is newest first');
+
+    const before = receiver.accepted.filter((r) => r.id === entry.eventId).length;
+    const retried = await call(t.app, 'POST', `/v1/webhooks/${endpointId}/deliveries/${entry.id}/retry`, { key: v.key });
+    expectStatus(retried, 202);
+    assert.equal(retried.body.eventId, entry.eventId, 'the same event, so the receiver can deduplicate');
+    assert.notEqual(retried.body.id, entry.id);
+    await until('sent again', () => receiver.accepted.filter((r) => r.id === entry.eventId).length > before);
+
+    const ping = await call(t.app, 'POST', `/v1/webhooks/${endpointId}/test`, { key: v.key });
+    expectStatus(ping, 202);
+    assert.equal(ping.body.eventType, 'ping');
+    const pinged = await until('ping', () => receiver.unique().find((r) => r.id === ping.body.eventId));
+    assert.equal(pinged.body.data.endpointId, endpointId);
+
+    const unknown = await call(t.app, 'POST', `/v1/webhooks/${endpointId}/deliveries/00000000-0000-7000-8000-000000000000/retry`, { key: v.key });
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.code, 'WEBHOOK_DELIVERY_NOT_FOUND');
+  });
+
   it('signs with both secrets for a day after a rotation', async () => {
     const rotated = await call(t.app, 'POST', `/v1/webhooks/${endpointId}/rotate-secret`, { key: v.key });
     expectStatus(rotated, 200);

@@ -26,6 +26,7 @@ export interface Refs {
   itemId: string;
   tableId: string;
   webhookId: string;
+  deliveryId: string;
   orderId: string;
 }
 
@@ -152,6 +153,8 @@ export async function populate(app: App, tag: string, phone: string, images: Ima
     events: ['order.created', 'order.updated'],
     description: `Hooks ${tag}`,
   });
+  const ping = await call(app, 'POST', `/v1/webhooks/${webhook.id}/test`, { key });
+  expectStatus(ping, 202);
 
   const ids = await readMenuIds(app, venue, venue.slug);
   const customer = { customerName: `Ada ${tag}`, customerPhone: phone, customerEmail: `${tag}@example.com` };
@@ -219,6 +222,7 @@ export async function populate(app: App, tag: string, phone: string, images: Ima
       itemId: item.id,
       tableId: table.id,
       webhookId: webhook.id,
+      deliveryId: ping.body.id,
       orderId: order.id,
     },
   };

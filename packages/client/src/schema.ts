@@ -936,6 +936,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a ping to a webhook endpoint
+         * @description Queues a `ping` event (`data: { endpointId }`) for this endpoint alone, whatever events it subscribes to, signed and retried like any other, and answers 202 with the delivery; its outcome shows in the delivery log. A disabled endpoint gets it once re-enabled. Audited as `webhook.test`. Paid plans only: 403 `PAID_PLAN_REQUIRED` on free.
+         *
+         *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `READ_ONLY_KEY`, `PAID_PLAN_REQUIRED`); 404 (`WEBHOOK_NOT_FOUND`); 409 (`IDEMPOTENCY_KEY_REUSED`, `IDEMPOTENCY_KEY_IN_PROGRESS`); 413 (`PAYLOAD_TOO_LARGE`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook endpoint's delivery log
+         * @description Every delivery to this endpoint, newest first, in the list envelope: the event, its status (`pending`, `delivered`, `failed`), the last response code or error, when it is tried next, and every attempt with its duration. Paid plans only: 403 `PAID_PLAN_REQUIRED` on free.
+         *
+         *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `PAID_PLAN_REQUIRED`); 404 (`WEBHOOK_NOT_FOUND`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Queues the delivery's event for this endpoint again, as a new delivery at the end of its queue (the event keeps its id, so the receiver can deduplicate), and answers 202 with it. Audited as `webhook.retry`. Paid plans only: 403 `PAID_PLAN_REQUIRED` on free.
+         *
+         *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `READ_ONLY_KEY`, `PAID_PLAN_REQUIRED`); 404 (`WEBHOOK_NOT_FOUND`, `WEBHOOK_DELIVERY_NOT_FOUND`); 409 (`IDEMPOTENCY_KEY_REUSED`, `IDEMPOTENCY_KEY_IN_PROGRESS`); 413 (`PAYLOAD_TOO_LARGE`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/media/{venueId}/{file}": {
         parameters: {
             query?: never;
@@ -3302,7 +3368,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                action?: "menu.sync" | "menu.publish" | "menu.cleanup" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update" | "webhook.create" | "webhook.update" | "webhook.delete";
+                action?: "menu.sync" | "menu.publish" | "menu.cleanup" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.test" | "webhook.retry";
             };
             header?: never;
             path?: never;
@@ -3320,7 +3386,7 @@ export interface operations {
                         items: {
                             id: string;
                             /** @enum {string} */
-                            action: "menu.sync" | "menu.publish" | "menu.cleanup" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update" | "webhook.create" | "webhook.update" | "webhook.delete";
+                            action: "menu.sync" | "menu.publish" | "menu.cleanup" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.test" | "webhook.retry";
                             entityType: string;
                             entityRef: string | null;
                             changes: {
@@ -9395,6 +9461,534 @@ export interface operations {
             /**
              * @description Not found:
              *     - `WEBHOOK_NOT_FOUND`: no webhook endpoint of this venue has that id
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with a different request
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: a request with this Idempotency-Key is still running; retry after Retry-After for its response
+             */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`IDEMPOTENCY_KEY_IN_PROGRESS`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Content too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body is over the route's cap (5 MB; 21 MB on image uploads)
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description URI too long:
+             *     - "A path segment is longer than 512 characters" (message, no code)
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `LOCK_TIMEOUT`: another write of this venue held its lock too long; retry after Retry-After
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (a UUID is ideal). The same key and request within 24 hours replays the first response with `Idempotent-Replayed: true`; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description The event id: the webhook-id header, the same on every attempt */
+                        eventId: string;
+                        /** @description `order.created`, `order.updated`, `menu.published`, or `ping` (POST /v1/webhooks/:id/test) */
+                        eventType: string;
+                        /**
+                         * @description failed: given up after a day of failed attempts
+                         * @enum {string}
+                         */
+                        status: "pending" | "delivered" | "failed";
+                        attempts: number;
+                        lastStatusCode: number | null;
+                        lastError: string | null;
+                        nextAttemptAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        updatedAt: string;
+                        /** @description Every attempt, newest first */
+                        attemptLog: {
+                            /** @description 1 for the first attempt */
+                            attempt: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             */
+                            startedAt: string;
+                            durationMs: number;
+                            statusCode: number | null;
+                            error: string | null;
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Missing API key" (message, no code)
+             *     - "Invalid API key format" (message, no code)
+             *     - "Invalid API key" (message, no code): unknown, revoked or regenerated
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
+             *     - `READ_ONLY_KEY`: a write made with a read-only API key
+             *     - `PAID_PLAN_REQUIRED`: the Orders API or webhooks on the free plan
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `WEBHOOK_NOT_FOUND`: no webhook endpoint of this venue has that id
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with a different request
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: a request with this Idempotency-Key is still running; retry after Retry-After for its response
+             */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`IDEMPOTENCY_KEY_IN_PROGRESS`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Content too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body is over the route's cap (5 MB; 21 MB on image uploads)
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description URI too long:
+             *     - "A path segment is longer than 512 characters" (message, no code)
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `LOCK_TIMEOUT`: another write of this venue held its lock too long; retry after Retry-After
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            /** @description The event id: the webhook-id header, the same on every attempt */
+                            eventId: string;
+                            /** @description `order.created`, `order.updated`, `menu.published`, or `ping` (POST /v1/webhooks/:id/test) */
+                            eventType: string;
+                            /**
+                             * @description failed: given up after a day of failed attempts
+                             * @enum {string}
+                             */
+                            status: "pending" | "delivered" | "failed";
+                            attempts: number;
+                            lastStatusCode: number | null;
+                            lastError: string | null;
+                            nextAttemptAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             */
+                            updatedAt: string;
+                            /** @description Every attempt, newest first */
+                            attemptLog: {
+                                /** @description 1 for the first attempt */
+                                attempt: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC, millisecond precision
+                                 */
+                                startedAt: string;
+                                durationMs: number;
+                                statusCode: number | null;
+                                error: string | null;
+                            }[];
+                        }[];
+                        total: number;
+                        page: number;
+                        limit: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Missing API key" (message, no code)
+             *     - "Invalid API key format" (message, no code)
+             *     - "Invalid API key" (message, no code): unknown, revoked or regenerated
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
+             *     - `PAID_PLAN_REQUIRED`: the Orders API or webhooks on the free plan
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `WEBHOOK_NOT_FOUND`: no webhook endpoint of this venue has that id
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description URI too long:
+             *     - "A path segment is longer than 512 characters" (message, no code)
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (a UUID is ideal). The same key and request within 24 hours replays the first response with `Idempotent-Replayed: true`; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description The event id: the webhook-id header, the same on every attempt */
+                        eventId: string;
+                        /** @description `order.created`, `order.updated`, `menu.published`, or `ping` (POST /v1/webhooks/:id/test) */
+                        eventType: string;
+                        /**
+                         * @description failed: given up after a day of failed attempts
+                         * @enum {string}
+                         */
+                        status: "pending" | "delivered" | "failed";
+                        attempts: number;
+                        lastStatusCode: number | null;
+                        lastError: string | null;
+                        nextAttemptAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        updatedAt: string;
+                        /** @description Every attempt, newest first */
+                        attemptLog: {
+                            /** @description 1 for the first attempt */
+                            attempt: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             */
+                            startedAt: string;
+                            durationMs: number;
+                            statusCode: number | null;
+                            error: string | null;
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Missing API key" (message, no code)
+             *     - "Invalid API key format" (message, no code)
+             *     - "Invalid API key" (message, no code): unknown, revoked or regenerated
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
+             *     - `READ_ONLY_KEY`: a write made with a read-only API key
+             *     - `PAID_PLAN_REQUIRED`: the Orders API or webhooks on the free plan
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `WEBHOOK_NOT_FOUND`: no webhook endpoint of this venue has that id
+             *     - `WEBHOOK_DELIVERY_NOT_FOUND`: the endpoint has no delivery with that id
              */
             404: {
                 headers: {

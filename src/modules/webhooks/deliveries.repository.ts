@@ -149,3 +149,103 @@ export async function failingSince(db: Queryable, venueId: string, endpointId: s
   );
   return rows[0]?.failing_since ?? null;
 }
+
+export interface DeliveryRow {
+  id: string;
+  event_id: string;
+  event_type: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  attempt: number;
+  started_at: Date;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+}
+
+const DELIVERY_COLUMNS = `d.id, d.event_id, ev.type as event_type, d.status, d.attempts, d.last_status_code, d.last_error,
+  d.next_attempt_at, d.created_at, d.updated_at`;
+
+/** One endpoint's deliveries, newest first, with the total; and every attempt of those on the page. */
+export async function listDeliveries(
+  db: Queryable,
+  venueId: string,
+  endpointId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: DeliveryRow[]; total: number; attempts: AttemptRow[] }> {
+  const { rows } = await db.query<DeliveryRow & { total: number }>(
+    `select ${DELIVERY_COLUMNS}, count(*) over ()::int as total
+     from webhook_deliveries d join webhook_events ev on ev.venue_id = d.venue_id and ev.id = d.event_id
+     where d.venue_id = $1 and d.endpoint_id = $2
+     order by d.seq desc limit $3 offset $4`,
+    [venueId, endpointId, limit, offset],
+  );
+  const total = rows[0]?.total ?? (offset === 0 ? 0 : await countDeliveries(db, venueId, endpointId));
+  const attempts = rows.length === 0 ? [] : await attemptsOf(db, venueId, rows.map((r) => r.id));
+  return { rows, total, attempts };
+}
+
+async function countDeliveries(db: Queryable, venueId: string, endpointId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('select count(*)::int as n from webhook_deliveries where venue_id = $1 and endpoint_id = $2', [venueId, endpointId]);
+  return rows[0].n;
+}
+
+async function attemptsOf(db: Queryable, venueId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
+  const { rows } = await db.query<AttemptRow>(
+    `select delivery_id, attempt, started_at, duration_ms, status_code, error from webhook_attempts
+     where venue_id = $1 and delivery_id = any($2::uuid[]) order by attempt desc`,
+    [venueId, deliveryIds],
+  );
+  return rows;
+}
+
+/** One delivery of an endpoint, as the log shows it; null when the endpoint has none with that id. */
+export async function findDelivery(db: Queryable, venueId: string, endpointId: string, deliveryId: string): Promise<{ row: DeliveryRow; attempts: AttemptRow[] } | null> {
+  const { rows } = await db.query<DeliveryRow>(
+    `select ${DELIVERY_COLUMNS}
+     from webhook_deliveries d join webhook_events ev on ev.venue_id = d.venue_id and ev.id = d.event_id
+     where d.venue_id = $1 and d.endpoint_id = $2 and d.id = $3`,
+    [venueId, endpointId, deliveryId],
+  );
+  if (rows.length === 0) return null;
+  return { row: rows[0], attempts: await attemptsOf(db, venueId, [deliveryId]) };
+}
+
+/**
+ * Queues an event for one endpoint again (a manual retry), as a new delivery at the end of its
+ * queue: the event keeps its id, so a receiver that had it already can tell. Returns the new id.
+ */
+export async function redeliver(db: Queryable, venueId: string, endpointId: string, deliveryId: string): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>(
+    `insert into webhook_deliveries (venue_id, id, endpoint_id, event_id)
+     select venue_id, gen_random_uuid(), endpoint_id, event_id from webhook_deliveries
+     where venue_id = $1 and endpoint_id = $2 and id = $3
+     returning id`,
+    [venueId, endpointId, deliveryId],
+  );
+  return rows[0]?.id ?? null;
+}
+
+/** A `ping` event for one endpoint (POST /v1/webhooks/:id/test), whatever it subscribes to. Returns the delivery id. */
+export async function recordPing(db: Queryable, venueId: string, endpointId: string, event: { id: string; payload: string }): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `with event as (
+       insert into webhook_events (venue_id, id, type, payload) values ($1, $2, 'ping', $3) returning id
+     )
+     insert into webhook_deliveries (venue_id, id, endpoint_id, event_id)
+     select $1, gen_random_uuid(), $4, id from event
+     returning id`,
+    [venueId, event.id, event.payload, endpointId],
+  );
+  return rows[0].id;
+}

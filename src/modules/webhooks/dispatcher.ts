@@ -25,6 +25,8 @@ export interface DispatcherOptions {
   retryDelaysMs?: readonly number[];
   giveUpAfterMs?: number;
   random?: () => number;
+  /** Tests that compare table checksums around each request: deliveries are queued, never sent. */
+  paused?: boolean;
 }
 
 export interface Sender {
@@ -47,6 +49,7 @@ export class WebhookDispatcher {
   private readonly retryDelaysMs: readonly number[];
   private readonly giveUpAfterMs: number;
   private readonly random: () => number;
+  private readonly paused: boolean;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
@@ -64,6 +67,7 @@ export class WebhookDispatcher {
     this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
     this.giveUpAfterMs = options.giveUpAfterMs ?? GIVE_UP_AFTER_MS;
     this.random = options.random ?? Math.random;
+    this.paused = options.paused ?? false;
   }
 
   /**
@@ -71,7 +75,7 @@ export class WebhookDispatcher {
    * polling begins now; otherwise once armed.
    */
   async start(): Promise<void> {
-    if (this.started || this.stopped) return;
+    if (this.started || this.stopped || this.paused) return;
     this.started = true;
     const due = await venuesWithDueDeliveries(this.db, 1).catch(() => ['unknown']);
     if (due.length > 0) {

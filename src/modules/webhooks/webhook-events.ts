@@ -28,11 +28,15 @@ export class WebhookEvents {
     return types.includes(type);
   }
 
+  /** An event's id and body: `{ id, type, timestamp, venueId, data }` (docs/events.md). */
+  envelope(venueId: string, type: WebhookEvent | 'ping', data: Record<string, unknown>): { id: string; payload: string } {
+    const id = uuidv7();
+    return { id, payload: JSON.stringify({ id, type, timestamp: new Date().toISOString(), venueId, data }) };
+  }
+
   /** Writes the event in the caller's transaction; `data` is the event's own part of the payload. */
   async record(tx: Queryable, venueId: string, type: WebhookEvent, data: Record<string, unknown>): Promise<number> {
-    const id = uuidv7();
-    const payload = JSON.stringify({ id, type, timestamp: new Date().toISOString(), venueId, data });
-    return recordEvent(tx, venueId, { id, type, payload });
+    return recordEvent(tx, venueId, { ...this.envelope(venueId, type, data), type });
   }
 
   /** After the transaction that recorded events committed. */

@@ -6,6 +6,9 @@ import { WEBHOOK_ENDPOINTS_PER_VENUE } from '../../limits.js';
 import type { Services } from '../../services.js';
 import {
   WebhookCreateBody,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookDeliveryParams,
   WebhookEndpoint,
   WebhookEndpointWithSecret,
   WebhookIdParams,
@@ -21,7 +24,7 @@ const PAID_ONLY = 'Paid plans only: 403 `PAID_PLAN_REQUIRED` on free.';
 
 /** /v1/webhooks (issue 16, docs/events.md): the endpoints a venue's events are sent to. */
 export function webhooksRoutes(services: Services) {
-  const { webhooks } = services;
+  const { webhooks, webhookDeliveries } = services;
 
   return async function routes(app: App): Promise<void> {
     app.get('/webhooks', {
@@ -113,5 +116,50 @@ export function webhooksRoutes(services: Services) {
         response: { 200: WebhookEndpointWithSecret, ...errorResponses({ 404: ['WEBHOOK_NOT_FOUND'] }) },
       },
     }, async (request) => webhooks.rotateSecret(actor(request), request.params.id));
+
+    app.post('/webhooks/:id/test', {
+      config,
+      schema: {
+        operationId: 'testWebhookEndpoint',
+        tags,
+        summary: 'Send a ping to a webhook endpoint',
+        description:
+          'Queues a `ping` event (`data: { endpointId }`) for this endpoint alone, whatever events it subscribes to, signed and retried like any ' +
+          'other, and answers 202 with the delivery; its outcome shows in the delivery log. A disabled endpoint gets it once re-enabled. ' +
+          `Audited as \`webhook.test\`. ${PAID_ONLY}`,
+        params: WebhookIdParams,
+        response: { 202: WebhookDelivery, ...errorResponses({ 404: ['WEBHOOK_NOT_FOUND'] }) },
+      },
+    }, async (request, reply) => reply.status(202).send(await webhookDeliveries.test(actor(request), request.params.id)));
+
+    app.get('/webhooks/:id/deliveries', {
+      config,
+      schema: {
+        operationId: 'listWebhookDeliveries',
+        tags,
+        summary: "A webhook endpoint's delivery log",
+        description:
+          'Every delivery to this endpoint, newest first, in the list envelope: the event, its status (`pending`, `delivered`, `failed`), ' +
+          `the last response code or error, when it is tried next, and every attempt with its duration. ${PAID_ONLY}`,
+        params: WebhookIdParams,
+        querystring: WebhookListQuery,
+        response: { 200: WebhookDeliveryList, ...errorResponses({ 404: ['WEBHOOK_NOT_FOUND'] }) },
+      },
+    }, async (request) => webhookDeliveries.list(request.venue.venueId, request.params.id, request.query));
+
+    app.post('/webhooks/:id/deliveries/:deliveryId/retry', {
+      config,
+      schema: {
+        operationId: 'retryWebhookDelivery',
+        tags,
+        summary: 'Send a delivery again',
+        description:
+          "Queues the delivery's event for this endpoint again, as a new delivery at the end of its queue (the event keeps its id, so the " +
+          `receiver can deduplicate), and answers 202 with it. Audited as \`webhook.retry\`. ${PAID_ONLY}`,
+        params: WebhookDeliveryParams,
+        response: { 202: WebhookDelivery, ...errorResponses({ 404: ['WEBHOOK_NOT_FOUND', 'WEBHOOK_DELIVERY_NOT_FOUND'] }) },
+      },
+    }, async (request, reply) =>
+      reply.status(202).send(await webhookDeliveries.retry(actor(request), request.params.id, request.params.deliveryId)));
   };
 }

@@ -82,3 +82,36 @@ export type WebhookListView = Static<typeof WebhookList>;
 
 export const WebhookListQuery = Type.Object(PageQuery);
 export const WebhookIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/** One attempt to send a delivery, as the delivery log shows it. */
+export const WebhookAttempt = Type.Object({
+  attempt: Type.Integer({ description: '1 for the first attempt' }),
+  startedAt: Timestamp,
+  durationMs: Type.Integer(),
+  statusCode: Nullable(Type.Integer({ description: "The receiver's HTTP status; null when none came (refused, timed out, blocked)" })),
+  error: Nullable(Type.String({ description: 'Why the attempt failed; null when it delivered' })),
+});
+
+/** One event sent to one endpoint, with every attempt. */
+export const WebhookDelivery = Type.Object({
+  id: Type.String(),
+  eventId: Type.String({ description: 'The event id: the webhook-id header, the same on every attempt' }),
+  eventType: Type.String({ description: '`order.created`, `order.updated`, `menu.published`, or `ping` (POST /v1/webhooks/:id/test)' }),
+  status: StringEnum(['pending', 'delivered', 'failed'] as const, { description: 'failed: given up after a day of failed attempts' }),
+  attempts: Type.Integer(),
+  lastStatusCode: Nullable(Type.Integer()),
+  lastError: Nullable(Type.String()),
+  nextAttemptAt: Nullable(Type.String({ format: 'date-time', description: 'When it is tried next while pending; null once delivered or failed' })),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  attemptLog: Type.Array(WebhookAttempt, { description: 'Every attempt, newest first' }),
+});
+export type WebhookDeliveryView = Static<typeof WebhookDelivery>;
+
+export const WebhookDeliveryList = ListEnvelope(WebhookDelivery);
+export type WebhookDeliveryListView = Static<typeof WebhookDeliveryList>;
+
+export const WebhookDeliveryParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64 }),
+  deliveryId: Type.String({ minLength: 1, maxLength: 64 }),
+});

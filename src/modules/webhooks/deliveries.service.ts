@@ -1,0 +1,80 @@
+import type { Database } from '../../db/port.js';
+import { errors } from '../../errors.js';
+import { listEnvelope, pageWindow } from '../../http/pagination.js';
+import { isUuid } from '../../ids.js';
+import { audit, type Actor } from '../audit/audit.service.js';
+import { findDelivery, listDeliveries, recordPing, redeliver, type AttemptRow, type DeliveryRow } from './deliveries.repository.js';
+import type { WebhookEvents } from './webhook-events.js';
+import { findEndpoint } from './webhooks.repository.js';
+import type { WebhookDeliveryListView, WebhookDeliveryView } from './webhooks.schemas.js';
+
+function view(row: DeliveryRow, attempts: AttemptRow[]): WebhookDeliveryView {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    status: row.status,
+    attempts: row.attempts,
+    lastStatusCode: row.last_status_code,
+    lastError: row.last_error,
+    nextAttemptAt: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    attemptLog: attempts
+      .filter((a) => a.delivery_id === row.id)
+      .map((a) => ({ attempt: a.attempt, startedAt: a.started_at.toISOString(), durationMs: a.duration_ms, statusCode: a.status_code, error: a.error })),
+  };
+}
+
+/** An endpoint's delivery log, a manual retry, and the test ping (docs/events.md). */
+export class WebhookDeliveriesService {
+  constructor(
+    private readonly db: Database,
+    private readonly events: WebhookEvents,
+  ) {}
+
+  private async endpoint(venueId: string, id: string): Promise<void> {
+    if (!(await findEndpoint(this.db, venueId, id))) throw errors.webhookNotFound();
+  }
+
+  async list(venueId: string, endpointId: string, query: { page?: number; limit?: number }): Promise<WebhookDeliveryListView> {
+    await this.endpoint(venueId, endpointId);
+    const { page, limit, offset } = pageWindow(query);
+    const { rows, total, attempts } = await listDeliveries(this.db, venueId, endpointId, limit, offset);
+    return listEnvelope(rows.map((r) => view(r, attempts)), total, page, limit);
+  }
+
+  /** Sends a delivery's event to its endpoint again, as a new delivery; audited as webhook.retry. */
+  async retry(actor: Actor, endpointId: string, deliveryId: string): Promise<WebhookDeliveryView> {
+    const venueId = actor.venue.venueId;
+    await this.endpoint(venueId, endpointId);
+    if (!isUuid(deliveryId)) throw errors.webhookDeliveryNotFound();
+    const id = await this.db.transaction(async (tx) => {
+      const created = await redeliver(tx, venueId, endpointId, deliveryId);
+      if (!created) throw errors.webhookDeliveryNotFound();
+      await audit(tx, actor, [{ action: 'webhook.retry', entityType: 'webhook', entityRef: endpointId, changes: { deliveryId, retriedAs: created } }]);
+      return created;
+    }, { scope: { venueId } });
+    this.events.queued(1);
+    return this.read(venueId, endpointId, id);
+  }
+
+  /** A `ping` event to this endpoint only, whatever it subscribes to; audited as webhook.test. */
+  async test(actor: Actor, endpointId: string): Promise<WebhookDeliveryView> {
+    const venueId = actor.venue.venueId;
+    await this.endpoint(venueId, endpointId);
+    const id = await this.db.transaction(async (tx) => {
+      const created = await recordPing(tx, venueId, endpointId, this.events.envelope(venueId, 'ping', { endpointId }));
+      await audit(tx, actor, [{ action: 'webhook.test', entityType: 'webhook', entityRef: endpointId, changes: { deliveryId: created } }]);
+      return created;
+    }, { scope: { venueId } });
+    this.events.queued(1);
+    return this.read(venueId, endpointId, id);
+  }
+
+  private async read(venueId: string, endpointId: string, id: string): Promise<WebhookDeliveryView> {
+    const found = await findDelivery(this.db, venueId, endpointId, id);
+    if (!found) throw errors.webhookDeliveryNotFound();
+    return view(found.row, found.attempts);
+  }
+}
