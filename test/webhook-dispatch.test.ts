@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { openPostgres } from '../src/db/postgres.js';
+import type { Database } from '../src/db/port.js';
+import { claimDeliveries } from '../src/modules/webhooks/deliveries.repository.js';
+import { WebhookDispatcher } from '../src/modules/webhooks/dispatcher.js';
+import { WebhookSender } from '../src/modules/webhooks/webhook-sender.js';
+import { call, createVenue, startApp, type TestApp, type VenueFixture } from './helpers/app.js';
+import { onPostgres } from './helpers/db.js';
+import { expectStatus, orderBody, placeOrder, setUpOrderMenu, type MenuIds } from './helpers/orders.js';
+import { loopbackResolver, sleep } from './helpers/net.js';
+import { Receiver, until } from './helpers/webhook-receiver.js';
+
+// Issue 16: dispatchers sharing one database never send a delivery twice at once, send each
+// endpoint's deliveries in commit order, and a delivery claimed by an instance that died is sent
+// once its lease runs out. On PostgreSQL the two dispatchers have pools of their own (as two
+// instances would); on PGlite they share the one connection.
+
+describe('webhook dispatchers sharing a database', () => {
+  const receiver = new Receiver();
+  let t: TestApp;
+  let v: VenueFixture;
+  let ids: MenuIds;
+  const extra: Database[] = [];
+
+  before(async () => {
+    await receiver.listen();
+    // The app's own dispatcher is paused: the dispatchers under test are made below.
+    t = await startApp({ ssrfTestAllow: [{ host: '127.0.0.1', port: receiver.port }] }, undefined, { webhookDispatch: { paused: true } });
+    v = await createVenue(t.app, { plan: 'pro' });
+    ids = await setUpOrderMenu(t.app, v);
+    const created = await call(t.app, 'POST', '/v1/webhooks', { key: v.key, body: { url: `http://127.0.0.1:${receiver.port}/hooks`, events: ['order.created'] } });
+    expectStatus(created, 201);
+    receiver.secrets = [created.body.secret];
+  });
+  after(async () => {
+    await t.close();
+    for (const db of extra) await db.close();
+    await receiver.close();
+  });
+
+  /** A database handle of its own on the test's schema (PostgreSQL), or the app's (PGlite). */
+  async function instanceDb(): Promise<Database> {
+    if (!onPostgres) return t.database.db;
+    const db = await openPostgres({ url: process.env.DATABASE_URL!, poolSize: 4, schema: t.database.schema, listen: false });
+    extra.push(db);
+    return db;
+  }
+
+  const dispatcher = async (options: { leaseMs?: number } = {}) =>
+    new WebhookDispatcher(await instanceDb(), new WebhookSender({ resolve: loopbackResolver, allow: [{ host: '127.0.0.1', port: receiver.port }] }), {
+      pollMs: 20,
+      concurrency: 4,
+      ...options,
+    });
+
+  it('sends each of 40 deliveries exactly once between two dispatchers, in the order the orders were placed', async () => {
+    const placed: string[] = [];
+    for (let i = 0; i < 40; i += 1) {
+      const res = await placeOrder(t.app, v.slug, orderBody(ids));
+      expectStatus(res, 201);
+      placed.push(res.body.id);
+    }
+    const [a, b] = [await dispatcher(), await dispatcher()];
+    await Promise.all([a.start(), b.start()]);
+    try {
+      await until('40 deliveries', () => receiver.unique().length >= 40, 20_000);
+      await sleep(200);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+    assert.equal(receiver.accepted.length, 40, 'no delivery was sent twice');
+    assert.deepEqual(receiver.unique().map((r) => r.body.data.order.id), placed, 'in commit order');
+    const { rows } = await t.database.db.query<{ status: string; attempts: number; n: number }>(
+      `select status, attempts, count(*)::int as n from webhook_deliveries where venue_id = $1 group by 1, 2`,
+      [v.id],
+    );
+    assert.deepEqual(rows, [{ status: 'delivered', attempts: 1, n: 40 }]);
+  });
+
+  it('sends a delivery claimed by an instance that died once its lease runs out', async () => {
+    const res = await placeOrder(t.app, v.slug, orderBody(ids));
+    expectStatus(res, 201);
+    // An instance claims it (a lease of 300 ms) and dies before sending.
+    const claimed = await t.database.db.transaction((tx) => claimDeliveries(tx, v.id, 10, 300));
+    assert.equal(claimed.length, 1);
+    const c = await dispatcher();
+    await c.start();
+    c.arm();
+    try {
+      c.wake();
+      await sleep(100);
+      assert.ok(!receiver.unique().some((r) => r.body.data.order.id === res.body.id), 'not while the lease lasts');
+      await until('sent after the lease', () => receiver.unique().some((r) => r.body.data.order.id === res.body.id), 10_000);
+    } finally {
+      await c.stop();
+    }
+    const { rows } = await t.database.db.query<{ status: string; attempts: number }>(
+      'select status, attempts from webhook_deliveries where venue_id = $1 and id = $2',
+      [v.id, claimed[0].id],
+    );
+    assert.deepEqual(rows[0], { status: 'delivered', attempts: 2 });
+  });
+});
