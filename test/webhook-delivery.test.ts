@@ -87,16 +87,23 @@ describe('webhook delivery', () => {
   it('logs every attempt, newest first; a manual retry and a ping are delivered', async () => {
     receiver.script = [500];
     const placed = await placeOrder(t.app, v.slug, orderBody(ids));
-    await until('delivered after a failure', () => receiver.unique().find((r) => r.body.data?.order?.id === placed.body.id));
-    const log = await call(t.app, 'GET', `/v1/webhooks/${endpointId}/deliveries?limit=100`, { key: v.key });
-    expectStatus(log, 200);
-    const entry = log.body.items.find((d: any) => d.eventId === receiver.unique().find((r) => r.body.data?.order?.id === placed.body.id)!.id);
+    const received = await until('delivered after a failure', () => receiver.unique().find((r) => r.body.data?.order?.id === placed.body.id));
+    // The receiver has answered; the dispatcher records the attempt just after.
+    let log: Awaited<ReturnType<typeof call>> | undefined;
+    let entry: any;
+    for (let i = 0; i < 200; i += 1) {
+      log = await call(t.app, 'GET', `/v1/webhooks/${endpointId}/deliveries?limit=100`, { key: v.key });
+      expectStatus(log, 200);
+      entry = log.body.items.find((d: any) => d.eventId === received.id);
+      if (entry?.status === 'delivered') break;
+      await sleep(25);
+    }
     assert.equal(entry.status, 'delivered');
     assert.equal(entry.eventType, 'order.created');
     assert.equal(entry.nextAttemptAt, null);
     assert.deepEqual(entry.attemptLog.map((a: any) => a.statusCode), [200, 500], 'newest first');
     assert.ok(entry.attemptLog.every((a: any) => Number.isInteger(a.durationMs)));
-    const seqs = log.body.items.map((d: any) => d.createdAt);
+    const seqs = log!.body.items.map((d: any) => d.createdAt);
     assert.deepEqual(seqs, [...seqs].sort().reverse(), 'the log is newest first');
 
     const before = receiver.accepted.filter((r) => r.id === entry.eventId).length;
