@@ -15,7 +15,7 @@ import { openPostgres } from '../src/db/postgres.js';
 import type { Database } from '../src/db/port.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const args = process.argv.slice(2);
+const args = process.argv.slice(2);
 // --scale measures how PostgreSQL holds 1,000 venues: it implies --engine postgres.
 export const engine = (args.includes('--scale') ? 'postgres' : args.includes('--engine') ? args[args.indexOf('--engine') + 1] : 'pglite') as 'pglite' | 'postgres';
 export const quick = args.includes('--quick');
@@ -23,7 +23,7 @@ export const LOAD_SECONDS = quick ? 2 : 5;
 export const ADMIN_TOKEN = `bench_${randomBytes(24).toString('hex')}`;
 export const LOCALES = ['uk', 'es'];
 
-export interface Metric {
+interface Metric {
   name: string;
   value: number;
   unit: string;
@@ -84,9 +84,9 @@ export const PIN = os.availableParallelism() >= 2 && (() => {
 })();
 export const SERVER_CPU = '0';
 export const LOAD_CPU = '1';
-export const ALL_CPUS = `0-${os.availableParallelism() - 1}`;
+const ALL_CPUS = `0-${os.availableParallelism() - 1}`;
 
-export function setAffinity(pid: number, cpus: string): void {
+function setAffinity(pid: number, cpus: string): void {
   if (!PIN || !pid) return;
   try {
     execSync(`taskset -a -p -c ${cpus} ${pid}`, { stdio: 'ignore' });
@@ -96,7 +96,7 @@ export function setAffinity(pid: number, cpus: string): void {
 }
 
 /** Runs a load with the servers on SERVER_CPU (autocannon runs on LOAD_CPU), then frees them. */
-export async function pinned<T>(work: () => Promise<T>): Promise<T> {
+async function pinned<T>(work: () => Promise<T>): Promise<T> {
   setAffinity(measured.carta, SERVER_CPU);
   setAffinity(measured.bare, SERVER_CPU);
   try {
@@ -108,7 +108,7 @@ export async function pinned<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** CPU time (user + system) a process has used, in ms, from /proc (clock ticks of 10 ms). */
-export function cpuMs(pid: number): number {
+function cpuMs(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   // After the command: state is field 3; utime and stime are fields 14 and 15.
   return (Number(fields[11]) + Number(fields[12])) * 10;
@@ -243,7 +243,7 @@ export async function newVenue(url: string, plan = 'standard'): Promise<{ id: st
 }
 
 /** One autocannon run in a process of its own, so the load generator never shares this heap. */
-export function autocannonRun(url: string, headers: Record<string, string>, limit: { duration: number } | { amount: number }) {
+function autocannonRun(url: string, headers: Record<string, string>, limit: { duration: number } | { amount: number }) {
   const args = [path.join(root, 'node_modules/autocannon/autocannon.js'), '-c', '10', '-j', '-n'];
   if ('duration' in limit) args.push('-d', String(limit.duration));
   else args.push('-a', String(limit.amount));
@@ -269,7 +269,7 @@ export interface Load {
 }
 
 /** One timed run, charging the serving process's CPU to its requests. */
-export async function timedRun(url: string, headers: Record<string, string>, pid: number): Promise<Load> {
+async function timedRun(url: string, headers: Record<string, string>, pid: number): Promise<Load> {
   const cpuBefore = pid ? cpuMs(pid) : 0;
   const result = await autocannonRun(url, headers, { duration: LOAD_SECONDS });
   const requests = result.requests.average * LOAD_SECONDS;
@@ -285,7 +285,7 @@ export async function load(url: string, headers: Record<string, string> = {}, pi
   return pinned(() => loadPinned(url, headers, pid));
 }
 
-export async function loadPinned(url: string, headers: Record<string, string>, pid: number): Promise<Load> {
+async function loadPinned(url: string, headers: Record<string, string>, pid: number): Promise<Load> {
   await autocannonRun(url, headers, { amount: 500 });
   const runs = [await timedRun(url, headers, pid), await timedRun(url, headers, pid)];
   return {
@@ -308,7 +308,7 @@ export async function versusTiny(cartaUrl: string, bareUrl: string, headers: Rec
   return pinned(() => versusTinyPinned(cartaUrl, bareUrl, headers));
 }
 
-export async function versusTinyPinned(cartaUrl: string, bareUrl: string, headers: Record<string, string>) {
+async function versusTinyPinned(cartaUrl: string, bareUrl: string, headers: Record<string, string>) {
   const tinyUrl = `${bareUrl}/tiny`;
   await autocannonRun(cartaUrl, headers, { amount: 500 });
   await autocannonRun(tinyUrl, headers, { amount: 500 });

@@ -7,19 +7,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import {
-  absoluteMetric, ADMIN_TOKEN, api, freePort, informational, load, log, measured, median, metrics, newVenue, prepareEngine,
-  printReport, ratioMetric, root, round, startCarta, stop, type EngineEnv, type Load, type Server,
+  absoluteMetric, ADMIN_TOKEN, api, freePort, informational, load, LOAD_SECONDS, log, measured, median, metrics, newVenue, prepareEngine,
+  printReport, ratioMetric, root, ROUNDS, round, startCarta, stop, type EngineEnv, type Load, type Server,
 } from './harness.js';
 import { ORDER_BENCH_MENU, orderBody, placeOrders } from './orders.js';
 import { menuFixture, type SyncBody } from './workload.js';
 
-const args = process.argv.slice(2);
-const VENUES = args.includes('--venues') ? Number(args[args.indexOf('--venues') + 1]) : 1000;
+const argv = process.argv.slice(2);
+const VENUES = argv.includes('--venues') ? Number(argv[argv.indexOf('--venues') + 1]) : 1000;
 const ORDERS_PER_VENUE = 1000;
 const PRODUCTS = 100;
-const ROUNDS = 3;
 const SYNC_RUNS = 9;
-const LOAD_SECONDS = 3;
 /** Venues set up at once through the API (the crowded database's 999 others). */
 const SETUP_CONCURRENCY = 4;
 

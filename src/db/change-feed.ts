@@ -49,15 +49,13 @@ export class ChangeFeed {
   /** Ends the round trip out when its answer (or the connection's end) comes. */
   private answered: (() => void) | null = null;
   /** Callers waiting for the next round trip, which is not sent yet. */
-  private open: { promise: Promise<void>; release: () => void } | null = null;
+  private open: { promise: Promise<void>; release: () => void; waits: number } | null = null;
   private retry: NodeJS.Timeout | null = null;
   private closed = false;
   /** Failed attempts in a row: only the first of a run is reported. */
   private failures = 0;
-  /** Strict reads that waited for a round trip, and the round trips they shared (GET /metrics). */
-  readonly counts = { waits: 0, roundTrips: 0 };
-  /** Told how long each catch-up round trip took, in seconds (GET /metrics). */
-  onRoundTrip: ((seconds: number) => void) | null = null;
+  /** Told of each catch-up round trip: how long it took, in seconds, and how many reads it served (GET /metrics). */
+  onRoundTrip: ((seconds: number, waits: number) => void) | null = null;
   /** Told when the feed goes up or down (the server logs it: a down feed means slower reads). */
   onChange: ((listening: boolean, err?: Error) => void) | null = null;
   /** Drops the current connection (set while one is open). */
@@ -151,15 +149,15 @@ export class ChangeFeed {
    */
   catchUp(): Promise<void> {
     if (!this.listening) return Promise.resolve();
-    this.counts.waits += 1;
     if (!this.open) {
       let release!: () => void;
       const promise = new Promise<void>((resolve) => {
         release = resolve;
       });
-      this.open = { promise, release };
+      this.open = { promise, release, waits: 0 };
       if (!this.inflight) setImmediate(this.flush);
     }
+    this.open.waits += 1;
     return this.open.promise;
   }
 
@@ -171,8 +169,7 @@ export class ChangeFeed {
     const started = performance.now();
     this.inflight = this.ping().finally(() => {
       this.inflight = null;
-      this.counts.roundTrips += 1;
-      this.onRoundTrip?.((performance.now() - started) / 1000);
+      this.onRoundTrip?.((performance.now() - started) / 1000, batch.waits);
       batch.release();
       if (this.open) setImmediate(this.flush);
     });
@@ -185,12 +182,12 @@ export class ChangeFeed {
    */
   private ping(): Promise<void> {
     const client = this.client;
-    if (!client) return Promise.resolve();
+    if (!client || !this.listening) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         if (this.client === client) this.drop?.(new Error(`change feed gave no answer within ${CATCH_UP_TIMEOUT_MS} ms`));
         done();
-      }, CATCH_UP_TIMEOUT_MS);
+      }, CATCH_UP_TIMEOUT_MS).unref();
       const done = () => {
         clearTimeout(timer);
         if (this.answered === done) this.answered = null;
@@ -211,6 +208,10 @@ export class ChangeFeed {
     this.closed = true;
     this.listening = false;
     if (this.retry) clearTimeout(this.retry);
+    // Reads waiting for a round trip go on (through the memos' read-through) rather than hang.
+    this.settle();
+    this.open?.release();
+    this.open = null;
     const client = this.client;
     this.client = null;
     if (client) {

@@ -19,7 +19,8 @@ export interface Transaction extends Queryable {
  * What a committed write can have changed, so memos of everything else stay valid (EpochMemo).
  * A venue's write changes only rows of that venue (every query filters on venue_id); an
  * `ordersOnly` one only that venue's orders and what belongs to them (lines, order clock,
- * idempotency keys, the audit log, the webhook outbox), which no venue, menu or merchandising memo reads. A write
+ * idempotency keys, the audit log, the webhook outbox: events, deliveries, attempts and an
+ * endpoint's failing_since), which no venue, menu, merchandising or subscription memo reads. A write
  * without a scope (operator changes, anything across venues) can have changed anything.
  */
 export interface WriteScope {
@@ -73,11 +74,10 @@ export interface Database extends Queryable {
    */
   catchUp?: () => Promise<void>;
   /**
-   * PostgreSQL with a change feed: strict reads that waited for a catch-up and the round trips
-   * they shared (how well they batch), and each round trip's duration as it ends (GET /metrics).
+   * PostgreSQL with a change feed: told of each catch-up round trip as it ends, with its duration
+   * and the strict reads that shared it (how well they batch; GET /metrics).
    */
-  catchUpStats?: () => { waits: number; roundTrips: number };
-  onCatchUpRoundTrip?: (listener: (seconds: number) => void) => void;
+  onCatchUpRoundTrip?: (listener: (seconds: number, waits: number) => void) => void;
   /** PostgreSQL with a change feed: reports it going down (memos read through) and back up. */
   onFeedChange?: (listener: (listening: boolean, err?: Error) => void) => void;
   transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;

@@ -13,7 +13,7 @@ import {
   type TransactionOptions,
   type WriteScope,
 } from './port.js';
-import { encodeScope, WriteEpochs } from './write-epochs.js';
+import { encodeScope } from './write-epochs.js';
 
 export interface PostgresOptions {
   url: string;
@@ -75,10 +75,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   // Normally listening within milliseconds; a feed that cannot connect does not hold up the start
   // (memos read through until it is up; it keeps retrying).
   if (feed) await Promise.race([feed.start(), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
-  const ownEpochs = new WriteEpochs();
   let checkoutWaitMs = 0;
   let checkouts = 0;
-  const wrote = (scope?: WriteScope) => (feed ? feed.wrote(scope) : ownEpochs.moved(scope));
+  // Without a feed memos are never trusted (coherent() is false), so there is no epoch to keep.
+  const wrote = (scope?: WriteScope) => feed?.wrote(scope);
 
   const run = async <R>(q: pg.Pool | pg.PoolClient, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
     onQuery?.(text);
@@ -88,14 +88,13 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
 
   const db: Database = {
     engine: 'postgres',
-    writeEpoch: (scope) => (feed ? feed.writeEpoch(scope) : ownEpochs.of(scope)),
+    writeEpoch: (scope) => feed?.writeEpoch(scope) ?? 0,
     // Without the feed other instances' writes are unseen: memos read through.
     coherent: () => feed?.coherent() ?? false,
     ...(feed
       ? {
           catchUp: () => feed.catchUp(),
-          catchUpStats: () => ({ ...feed.counts }),
-          onCatchUpRoundTrip: (listener: (seconds: number) => void) => {
+          onCatchUpRoundTrip: (listener: (seconds: number, waits: number) => void) => {
             feed.onRoundTrip = listener;
           },
           onFeedChange: (listener: (listening: boolean, err?: Error) => void) => {

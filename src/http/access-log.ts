@@ -2,16 +2,9 @@
 // operator looks for: method, route pattern, status, duration, request id and venue.
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Metrics } from './metrics.js';
-import { shownPath } from './request-logger.js';
+import { loggedPath } from './request-logger.js';
 
 type RootLogger = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
-
-/**
- * A path as the log shows it: as the envelope shows it (no query, credentials masked), and the
- * guest page's bearer segments masked too (a table's `/t/<token>`, an order's `/orders/<token>`).
- */
-const BEARER_SEGMENT = /\/(t|orders)\/[^/]+/g;
-const loggedPath = (url: string) => shownPath(url).replace(BEARER_SEGMENT, '/$1/[Redacted]');
 
 /** An access line's fields (the request id aside: a request's own logger binds it). */
 export function accessFields(request: FastifyRequest, reply: FastifyReply) {

@@ -153,17 +153,15 @@ export class Metrics {
         },
       });
     }
-    const catchUpStats = db.catchUpStats;
-    if (catchUpStats) {
-      db.onCatchUpRoundTrip?.((seconds) => this.catchUpDuration.observe(seconds));
-      new Counter({
+    if (db.onCatchUpRoundTrip) {
+      const waits = new Counter({
         name: 'carta_change_feed_catch_up_waits_total',
         help: 'Strict reads that waited for a catch-up round trip (divide by the round trips, carta_change_feed_catch_up_seconds_count, for the batch size)',
         registers: [this.registry],
-        collect() {
-          this.reset();
-          this.inc(catchUpStats.call(db).waits);
-        },
+      });
+      db.onCatchUpRoundTrip((seconds, reads) => {
+        this.catchUpDuration.observe(seconds);
+        waits.inc(reads);
       });
     }
     new Gauge({

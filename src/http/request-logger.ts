@@ -95,6 +95,13 @@ export function shownPath(url: string): string {
   return path.replace(CREDENTIAL, (_match, kind: string) => `carta_${kind.toLowerCase()}_[Redacted]`);
 }
 
+/**
+ * A path as every log line shows it: as the envelope shows it (no query, credentials masked), and
+ * the guest page's bearer segments masked too (a table's `/t/<token>`, an order's `/orders/<token>`).
+ */
+const BEARER_SEGMENT = /\/(t|orders)\/[^/]+/g;
+export const loggedPath = (url: string) => shownPath(url).replace(BEARER_SEGMENT, '/$1/[Redacted]');
+
 interface DatabaseError extends Error {
   code: string;
   severity: string;
@@ -124,7 +131,7 @@ function databaseError(err: DatabaseError, serialized: { type: string; message: 
 export const logSerializers = {
   req: (request: FastifyRequest) => ({
     method: request.method,
-    url: shownPath(request.url),
+    url: loggedPath(request.url),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,

@@ -3,7 +3,7 @@
 // total deadline, and a byte cap enforced while streaming (a lying or absent Content-Length changes
 // nothing). What the bytes are is for the caller to sniff; response headers are not trusted.
 import type { Agent, Dispatcher } from 'undici';
-import { BlockedAddressError, guardedConnector, UnresolvableHostError, type GuardOptions } from './guarded-connector.js';
+import { BlockedAddressError, openGuardedAgent, UnresolvableHostError, type GuardOptions } from './guarded-connector.js';
 
 type Undici = typeof import('undici');
 
@@ -93,15 +93,7 @@ export class OutboundFetcher {
 
   /** undici and the guarded agent, made on the first fetch (a server that never fetches never loads them). */
   private async open(): Promise<{ undici: Undici; agent: Agent }> {
-    if (this.client) return this.client;
-    const undici = await import('undici');
-    const agent = new undici.Agent({
-      connect: guardedConnector(this.guard, undici.buildConnector),
-      headersTimeout: this.limits.deadlineMs,
-      bodyTimeout: this.limits.deadlineMs,
-      connections: 4,
-    });
-    this.client ??= { undici, agent };
+    this.client ??= await openGuardedAgent(this.guard, { timeoutMs: this.limits.deadlineMs, connections: 4 });
     return this.client;
   }
 

@@ -110,3 +110,22 @@ export function guardedConnector(options: GuardOptions, build: typeof buildConne
     );
   };
 }
+
+/**
+ * undici, loaded on first use (a server that never sends anything out never loads it), and an
+ * agent whose every connection goes through the guard. The media fetcher and the webhook sender
+ * each keep one.
+ */
+export async function openGuardedAgent(
+  guard: GuardOptions,
+  limits: { timeoutMs: number; connections: number },
+): Promise<{ undici: typeof import('undici'); agent: import('undici').Agent }> {
+  const undici = await import('undici');
+  const agent = new undici.Agent({
+    connect: guardedConnector(guard, undici.buildConnector),
+    headersTimeout: limits.timeoutMs,
+    bodyTimeout: limits.timeoutMs,
+    connections: limits.connections,
+  });
+  return { undici, agent };
+}

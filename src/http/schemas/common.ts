@@ -145,6 +145,11 @@ export const PageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
 };
 
+/** A resource id in the path; an id that names nothing is the resource's own 404. */
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+/** A plain paginated list's query. */
+export const ListQuery = Type.Object(PageQuery);
+
 export const NotModified = Type.Null({ description: 'Not modified: the If-None-Match ETag is current' });
 
 /** The Idempotency-Key header of the writes (docs/security.md): any printable ASCII, 1 to 255 characters. */

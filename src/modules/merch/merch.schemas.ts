@@ -1,6 +1,6 @@
 // Shapes shared by banners, promotions and tables (decisions section 8).
 import { Type } from 'typebox';
-import { Nullable, PageQuery } from '../../http/schemas/common.js';
+import { Nullable } from '../../http/schemas/common.js';
 
 export const MerchExternalId = Type.String({ minLength: 1, maxLength: 255, description: 'Your own id: unique per venue and type' });
 export const MerchSortOrder = Type.Integer({ minimum: -2147483648, maximum: 2147483647 });
@@ -12,7 +12,6 @@ export const ScheduleTime = Nullable(
   }),
 );
 
-export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
-export const ListQuery = Type.Object(PageQuery);
+export { IdParams, ListQuery } from '../../http/schemas/common.js';
 
 export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });

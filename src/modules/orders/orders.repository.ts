@@ -54,22 +54,23 @@ const ORDER_COLUMNS = `id, order_number, status, type, customer_name, customer_p
   delivery_fee, discount_amount, total_amount, created_at, updated_at, confirmed_at, completed_at`;
 
 /**
- * Takes the venue's order clock (a row lock held to commit) and returns the next order number
- * and a timestamp strictly after every earlier order write of the venue. Because the lock
- * serialises the venue's order writes, a change can never commit with an updated_at older
- * than one a poller has already seen: the updatedSince cursor is lossless.
+ * The upsert that ticks a venue's order clock: `$1` the venue, `increment` the numbers it takes
+ * (1 for a new order, 0 for a change). It takes the clock's row lock, held to commit, and gives
+ * a timestamp strictly after every earlier order write of the venue. Because the lock
+ * serialises the venue's order writes, a change can never commit with an updated_at older than
+ * one a poller has already seen: the updatedSince cursor is lossless.
  */
-export async function tickOrderClock(db: Queryable, venueId: string, numbers: 0 | 1): Promise<{ number: number; ts: Date }> {
-  const { rows } = await db.query<{ last_number: number; last_ts: Date }>(
-    `insert into order_clocks as c (venue_id, last_number, last_ts)
-     values ($1, $2, date_trunc('milliseconds', clock_timestamp()))
-     on conflict (venue_id) do update set
-       last_number = c.last_number + $2,
-       last_ts = greatest(date_trunc('milliseconds', clock_timestamp()), c.last_ts + interval '1 millisecond')
-     returning last_number, last_ts`,
-    [venueId, numbers],
-  );
-  return { number: rows[0].last_number, ts: rows[0].last_ts };
+const tickClock = (increment: 0 | 1) => `insert into order_clocks as c (venue_id, last_number, last_ts)
+       values ($1, ${increment}, date_trunc('milliseconds', clock_timestamp()))
+       on conflict (venue_id) do update set
+         last_number = c.last_number + ${increment},
+         last_ts = greatest(date_trunc('milliseconds', clock_timestamp()), c.last_ts + interval '1 millisecond')
+       returning last_number, last_ts`;
+
+/** Takes the venue's order clock for a change to an order (no new number); returns its timestamp. */
+export async function lockOrderClock(db: Queryable, venueId: string): Promise<Date> {
+  const { rows } = await db.query<{ last_ts: Date }>(tickClock(0), [venueId]);
+  return rows[0].last_ts;
 }
 
 export interface NewOrder {
@@ -120,7 +121,7 @@ export interface OrderKey {
 
 /**
  * Places an order in one statement: it ticks the venue's order clock (the number, and the row
- * lock that orders the venue's writes until commit, see tickOrderClock), inserts the order, its
+ * lock that orders the venue's writes until commit, see tickClock), inserts the order, its
  * items and their modifiers, and records its Idempotency-Key (taking over an expired row).
  * One statement is one round trip under the lock, so a busy venue's orders queue behind each
  * other for a commit, not for six statements. Returns the order as the read would (the row from
@@ -150,12 +151,7 @@ export async function insertOrder(db: Queryable, venueId: string, o: NewOrder, k
   // opposite order (the clock row, then the key).
   const { rows } = await db.query<OrderRow & { key_recorded: boolean }>(
     `with clock as (
-       insert into order_clocks as c (venue_id, last_number, last_ts)
-       values ($1, 1, date_trunc('milliseconds', clock_timestamp()))
-       on conflict (venue_id) do update set
-         last_number = c.last_number + 1,
-         last_ts = greatest(date_trunc('milliseconds', clock_timestamp()), c.last_ts + interval '1 millisecond')
-       returning last_number, last_ts
+       ${tickClock(1)}
      ), placed as (
        insert into orders (venue_id, id, order_number, status, type, customer_name, customer_phone, customer_email,
          delivery_address, delivery_notes, payment_method, comment, change_from_amount, scheduled_for, table_id, table_name,

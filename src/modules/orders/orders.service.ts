@@ -92,10 +92,11 @@ export class OrdersService {
       // The answer is the row the decision was made on (or the row just written, still locked):
       // a re-read after a no-op could show another request's later change under this 200.
       let row = current;
+      let previousStatus: OrderStatus | null = null;
       if (current.status !== to) {
         // The clock lock serialises this venue's order writes: two racing updates of one order
         // apply one after the other, and the second sees the first's status.
-        const { ts } = await orders.tickOrderClock(tx, venueId, 0);
+        const ts = await orders.lockOrderClock(tx, venueId);
         const locked = (await orders.findOrder(tx, venueId, orderId, true))!;
         row = locked;
         if (locked.status !== to) {
@@ -110,14 +111,12 @@ export class OrdersService {
             { action: 'order.status_update', entityType: 'order', entityRef: orderId, changes: { from: locked.status, to } },
           ]);
           row = (await orders.findOrder(tx, venueId, orderId))!;
-          if (notify) {
-            const order = (await loadOrderViews(tx, venueId, [row]))[0];
-            queued = await this.events.record(tx, venueId, 'order.updated', { order, previousStatus: locked.status, status: to });
-            return order;
-          }
+          previousStatus = locked.status;
         }
       }
-      return (await loadOrderViews(tx, venueId, [row]))[0];
+      const order = (await loadOrderViews(tx, venueId, [row]))[0];
+      if (notify && previousStatus) queued = await this.events.record(tx, venueId, 'order.updated', { order, previousStatus, status: to });
+      return order;
     }, { scope: { venueId, ordersOnly: true } });
     this.events.queued(queued);
     return view;

@@ -139,6 +139,8 @@ export class ApiKeysService {
     if (!token.startsWith(LIVE_PREFIX) && !token.startsWith(TEST_PREFIX)) throw errors.malformedApiKey();
     const known = this.hashes.get(token);
     const keyHash = known ?? hashApiKey(token);
+    // Scoped to the venue the key acts on. A test key's row belongs to the live venue, outside that
+    // scope: key writes (create, regenerate, revoke) therefore stay unscoped and move every memo.
     const venue = await this.contexts.get(keyHash, (venue) => (venue ? { venueId: venue.venueId } : undefined), async () => {
       const row = await keys.findKeyContextByHash(this.db, keyHash);
       return row && venueContext(row);

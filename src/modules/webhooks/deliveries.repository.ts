@@ -4,12 +4,19 @@ import type { WebhookEvent } from './webhooks.schemas.js';
 /**
  * Writes an event and one delivery for each enabled endpoint of the venue subscribed to its type,
  * in the caller's transaction (the outbox: the event commits with the change, or neither does).
- * No subscribed endpoint, no row. Returns how many deliveries were queued.
+ * With `endpointId` (a ping), that endpoint alone gets it, whatever it subscribes to and whether
+ * or not it is enabled. No endpoint, no row. Returns the ids of the deliveries queued.
  */
-export async function recordEvent(db: Queryable, venueId: string, event: { id: string; type: WebhookEvent; payload: string }): Promise<number> {
-  const { rowCount } = await db.query(
+export async function recordEvent(
+  db: Queryable,
+  venueId: string,
+  event: { id: string; type: string; payload: string },
+  endpointId: string | null = null,
+): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
     `with subscribed as (
-       select id from webhook_endpoints where venue_id = $1 and enabled and $3 = any(events)
+       select id from webhook_endpoints
+       where venue_id = $1 and (case when $5::uuid is null then enabled and $3 = any(events) else id = $5 end)
      ), event as (
        insert into webhook_events (venue_id, id, type, payload)
        select $1, $2, $3, $4 where exists (select 1 from subscribed)
@@ -17,10 +24,11 @@ export async function recordEvent(db: Queryable, venueId: string, event: { id: s
      )
      insert into webhook_deliveries (venue_id, id, endpoint_id, event_id)
      select $1, gen_random_uuid(), s.id, e.id from subscribed s cross join event e
-     order by s.id`,
-    [venueId, event.id, event.type, event.payload],
+     order by s.id
+     returning id`,
+    [venueId, event.id, event.type, event.payload, endpointId],
   );
-  return rowCount;
+  return rows.map((r) => r.id);
 }
 
 /** The event types some enabled endpoint of the venue takes (an order write skips the outbox without). */
@@ -103,7 +111,8 @@ export interface AttemptOutcome {
 
 /**
  * What an attempt came to: the attempt row, and the delivery delivered, due again at
- * `retryAt`, or failed for good (`retryAt` null). The endpoint's failing_since follows.
+ * `retryAt`, or failed for good (`retryAt` null). The endpoint's failing_since follows; it is
+ * returned (null after a delivery), for the dispatcher to disable an endpoint failing for a day.
  */
 export async function recordAttempt(
   db: Queryable,
@@ -111,9 +120,9 @@ export async function recordAttempt(
   delivery: { id: string; endpointId: string; attempt: number },
   outcome: AttemptOutcome,
   result: { delivered: true } | { delivered: false; retryAt: Date | null },
-): Promise<void> {
+): Promise<{ failingSince: Date | null }> {
   const status = result.delivered ? 'delivered' : result.retryAt ? 'pending' : 'failed';
-  await db.query(
+  const { rows } = await db.query<{ failing_since: Date | null }>(
     `with attempt as (
        insert into webhook_attempts (venue_id, delivery_id, attempt, started_at, duration_ms, status_code, error)
        values ($1, $2, $3, $4, $5, $6, $7)
@@ -121,13 +130,17 @@ export async function recordAttempt(
      ), endpoint as (
        update webhook_endpoints set failing_since = case when $8 = 'delivered' then null else coalesce(failing_since, now()) end
        where venue_id = $1 and id = $10
+       returning failing_since
+     ), delivery as (
+       update webhook_deliveries set status = $8, next_attempt_at = coalesce($9, next_attempt_at), leased_until = null,
+         last_status_code = $6, last_error = $7, updated_at = now()
+       where venue_id = $1 and id = $2
      )
-     update webhook_deliveries set status = $8, next_attempt_at = coalesce($9, next_attempt_at), leased_until = null,
-       last_status_code = $6, last_error = $7, updated_at = now()
-     where venue_id = $1 and id = $2`,
+     select failing_since from endpoint`,
     [venueId, delivery.id, delivery.attempt, outcome.startedAt, Math.round(outcome.durationMs), outcome.statusCode, outcome.error,
       status, result.delivered ? null : result.retryAt, delivery.endpointId],
   );
+  return { failingSince: rows[0]?.failing_since ?? null };
 }
 
 /**
@@ -139,15 +152,6 @@ export async function disableEndpoint(db: Queryable, venueId: string, endpointId
     'update webhook_endpoints set enabled = false, disabled_reason = $3, updated_at = now() where venue_id = $1 and id = $2 and enabled',
     [venueId, endpointId, reason],
   );
-}
-
-/** Since when the endpoint has been failing (null while its last attempt succeeded). */
-export async function failingSince(db: Queryable, venueId: string, endpointId: string): Promise<Date | null> {
-  const { rows } = await db.query<{ failing_since: Date | null }>(
-    'select failing_since from webhook_endpoints where venue_id = $1 and id = $2',
-    [venueId, endpointId],
-  );
-  return rows[0]?.failing_since ?? null;
 }
 
 export interface DeliveryRow {
@@ -234,18 +238,4 @@ export async function redeliver(db: Queryable, venueId: string, endpointId: stri
     [venueId, endpointId, deliveryId],
   );
   return rows[0]?.id ?? null;
-}
-
-/** A `ping` event for one endpoint (POST /v1/webhooks/:id/test), whatever it subscribes to. Returns the delivery id. */
-export async function recordPing(db: Queryable, venueId: string, endpointId: string, event: { id: string; payload: string }): Promise<string> {
-  const { rows } = await db.query<{ id: string }>(
-    `with event as (
-       insert into webhook_events (venue_id, id, type, payload) values ($1, $2, 'ping', $3) returning id
-     )
-     insert into webhook_deliveries (venue_id, id, endpoint_id, event_id)
-     select $1, gen_random_uuid(), $4, id from event
-     returning id`,
-    [venueId, event.id, event.payload, endpointId],
-  );
-  return rows[0].id;
 }

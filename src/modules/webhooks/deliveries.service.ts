@@ -1,9 +1,9 @@
-import type { Database } from '../../db/port.js';
+import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { listEnvelope, pageWindow } from '../../http/pagination.js';
 import { isUuid } from '../../ids.js';
 import { audit, type Actor } from '../audit/audit.service.js';
-import { findDelivery, listDeliveries, recordPing, redeliver, type AttemptRow, type DeliveryRow } from './deliveries.repository.js';
+import { findDelivery, listDeliveries, redeliver, type AttemptRow, type DeliveryRow } from './deliveries.repository.js';
 import type { WebhookEvents } from './webhook-events.js';
 import { findEndpoint } from './webhooks.repository.js';
 import type { WebhookDeliveryListView, WebhookDeliveryView } from './webhooks.schemas.js';
@@ -33,12 +33,12 @@ export class WebhookDeliveriesService {
     private readonly events: WebhookEvents,
   ) {}
 
-  private async endpoint(venueId: string, id: string): Promise<void> {
-    if (!(await findEndpoint(this.db, venueId, id))) throw errors.webhookNotFound();
+  private async endpoint(db: Queryable, venueId: string, id: string): Promise<void> {
+    if (!(await findEndpoint(db, venueId, id))) throw errors.webhookNotFound();
   }
 
   async list(venueId: string, endpointId: string, query: { page?: number; limit?: number }): Promise<WebhookDeliveryListView> {
-    await this.endpoint(venueId, endpointId);
+    await this.endpoint(this.db, venueId, endpointId);
     const { page, limit, offset } = pageWindow(query);
     const { rows, total, attempts } = await listDeliveries(this.db, venueId, endpointId, limit, offset);
     return listEnvelope(rows.map((r) => view(r, attempts)), total, page, limit);
@@ -47,14 +47,16 @@ export class WebhookDeliveriesService {
   /** Sends a delivery's event to its endpoint again, as a new delivery; audited as webhook.retry. */
   async retry(actor: Actor, endpointId: string, deliveryId: string): Promise<WebhookDeliveryView> {
     const venueId = actor.venue.venueId;
-    await this.endpoint(venueId, endpointId);
-    if (!isUuid(deliveryId)) throw errors.webhookDeliveryNotFound();
+    // Checked in the transaction: an endpoint deleted meanwhile is a 404, not a foreign-key failure.
+    // Its bookkeeping touches no venue data a memo reads (WriteScope ordersOnly), like the dispatcher's.
     const id = await this.db.transaction(async (tx) => {
+      await this.endpoint(tx, venueId, endpointId);
+      if (!isUuid(deliveryId)) throw errors.webhookDeliveryNotFound();
       const created = await redeliver(tx, venueId, endpointId, deliveryId);
       if (!created) throw errors.webhookDeliveryNotFound();
       await audit(tx, actor, [{ action: 'webhook.retry', entityType: 'webhook', entityRef: endpointId, changes: { deliveryId, retriedAs: created } }]);
       return created;
-    }, { scope: { venueId } });
+    }, { scope: { venueId, ordersOnly: true } });
     this.events.queued(1);
     return this.read(venueId, endpointId, id);
   }
@@ -62,12 +64,12 @@ export class WebhookDeliveriesService {
   /** A `ping` event to this endpoint only, whatever it subscribes to; audited as webhook.test. */
   async test(actor: Actor, endpointId: string): Promise<WebhookDeliveryView> {
     const venueId = actor.venue.venueId;
-    await this.endpoint(venueId, endpointId);
     const id = await this.db.transaction(async (tx) => {
-      const created = await recordPing(tx, venueId, endpointId, this.events.envelope(venueId, 'ping', { endpointId }));
+      const created = isUuid(endpointId) ? await this.events.ping(tx, venueId, endpointId) : null;
+      if (!created) throw errors.webhookNotFound();
       await audit(tx, actor, [{ action: 'webhook.test', entityType: 'webhook', entityRef: endpointId, changes: { deliveryId: created } }]);
       return created;
-    }, { scope: { venueId } });
+    }, { scope: { venueId, ordersOnly: true } });
     this.events.queued(1);
     return this.read(venueId, endpointId, id);
   }

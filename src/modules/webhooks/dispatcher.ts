@@ -2,7 +2,6 @@ import type { Database } from '../../db/port.js';
 import {
   claimDeliveries,
   disableEndpoint,
-  failingSince,
   recordAttempt,
   venuesWithDueDeliveries,
   type AttemptOutcome,
@@ -125,7 +124,7 @@ export class WebhookDispatcher {
     let sent = 0;
     for (const venueId of venues) {
       if (this.stopped) break;
-      const claimed = await this.db.transaction((tx) => claimDeliveries(tx, venueId, this.concurrency, this.leaseMs), { scope: { venueId } });
+      const claimed = await this.db.transaction((tx) => claimDeliveries(tx, venueId, this.concurrency, this.leaseMs), { scope: { venueId, ordersOnly: true } });
       await Promise.all(claimed.map((d) => this.deliver(venueId, d)));
       sent += claimed.length;
     }
@@ -137,24 +136,24 @@ export class WebhookDispatcher {
     const outcome = await this.sender.send({ url: delivery.url, messageId: delivery.event_id, payload: delivery.payload, secrets });
     const delivered = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
     const ref = { id: delivery.id, endpointId: delivery.endpoint_id, attempt: delivery.attempts };
-    await this.db.transaction(async (tx) => {
+    // The delivery's own bookkeeping touches no venue data a memo reads (WriteScope ordersOnly);
+    // disabling an endpoint changes what the venue's events reach, so it moves the venue's memos.
+    const reason = await this.db.transaction(async (tx) => {
       if (delivered) {
         await recordAttempt(tx, venueId, ref, outcome, { delivered: true });
-        return;
+        return null;
       }
       const age = Date.now() - delivery.created_at.getTime();
       const delay = this.retryDelaysMs[Math.min(delivery.attempts - 1, this.retryDelaysMs.length - 1)] * (0.8 + 0.4 * this.random());
       const retryAt = age + delay > this.giveUpAfterMs ? null : new Date(Date.now() + delay);
-      await recordAttempt(tx, venueId, ref, outcome, { delivered: false, retryAt });
-      if (outcome.statusCode === 410) {
-        await disableEndpoint(tx, venueId, delivery.endpoint_id, 'the endpoint answered 410 Gone');
-        return;
+      const { failingSince } = await recordAttempt(tx, venueId, ref, outcome, { delivered: false, retryAt });
+      if (outcome.statusCode === 410) return 'the endpoint answered 410 Gone';
+      if (failingSince && Date.now() - failingSince.getTime() > this.giveUpAfterMs) {
+        return `every delivery failed for ${Math.round(this.giveUpAfterMs / 3_600_000)} hours (last: ${outcome.error ?? 'no answer'})`;
       }
-      const since = await failingSince(tx, venueId, delivery.endpoint_id);
-      if (since && Date.now() - since.getTime() > this.giveUpAfterMs) {
-        await disableEndpoint(tx, venueId, delivery.endpoint_id, `every delivery failed for ${Math.round(this.giveUpAfterMs / 3_600_000)} hours (last: ${outcome.error ?? 'no answer'})`);
-      }
-    }, { scope: { venueId } });
+      return null;
+    }, { scope: { venueId, ordersOnly: true } });
+    if (reason) await this.db.transaction((tx) => disableEndpoint(tx, venueId, delivery.endpoint_id, reason), { scope: { venueId } });
   }
 
   /** Stops claiming and waits for the round in progress (its sends are bounded by their timeout). */

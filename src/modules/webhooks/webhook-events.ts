@@ -36,7 +36,13 @@ export class WebhookEvents {
 
   /** Writes the event in the caller's transaction; `data` is the event's own part of the payload. */
   async record(tx: Queryable, venueId: string, type: WebhookEvent, data: Record<string, unknown>): Promise<number> {
-    return recordEvent(tx, venueId, { ...this.envelope(venueId, type, data), type });
+    return (await recordEvent(tx, venueId, { ...this.envelope(venueId, type, data), type })).length;
+  }
+
+  /** A `ping` for one endpoint alone (POST /v1/webhooks/:id/test); the delivery's id, or null for no such endpoint. */
+  async ping(tx: Queryable, venueId: string, endpointId: string): Promise<string | null> {
+    const [id] = await recordEvent(tx, venueId, { ...this.envelope(venueId, 'ping', { endpointId }), type: 'ping' }, endpointId);
+    return id ?? null;
   }
 
   /** After the transaction that recorded events committed. */

@@ -1,6 +1,6 @@
-import type { Agent, Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { Webhook } from 'standardwebhooks';
-import { guardedConnector, type GuardOptions } from '../../outbound/guarded-connector.js';
+import { openGuardedAgent, type GuardOptions } from '../../outbound/guarded-connector.js';
 import type { AttemptOutcome } from './deliveries.repository.js';
 
 /** A 2xx within this long is a delivery; anything else, or nothing, an attempt to retry. */
@@ -37,20 +37,12 @@ export function signatureHeaders(message: Pick<OutgoingWebhook, 'messageId' | 'p
  * followed (a 3xx is a failed attempt).
  */
 export class WebhookSender {
-  private agent: Promise<{ request: typeof import('undici').request; agent: Agent }> | null = null;
+  private agent: ReturnType<typeof openGuardedAgent> | null = null;
 
   constructor(private readonly guard: GuardOptions = {}) {}
 
   private open() {
-    this.agent ??= import('undici').then((undici) => ({
-      request: undici.request,
-      agent: new undici.Agent({
-        connect: guardedConnector({ ...this.guard, connectTimeoutMs: DELIVERY_TIMEOUT_MS }, undici.buildConnector),
-        headersTimeout: DELIVERY_TIMEOUT_MS,
-        bodyTimeout: DELIVERY_TIMEOUT_MS,
-        connections: 8,
-      }),
-    }));
+    this.agent ??= openGuardedAgent({ ...this.guard, connectTimeoutMs: DELIVERY_TIMEOUT_MS }, { timeoutMs: DELIVERY_TIMEOUT_MS, connections: 8 });
     return this.agent;
   }
 
@@ -64,8 +56,8 @@ export class WebhookSender {
       error,
     });
     try {
-      const { request, agent } = await this.open();
-      const response: Dispatcher.ResponseData = await request(message.url, {
+      const { undici, agent } = await this.open();
+      const response: Dispatcher.ResponseData = await undici.request(message.url, {
         dispatcher: agent,
         method: 'POST',
         signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),

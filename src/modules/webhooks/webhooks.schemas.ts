@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ListEnvelope, Nullable, PageQuery, StringEnum, Timestamp } from '../../http/schemas/common.js';
+import { ListEnvelope, Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
 import { WEBHOOK_URL_MAX_LENGTH } from '../../limits.js';
 
 /** The events an endpoint can subscribe to (issue 16, docs/events.md), in the order they are stored and shown. */
@@ -80,8 +80,7 @@ export type WebhookEndpointWithSecretView = Static<typeof WebhookEndpointWithSec
 export const WebhookList = ListEnvelope(WebhookEndpoint);
 export type WebhookListView = Static<typeof WebhookList>;
 
-export const WebhookListQuery = Type.Object(PageQuery);
-export const WebhookIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+export { IdParams as WebhookIdParams, ListQuery as WebhookListQuery } from '../../http/schemas/common.js';
 
 /** One attempt to send a delivery, as the delivery log shows it. */
 export const WebhookAttempt = Type.Object({

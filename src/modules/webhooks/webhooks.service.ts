@@ -6,6 +6,7 @@ import { uuidv7 } from '../../ids.js';
 import { WEBHOOK_ENDPOINTS_PER_VENUE } from '../../limits.js';
 import type { AllowedEndpoint } from '../../outbound/guarded-connector.js';
 import { audit, type Actor } from '../audit/audit.service.js';
+import { ChangeSet } from '../merch/merch-rules.js';
 import { endpointUrl } from './endpoint-url.js';
 import {
   countEndpoints,
@@ -37,8 +38,6 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 /** The catalogue's order, each event once: what is stored, so equal sets compare equal. */
 const canonicalEvents = (events: readonly WebhookEvent[]) => WEBHOOK_EVENTS.filter((e) => events.includes(e));
-
-const sameEvents = (a: readonly WebhookEvent[], b: readonly WebhookEvent[]) => a.length === b.length && a.every((e, i) => e === b[i]);
 
 function view(row: WebhookEndpointRow): WebhookEndpointView {
   return {
@@ -108,31 +107,15 @@ export class WebhooksService {
     const url = input.url === undefined ? undefined : endpointUrl(input.url, this.allow);
     return this.db.transaction(async (tx) => {
       const row = await this.load(tx, venueId, id, true);
-      const changes: WebhookEndpointChanges = {};
-      const fields: string[] = [];
-      if (url !== undefined && url !== row.url) {
-        changes.url = url;
-        fields.push('url');
-      }
-      if (input.events !== undefined && !sameEvents(canonicalEvents(input.events), canonicalEvents(row.events))) {
-        changes.events = canonicalEvents(input.events);
-        fields.push('events');
-      }
-      if (input.description !== undefined && input.description !== row.description) {
-        changes.description = input.description;
-        fields.push('description');
-      }
-      if (input.enabled !== undefined && input.enabled !== row.enabled) {
-        changes.enabled = input.enabled;
-        fields.push('enabled');
-      }
-      if (input.enabled === true && row.disabled_reason !== null) {
-        changes.disabled_reason = null;
-        fields.push('disabledReason');
-      }
-      if (fields.length === 0) return view(row);
-      await updateEndpoint(tx, venueId, row.id, changes);
-      await audit(tx, actor, [{ action: 'webhook.update', entityType: 'webhook', entityRef: row.id, changes: { fields } }]);
+      const change = new ChangeSet(row);
+      if (url !== undefined) change.set('url', 'url', url);
+      if (input.events !== undefined) change.set('events', 'events', canonicalEvents(input.events));
+      if (input.description !== undefined) change.set('description', 'description', input.description);
+      if (input.enabled !== undefined) change.set('enabled', 'enabled', input.enabled);
+      if (input.enabled === true) change.set('disabledReason', 'disabled_reason', null);
+      if (change.empty) return view(row);
+      await updateEndpoint(tx, venueId, row.id, change.changes as WebhookEndpointChanges);
+      await audit(tx, actor, [{ action: 'webhook.update', entityType: 'webhook', entityRef: row.id, changes: { fields: change.fields } }]);
       return view(await this.load(tx, venueId, row.id));
     }, { scope: { venueId } });
   }
