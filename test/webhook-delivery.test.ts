@@ -152,6 +152,20 @@ describe('webhook delivery', () => {
     assert.ok(disabled, 'disabled after the 410');
     assert.match(disabled.disabledReason, /410/);
   });
+
+  it('gives a re-enabled endpoint its pending deliveries and a fresh failing clock', async () => {
+    const failing = async () =>
+      (await t.database.db.query<{ failing_since: Date | null }>('select failing_since from webhook_endpoints where venue_id = $1 and id = $2', [v.id, endpointId])).rows[0]
+        .failing_since;
+    assert.equal(await failing(), null, 'disabling starts the clock over');
+    receiver.secrets = [(await call(t.app, 'POST', `/v1/webhooks/${endpointId}/rotate-secret`, { key: v.key })).body.secret];
+    receiver.script = [500];
+    expectStatus(await call(t.app, 'PATCH', `/v1/webhooks/${endpointId}`, { key: v.key, body: { enabled: true } }), 200);
+    const placed = await placeOrder(t.app, v.slug, orderBody(ids));
+    await until('delivered after the re-enable', () => receiver.unique().find((r) => r.body.data?.order?.id === placed.body.id));
+    const endpoint = await call(t.app, 'GET', `/v1/webhooks/${endpointId}`, { key: v.key });
+    assert.equal(endpoint.body.enabled, true);
+  });
 });
 
 describe('webhook delivery: what venues without webhooks pay, and the guard at send time', () => {

@@ -45,13 +45,28 @@ export async function subscribedEvents(db: Queryable, venueId: string): Promise<
  * (like the media sweep's): each venue's deliveries are then claimed by a venue's own query.
  */
 export async function venuesWithDueDeliveries(db: Queryable, limit: number): Promise<string[]> {
+  // Only deliveries a claim would take: at the head of an enabled endpoint's queue. A venue whose
+  // due deliveries wait behind another, or on a disabled endpoint, is not looked at again and again.
   const { rows } = await db.query<{ venue_id: string }>(
-    `select distinct venue_id from webhook_deliveries
-     where status = 'pending' and next_attempt_at <= now() and (leased_until is null or leased_until < now())
+    `select d.venue_id from webhook_deliveries d
+     join webhook_endpoints p on p.venue_id = d.venue_id and p.id = d.endpoint_id and p.enabled
+     where d.status = 'pending' and d.next_attempt_at <= now() and (d.leased_until is null or d.leased_until < now())
+       and not exists (
+         select 1 from webhook_deliveries e
+         where e.venue_id = d.venue_id and e.endpoint_id = d.endpoint_id and e.status = 'pending' and e.seq < d.seq
+       )
+     group by d.venue_id
+     order by min(d.next_attempt_at)
      limit $1`,
     [limit],
   );
   return rows.map((r) => r.venue_id);
+}
+
+/** Whether any venue has an enabled endpoint (a starting dispatcher then polls: another instance's deliveries may wait). */
+export async function anyEnabledEndpoint(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query('select 1 from webhook_endpoints where enabled limit 1');
+  return rows.length > 0;
 }
 
 export interface ClaimedDelivery {
@@ -134,7 +149,9 @@ export async function recordAttempt(
      ), delivery as (
        update webhook_deliveries set status = $8, next_attempt_at = coalesce($9, next_attempt_at), leased_until = null,
          last_status_code = $6, last_error = $7, updated_at = now()
-       where venue_id = $1 and id = $2
+       -- The attempt number fences a late answer: once a lease ran out and another instance claimed the
+       -- delivery again (attempts moved on), this one's outcome no longer decides its state.
+       where venue_id = $1 and id = $2 and attempts = $3 and status = 'pending'
      )
      select failing_since from endpoint`,
     [venueId, delivery.id, delivery.attempt, outcome.startedAt, Math.round(outcome.durationMs), outcome.statusCode, outcome.error,
@@ -149,7 +166,7 @@ export async function recordAttempt(
  */
 export async function disableEndpoint(db: Queryable, venueId: string, endpointId: string, reason: string): Promise<void> {
   await db.query(
-    'update webhook_endpoints set enabled = false, disabled_reason = $3, updated_at = now() where venue_id = $1 and id = $2 and enabled',
+    'update webhook_endpoints set enabled = false, disabled_reason = $3, failing_since = null, updated_at = now() where venue_id = $1 and id = $2 and enabled',
     [venueId, endpointId, reason],
   );
 }

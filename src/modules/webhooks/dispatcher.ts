@@ -1,5 +1,6 @@
 import type { Database } from '../../db/port.js';
 import {
+  anyEnabledEndpoint,
   claimDeliveries,
   disableEndpoint,
   recordAttempt,
@@ -9,10 +10,10 @@ import {
 } from './deliveries.repository.js';
 import type { OutgoingWebhook } from './webhook-sender.js';
 
-/** After a failed attempt, the wait before the next (the last repeats), each with ±20% jitter: about a day in all. */
+/** After each failed attempt, the wait before the next, each with ±20% jitter: about a day in all; then the delivery is given up. */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000, 28_800_000];
-/** A delivery older than this after a failed attempt is given up; an endpoint failing this long is disabled. */
-export const GIVE_UP_AFTER_MS = 24 * 60 * 60 * 1000;
+/** An endpoint whose deliveries have all failed for this long is disabled. */
+export const DISABLE_AFTER_MS = 24 * 60 * 60 * 1000;
 
 export interface DispatcherOptions {
   /** How often due deliveries are looked for when nothing woke the dispatcher (retries, other instances' events). */
@@ -22,7 +23,7 @@ export interface DispatcherOptions {
   /** Deliveries sent at once, per venue and in all. */
   concurrency?: number;
   retryDelaysMs?: readonly number[];
-  giveUpAfterMs?: number;
+  disableAfterMs?: number;
   random?: () => number;
   /** Tests that compare table checksums around each request: deliveries are queued, never sent. */
   paused?: boolean;
@@ -46,7 +47,7 @@ export class WebhookDispatcher {
   private readonly leaseMs: number;
   private readonly concurrency: number;
   private readonly retryDelaysMs: readonly number[];
-  private readonly giveUpAfterMs: number;
+  private readonly disableAfterMs: number;
   private readonly random: () => number;
   private readonly paused: boolean;
   private timer: NodeJS.Timeout | null = null;
@@ -64,22 +65,25 @@ export class WebhookDispatcher {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.concurrency = options.concurrency ?? 8;
     this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
-    this.giveUpAfterMs = options.giveUpAfterMs ?? GIVE_UP_AFTER_MS;
+    this.disableAfterMs = options.disableAfterMs ?? DISABLE_AFTER_MS;
     this.random = options.random ?? Math.random;
     this.paused = options.paused ?? false;
   }
 
   /**
-   * One look at start for deliveries a previous run (or another instance) left due: if there are,
-   * polling begins now; otherwise once armed.
+   * One look at start: polling begins now if any venue has an enabled endpoint (another instance's
+   * deliveries may be left to this one), otherwise once this process sees a venue with webhooks.
    */
   async start(): Promise<void> {
     if (this.started || this.stopped || this.paused) return;
     this.started = true;
-    const due = await venuesWithDueDeliveries(this.db, 1).catch(() => ['unknown']);
-    if (due.length > 0) {
+    try {
+      // Any endpoint anywhere: deliveries another instance left (or will leave) may need this one.
+      if (await anyEnabledEndpoint(this.db)) this.arm();
+      if ((await venuesWithDueDeliveries(this.db, 1)).length > 0) this.wake();
+    } catch {
+      // The database is not answering yet: poll, and look again then.
       this.arm();
-      this.wake();
     }
   }
 
@@ -143,13 +147,14 @@ export class WebhookDispatcher {
         await recordAttempt(tx, venueId, ref, outcome, { delivered: true });
         return null;
       }
-      const age = Date.now() - delivery.created_at.getTime();
-      const delay = this.retryDelaysMs[Math.min(delivery.attempts - 1, this.retryDelaysMs.length - 1)] * (0.8 + 0.4 * this.random());
-      const retryAt = age + delay > this.giveUpAfterMs ? null : new Date(Date.now() + delay);
+      // Given up once the schedule is spent (about a day by default), counted in attempts rather
+      // than age: deliveries that waited behind a disabled endpoint still get their retries.
+      const delay = this.retryDelaysMs[delivery.attempts - 1];
+      const retryAt = delay === undefined ? null : new Date(Date.now() + delay * (0.8 + 0.4 * this.random()));
       const { failingSince } = await recordAttempt(tx, venueId, ref, outcome, { delivered: false, retryAt });
       if (outcome.statusCode === 410) return 'the endpoint answered 410 Gone';
-      if (failingSince && Date.now() - failingSince.getTime() > this.giveUpAfterMs) {
-        return `every delivery failed for ${Math.round(this.giveUpAfterMs / 3_600_000)} hours (last: ${outcome.error ?? 'no answer'})`;
+      if (failingSince && Date.now() - failingSince.getTime() > this.disableAfterMs) {
+        return `every delivery failed for ${Math.round(this.disableAfterMs / 3_600_000)} hours (last: ${outcome.error ?? 'no answer'})`;
       }
       return null;
     }, { scope: { venueId, ordersOnly: true } });

@@ -68,7 +68,10 @@ export async function insertEndpoint(
 export async function updateEndpoint(db: Queryable, venueId: string, id: string, changes: WebhookEndpointChanges): Promise<void> {
   const columns = Object.keys(changes) as (keyof WebhookEndpointChanges)[];
   const set = columns.map((c, i) => `${c} = $${i + 3}${c === 'events' ? '::text[]' : ''}`);
-  await db.query(`update webhook_endpoints set ${[...set, 'updated_at = now()'].join(', ')} where venue_id = $1 and id = $2`, [
+  // Turning an endpoint on or off starts its failing clock over: a re-enabled endpoint gets a day
+  // of failures again before delivery turns it off.
+  const restart = 'enabled' in changes ? ['failing_since = null'] : [];
+  await db.query(`update webhook_endpoints set ${[...set, ...restart, 'updated_at = now()'].join(', ')} where venue_id = $1 and id = $2`, [
     venueId,
     id,
     ...columns.map((c) => changes[c]),
