@@ -37,6 +37,7 @@ import { adminRoutes } from './modules/venues/admin.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import type { Resolver } from './outbound/guarded-connector.js';
 import type { DispatcherOptions } from './modules/webhooks/dispatcher.js';
+import type { OrderStreamOptions } from './modules/orders/order-stream.js';
 import { createServices, openBlobStore, type Services } from './services.js';
 import { VERSION } from './version.js';
 
@@ -51,6 +52,8 @@ export interface AppDeps {
   clock?: () => number;
   /** Tests: faster webhook polling and retries. */
   webhookDispatch?: DispatcherOptions;
+  /** Tests: faster order stream heartbeats, smaller caps. */
+  orderStreams?: OrderStreamOptions;
 }
 
 export interface BuiltApp {
@@ -62,7 +65,7 @@ export interface BuiltApp {
 /** How often pending S3 deletions are retried (a failed flush after commit leaves them recorded). */
 const MEDIA_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
-export async function buildApp({ config, db, logStream, resolve, clock, webhookDispatch }: AppDeps): Promise<BuiltApp> {
+export async function buildApp({ config, db, logStream, resolve, clock, webhookDispatch, orderStreams }: AppDeps): Promise<BuiltApp> {
   const accessLog = new AccessLogController();
   const app = Fastify({
     logger:
@@ -123,9 +126,10 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   if (limiter) app.addHook('onClose', async () => limiter.close());
 
   const routes: RouteEntry[] = [];
-  const services = createServices({ config, db, routes: () => routes, resolve, clock, metrics: config.metrics, webhookDispatch }, await openBlobStore(config));
+  const services = createServices({ config, db, routes: () => routes, resolve, clock, metrics: config.metrics, webhookDispatch, orderStreams }, await openBlobStore(config));
   const { metrics } = services;
   accessLog.metrics = metrics;
+  metrics?.countStreams(() => services.orderStreams.count());
   if (limiter && metrics) limiter.onRejected = (bucket) => metrics.rejected(bucket);
   app.addHook('onClose', async () => services.media.close());
   // Webhooks go out from every instance that serves (docs/events.md); a closing app stops claiming
@@ -135,6 +139,9 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
     await services.dispatcher.stop();
     await services.webhookSender.close();
   });
+  // Live order streams never end on their own: they are ended before the server waits for its
+  // requests to finish, and their clients reconnect (to another instance, if there is one).
+  app.addHook('preClose', async () => services.orderStreams.closeAll());
   if (config.mediaS3) {
     const sweep = () => services.media.sweep().catch((err: unknown) => app.log.warn({ err }, 'media sweep failed; retrying later'));
     let timer: NodeJS.Timeout | null = null;

@@ -1,7 +1,7 @@
 // The closed catalogue of application errors (spec section 7). Every error the service
 // returns on purpose is made here, with its status, code and message, and rendered once by
 // src/http/error-handler.ts into the spec's envelope.
-import { WEBHOOK_ENDPOINTS_PER_VENUE } from './limits.js';
+import { ORDER_STREAMS_PER_VENUE, WEBHOOK_ENDPOINTS_PER_VENUE } from './limits.js';
 
 // Spec 7 also names INGREDIENT_NOT_FOUND and MODIFIER_GROUP_NOT_FOUND; no operation answers them
 // (unknown ingredients are sync warnings, unknown modifier groups are listed in notFound), so they
@@ -55,7 +55,8 @@ export type ErrorCode =
   | 'TABLE_LIMIT_REACHED'
   | 'WEBHOOK_NOT_FOUND'
   | 'WEBHOOK_DELIVERY_NOT_FOUND'
-  | 'WEBHOOK_ENDPOINT_LIMIT_REACHED';
+  | 'WEBHOOK_ENDPOINT_LIMIT_REACHED'
+  | 'STREAM_LIMIT_REACHED';
 
 /**
  * What each code tells a client, as the OpenAPI document shows it beside every response that can
@@ -111,6 +112,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
   WEBHOOK_NOT_FOUND: 'no webhook endpoint of this venue has that id',
   WEBHOOK_DELIVERY_NOT_FOUND: 'the endpoint has no delivery with that id',
   WEBHOOK_ENDPOINT_LIMIT_REACHED: `the venue has ${WEBHOOK_ENDPOINTS_PER_VENUE} webhook endpoints, the most it may; details { limit, available, requested }`,
+  STREAM_LIMIT_REACHED: `the venue holds ${ORDER_STREAMS_PER_VENUE} order streams open on this server, the most it may; close one, or retry after Retry-After`,
 };
 
 export interface AppErrorInit {
@@ -165,6 +167,15 @@ export const errors = {
       code: 'WEBHOOK_ENDPOINT_LIMIT_REACHED',
       message: `A venue can have ${details.limit} webhook endpoints; delete one first`,
       details,
+    }),
+  /** Issue 16: one more live order stream than a venue may hold open on one server. */
+  streamLimit: (limit: number) =>
+    new AppError({
+      statusCode: 429,
+      code: 'STREAM_LIMIT_REACHED',
+      message: `This venue already has ${limit} order streams open; close one before opening another`,
+      details: { limit },
+      headers: { 'retry-after': '5' },
     }),
   translation: (code: 'INVALID_LOCALE' | 'LOCALE_NOT_ENABLED' | 'EMPTY_TRANSLATION', message: string) =>
     new AppError({ statusCode: 400, message, code }),

@@ -34,6 +34,12 @@ export const SYNC_WINDOW_MS = 30_000;
  * share their limits (decisions 9).
  */
 export const WEBHOOK_ENDPOINTS_PER_VENUE = 10;
+/**
+ * Live order streams (GET /v1/orders/stream) a venue may hold open on one server: a kitchen screen,
+ * a POS and a few spares. Counted per server (each holds its own connections), so N servers allow
+ * N times this; the cap bounds what one venue can hold of one server's sockets and memory.
+ */
+export const ORDER_STREAMS_PER_VENUE = 10;
 /** The longest webhook endpoint URL, as sent and as stored. */
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 

@@ -23,6 +23,7 @@ import { MenuService } from './modules/menu/menu.service.js';
 import { ProductsService } from './modules/menu/products.service.js';
 import { SyncService } from './modules/menu/sync.service.js';
 import { OrdersService } from './modules/orders/orders.service.js';
+import { OrderStreams, type OrderStreamOptions } from './modules/orders/order-stream.js';
 import { ReferenceService, type RouteEntry } from './modules/reference/reference.service.js';
 import { SettingsService } from './modules/settings/settings.service.js';
 import { TranslationsService } from './modules/translations/translations.service.js';
@@ -47,6 +48,8 @@ export interface ServiceDeps {
   metrics?: boolean;
   /** Tests: faster webhook retries and polling. */
   webhookDispatch?: DispatcherOptions;
+  /** Tests: faster heartbeats, smaller caps. */
+  orderStreams?: OrderStreamOptions;
 }
 
 /** Where image bytes live, chosen once from config (the S3 SDK is loaded only when used). */
@@ -57,7 +60,7 @@ export async function openBlobStore(config: Config): Promise<BlobStore> {
 }
 
 /** Every service, wired once; the HTTP app and the CLI both use this. */
-export function createServices({ config, db, routes = () => [], resolve, clock = Date.now, metrics = false, webhookDispatch }: ServiceDeps, blobStore: BlobStore = new DatabaseBlobStore()) {
+export function createServices({ config, db, routes = () => [], resolve, clock = Date.now, metrics = false, webhookDispatch, orderStreams }: ServiceDeps, blobStore: BlobStore = new DatabaseBlobStore()) {
   const menuCache = new MenuCache();
   const urls = new MediaUrls(config.mediaPublicUrl);
   const media = new MediaService({
@@ -90,6 +93,7 @@ export function createServices({ config, db, routes = () => [], resolve, clock =
     cleanup: new CleanupService(db),
     translations: new TranslationsService(db),
     orders: new OrdersService(db, webhookEvents),
+    orderStreams: new OrderStreams(db, orderStreams),
     guest: new GuestService(db, menuCache, urls, new GuestMerch(db, urls, clock), webhookEvents),
     idempotency: new IdempotencyService(db),
     banners: new BannersService(db, urls, media),

@@ -5,6 +5,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { App } from '../src/http/types.js';
 import { call, startApp, type TestApp } from './helpers/app.js';
 import { makeImage, toBase64 } from './helpers/images.js';
+import { injectBounded } from './helpers/inject-bounded.js';
 import { fillPattern, routeTable } from './helpers/route-table.js';
 import { canariesOf, populate, snapshot, strings, type Images, type Refs, type Tenant } from './helpers/tenant-fixture.js';
 
@@ -93,6 +94,8 @@ const ROUTES: Record<string, RouteCase> = {
   },
 
   'GET /v1/orders': { ok: 200, foreign: ok(200), query: '?limit=100' },
+  // Read for a moment from the venue's first order on (injectBounded): another tenant's stream shows none of A's.
+  'GET /v1/orders/stream': { ok: 200, foreign: ok(200), query: '?updatedSince=2000-01-01T00:00:00Z' },
   'GET /v1/orders/:id': { ok: 200, foreign: ORDER_NOT_FOUND },
   'PATCH /v1/orders/:id/status': { ok: 200, foreign: ORDER_NOT_FOUND, body: () => ({ status: 'confirmed' }) },
 
@@ -236,7 +239,7 @@ function runOrder(probes: Probe[]): Probe[] {
 }
 
 function send(app: App, probe: Probe, key: string | undefined): Promise<LightMyRequestResponse> {
-  return app.inject({
+  return injectBounded(app, {
     method: probe.method as InjectOptions['method'],
     url: probe.url,
     headers: {

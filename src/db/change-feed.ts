@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { ReadScope, WriteScope } from './port.js';
+import type { ReadScope, WriteListener, WriteScope } from './port.js';
 import { decodeScope, WriteEpochs } from './write-epochs.js';
 
 /**
@@ -134,6 +134,11 @@ export class ChangeFeed {
 
   writeEpoch(scope?: ReadScope): number {
     return this.epochs.of(scope);
+  }
+
+  /** Every move of the epochs: notifications, this process's commits, and the feed going down or up. */
+  onWrite(listener: WriteListener): () => void {
+    return this.epochs.listen(listener);
   }
 
   /** This process's own commit: memos must not wait for its notification to come back. */

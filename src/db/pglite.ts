@@ -40,6 +40,7 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
     // The only writer: every write moves the epoch as it happens.
     writeEpoch: (scope) => epochs.of(scope),
     coherent: () => true,
+    onWrite: (listener) => epochs.listen(listener),
     query: (text, params) => run(pg, text, params),
     async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       const { deadline, scope } = options;

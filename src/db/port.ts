@@ -28,6 +28,12 @@ export interface WriteScope {
   ordersOnly?: boolean;
 }
 
+/**
+ * Told of a committed write and its scope (none: anything may have changed), this process's or,
+ * through the change feed, another's. Called synchronously by the writer: keep it short, never throw.
+ */
+export type WriteListener = (scope?: WriteScope) => void;
+
 /** What a memoised value was read from: one venue's data, and its orders too when `orders`. */
 export interface ReadScope {
   venueId: string;
@@ -67,6 +73,11 @@ export interface Database extends Queryable {
   writeEpoch(scope?: ReadScope): number;
   /** True while writeEpoch() moves on every write by anyone; otherwise memos read through. */
   coherent(): boolean;
+  /**
+   * Subscribes to the moves of writeEpoch() (what they tell, and only while coherent(): a
+   * listener that must see every write polls otherwise); returns the unsubscribe.
+   */
+  onWrite(listener: WriteListener): () => void;
   /**
    * Resolves once every write committed before the call has moved writeEpoch(). A request calls
    * it first, so a write its client saw committed anywhere is never hidden by a memo here.

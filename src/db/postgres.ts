@@ -91,6 +91,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     writeEpoch: (scope) => feed?.writeEpoch(scope) ?? 0,
     // Without the feed other instances' writes are unseen: memos read through.
     coherent: () => feed?.coherent() ?? false,
+    onWrite: (listener) => feed?.onWrite(listener) ?? (() => {}),
     ...(feed
       ? {
           catchUp: () => feed.catchUp(),

@@ -1,4 +1,4 @@
-import type { ReadScope, WriteScope } from './port.js';
+import type { ReadScope, WriteListener, WriteScope } from './port.js';
 
 /**
  * Past this many venues with a write of their own remembered, the marks start over as one write
@@ -18,6 +18,7 @@ export class WriteEpochs {
   private everything = 0;
   private readonly venues = new Map<string, number>();
   private readonly orders = new Map<string, number>();
+  private readonly listeners = new Set<WriteListener>();
 
   /** A committed write (or a moment after which nothing read before can be trusted). */
   moved(scope?: WriteScope): void {
@@ -26,9 +27,16 @@ export class WriteEpochs {
       this.everything = stamp;
       this.venues.clear();
       this.orders.clear();
-      return;
+    } else {
+      (scope.ordersOnly ? this.orders : this.venues).set(scope.venueId, stamp);
     }
-    (scope.ordersOnly ? this.orders : this.venues).set(scope.venueId, stamp);
+    for (const listener of this.listeners) listener(scope);
+  }
+
+  /** Told of every move, after it (live order streams wake on their venue's); returns the unsubscribe. */
+  listen(listener: WriteListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** The stamp of the last write that can have changed what `scope` reads (any write without one). */

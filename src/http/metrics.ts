@@ -174,6 +174,18 @@ export class Metrics {
     });
   }
 
+  /** Live order streams open on this server, read at scrape time. */
+  countStreams(count: () => number): void {
+    new Gauge({
+      name: 'carta_order_streams_open',
+      help: 'Live order streams (GET /v1/orders/stream) open on this server',
+      registers: [this.registry],
+      collect() {
+        this.set(count());
+      },
+    });
+  }
+
   requestStarted(): void {
     this.inFlightCount += 1;
   }

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { QueryListener } from '../../src/db/port.js';
 import type { App } from '../../src/http/types.js';
 import type { DispatcherOptions } from '../../src/modules/webhooks/dispatcher.js';
+import type { OrderStreamOptions } from '../../src/modules/orders/order-stream.js';
 import type { Services } from '../../src/services.js';
 import type { Resolver } from '../../src/outbound/guarded-connector.js';
 import { testDatabase, type TestDatabase } from './db.js';
@@ -24,7 +25,7 @@ export interface TestApp {
 export async function startApp(
   overrides: Partial<Config> = {},
   onQuery?: QueryListener,
-  deps: { resolve?: Resolver; clock?: () => number; webhookDispatch?: DispatcherOptions } = {},
+  deps: { resolve?: Resolver; clock?: () => number; webhookDispatch?: DispatcherOptions; orderStreams?: OrderStreamOptions } = {},
 ): Promise<TestApp> {
   const database = await testDatabase(onQuery);
   const config = loadConfig(
@@ -37,6 +38,7 @@ export async function startApp(
     resolve: deps.resolve ?? loopbackResolver,
     clock: deps.clock,
     webhookDispatch: deps.webhookDispatch,
+    orderStreams: deps.orderStreams,
   });
   await app.ready();
   return {

@@ -5,6 +5,7 @@ import type { App } from '../../src/http/types.js';
 import { ADMIN_TOKEN, admin, call, createVenue, startApp, type TestApp, type VenueFixture } from './app.js';
 import { makeImage, toBase64 } from './images.js';
 import { burgerLine, createOrder, orderBody, setUpOrderMenu, type MenuIds } from './orders.js';
+import { injectBounded } from './inject-bounded.js';
 import { routeTable, type RouteKey } from './route-table.js';
 
 // Property-based fuzzing of every route the router serves (issue 12, docs/security.md). Each case
@@ -361,7 +362,7 @@ function assertEnvelope(res: LightMyRequestResponse, req: FuzzRequest): void {
 }
 
 export function inject(app: App, req: FuzzRequest): Promise<LightMyRequestResponse> {
-  return app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, payload: req.payload });
+  return injectBounded(app, { method: req.method as 'GET', url: req.url, headers: req.headers, payload: req.payload });
 }
 
 /** Sends one request and checks every invariant. */

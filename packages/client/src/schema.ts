@@ -343,6 +343,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orders/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow order changes live (Server-Sent Events)
+         * @description Every change of the venue's orders as it commits, oldest first, as Server-Sent Events (`text/event-stream`; docs/events.md).
+         *     - Each event is `id: <updatedAt>`, `event: order.created` or `order.updated`, and `data:` the order as GET /v1/orders/:id answers it. A venue's order writes each have their own updatedAt, in commit order, so the id is a cursor.
+         *     - A reconnect sends `Last-Event-ID` (EventSource does so itself) and resumes right after that event: nothing is missed, nothing repeated. A first connection starts now, or at `updatedSince` (inclusive, like polling) to catch up first.
+         *     - An order that changes twice before it is sent is sent once, as it is then (as polling sees it); webhooks carry each status change.
+         *     - A comment line (`:`) every 15 s keeps proxies from closing an idle stream; `retry: 2000` opens the stream.
+         *     - A reader that leaves what was sent unread for 30 s is disconnected. The stream ends when the key is revoked or the server shuts down: reconnect.
+         *
+         *     At most 10 streams per venue on one server (429 `STREAM_LIMIT_REACHED`). Paid plans only: 403 `PAID_PLAN_REQUIRED` on free.
+         *
+         *     **Errors:** 400 ("Validation failed", "Last-Event-ID must be an ISO 8601 timestamp with a timezone (Z or +hh:mm)"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `PAID_PLAN_REQUIRED`); 429 (`RATE_LIMITED`, `STREAM_LIMIT_REACHED`); 503 (`DATABASE_UNAVAILABLE`).
+         */
+        get: operations["streamOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/orders/{id}": {
         parameters: {
             query?: never;
@@ -3607,6 +3636,103 @@ export interface operations {
             /**
              * @description Too many requests:
              *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    streamOrders: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 with a timezone; inclusive: the stream starts with the orders changed at or after it */
+                updatedSince?: string;
+                /** @description Alias of updatedSince */
+                since?: string;
+            };
+            header?: {
+                /** @description The id of the last event received (EventSource sends it on reconnecting): the stream resumes right after it, before updatedSince */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream (it stays open) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             *     - "Last-Event-ID must be an ISO 8601 timestamp with a timezone (Z or +hh:mm)" (message, no code): likewise updatedSince and since
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Missing API key" (message, no code)
+             *     - "Invalid API key format" (message, no code)
+             *     - "Invalid API key" (message, no code): unknown, revoked or regenerated
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
+             *     - `PAID_PLAN_REQUIRED`: the Orders API or webhooks on the free plan
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             *     - `STREAM_LIMIT_REACHED`: the venue holds 10 order streams open on this server, the most it may; close one, or retry after Retry-After
              */
             429: {
                 headers: {

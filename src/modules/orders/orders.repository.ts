@@ -67,6 +67,12 @@ const tickClock = (increment: 0 | 1) => `insert into order_clocks as c (venue_id
          last_ts = greatest(date_trunc('milliseconds', clock_timestamp()), c.last_ts + interval '1 millisecond')
        returning last_number, last_ts`;
 
+/** The venue's order clock: the updated_at of its latest order write, null before its first order. */
+export async function readOrderClock(db: Queryable, venueId: string): Promise<Date | null> {
+  const { rows } = await db.query<{ last_ts: Date }>(`select last_ts from order_clocks where venue_id = $1`, [venueId]);
+  return rows[0]?.last_ts ?? null;
+}
+
 /** Takes the venue's order clock for a change to an order (no new number); returns its timestamp. */
 export async function lockOrderClock(db: Queryable, venueId: string): Promise<Date> {
   const { rows } = await db.query<{ last_ts: Date }>(tickClock(0), [venueId]);
@@ -251,6 +257,8 @@ export interface OrderFilter {
   createdFrom?: string;
   createdTo?: string;
   updatedSince?: string;
+  /** Changes strictly after this time (the live stream's cursor: updated_at is unique per venue). */
+  updatedAfter?: Date;
 }
 
 function where(venueId: string, f: OrderFilter): { sql: string; params: unknown[] } {
@@ -265,6 +273,7 @@ function where(venueId: string, f: OrderFilter): { sql: string; params: unknown[
   if (f.createdFrom) add('created_at >= ?::timestamptz', f.createdFrom);
   if (f.createdTo) add('created_at <= ?::timestamptz', f.createdTo);
   if (f.updatedSince) add('updated_at >= ?::timestamptz', f.updatedSince);
+  if (f.updatedAfter) add('updated_at > ?::timestamptz', f.updatedAfter);
   return { sql: clauses.join(' and '), params };
 }
 
@@ -274,7 +283,7 @@ function where(venueId: string, f: OrderFilter): { sql: string; params: unknown[
  */
 export async function listOrders(db: Queryable, venueId: string, f: OrderFilter, limit: number, offset: number): Promise<OrderRow[]> {
   const { sql, params } = where(venueId, f);
-  const order = f.updatedSince ? 'updated_at asc, id asc' : 'created_at desc, id desc';
+  const order = f.updatedSince || f.updatedAfter ? 'updated_at asc, id asc' : 'created_at desc, id desc';
   const { rows } = await db.query<OrderRow>(
     `select ${ORDER_COLUMNS} from orders where ${sql} order by ${order} limit ${limit} offset ${offset}`,
     params,

@@ -3,7 +3,9 @@ import { sendJson } from '../../http/send-json.js';
 import { actorOf } from '../../http/actor.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
-import { Order, OrderIdParams, OrderList, OrderListQuery, OrderStatusBody } from './orders.schemas.js';
+import { SSE_HEADERS, sseResponse } from '../../http/sse.js';
+import { Order, OrderIdParams, OrderList, OrderListQuery, OrderStatusBody, OrderStreamHeaders, OrderStreamQuery } from './orders.schemas.js';
+import { STREAM_RETRY_MS } from './order-stream.js';
 
 const tags = ['orders'];
 // Spec 5 rule 7: the Orders API needs a paid plan; the gate runs before validation and 404s.
@@ -35,6 +37,56 @@ export function ordersRoutes(services: Services) {
         },
       },
     }, async (request, reply) => sendJson(reply, await services.orders.listJson(request.venue.venueId, request.query)));
+
+    app.get('/orders/stream', {
+      config,
+      schema: {
+        operationId: 'streamOrders',
+        tags,
+        summary: 'Follow order changes live (Server-Sent Events)',
+        description: [
+          "Every change of the venue's orders as it commits, oldest first, as Server-Sent Events (`text/event-stream`; docs/events.md).",
+          '- Each event is `id: <updatedAt>`, `event: order.created` or `order.updated`, and `data:` the order as GET /v1/orders/:id answers it. ' +
+            "A venue's order writes each have their own updatedAt, in commit order, so the id is a cursor.",
+          '- A reconnect sends `Last-Event-ID` (EventSource does so itself) and resumes right after that event: nothing is missed, nothing repeated. ' +
+            'A first connection starts now, or at `updatedSince` (inclusive, like polling) to catch up first.',
+          '- An order that changes twice before it is sent is sent once, as it is then (as polling sees it); webhooks carry each status change.',
+          `- A comment line (\`:\`) every 15 s keeps proxies from closing an idle stream; \`retry: ${STREAM_RETRY_MS}\` opens the stream.`,
+          '- A reader that leaves what was sent unread for 30 s is disconnected. The stream ends when the key is revoked or the server shuts down: reconnect.',
+          '',
+          'At most 10 streams per venue on one server (429 `STREAM_LIMIT_REACHED`). Paid plans only: 403 `PAID_PLAN_REQUIRED` on free.',
+        ].join('\n'),
+        querystring: OrderStreamQuery,
+        headers: OrderStreamHeaders,
+        response: {
+          200: { description: 'The event stream (it stays open)', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+          ...errorResponses({
+            400: [{ message: 'Last-Event-ID must be an ISO 8601 timestamp with a timezone (Z or +hh:mm)', when: 'likewise updatedSince and since' }],
+            429: ['STREAM_LIMIT_REACHED'],
+          }),
+        },
+      },
+    }, async (request, reply) => {
+      const { venueId } = request.venue;
+      const start = services.orders.streamStart(request.headers['last-event-id'], request.query);
+      if (request.method === 'HEAD') return reply.headers(SSE_HEADERS).send('');
+      const { authorization } = request.headers;
+      await services.orderStreams.open(
+        {
+          venueId,
+          start,
+          // The key as it is now: revoked, or its venue's plan without the Orders API, ends the stream.
+          stillAllowed: () =>
+            services.apiKeys.authenticate(authorization).then(
+              (venue) => venue.venueId === venueId && venue.planDefinition.features.ordersApi,
+              () => false,
+            ),
+          log: request.log,
+        },
+        () => sseResponse(reply),
+      );
+      return reply;
+    });
 
     app.get('/orders/:id', {
       config,

@@ -7,7 +7,8 @@ import { isUuid } from '../../ids.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import { ORDER_STATUSES, canTransition, transitionErrorMessage, type OrderStatus } from './order-status.js';
 import * as orders from './orders.repository.js';
-import type { OrderListQueryValue, OrderListView, OrderView } from './orders.schemas.js';
+import type { OrderListQueryValue, OrderListView, OrderStreamQueryValue, OrderView } from './orders.schemas.js';
+import type { StreamStart } from './order-stream.js';
 import { orderViews } from './order-view.js';
 import { inTimestampRange } from '../../http/validation.js';
 
@@ -72,6 +73,14 @@ export class OrdersService {
         ? offset + rows.length
         : await orders.countOrders(this.db, venueId, filter);
     return listEnvelope(await loadOrderViews(this.db, venueId, rows), total, page, limit);
+  }
+
+  /** Where a live stream starts: right after Last-Event-ID (a reconnect), at updatedSince, or now. */
+  streamStart(lastEventId: string | undefined, q: OrderStreamQueryValue): StreamStart {
+    const after = lastEventId ? zoned('Last-Event-ID', lastEventId.trim()) : undefined;
+    if (after) return { after: new Date(after) };
+    const since = zoned('updatedSince', q.updatedSince) ?? zoned('since', q.since);
+    return since ? { since: new Date(since) } : { now: true };
   }
 
   async get(venueId: string, orderId: string): Promise<OrderView> {

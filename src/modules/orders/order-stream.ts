@@ -1,0 +1,280 @@
+import type { Database, WriteScope } from '../../db/port.js';
+import { errors } from '../../errors.js';
+import type { EventSink } from '../../http/sse.js';
+import { ORDER_STREAMS_PER_VENUE } from '../../limits.js';
+import * as orders from './orders.repository.js';
+import { loadOrderViews } from './orders.service.js';
+
+export interface OrderStreamOptions {
+  /** Streams one venue may hold open on this server. */
+  perVenue?: number;
+  /** A comment line this often keeps proxies from closing an idle stream (and re-checks the key). */
+  heartbeatMs?: number;
+  /** How long a reader may leave what was written unread before it is disconnected. */
+  slowReaderMs?: number;
+  /** How often streams look for changes while the database cannot tell them (PostgreSQL without its change feed). */
+  pollMs?: number;
+  /** Orders read and written per round. */
+  batch?: number;
+}
+
+/** Where a stream starts: after an event it sent (Last-Event-ID), from a time on (updatedSince), or from now. */
+export type StreamStart = { after: Date } | { since: Date } | { now: true };
+
+export interface StreamLog {
+  warn(obj: object, msg: string): void;
+}
+
+export interface OpenStream {
+  venueId: string;
+  start: StreamStart;
+  /** Asked at every heartbeat; false ends the stream (the key was revoked, the plan lost the Orders API). */
+  stillAllowed: () => Promise<boolean>;
+  log: StreamLog;
+}
+
+/** The `retry:` a client waits before reconnecting (EventSource's field), in ms. */
+export const STREAM_RETRY_MS = 2000;
+
+/** One event: the cursor as its id, created or updated, and the order as GET /v1/orders/:id shows it. */
+function frame(order: { createdAt: string; updatedAt: string }): string {
+  const type = order.createdAt === order.updatedAt ? 'order.created' : 'order.updated';
+  return `id: ${order.updatedAt}\nevent: ${type}\ndata: ${JSON.stringify(order)}\n\n`;
+}
+
+/**
+ * The live order streams of this server (GET /v1/orders/stream, docs/events.md). Each stream keeps
+ * a cursor, the updated_at of the last order it sent, and reads the venue's orders changed after it,
+ * oldest first, whenever a write of the venue commits: the database tells (db.onWrite: this
+ * process's commits, and on PostgreSQL every instance's through the change feed), and while it
+ * cannot, streams poll. Nothing is pushed from the write itself, so what a stream sends is always
+ * what a poll with the same cursor would read, and a reconnect with Last-Event-ID resumes exactly
+ * there: the order clock gives each of a venue's order writes its own updated_at, in commit order
+ * (orders.repository.ts, tickClock).
+ */
+export class OrderStreams {
+  private readonly byVenue = new Map<string, Set<OrderStream>>();
+  private readonly perVenue: number;
+  private readonly heartbeatMs: number;
+  readonly slowReaderMs: number;
+  private readonly pollMs: number;
+  readonly batch: number;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private poll: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private closed = false;
+
+  constructor(
+    readonly db: Database,
+    options: OrderStreamOptions = {},
+  ) {
+    this.perVenue = options.perVenue ?? ORDER_STREAMS_PER_VENUE;
+    this.heartbeatMs = options.heartbeatMs ?? 15_000;
+    this.slowReaderMs = options.slowReaderMs ?? 30_000;
+    this.pollMs = options.pollMs ?? 1000;
+    this.batch = options.batch ?? 100;
+  }
+
+  /** Streams open, for one venue or in all (GET /metrics, tests). */
+  count(venueId?: string): number {
+    if (venueId !== undefined) return this.byVenue.get(venueId)?.size ?? 0;
+    let n = 0;
+    for (const set of this.byVenue.values()) n += set.size;
+    return n;
+  }
+
+  /**
+   * Admits a stream (429 STREAM_LIMIT_REACHED past the venue's cap, before anything is sent) and
+   * resolves where it starts; `sink()` is called only once it is admitted (the route hijacks the
+   * response there). The first events follow at once.
+   */
+  async open(request: OpenStream, sink: () => EventSink): Promise<void> {
+    if (this.count(request.venueId) >= this.perVenue) throw errors.streamLimit(this.perVenue);
+    let set = this.byVenue.get(request.venueId);
+    if (!set) this.byVenue.set(request.venueId, (set = new Set()));
+    // Registered before the first read, so a write that commits meanwhile wakes it.
+    const stream = new OrderStream(this, request);
+    set.add(stream);
+    this.arm();
+    try {
+      await stream.begin();
+    } catch (err) {
+      this.remove(stream);
+      throw err;
+    }
+    if (stream.closed) return;
+    stream.attach(sink());
+    // Opened while the server shuts down: ended at once, so the client reconnects elsewhere.
+    if (this.closed) stream.end();
+  }
+
+  /** Ends every stream (the server is shutting down): clients reconnect, to another instance if there is one. */
+  closeAll(): void {
+    this.closed = true;
+    for (const set of this.byVenue.values()) for (const stream of set) stream.end();
+    this.disarm();
+  }
+
+  remove(stream: OrderStream): void {
+    const set = this.byVenue.get(stream.venueId);
+    if (!set?.delete(stream)) return;
+    if (set.size === 0) this.byVenue.delete(stream.venueId);
+    if (this.byVenue.size === 0) this.disarm();
+  }
+
+  private readonly woken = (scope?: WriteScope): void => {
+    if (!scope) {
+      for (const set of this.byVenue.values()) for (const stream of set) stream.wake();
+      return;
+    }
+    const set = this.byVenue.get(scope.venueId);
+    if (set) for (const stream of set) stream.wake();
+  };
+
+  /** Listens for writes, beats and polls only while some stream is open. */
+  private arm(): void {
+    if (this.unsubscribe) return;
+    this.unsubscribe = this.db.onWrite(this.woken);
+    this.heartbeat = setInterval(() => {
+      for (const set of this.byVenue.values()) for (const stream of set) stream.beat();
+    }, this.heartbeatMs).unref();
+    // A database that cannot tell of every write (a PostgreSQL whose change feed is down, or off):
+    // every stream looks on its own.
+    this.poll = setInterval(() => {
+      if (!this.db.coherent()) this.woken();
+    }, this.pollMs).unref();
+  }
+
+  private disarm(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.poll) clearInterval(this.poll);
+    this.heartbeat = this.poll = null;
+  }
+}
+
+class OrderStream {
+  readonly venueId: string;
+  /** The updated_at of the last order sent (null: none yet, from the venue's first order on). */
+  private cursor: Date | null = null;
+  /** A first read from updatedSince takes that instant itself too. */
+  private since: Date | null = null;
+  private sink: EventSink | null = null;
+  /** A write may have committed since the last read. */
+  private dirty = true;
+  private reading = false;
+  /** A read is scheduled for the next turn of the event loop. */
+  private scheduled = false;
+  /** The reader has not taken what was written yet (a 'drain' is awaited). */
+  private blocked = false;
+  private slowTimer: NodeJS.Timeout | null = null;
+  private checking = false;
+  closed = false;
+
+  constructor(
+    private readonly streams: OrderStreams,
+    private readonly request: OpenStream,
+  ) {
+    this.venueId = request.venueId;
+  }
+
+  /** Fixes the cursor: an event id, a time, or the venue's order clock now (a later write is after it). */
+  async begin(): Promise<void> {
+    const start = this.request.start;
+    if ('after' in start) this.cursor = start.after;
+    else if ('since' in start) this.since = start.since;
+    else this.cursor = await orders.readOrderClock(this.streams.db, this.venueId);
+  }
+
+  attach(sink: EventSink): void {
+    this.sink = sink;
+    sink.onClose(() => this.finish());
+    sink.onDrain(() => {
+      this.blocked = false;
+      if (this.slowTimer) clearTimeout(this.slowTimer);
+      this.slowTimer = null;
+      if (this.dirty) void this.read();
+    });
+    this.write(`retry: ${STREAM_RETRY_MS}\n\n`);
+    void this.read();
+  }
+
+  /**
+   * A write may have committed. The read runs on the next turn of the event loop, outside the
+   * writer's call, and once for every write of that turn: a burst of orders is one read per stream.
+   */
+  wake(): void {
+    this.dirty = true;
+    if (this.scheduled || !this.sink || this.reading || this.blocked) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.read();
+    });
+  }
+
+  /** Reads and sends what changed after the cursor until nothing is left, or the reader is behind. */
+  private async read(): Promise<void> {
+    if (this.reading || this.closed) return;
+    this.reading = true;
+    try {
+      while (this.dirty && !this.blocked && !this.closed) {
+        this.dirty = false;
+        const filter: orders.OrderFilter = this.since ? { updatedSince: this.since.toISOString() } : { updatedAfter: this.cursor ?? new Date(0) };
+        const rows = await orders.listOrders(this.streams.db, this.venueId, filter, this.streams.batch, 0);
+        if (rows.length === this.streams.batch) this.dirty = true;
+        if (rows.length === 0 || this.closed) continue;
+        const views = await loadOrderViews(this.streams.db, this.venueId, rows);
+        if (this.closed) return;
+        this.since = null;
+        this.cursor = rows[rows.length - 1].updated_at;
+        this.write(views.map(frame).join(''));
+      }
+    } catch (err) {
+      // The client reconnects with its Last-Event-ID and loses nothing.
+      this.request.log.warn({ err, venueId: this.venueId }, 'order stream read failed; ending the stream');
+      this.end();
+    } finally {
+      this.reading = false;
+    }
+  }
+
+  private write(text: string): void {
+    if (!this.sink || this.closed) return;
+    if (this.sink.write(text)) return;
+    // Behind: nothing more is read for this reader until it takes what it has (so at most one
+    // batch waits in memory), and a reader that stays behind is let go.
+    this.blocked = true;
+    this.slowTimer = setTimeout(() => this.sink?.destroy(), this.streams.slowReaderMs).unref();
+  }
+
+  /** A heartbeat: a comment line (unless the reader is behind), and the key checked again. */
+  beat(): void {
+    if (!this.sink || this.closed || this.checking) return;
+    if (!this.blocked) this.write(':\n\n');
+    this.checking = true;
+    this.request
+      .stillAllowed()
+      .then((allowed) => {
+        if (!allowed) this.end();
+      })
+      .catch(() => {})
+      .finally(() => {
+        this.checking = false;
+      });
+  }
+
+  end(): void {
+    if (this.closed) return;
+    if (this.sink) this.sink.end();
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.slowTimer) clearTimeout(this.slowTimer);
+    this.streams.remove(this);
+  }
+}
