@@ -1,10 +1,7 @@
 import http from 'node:http';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
-export interface SseEvent {
-  id?: string;
-  event?: string;
-  data: string;
-}
+export type SseEvent = EventSourceMessage;
 
 /**
  * A Server-Sent Events client on a real connection (loopback): collects events and comment lines
@@ -16,7 +13,11 @@ export class SseClient {
   comments = 0;
   retry: number | null = null;
   ended = false;
-  private buffer = '';
+  private readonly parser = createParser({
+    onEvent: (event) => this.events.push(event),
+    onComment: () => (this.comments += 1),
+    onRetry: (ms) => (this.retry = ms),
+  });
   private readonly waiters = new Set<() => void>();
 
   private constructor(
@@ -39,7 +40,10 @@ export class SseClient {
         }
         const client = new SseClient(200, response.headers, response, '');
         response.setEncoding('utf8');
-        response.on('data', (chunk: string) => client.receive(chunk));
+        response.on('data', (chunk: string) => {
+          client.parser.feed(chunk);
+          client.notify();
+        });
         response.on('close', () => {
           client.ended = true;
           client.notify();
@@ -48,36 +52,6 @@ export class SseClient {
       });
       request.on('error', reject);
     });
-  }
-
-  /** Parses what arrived: blocks end with a blank line; `:` starts a comment. */
-  private receive(chunk: string): void {
-    this.buffer += chunk;
-    let end: number;
-    while ((end = this.buffer.indexOf('\n\n')) >= 0) {
-      const block = this.buffer.slice(0, end);
-      this.buffer = this.buffer.slice(end + 2);
-      const event: SseEvent = { data: '' };
-      let hasData = false;
-      for (const line of block.split('\n')) {
-        if (line.startsWith(':')) {
-          this.comments += 1;
-          continue;
-        }
-        const colon = line.indexOf(':');
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (field === 'id') event.id = value;
-        else if (field === 'event') event.event = value;
-        else if (field === 'retry') this.retry = Number(value);
-        else if (field === 'data') {
-          event.data += (hasData ? '\n' : '') + value;
-          hasData = true;
-        }
-      }
-      if (hasData) this.events.push(event);
-    }
-    this.notify();
   }
 
   private notify(): void {

@@ -1,6 +1,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { CartaError } from './errors.js';
 import { localizeMenu } from './menu-locale.js';
+import { followOrders, type FollowOrdersOptions } from './follow-orders.js';
 import { pollOrders, type PollOrdersOptions } from './poll-orders.js';
 import { isSafeMethod, retryingFetch, retryPolicy, type RetryOptions } from './retry.js';
 import type { paths } from './schema.js';
@@ -32,6 +33,8 @@ export interface CartaClient {
   getMenu(options?: { version?: 'draft' | 'published'; locale?: string }): Promise<Menu>;
   /** Every new or changed order, once per version, until `signal` aborts (then it resolves). */
   pollOrders(options: PollOrdersOptions): Promise<void>;
+  /** The live order stream: every change as it commits, once, across reconnects, until `signal` aborts. */
+  followOrders(options: FollowOrdersOptions): Promise<void>;
 }
 
 /** The data of a successful `api.*` call; a CartaError for any other answer. */
@@ -59,11 +62,12 @@ export function createCartaClient(options: CartaClientOptions): CartaClient {
   const baseFetch = options.fetch ?? globalThis.fetch;
   const headers: Record<string, string> = { 'user-agent': options.userAgent ?? `carta-client/${CLIENT_VERSION}` };
   if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
+  const policy = retryPolicy(options);
   const api = createClient<paths>({
     baseUrl: options.baseUrl,
     headers,
     // Bound here: an unbound global fetch would be called with another `this`.
-    fetch: withIdempotencyKey(retryingFetch((input, init) => baseFetch(input, init), retryPolicy(options))),
+    fetch: withIdempotencyKey(retryingFetch((input, init) => baseFetch(input, init), policy)),
   });
 
   return {
@@ -77,5 +81,6 @@ export function createCartaClient(options: CartaClientOptions): CartaClient {
       return menuOptions.locale === undefined ? menu : localizeMenu(menu, menuOptions.locale);
     },
     pollOrders: (pollOptions) => pollOrders(api, pollOptions),
+    followOrders: (followOptions) => followOrders(api, policy, followOptions),
   };
 }

@@ -2,6 +2,7 @@
 export { createCartaClient, unwrap, type CartaApi, type CartaClient, type CartaClientOptions } from './client.js';
 export { CartaError, type CartaErrorInit } from './errors.js';
 export { localizeMenu } from './menu-locale.js';
+export type { FollowOrdersOptions, OrderEventType } from './follow-orders.js';
 export type { PollOrdersOptions } from './poll-orders.js';
 export type { RetryEvent, RetryOptions } from './retry.js';
 export { parseRetryAfter } from './retry-after.js';
