@@ -76,7 +76,7 @@ export function createServices({ config, db, routes = () => [], resolve, clock =
     ),
   });
   const webhookEvents = new WebhookEvents(db);
-  const webhookSender = new WebhookSender({ resolve, allow: config.ssrfTestAllow });
+  const webhookSender = new WebhookSender({ resolve, allow: config.ssrfTestAllow }, { timeoutMs: webhookDispatch?.timeoutMs });
   const dispatcher = new WebhookDispatcher(db, webhookSender, webhookDispatch);
   webhookEvents.onQueued = () => dispatcher.wake();
   webhookEvents.onSubscribed = () => dispatcher.arm();

@@ -1,13 +1,37 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { call, createVenue, startApp, type TestApp, type VenueFixture } from './helpers/app.js';
+import { Webhook } from 'standardwebhooks';
+import type { DispatcherOptions } from '../src/modules/webhooks/dispatcher.js';
+import { DELIVERY_TIMEOUT_MS } from '../src/modules/webhooks/webhook-sender.js';
+import { call, createVenue, startApp, type Call, type TestApp, type VenueFixture } from './helpers/app.js';
 import { expectStatus, orderBody, patchStatus, placeOrder, publish, setUpOrderMenu, type MenuIds } from './helpers/orders.js';
 import { sleep } from './helpers/net.js';
-import { Receiver, until } from './helpers/webhook-receiver.js';
+import { Receiver, until, venueWithEndpoint } from './helpers/webhook-receiver.js';
 
 // Issue 16 (docs/events.md): events written with the change that causes them, delivered at least
 // once with Standard Webhooks signatures, retried, and in order per endpoint. The receiver is a
 // real HTTP server on loopback that verifies every signature with the standardwebhooks package.
+
+/**
+ * The endpoint's log entry for an event once `ready` holds: the dispatcher records an attempt a
+ * moment after the receiver has answered it.
+ */
+function logEntry(t: TestApp, v: VenueFixture, endpointId: string, eventId: string, ready: (entry: any) => boolean): Promise<{ entry: any; log: Call }> {
+  return until(`the logged delivery of ${eventId}`, async () => {
+    const log = await call(t.app, 'GET', `/v1/webhooks/${endpointId}/deliveries?limit=100`, { key: v.key });
+    expectStatus(log, 200);
+    const entry = log.body.items.find((d: any) => d.eventId === eventId);
+    return entry && ready(entry) && { entry, log };
+  });
+}
+
+/** The app on a database of its own, its dispatcher tuned by `dispatch`, and a venue with an endpoint on the (now listening) receiver. */
+async function startWithReceiver(receiver: Receiver, dispatch: DispatcherOptions, events: string[]) {
+  await receiver.listen();
+  const t = await startApp({ ssrfTestAllow: [{ host: '127.0.0.1', port: receiver.port }] }, undefined, { webhookDispatch: dispatch });
+  return { t, ...(await venueWithEndpoint(t.app, receiver, events)) };
+}
 
 describe('webhook delivery', () => {
   const receiver = new Receiver();
@@ -17,26 +41,10 @@ describe('webhook delivery', () => {
   let endpointId: string;
 
   before(async () => {
-    await receiver.listen();
-    t = await startApp(
-      { ssrfTestAllow: [{ host: '127.0.0.1', port: receiver.port }] },
-      undefined,
-      { webhookDispatch: { pollMs: 50, retryDelaysMs: [100, 200], leaseMs: 15_000 } },
-    );
-    v = await createVenue(t.app, { plan: 'pro' });
-    ids = await setUpOrderMenu(t.app, v);
-    const created = await call(t.app, 'POST', '/v1/webhooks', {
-      key: v.key,
-      body: { url: `http://127.0.0.1:${receiver.port}/hooks`, events: ['order.created', 'order.updated', 'menu.published'] },
-    });
-    expectStatus(created, 201);
-    endpointId = created.body.id;
-    receiver.secrets = [created.body.secret];
+    const dispatch = { pollMs: 50, retryDelaysMs: [100, 200], leaseMs: 15_000 };
+    ({ t, v, ids, endpointId } = await startWithReceiver(receiver, dispatch, ['order.created', 'order.updated', 'menu.published']));
   });
-  after(async () => {
-    await t.close();
-    await receiver.close();
-  });
+  after(() => Promise.all([t.close(), receiver.close()]));
 
   it('sends order.created, signed, with the order as GET /v1/orders/:id shows it', async () => {
     const placed = await placeOrder(t.app, v.slug, orderBody(ids));
@@ -62,7 +70,7 @@ describe('webhook delivery', () => {
     assert.ok(published.body.data.counts);
   });
 
-  it('retries through failures and a timeout, delivering every event once after deduplication, in commit order', async () => {
+  it('retries through failures, delivering every event once after deduplication, in commit order', async () => {
     receiver.script = [500, 503];
     const orders: string[] = [];
     for (let i = 0; i < 3; i += 1) {
@@ -88,22 +96,12 @@ describe('webhook delivery', () => {
     receiver.script = [500];
     const placed = await placeOrder(t.app, v.slug, orderBody(ids));
     const received = await until('delivered after a failure', () => receiver.unique().find((r) => r.body.data?.order?.id === placed.body.id));
-    // The receiver has answered; the dispatcher records the attempt just after.
-    let log: Awaited<ReturnType<typeof call>> | undefined;
-    let entry: any;
-    for (let i = 0; i < 200; i += 1) {
-      log = await call(t.app, 'GET', `/v1/webhooks/${endpointId}/deliveries?limit=100`, { key: v.key });
-      expectStatus(log, 200);
-      entry = log.body.items.find((d: any) => d.eventId === received.id);
-      if (entry?.status === 'delivered') break;
-      await sleep(25);
-    }
-    assert.equal(entry.status, 'delivered');
+    const { entry, log } = await logEntry(t, v, endpointId, received.id, (d) => d.status === 'delivered');
     assert.equal(entry.eventType, 'order.created');
     assert.equal(entry.nextAttemptAt, null);
     assert.deepEqual(entry.attemptLog.map((a: any) => a.statusCode), [200, 500], 'newest first');
     assert.ok(entry.attemptLog.every((a: any) => Number.isInteger(a.durationMs)));
-    const seqs = log!.body.items.map((d: any) => d.createdAt);
+    const seqs = log.body.items.map((d: any) => d.createdAt);
     assert.deepEqual(seqs, [...seqs].sort().reverse(), 'the log is newest first');
 
     const before = receiver.accepted.filter((r) => r.id === entry.eventId).length;
@@ -132,9 +130,11 @@ describe('webhook delivery', () => {
     const placed = await placeOrder(t.app, v.slug, orderBody(ids));
     const event = await until('signed twice', () => receiver.unique().find((r) => r.body.data?.order?.id === placed.body.id));
     assert.equal(event.signatures.length, 2);
-    receiver.secrets = [previous];
-    // The receiver verified it with the new secret; the old one verifies the same bytes as well.
     assert.ok(event.signatures.every((s) => s.startsWith('v1,')));
+    // The receiver verified it with the new secret; one that still holds the old secret verifies
+    // the same request (the library accepts any one signature of the header), and a stranger's does not.
+    assert.doesNotThrow(() => new Webhook(previous).verify(event.raw.body, event.raw.headers));
+    assert.throws(() => new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(event.raw.body, event.raw.headers));
   });
 
   it('disables an endpoint that answers 410, and says why', async () => {
@@ -165,6 +165,53 @@ describe('webhook delivery', () => {
     await until('delivered after the re-enable', () => receiver.unique().find((r) => r.body.data?.order?.id === placed.body.id));
     const endpoint = await call(t.app, 'GET', `/v1/webhooks/${endpointId}`, { key: v.key });
     assert.equal(endpoint.body.enabled, true);
+  });
+});
+
+describe('webhook delivery to a receiver that does not answer in time', () => {
+  const TIMEOUT_MS = 500;
+  const TIMED_OUT = `no answer within ${TIMEOUT_MS / 1000} s`;
+  const receiver = new Receiver();
+  let t: TestApp;
+  let v: VenueFixture;
+  let ids: MenuIds;
+  let endpointId: string;
+
+  before(async () => {
+    // The send timeout shortened from 10 s so that a hang ends at once; the first retry waits a
+    // second, long enough to read the timed-out attempt in the log while the delivery is pending.
+    const dispatch = { pollMs: 50, timeoutMs: TIMEOUT_MS, retryDelaysMs: [1_000, 100, 100, 100], leaseMs: 15_000 };
+    ({ t, v, ids, endpointId } = await startWithReceiver(receiver, dispatch, ['order.created']));
+  });
+  after(() => Promise.all([t.close(), receiver.close()]));
+
+  it('logs a receiver that never answers as a timed-out attempt, retries, and the event is seen once after deduplication', async () => {
+    // The first request is held open and never answered; the second is handled but answered after
+    // the timeout (the receiver has the event, Carta does not know it); the third is answered at once.
+    receiver.script = ['hang', { status: 200, late: TIMEOUT_MS * 2 }];
+    const placed = await placeOrder(t.app, v.slug, orderBody(ids));
+    expectStatus(placed, 201);
+    const { id: eventId } = await until('the first request', () => receiver.requests[0]);
+
+    const { entry: pending } = await logEntry(t, v, endpointId, eventId, (d) => d.attemptLog.length === 1);
+    assert.deepEqual([pending.status, pending.attempts, pending.lastStatusCode, pending.lastError], ['pending', 1, null, TIMED_OUT]);
+    assert.ok(Date.parse(pending.nextAttemptAt) > Date.parse(pending.attemptLog[0].startedAt), 'due again later');
+    const [hung] = pending.attemptLog;
+    assert.deepEqual([hung.statusCode, hung.error], [null, TIMED_OUT]);
+    assert.ok(hung.durationMs >= TIMEOUT_MS * 0.9 && hung.durationMs < DELIVERY_TIMEOUT_MS, `ended by the timeout, after ${hung.durationMs} ms`);
+
+    const { entry: delivered } = await logEntry(t, v, endpointId, eventId, (d) => d.status === 'delivered');
+    assert.deepEqual(
+      delivered.attemptLog.map((a: any) => [a.attempt, a.statusCode, a.error]),
+      [[3, 200, null], [2, null, TIMED_OUT], [1, null, TIMED_OUT]],
+      'newest first: the late answer counted as a timeout too',
+    );
+    assert.equal(delivered.nextAttemptAt, null);
+    assert.deepEqual(receiver.requests.map((r) => r.id), [eventId, eventId, eventId]);
+    assert.equal(receiver.accepted.filter((r) => r.id === eventId).length, 2, 'handled twice: on the late answer and on the retry');
+    const seen = receiver.unique().filter((r) => r.type === 'order.created' && r.body.data.order.id === placed.body.id);
+    assert.equal(seen.length, 1, 'once after deduplication by webhook-id');
+    assert.equal(seen[0].id, eventId);
   });
 });
 

@@ -256,6 +256,10 @@ describe('who may manage webhook endpoints', () => {
       ['PATCH', `/v1/webhooks/${missing}`, { enabled: false }],
       ['DELETE', `/v1/webhooks/${missing}`, undefined],
       ['POST', `/v1/webhooks/${missing}/rotate-secret`, undefined],
+      ['POST', `/v1/webhooks/${missing}/test`, undefined],
+      ['GET', `/v1/webhooks/${missing}/deliveries`, undefined],
+      ['GET', `/v1/webhooks/${missing}/deliveries?limit=0`, undefined],
+      ['POST', `/v1/webhooks/${missing}/deliveries/${missing}/retry`, undefined],
     ] as const) {
       assertError(await call(t.app, method, url, { key: v.key, body: sent }), 403, 'PAID_PLAN_REQUIRED');
     }
@@ -267,18 +271,26 @@ describe('who may manage webhook endpoints', () => {
   it('refuses writes with a read-only key (403 READ_ONLY_KEY) and lets it read', async () => {
     const v = await createVenue(t.app);
     const a = await endpoint(v);
+    // Disabled, so the ping that gives the retry a delivery to name stays queued (nothing is dialled).
+    assert.equal((await call(t.app, 'PATCH', `/v1/webhooks/${a.id}`, { key: v.key, body: { enabled: false } })).status, 200);
+    const pinged = (await call(t.app, 'POST', `/v1/webhooks/${a.id}/test`, { key: v.key })).body;
     const readOnly = (await admin(t.app, 'POST', `/venues/${v.id}/api-keys`, { mode: 'live', readOnly: true })).body.key;
     for (const [method, url, sent] of [
       ['POST', '/v1/webhooks', body()],
       ['PATCH', `/v1/webhooks/${a.id}`, { enabled: false }],
       ['DELETE', `/v1/webhooks/${a.id}`, undefined],
       ['POST', `/v1/webhooks/${a.id}/rotate-secret`, undefined],
+      ['POST', `/v1/webhooks/${a.id}/test`, undefined],
+      ['POST', `/v1/webhooks/${a.id}/deliveries/${pinged.id}/retry`, undefined],
     ] as const) {
       assertError(await call(t.app, method, url, { key: readOnly, body: sent }), 403, 'READ_ONLY_KEY');
     }
-    assert.equal((await call(t.app, 'GET', `/v1/webhooks/${a.id}`, { key: readOnly })).body.enabled, true);
+    assert.equal((await call(t.app, 'GET', `/v1/webhooks/${a.id}`, { key: readOnly })).body.id, a.id);
     assert.equal((await call(t.app, 'GET', '/v1/webhooks', { key: readOnly })).body.total, 1);
     assert.deepEqual(await signingSecrets(t.database.db, v.id, a.id), [a.secret], 'not rotated');
+    const log = await call(t.app, 'GET', `/v1/webhooks/${a.id}/deliveries`, { key: readOnly });
+    assert.equal(log.status, 200, 'the delivery log is a read');
+    assert.deepEqual(log.body.items.map((d: any) => d.id), [pinged.id], 'no ping or retry was queued');
   });
 
   it(`caps a venue at ${WEBHOOK_ENDPOINTS_PER_VENUE} endpoints with WEBHOOK_ENDPOINT_LIMIT_REACHED, also under concurrent creates`, async () => {

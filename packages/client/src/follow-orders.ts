@@ -1,6 +1,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Client } from 'openapi-fetch';
 import { CartaError } from './errors.js';
+import { pause } from './pause.js';
 import { backoffDelay, networkErrorCode, type RetryPolicy } from './retry.js';
 import type { paths } from './schema.js';
 import type { Order } from './types.js';
@@ -36,19 +37,6 @@ function retryDelay(err: unknown, policy: RetryPolicy, attempt: number): number 
 }
 
 class StreamIdle extends Error {}
-
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
 
 /**
  * GET /v1/orders/stream, followed for as long as `signal` allows: each change is delivered once, in

@@ -1,5 +1,6 @@
 import type { Client } from 'openapi-fetch';
 import { CartaError } from './errors.js';
+import { pause } from './pause.js';
 import type { paths } from './schema.js';
 import type { Order } from './types.js';
 
@@ -17,19 +18,6 @@ export interface PollOrdersOptions {
 /** The largest page GET /v1/orders gives (decisions 5). */
 const PAGE_LIMIT = 100;
 const BEGINNING = '1970-01-01T00:00:00.000Z';
-
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
 
 /**
  * The lossless cursor loop of decisions 5: `updatedSince` is inclusive and the list comes in

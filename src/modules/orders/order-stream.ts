@@ -246,7 +246,7 @@ class OrderStream {
     // Behind: nothing more is read for this reader until it takes what it has (so at most one
     // batch waits in memory), and a reader that stays behind is let go.
     this.blocked = true;
-    this.slowTimer = setTimeout(() => this.sink?.destroy(), this.streams.slowReaderMs).unref();
+    this.slowTimer ??= setTimeout(() => this.sink?.destroy(), this.streams.slowReaderMs).unref();
   }
 
   /** A heartbeat: a comment line (unless the reader is behind), and the key checked again. */

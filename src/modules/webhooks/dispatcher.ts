@@ -20,6 +20,8 @@ export interface DispatcherOptions {
   pollMs?: number;
   /** How long a claimed delivery is this instance's: longer than a send can take. */
   leaseMs?: number;
+  /** How long a receiver has to answer an attempt (10 s when unset): services.ts builds the sender with it; below `leaseMs`. */
+  timeoutMs?: number;
   /** Deliveries sent at once, per venue and in all. */
   concurrency?: number;
   retryDelaysMs?: readonly number[];
@@ -63,6 +65,8 @@ export class WebhookDispatcher {
   ) {
     this.pollMs = options.pollMs ?? 1000;
     this.leaseMs = options.leaseMs ?? 30_000;
+    // A send outlasting its lease could be claimed and sent by another instance at the same time.
+    if (options.timeoutMs !== undefined && options.timeoutMs >= this.leaseMs) throw new Error('the send timeout must be shorter than the lease');
     this.concurrency = options.concurrency ?? 8;
     this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
     this.disableAfterMs = options.disableAfterMs ?? DISABLE_AFTER_MS;

@@ -38,15 +38,23 @@ export function signatureHeaders(message: Pick<OutgoingWebhook, 'messageId' | 'p
  */
 export class WebhookSender {
   private agent: ReturnType<typeof openGuardedAgent> | null = null;
+  private readonly timeoutMs: number;
 
-  constructor(private readonly guard: GuardOptions = {}) {}
+  /** `timeoutMs`: how long a receiver has to answer (DELIVERY_TIMEOUT_MS; tests shorten it to see a hang end). */
+  constructor(
+    private readonly guard: GuardOptions = {},
+    options: { timeoutMs?: number } = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  }
 
   private open() {
-    this.agent ??= openGuardedAgent({ ...this.guard, connectTimeoutMs: DELIVERY_TIMEOUT_MS }, { timeoutMs: DELIVERY_TIMEOUT_MS, connections: 8 });
+    this.agent ??= openGuardedAgent({ ...this.guard, connectTimeoutMs: this.timeoutMs }, { timeoutMs: this.timeoutMs, connections: 8 });
     return this.agent;
   }
 
   async send(message: OutgoingWebhook): Promise<AttemptOutcome> {
+    const { timeoutMs } = this;
     const startedAt = new Date();
     const started = performance.now();
     const outcome = (statusCode: number | null, error: string | null): AttemptOutcome => ({
@@ -60,7 +68,7 @@ export class WebhookSender {
       const response: Dispatcher.ResponseData = await undici.request(message.url, {
         dispatcher: agent,
         method: 'POST',
-        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+        signal: AbortSignal.timeout(timeoutMs),
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Carta webhooks',
@@ -82,7 +90,7 @@ export class WebhookSender {
       const name = err instanceof Error ? err.name : '';
       const error =
         name === 'TimeoutError' || name === 'AbortError' || name === 'HeadersTimeoutError' || name === 'BodyTimeoutError'
-          ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`
+          ? `no answer within ${timeoutMs / 1000} s`
           : err instanceof Error
             ? err.message
             : String(err);
