@@ -254,3 +254,43 @@ describe('webhook delivery: what venues without webhooks pay, and the guard at s
     assert.match(String(row.error), /blocked|private/i);
   });
 });
+
+describe('webhook delivery that keeps failing', () => {
+  const receiver = new Receiver();
+  let t: TestApp;
+  let v: VenueFixture;
+  let ids: MenuIds;
+  let endpointId: string;
+
+  before(async () => {
+    // The day of retries and the day of failing, shrunk: two retries 60 ms apart; disabled after 1 s of failures.
+    const dispatch = { pollMs: 30, retryDelaysMs: [60, 60], disableAfterMs: 1000, leaseMs: 15_000 };
+    ({ t, v, ids, endpointId } = await startWithReceiver(receiver, dispatch, ['order.created']));
+  });
+  after(() => Promise.all([t.close(), receiver.close()]));
+
+  it('gives a delivery up once its retries are spent, then disables an endpoint failing past the limit, and says why', async () => {
+    receiver.script = Array.from({ length: 100 }, () => 500);
+    const first = await placeOrder(t.app, v.slug, orderBody(ids));
+    expectStatus(first, 201);
+    const firstEvent = await until('the first request', () => receiver.requests[0]);
+    const { entry } = await logEntry(t, v, endpointId, firstEvent.id, (d) => d.status !== 'pending');
+    assert.deepEqual([entry.status, entry.attempts, entry.lastStatusCode, entry.nextAttemptAt], ['failed', 3, 500, null]);
+    const endpoint = (await call(t.app, 'GET', `/v1/webhooks/${endpointId}`, { key: v.key })).body;
+    assert.equal(endpoint.enabled, true, 'one given-up delivery does not disable the endpoint');
+
+    // More orders, still failing: once the failures have lasted past the limit, the endpoint goes off.
+    const disabled = await until('the endpoint disabled', async () => {
+      expectStatus(await placeOrder(t.app, v.slug, orderBody(ids)), 201);
+      await sleep(100);
+      const read = (await call(t.app, 'GET', `/v1/webhooks/${endpointId}`, { key: v.key })).body;
+      return !read.enabled && read;
+    });
+    assert.equal(disabled.disabledReason, 'every delivery failed for 1 s (last: answered 500)');
+    // Its pending deliveries wait; turned on again with the receiver back, they are sent.
+    receiver.script = [];
+    const before = receiver.unique().length;
+    expectStatus(await call(t.app, 'PATCH', `/v1/webhooks/${endpointId}`, { key: v.key, body: { enabled: true } }), 200);
+    await until('the waiting deliveries', () => receiver.unique().length > before);
+  });
+});

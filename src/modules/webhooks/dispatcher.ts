@@ -31,6 +31,9 @@ export interface DispatcherOptions {
   paused?: boolean;
 }
 
+/** A duration as the disabled reason says it: hours, or seconds when shorter (tests). */
+const span = (ms: number) => (ms >= 3_600_000 ? `${Math.round(ms / 3_600_000)} hours` : `${Math.round(ms / 1000)} s`);
+
 export interface Sender {
   send(message: OutgoingWebhook): Promise<AttemptOutcome>;
 }
@@ -158,7 +161,7 @@ export class WebhookDispatcher {
       const { failingSince } = await recordAttempt(tx, venueId, ref, outcome, { delivered: false, retryAt });
       if (outcome.statusCode === 410) return 'the endpoint answered 410 Gone';
       if (failingSince && Date.now() - failingSince.getTime() > this.disableAfterMs) {
-        return `every delivery failed for ${Math.round(this.disableAfterMs / 3_600_000)} hours (last: ${outcome.error ?? 'no answer'})`;
+        return `every delivery failed for ${span(this.disableAfterMs)} (last: ${outcome.error ?? 'no answer'})`;
       }
       return null;
     }, { scope: { venueId, ordersOnly: true } });
