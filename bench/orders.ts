@@ -2,8 +2,10 @@
 // items with modifiers and its own Idempotency-Key, against a raw-SQL baseline writing the same
 // rows (clock tick, order, items, modifiers, idempotency key) in one transaction per order.
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import type { Database } from '../src/db/port.js';
+import { ADMIN_TOKEN, api, newVenue } from './harness.js';
 
 export const ORDER_GUESTS = 20;
 
@@ -53,6 +55,16 @@ export function orderBody(products: GuestMenuProduct[]): string {
   });
 }
 
+/** A venue with ORDER_BENCH_MENU published: its key, its guest slug and a guest order body for it. */
+export async function guestOrderVenue(url: string): Promise<{ id: string; key: string; slug: string; body: string }> {
+  const venue = await newVenue(url);
+  await api(url, 'POST', '/v1/sync', venue.key, ORDER_BENCH_MENU);
+  await api(url, 'POST', '/v1/publish', venue.key);
+  const slug: string = (await api(url, 'GET', `/admin/v1/venues/${venue.id}`, ADMIN_TOKEN)).body.slug;
+  const menu = await api(url, 'GET', `/guest/v1/venues/${slug}/menu`, '');
+  return { ...venue, slug, body: orderBody(menu.body.products) };
+}
+
 export interface WriteResult {
   rps: number;
   p99: number;
@@ -76,6 +88,21 @@ export async function placeOrders(url: string, slug: string, body: string, secon
     ],
   });
   return { rps: result.requests.average, p99: result.latency.p99, acknowledged: result['2xx'], non2xx: result.non2xx };
+}
+
+/**
+ * Guest orders sent one by one at `rate` per second, each on its own timer, for `seconds`: a steady
+ * stream, where autocannon's rate limit sends each second's requests in a burst at its start.
+ * Returns how many were acknowledged.
+ */
+export async function pacedOrders(url: string, slug: string, body: string, rate: number, seconds: number): Promise<number> {
+  const sent: Promise<number>[] = [];
+  const started = performance.now();
+  for (let i = 0; i < rate * seconds; i += 1) {
+    await sleep(Math.max(0, started + (i * 1000) / rate - performance.now()));
+    sent.push(api(url, 'POST', `/guest/v1/venues/${slug}/orders`, '', body, { 'idempotency-key': randomUUID() }).then(() => 1, () => 0));
+  }
+  return (await Promise.all(sent)).reduce((a, b) => a + b, 0);
 }
 
 /** The same rows by hand: ORDER_GUESTS writers, one transaction per order, for `seconds`. */

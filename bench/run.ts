@@ -1,6 +1,7 @@
 // `npm run bench`: Carta as a real process on a free port, load from this process (autocannon),
 // every target a ratio against a baseline measured in the same run. Writes bench/results/latest.json.
 // `npm run bench -- --scale`: the same venue alone and among 1,000 (bench/scale.ts).
+// `npm run bench -- --webhooks`: only the webhook figures (bench/webhooks.ts).
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -16,9 +17,10 @@ import {
   stop, versusTiny, waitFor, SERVER_CPU, LOAD_CPU, type EngineEnv, type Server,
 } from './harness.js';
 import { makeBenchImage } from './images.js';
-import { ORDER_BENCH_MENU, orderBody, placeOrders, rawOrderWrites, ORDER_GUESTS } from './orders.js';
+import { guestOrderVenue, placeOrders, rawOrderWrites, ORDER_GUESTS } from './orders.js';
 import { rawSqlWrite } from './raw-sql.js';
 import { scaleBench } from './scale.js';
+import { webhookBench, webhookBenchAlone } from './webhooks.js';
 import { menuFixture, type SyncBody } from './workload.js';
 
 // Syncs: medians of SYNC_RUNS after SYNC_WARMUPS unmeasured rounds (the sync code is only
@@ -180,12 +182,7 @@ async function seedOrders(db: Database, venueIds: string[]): Promise<void> {
  * acknowledged order must be listed exactly once and seen by a poll following the cursor.
  */
 async function orderWritePath(url: string, e: EngineEnv): Promise<void> {
-  const venue = await newVenue(url);
-  await api(url, 'POST', '/v1/sync', venue.key, ORDER_BENCH_MENU);
-  await api(url, 'POST', '/v1/publish', venue.key);
-  const slug: string = (await api(url, 'GET', `/admin/v1/venues/${venue.id}`, ADMIN_TOKEN)).body.slug;
-  const menu = await api(url, 'GET', `/guest/v1/venues/${slug}/menu`, '');
-  const body = orderBody(menu.body.products);
+  const { slug, body, ...venue } = await guestOrderVenue(url);
   await placeOrders(url, slug, body, 1); // warm-up
   const carta = await placeOrders(url, slug, body, LOAD_SECONDS);
 
@@ -236,6 +233,7 @@ async function catchUpCounts(url: string): Promise<{ waits: number; roundTrips: 
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(root, 'dist/cli/index.js'))) execSync('npm run build', { cwd: root, stdio: 'inherit' });
   if (process.argv.includes('--scale')) return scaleBench();
+  if (process.argv.includes('--webhooks')) return webhookBenchAlone();
   log(`carta bench: engine ${engine}${quick ? ' (quick)' : ''}, node ${process.version}, ${PIN ? `HTTP loads pinned: servers on core ${SERVER_CPU}, autocannon on core ${LOAD_CPU}` : 'unpinned (no taskset or one core)'}`);
   const e = await prepareEngine();
   const startedAt = new Date().toISOString();
@@ -369,6 +367,7 @@ async function main(): Promise<void> {
     ratioMetric(`GET /media/... (${round(imageFile.bytes / 1024)} KB WebP), 10 connections: req/s vs bare Fastify`, cartaImage.rps, bareImage.rps, 'req/s', '>=', 0.8);
 
     await orderWritePath(url, e);
+    await webhookBench(url);
 
     // Orders: seed 100,000 orders, then poll the 10,000-order venue.
     const orderVenues: { id: string; key: string }[] = [];
