@@ -9,6 +9,7 @@ import type { OrderStreamOptions } from '../../src/modules/orders/order-stream.j
 import type { Services } from '../../src/services.js';
 import type { Resolver } from '../../src/outbound/guarded-connector.js';
 import { testDatabase, type TestDatabase } from './db.js';
+import { injectBounded } from './inject-bounded.js';
 import { loopbackResolver } from './net.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789';
@@ -53,6 +54,8 @@ export async function startApp(
   };
 }
 
+const STREAM_PATH = /\/stream(\?|$)/;
+
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 export interface Call {
@@ -68,7 +71,7 @@ export async function call(
   url: string,
   options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<Call> {
-  const res = await app.inject({
+  const request = {
     method,
     url,
     headers: {
@@ -77,7 +80,9 @@ export async function call(
       ...options.headers,
     },
     payload: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
+  };
+  // A live stream (GET /v1/orders/stream) never ends: suites that call every route read a moment of it.
+  const res = STREAM_PATH.test(url) ? await injectBounded(app, request) : await app.inject(request);
   let body: unknown = res.body;
   try {
     body = res.body ? JSON.parse(res.body) : undefined;
