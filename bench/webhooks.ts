@@ -2,7 +2,8 @@
 // guest order, against an otherwise identical venue with none, and how long a committed order takes
 // to reach a receiver on loopback. The receiver is the tests' own: a real server that verifies every
 // signature with the standardwebhooks package, listening on the port every server of the run allows.
-import { Receiver, until } from '../test/helpers/webhook-receiver.js';
+import { until } from '../test/helpers/net.js';
+import { Receiver } from '../test/helpers/webhook-receiver.js';
 import {
   absoluteMetric, api, freePort, informational, LOAD_SECONDS, log, prepareEngine, printReport, ratioMetric, round, ROUNDS,
   startCarta, stop, WEBHOOK_RECEIVER_PORT,

@@ -6,8 +6,8 @@ import type { DispatcherOptions } from '../src/modules/webhooks/dispatcher.js';
 import { DELIVERY_TIMEOUT_MS } from '../src/modules/webhooks/webhook-sender.js';
 import { call, createVenue, startApp, type Call, type TestApp, type VenueFixture } from './helpers/app.js';
 import { expectStatus, orderBody, patchStatus, placeOrder, publish, setUpOrderMenu, type MenuIds } from './helpers/orders.js';
-import { sleep } from './helpers/net.js';
-import { Receiver, until, venueWithEndpoint } from './helpers/webhook-receiver.js';
+import { sleep, until } from './helpers/net.js';
+import { Receiver, venueWithEndpoint } from './helpers/webhook-receiver.js';
 
 // Issue 16 (docs/events.md): events written with the change that causes them, delivered at least
 // once with Standard Webhooks signatures, retried, and in order per endpoint. The receiver is a

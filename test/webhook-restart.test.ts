@@ -7,7 +7,8 @@ import { ADMIN_TOKEN, call } from './helpers/app.js';
 import { cartaEnv, dataDirFromTemplate, root, spawnServer, type ServerProcess } from './helpers/cli.js';
 import { onPostgres, throwawayDatabase, type ThrowawayDatabase } from './helpers/db.js';
 import { expectStatus, orderBody, placeOrder } from './helpers/orders.js';
-import { Receiver, until, venueWithEndpoint } from './helpers/webhook-receiver.js';
+import { until } from './helpers/net.js';
+import { Receiver, venueWithEndpoint } from './helpers/webhook-receiver.js';
 
 // Issue 16, "a restart or a kill -9 loses no pending delivery": real server processes (src/main.ts,
 // what `carta serve` runs) on the engine of this run take guest orders while a loopback receiver,

@@ -17,7 +17,8 @@ export async function injectBounded(app: App, options: InjectOptions): Promise<L
   await new Promise<void>((resolve) => {
     const stream = res.stream();
     let quiet: NodeJS.Timeout | undefined;
-    const cap = setTimeout(() => done(), MAX_MS);
+    // Only a stream is cut short: any other answer is read to its end, however long it takes.
+    const cap = streaming ? setTimeout(() => done(), MAX_MS) : undefined;
     const done = () => {
       clearTimeout(quiet);
       clearTimeout(cap);
@@ -33,7 +34,6 @@ export async function injectBounded(app: App, options: InjectOptions): Promise<L
     });
     stream.on('end', done);
     stream.on('error', done);
-    if (streaming) settle();
   });
   if (streaming) (res.raw.res as unknown as { destroy(): void }).destroy();
   const rawPayload = Buffer.concat(chunks);

@@ -22,4 +22,15 @@ export const loopbackResolver: Resolver = async (hostname) => {
   throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname} (tests resolve localhost only)`), { code: 'ENOTFOUND' });
 };
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` every 20 ms until it gives a value (returned), or fails after `timeoutMs`. */
+export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}

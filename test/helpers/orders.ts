@@ -250,4 +250,4 @@ export async function auditEntries(app: App, key: string, action: string): Promi
   }
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export { sleep } from './net.js';

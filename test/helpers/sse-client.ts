@@ -1,14 +1,12 @@
 import http from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
-export type SseEvent = EventSourceMessage;
-
 /**
  * A Server-Sent Events client on a real connection (loopback): collects events and comment lines
  * as they arrive, so a test can wait for what it expects and then leave, as a kitchen screen would.
  */
 export class SseClient {
-  readonly events: SseEvent[] = [];
+  readonly events: EventSourceMessage[] = [];
   /** Comment lines (heartbeats) received. */
   comments = 0;
   retry: number | null = null;

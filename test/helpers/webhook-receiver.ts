@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { App } from '../../src/http/types.js';
 import { call, createVenue, type VenueFixture } from './app.js';
-import { sleep } from './net.js';
 import { expectStatus, setUpOrderMenu, type MenuIds } from './orders.js';
 
 // A webhook receiver for tests (issue 16): a real HTTP server on loopback that verifies every
@@ -97,14 +96,3 @@ export async function venueWithEndpoint(app: App, receiver: Receiver, events: st
   receiver.secrets = [created.body.secret];
   return { v, ids, endpointId: created.body.id };
 }
-
-export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
-

@@ -56,9 +56,8 @@ export async function followOrders(api: Client<paths>, policy: RetryPolicy, opti
   while (!signal?.aborted) {
     let error: unknown;
     try {
+      // A normal end: the server ended the stream (shutdown, or this reader fell behind); back after its retry hint.
       await readStream();
-      // The server ended the stream (shutdown, or this reader fell behind): back after its retry hint.
-      failures = 0;
     } catch (err) {
       if (signal?.aborted) return;
       error = err;
