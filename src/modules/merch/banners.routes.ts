@@ -1,10 +1,10 @@
 import { actorOf as actor } from '../../http/actor.js';
 import { conditionalView, withEtag } from '../../http/etag.js';
-import { errorResponses, NotModified } from '../../http/schemas/common.js';
+import { errorResponses, IdParams, ListQuery, NotModified } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
 import { Banner, BannerCreateBody, BannerList, BannerPatchBody } from './banners.schemas.js';
-import { Deleted, IdParams, ListQuery } from './merch.schemas.js';
+import { Deleted } from './merch.schemas.js';
 
 const tags = ['banners'];
 

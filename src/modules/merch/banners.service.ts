@@ -86,7 +86,7 @@ export class BannersService {
       const schedule = nextSchedule(input, null, settings.timezone);
       // Decisions 11: the plan limit before the work (resolving the product is part of the work).
       await lockMerch(tx, venueId);
-      assertRoom('BANNER_LIMIT_REACHED', 'banners', venue.planDefinition.limits.maxBanners, await countRows(tx, venueId, 'banners'));
+      assertRoom(venue.planDefinition.limits.maxBanners, await countRows(tx, venueId, 'banners'), (d) => errors.merchLimit('BANNER_LIMIT_REACHED', 'banners', d));
       const productId = input.productRef ? await productIdOf(tx, venueId, input.productRef) : null;
       const id = uuidv7();
       await mapViolations({ externalId: input.externalId }, () =>

@@ -1,7 +1,7 @@
 // Rules the three merchandising resources share: schedules, product references, unique keys
 // decided by the database, plan limits, ETags.
 import { FOREIGN_KEY_VIOLATION, type Queryable, sqlState, UNIQUE_VIOLATION, violatedConstraint } from '../../db/port.js';
-import { AppError, errors, type MerchLimitCode } from '../../errors.js';
+import { AppError, errors } from '../../errors.js';
 import { etagOf } from '../../http/etag.js';
 import { jsonEqual } from '../../stable-json.js';
 import { findProductByRef } from '../menu/products.service.js';
@@ -75,8 +75,8 @@ export async function mapViolations<T>(subject: { externalId?: string | null; na
 }
 
 /** Decisions 8 and 11: a create past the plan's limit, with { limit, available, requested }. */
-export function assertRoom(code: MerchLimitCode, what: string, limit: number, current: number): void {
-  if (current + 1 > limit) throw errors.merchLimit(code, what, { limit, available: Math.max(0, limit - current), requested: 1 });
+export function assertRoom(limit: number, current: number, refuse: (details: { limit: number; available: number; requested: number }) => Error): void {
+  if (current + 1 > limit) throw refuse({ limit, available: Math.max(0, limit - current), requested: 1 });
 }
 
 export interface Etagged<T> {

@@ -5,6 +5,8 @@ import type { Queryable } from '../../db/port.js';
 import { isUuid } from '../../ids.js';
 
 export type MerchTable = 'banners' | 'promotions' | 'venue_tables';
+/** Tables keyed by (venue_id, id) that the plain reads and the delete below serve too. */
+export type KeyedTable = MerchTable | 'webhook_endpoints';
 
 /** Columns stored as jsonb: their values are sent as JSON text and cast. */
 const JSONB = new Set(['translations', 'image']);
@@ -21,7 +23,7 @@ export async function lockMerch(db: Queryable, venueId: string): Promise<void> {
 }
 
 /** One row by id; an id that is not a uuid matches nothing (rather than failing the cast). */
-export async function findRow<R>(db: Queryable, venueId: string, table: MerchTable, columns: string, id: string, forUpdate = false): Promise<R | null> {
+export async function findRow<R>(db: Queryable, venueId: string, table: KeyedTable, columns: string, id: string, forUpdate = false): Promise<R | null> {
   if (!isUuid(id)) return null;
   const { rows } = await db.query<R>(
     `select ${columns} from ${table} where venue_id = $1 and id = $2${forUpdate ? ' for update' : ''}`,
@@ -34,7 +36,7 @@ export async function findRow<R>(db: Queryable, venueId: string, table: MerchTab
 export async function selectRows<R>(
   db: Queryable,
   venueId: string,
-  table: MerchTable,
+  table: KeyedTable,
   columns: string,
   orderBy: string,
   page?: { limit: number; offset: number },
@@ -46,7 +48,7 @@ export async function selectRows<R>(
   return rows;
 }
 
-export async function countRows(db: Queryable, venueId: string, table: MerchTable): Promise<number> {
+export async function countRows(db: Queryable, venueId: string, table: KeyedTable): Promise<number> {
   const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from ${table} where venue_id = $1`, [venueId]);
   return rows[0].n;
 }
@@ -54,7 +56,7 @@ export async function countRows(db: Queryable, venueId: string, table: MerchTabl
 export async function listRows<R>(
   db: Queryable,
   venueId: string,
-  table: MerchTable,
+  table: KeyedTable,
   columns: string,
   orderBy: string,
   limit: number,
@@ -84,7 +86,7 @@ export async function updateRow(db: Queryable, venueId: string, table: MerchTabl
   );
 }
 
-export async function deleteRow(db: Queryable, venueId: string, table: MerchTable, id: string): Promise<boolean> {
+export async function deleteRow(db: Queryable, venueId: string, table: KeyedTable, id: string): Promise<boolean> {
   const { rowCount } = await db.query(`delete from ${table} where venue_id = $1 and id = $2`, [venueId, id]);
   return rowCount > 0;
 }

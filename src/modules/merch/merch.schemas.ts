@@ -12,6 +12,4 @@ export const ScheduleTime = Nullable(
   }),
 );
 
-export { IdParams, ListQuery } from '../../http/schemas/common.js';
-
 export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });

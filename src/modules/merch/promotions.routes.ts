@@ -1,9 +1,9 @@
 import { actorOf as actor } from '../../http/actor.js';
 import { conditionalView, withEtag } from '../../http/etag.js';
-import { errorResponses, NotModified } from '../../http/schemas/common.js';
+import { errorResponses, IdParams, ListQuery, NotModified } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
-import { Deleted, IdParams, ListQuery } from './merch.schemas.js';
+import { Deleted } from './merch.schemas.js';
 import {
   ItemParams,
   Promotion,

@@ -65,7 +65,7 @@ export class TablesService {
     const venueId = venue.venueId;
     return this.db.transaction(async (tx) => {
       await lockMerch(tx, venueId);
-      assertRoom('TABLE_LIMIT_REACHED', 'QR tables', venue.planDefinition.limits.maxQrTables, await countRows(tx, venueId, 'venue_tables'));
+      assertRoom(venue.planDefinition.limits.maxQrTables, await countRows(tx, venueId, 'venue_tables'), (d) => errors.merchLimit('TABLE_LIMIT_REACHED', 'QR tables', d));
       const id = uuidv7();
       await mapViolations({ externalId: input.externalId, name: input.name }, () =>
         insertRow(tx, venueId, 'venue_tables', {

@@ -156,10 +156,11 @@ export class OrderStreams {
 
 class OrderStream {
   readonly venueId: string;
-  /** The updated_at of the last order sent (null: none yet, from the venue's first order on). */
-  private cursor: Date | null = null;
-  /** A first read from updatedSince takes that instant itself too. */
-  private since: Date | null = null;
+  /**
+   * What the next read takes: the orders changed after the last one sent (its updated_at is the
+   * cursor), or, before anything was sent from updatedSince, those changed at or after that instant.
+   */
+  private filter: orders.OrderFilter = { updatedAfter: new Date(0) };
   private sink: EventSink | null = null;
   /** A write may have committed since the last read. */
   private dirty = true;
@@ -182,9 +183,10 @@ class OrderStream {
   /** Fixes the cursor: an event id, a time, or the venue's order clock now (a later write is after it). */
   async begin(): Promise<void> {
     const start = this.request.start;
-    if ('after' in start) this.cursor = start.after;
-    else if ('since' in start) this.since = start.since;
-    else this.cursor = await orders.readOrderClock(this.streams.db, this.venueId);
+    if ('after' in start) this.filter = { updatedAfter: start.after };
+    else if ('since' in start) this.filter = { updatedSince: start.since.toISOString() };
+    // No clock yet: the venue has no order, so every order is after the start.
+    else this.filter = { updatedAfter: (await orders.readOrderClock(this.streams.db, this.venueId)) ?? new Date(0) };
   }
 
   attach(sink: EventSink): void {
@@ -221,14 +223,12 @@ class OrderStream {
     try {
       while (this.dirty && !this.blocked && !this.closed) {
         this.dirty = false;
-        const filter: orders.OrderFilter = this.since ? { updatedSince: this.since.toISOString() } : { updatedAfter: this.cursor ?? new Date(0) };
-        const rows = await orders.listOrders(this.streams.db, this.venueId, filter, this.streams.batch, 0);
+        const rows = await orders.listOrders(this.streams.db, this.venueId, this.filter, this.streams.batch, 0);
         if (rows.length === this.streams.batch) this.dirty = true;
         if (rows.length === 0 || this.closed) continue;
         const views = await loadOrderViews(this.streams.db, this.venueId, rows);
         if (this.closed) return;
-        this.since = null;
-        this.cursor = rows[rows.length - 1].updated_at;
+        this.filter = { updatedAfter: rows[rows.length - 1].updated_at };
         this.write(views.map(frame).join(''));
       }
     } catch (err) {

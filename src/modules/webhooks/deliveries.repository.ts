@@ -41,6 +41,16 @@ export async function subscribedEvents(db: Queryable, venueId: string): Promise<
 }
 
 /**
+ * A delivery `d` (its endpoint `p` joined and enabled) that a claim takes now: due, not leased, and
+ * at the head of its endpoint's queue (nothing pending ahead of it: one at a time, in order).
+ */
+const CLAIMABLE = `d.status = 'pending' and d.next_attempt_at <= now() and (d.leased_until is null or d.leased_until < now())
+  and not exists (
+    select 1 from webhook_deliveries e
+    where e.venue_id = d.venue_id and e.endpoint_id = d.endpoint_id and e.status = 'pending' and e.seq < d.seq
+  )`;
+
+/**
  * Venues with a delivery due and not being sent. The one look-up across venues of the dispatcher
  * (like the media sweep's): each venue's deliveries are then claimed by a venue's own query.
  */
@@ -50,11 +60,7 @@ export async function venuesWithDueDeliveries(db: Queryable, limit: number): Pro
   const { rows } = await db.query<{ venue_id: string }>(
     `select d.venue_id from webhook_deliveries d
      join webhook_endpoints p on p.venue_id = d.venue_id and p.id = d.endpoint_id and p.enabled
-     where d.status = 'pending' and d.next_attempt_at <= now() and (d.leased_until is null or d.leased_until < now())
-       and not exists (
-         select 1 from webhook_deliveries e
-         where e.venue_id = d.venue_id and e.endpoint_id = d.endpoint_id and e.status = 'pending' and e.seq < d.seq
-       )
+     where ${CLAIMABLE}
      group by d.venue_id
      order by min(d.next_attempt_at)
      limit $1`,
@@ -94,12 +100,7 @@ export async function claimDeliveries(db: Queryable, venueId: string, limit: num
     `with heads as (
        select d.id from webhook_deliveries d
        join webhook_endpoints p on p.venue_id = d.venue_id and p.id = d.endpoint_id and p.enabled
-       where d.venue_id = $1 and d.status = 'pending' and d.next_attempt_at <= now()
-         and (d.leased_until is null or d.leased_until < now())
-         and not exists (
-           select 1 from webhook_deliveries e
-           where e.venue_id = d.venue_id and e.endpoint_id = d.endpoint_id and e.status = 'pending' and e.seq < d.seq
-         )
+       where d.venue_id = $1 and ${CLAIMABLE}
        order by d.seq
        limit $2
        for update of d skip locked
@@ -144,7 +145,8 @@ export async function recordAttempt(
        on conflict do nothing
      ), endpoint as (
        update webhook_endpoints set failing_since = case when $8 = 'delivered' then null else coalesce(failing_since, now()) end
-       where venue_id = $1 and id = $10
+       -- A delivery to an endpoint that was not failing changes nothing: no row written on the hot path.
+       where venue_id = $1 and id = $10 and ($8 <> 'delivered' or failing_since is not null)
        returning failing_since
      ), delivery as (
        update webhook_deliveries set status = $8, next_attempt_at = coalesce($9, next_attempt_at), leased_until = null,

@@ -86,8 +86,11 @@ export class WebhookDispatcher {
     this.started = true;
     try {
       // Any endpoint anywhere: deliveries another instance left (or will leave) may need this one.
-      if (await anyEnabledEndpoint(this.db)) this.arm();
-      if ((await venuesWithDueDeliveries(this.db, 1)).length > 0) this.wake();
+      // Due work can only wait on an enabled endpoint, and the first round looks for it.
+      if (await anyEnabledEndpoint(this.db)) {
+        this.arm();
+        this.wake();
+      }
     } catch {
       // The database is not answering yet: poll, and look again then.
       this.arm();

@@ -29,7 +29,7 @@ export class WebhookEvents {
   }
 
   /** An event's id and body: `{ id, type, timestamp, venueId, data }` (docs/events.md). */
-  envelope(venueId: string, type: WebhookEvent | 'ping', data: Record<string, unknown>): { id: string; payload: string } {
+  private envelope(venueId: string, type: WebhookEvent | 'ping', data: Record<string, unknown>): { id: string; payload: string } {
     const id = uuidv7();
     return { id, payload: JSON.stringify({ id, type, timestamp: new Date().toISOString(), venueId, data }) };
   }

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/port.js';
 import { isUuid } from '../../ids.js';
+import { countRows, deleteRow, findRow, listRows } from '../merch/merch.repository.js';
 import type { KeyMode } from '../venues/api-keys.repository.js';
 import type { WebhookEvent } from './webhooks.schemas.js';
 
@@ -28,29 +29,14 @@ export async function lockEndpoints(db: Queryable, venueId: string): Promise<voi
   await db.query(`select pg_advisory_xact_lock(hashtextextended('webhooks:' || $1::text, 0))`, [venueId]);
 }
 
-export async function countEndpoints(db: Queryable, venueId: string): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('select count(*)::int as n from webhook_endpoints where venue_id = $1', [venueId]);
-  return rows[0].n;
-}
+export const countEndpoints = (db: Queryable, venueId: string) => countRows(db, venueId, 'webhook_endpoints');
 
-/** One endpoint by id; an id that is not a uuid matches nothing (rather than failing the cast). */
-export async function findEndpoint(db: Queryable, venueId: string, id: string, forUpdate = false): Promise<WebhookEndpointRow | null> {
-  if (!isUuid(id)) return null;
-  const { rows } = await db.query<WebhookEndpointRow>(
-    `select ${COLUMNS} from webhook_endpoints where venue_id = $1 and id = $2${forUpdate ? ' for update' : ''}`,
-    [venueId, id],
-  );
-  return rows[0] ?? null;
-}
+export const findEndpoint = (db: Queryable, venueId: string, id: string, forUpdate = false) =>
+  findRow<WebhookEndpointRow>(db, venueId, 'webhook_endpoints', COLUMNS, id, forUpdate);
 
 /** One page of a venue's endpoints, oldest first, and how many there are. */
-export async function listEndpoints(db: Queryable, venueId: string, limit: number, offset: number): Promise<{ rows: WebhookEndpointRow[]; total: number }> {
-  const { rows } = await db.query<WebhookEndpointRow>(
-    `select ${COLUMNS} from webhook_endpoints where venue_id = $1 order by created_at, id limit $2 offset $3`,
-    [venueId, limit, offset],
-  );
-  return { rows, total: await countEndpoints(db, venueId) };
-}
+export const listEndpoints = (db: Queryable, venueId: string, limit: number, offset: number) =>
+  listRows<WebhookEndpointRow>(db, venueId, 'webhook_endpoints', COLUMNS, 'created_at, id', limit, offset);
 
 export async function insertEndpoint(
   db: Queryable,
@@ -92,9 +78,7 @@ export async function rotateSecret(db: Queryable, venueId: string, id: string, s
   );
 }
 
-export async function deleteEndpoint(db: Queryable, venueId: string, id: string): Promise<void> {
-  await db.query('delete from webhook_endpoints where venue_id = $1 and id = $2', [venueId, id]);
-}
+export const deleteEndpoint = (db: Queryable, venueId: string, id: string) => deleteRow(db, venueId, 'webhook_endpoints', id);
 
 /**
  * The secrets a delivery to this endpoint is signed with now: the current one first, then the

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { actorOf as actor } from '../../http/actor.js';
-import { errorResponses } from '../../http/schemas/common.js';
+import { errorResponses, IdParams, ListQuery } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
 import { WEBHOOK_ENDPOINTS_PER_VENUE } from '../../limits.js';
 import type { Services } from '../../services.js';
@@ -11,9 +11,7 @@ import {
   WebhookDeliveryParams,
   WebhookEndpoint,
   WebhookEndpointWithSecret,
-  WebhookIdParams,
   WebhookList,
-  WebhookListQuery,
   WebhookPatchBody,
 } from './webhooks.schemas.js';
 
@@ -34,7 +32,7 @@ export function webhooksRoutes(services: Services) {
         tags,
         summary: 'List webhook endpoints',
         description: `The venue's webhook endpoints in the list envelope, oldest first. Signing secrets are never shown here, only \`secretHint\`. ${PAID_ONLY}`,
-        querystring: WebhookListQuery,
+        querystring: ListQuery,
         response: { 200: WebhookList },
       },
     }, async (request) => webhooks.list(request.venue.venueId, request.query));
@@ -66,7 +64,7 @@ export function webhooksRoutes(services: Services) {
         tags,
         summary: 'Read one webhook endpoint',
         description: `One endpoint, without its signing secret. An unknown id, or another venue's, is 404 \`WEBHOOK_NOT_FOUND\`. ${PAID_ONLY}`,
-        params: WebhookIdParams,
+        params: IdParams,
         response: { 200: WebhookEndpoint, ...errorResponses({ 404: ['WEBHOOK_NOT_FOUND'] }) },
       },
     }, async (request) => webhooks.get(request.venue.venueId, request.params.id));
@@ -81,7 +79,7 @@ export function webhooksRoutes(services: Services) {
           'Changes the fields sent: an omitted field keeps its value, `description: null` clears it; a new `url` is checked as on create. ' +
           '`enabled: false` stops deliveries; `enabled: true` resumes them and clears `disabledReason` (set when delivery turned the endpoint off). ' +
           `A change is audited as \`webhook.update\` (changes.fields names the fields); a PATCH that changes nothing is not. ${PAID_ONLY}`,
-        params: WebhookIdParams,
+        params: IdParams,
         body: WebhookPatchBody,
         response: { 200: WebhookEndpoint, ...errorResponses({ 404: ['WEBHOOK_NOT_FOUND'] }) },
       },
@@ -94,7 +92,7 @@ export function webhooksRoutes(services: Services) {
         tags,
         summary: 'Delete a webhook endpoint',
         description: `Deletes an endpoint; nothing more is sent to it. Audited as \`webhook.delete\`. ${PAID_ONLY}`,
-        params: WebhookIdParams,
+        params: IdParams,
         response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses({ 404: ['WEBHOOK_NOT_FOUND'] }) },
       },
     }, async (request, reply) => {
@@ -112,7 +110,7 @@ export function webhooksRoutes(services: Services) {
           'Gives the endpoint a new signing secret, shown in this response only. For 24 hours deliveries are signed with both the new and the ' +
           'replaced secret (`previousSecretExpiresAt`), so the receiver can switch without rejecting any; a secret replaced before that stops at once. ' +
           `Audited as \`webhook.update\` with changes.fields \`["secret"]\`. ${PAID_ONLY}`,
-        params: WebhookIdParams,
+        params: IdParams,
         response: { 200: WebhookEndpointWithSecret, ...errorResponses({ 404: ['WEBHOOK_NOT_FOUND'] }) },
       },
     }, async (request) => webhooks.rotateSecret(actor(request), request.params.id));
@@ -127,7 +125,7 @@ export function webhooksRoutes(services: Services) {
           'Queues a `ping` event (`data: { endpointId }`) for this endpoint alone, whatever events it subscribes to, signed and retried like any ' +
           'other, and answers 202 with the delivery; its outcome shows in the delivery log. A disabled endpoint gets it once re-enabled. ' +
           `Audited as \`webhook.test\`. ${PAID_ONLY}`,
-        params: WebhookIdParams,
+        params: IdParams,
         response: { 202: WebhookDelivery, ...errorResponses({ 404: ['WEBHOOK_NOT_FOUND'] }) },
       },
     }, async (request, reply) => reply.status(202).send(await webhookDeliveries.test(actor(request), request.params.id)));
@@ -141,8 +139,8 @@ export function webhooksRoutes(services: Services) {
         description:
           'Every delivery to this endpoint, newest first, in the list envelope: the event, its status (`pending`, `delivered`, `failed`), ' +
           `the last response code or error, when it is tried next, and every attempt with its duration. ${PAID_ONLY}`,
-        params: WebhookIdParams,
-        querystring: WebhookListQuery,
+        params: IdParams,
+        querystring: ListQuery,
         response: { 200: WebhookDeliveryList, ...errorResponses({ 404: ['WEBHOOK_NOT_FOUND'] }) },
       },
     }, async (request) => webhookDeliveries.list(request.venue.venueId, request.params.id, request.query));

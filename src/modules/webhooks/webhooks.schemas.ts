@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ListEnvelope, Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
+import { IdParams, ListEnvelope, Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
 import { WEBHOOK_URL_MAX_LENGTH } from '../../limits.js';
 
 /** The events an endpoint can subscribe to (issue 16, docs/events.md), in the order they are stored and shown. */
@@ -80,8 +80,6 @@ export type WebhookEndpointWithSecretView = Static<typeof WebhookEndpointWithSec
 export const WebhookList = ListEnvelope(WebhookEndpoint);
 export type WebhookListView = Static<typeof WebhookList>;
 
-export { IdParams as WebhookIdParams, ListQuery as WebhookListQuery } from '../../http/schemas/common.js';
-
 /** One attempt to send a delivery, as the delivery log shows it. */
 export const WebhookAttempt = Type.Object({
   attempt: Type.Integer({ description: '1 for the first attempt' }),
@@ -110,7 +108,4 @@ export type WebhookDeliveryView = Static<typeof WebhookDelivery>;
 export const WebhookDeliveryList = ListEnvelope(WebhookDelivery);
 export type WebhookDeliveryListView = Static<typeof WebhookDeliveryList>;
 
-export const WebhookDeliveryParams = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 64 }),
-  deliveryId: Type.String({ minLength: 1, maxLength: 64 }),
-});
+export const WebhookDeliveryParams = Type.Object({ id: IdParams.properties.id, deliveryId: IdParams.properties.id });

@@ -6,7 +6,7 @@ import { uuidv7 } from '../../ids.js';
 import { WEBHOOK_ENDPOINTS_PER_VENUE } from '../../limits.js';
 import type { AllowedEndpoint } from '../../outbound/guarded-connector.js';
 import { audit, type Actor } from '../audit/audit.service.js';
-import { ChangeSet } from '../merch/merch-rules.js';
+import { assertRoom, ChangeSet } from '../merch/merch-rules.js';
 import { endpointUrl } from './endpoint-url.js';
 import {
   countEndpoints,
@@ -43,7 +43,8 @@ function view(row: WebhookEndpointRow): WebhookEndpointView {
   return {
     id: row.id,
     url: row.url,
-    events: canonicalEvents(row.events),
+    // Stored in the catalogue's order (every write goes through canonicalEvents).
+    events: row.events,
     description: row.description,
     enabled: row.enabled,
     disabledReason: row.disabled_reason,
@@ -90,10 +91,7 @@ export class WebhooksService {
     const url = endpointUrl(input.url, this.allow);
     return this.db.transaction(async (tx) => {
       await lockEndpoints(tx, venueId);
-      const count = await countEndpoints(tx, venueId);
-      if (count >= WEBHOOK_ENDPOINTS_PER_VENUE) {
-        throw errors.webhookEndpointLimit({ limit: WEBHOOK_ENDPOINTS_PER_VENUE, available: Math.max(0, WEBHOOK_ENDPOINTS_PER_VENUE - count), requested: 1 });
-      }
+      assertRoom(WEBHOOK_ENDPOINTS_PER_VENUE, await countEndpoints(tx, venueId), errors.webhookEndpointLimit);
       const id = uuidv7();
       await insertEndpoint(tx, venueId, { id, url, events: canonicalEvents(input.events), description: input.description ?? null, mode, secret: newSecret() });
       await audit(tx, actor, [{ action: 'webhook.create', entityType: 'webhook', entityRef: id, changes: { id } }]);
