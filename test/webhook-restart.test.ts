@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { App } from '../src/http/types.js';
 import { ADMIN_TOKEN, call } from './helpers/app.js';
@@ -34,7 +35,9 @@ const startServer = (env: NodeJS.ProcessEnv): Promise<ServerProcess> =>
 function overHttp(server: ServerProcess): App {
   const inject = async (req: { method: string; url: string; headers: Record<string, string>; payload?: string }) => {
     const res = await fetch(`${server.url}${req.url}`, { method: req.method, headers: req.headers, body: req.payload });
-    return { statusCode: res.status, body: await res.text(), headers: Object.fromEntries(res.headers) };
+    const body = await res.text();
+    // As inject answers with payloadAsStream too (call() reads every answer that way).
+    return { statusCode: res.status, body, headers: Object.fromEntries(res.headers), stream: () => Readable.from([Buffer.from(body)]) };
   };
   return { inject } as unknown as App;
 }
