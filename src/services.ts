@@ -78,7 +78,7 @@ export function createServices({ config, db, routes = () => [], resolve, clock =
   const webhookEvents = new WebhookEvents(db);
   const webhookSender = new WebhookSender({ resolve, allow: config.ssrfTestAllow }, { timeoutMs: webhookDispatch?.timeoutMs });
   const dispatcher = new WebhookDispatcher(db, webhookSender, webhookDispatch);
-  webhookEvents.onQueued = () => dispatcher.wake();
+  webhookEvents.onQueued = (venueId) => dispatcher.wake(venueId);
   webhookEvents.onSubscribed = () => dispatcher.arm();
   return {
     venues: new VenuesService(db),

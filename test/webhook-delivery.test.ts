@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import type { DispatcherOptions } from '../src/modules/webhooks/dispatcher.js';
 import { DELIVERY_TIMEOUT_MS } from '../src/modules/webhooks/webhook-sender.js';
 import { call, createVenue, startApp, type Call, type TestApp, type VenueFixture } from './helpers/app.js';
-import { expectStatus, orderBody, patchStatus, placeOrder, publish, setUpOrderMenu, type MenuIds } from './helpers/orders.js';
+import { burgerLine, expectStatus, orderBody, patchStatus, placeOrder, publish, setUpOrderMenu, type MenuIds } from './helpers/orders.js';
 import { sleep, until } from './helpers/net.js';
 import { Receiver, venueWithEndpoint } from './helpers/webhook-receiver.js';
 
@@ -55,6 +55,33 @@ describe('webhook delivery', () => {
     assert.equal(event.body.id, event.id, 'the payload id is the webhook-id');
     assert.equal(event.body.venueId, v.id);
     assert.match(event.body.timestamp, /^\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it('writes the payload in the order\'s own statement exactly as the read shows it: number, times, lines, modifiers, table, text', async () => {
+    // The statement fills in the number and times (and the scheduled time as stored) where the
+    // payload had marks: text that looks like a mark, quotes and non-Latin text stay as written.
+    const table = await call(t.app, 'POST', '/v1/tables', { key: v.key, body: { name: 'Window "4" — вікно' } });
+    expectStatus(table, 201);
+    const burger = ids.options.burger;
+    const placed = await placeOrder(t.app, v.slug, orderBody(ids, {
+      type: 'dine_in',
+      tableId: table.body.id,
+      comment: 'carta-number-0000 carta-time-0000 "quoted" \\ back\nslash, 🍔 — без цибулі',
+      customerName: 'Zoë "Z" O\'Neil',
+      scheduledFor: '2027-03-14T18:00:00.123456+02:00',
+      items: [
+        burgerLine(ids, 2, [{ optionId: burger.Extras.cheese, quantity: 2 }, { optionId: burger.Remove.onion }], 'bun-brioche'),
+        { productId: ids.productIds.fries, quantity: 3 },
+      ],
+    }), 'payload-statement-key');
+    expectStatus(placed, 201);
+    const event = await until('order.created', () => receiver.unique().find((r) => r.type === 'order.created' && r.body.data.order.id === placed.body.id));
+    const read = await call(t.app, 'GET', `/v1/orders/${placed.body.id}`, { key: v.key });
+    assert.deepEqual(event.body.data.order, read.body);
+    assert.equal(read.body.scheduledFor, '2027-03-14T16:00:00.123Z');
+    assert.equal(read.body.orderNumber, placed.body.orderNumber);
+    assert.equal(read.body.items[0].modifiers.length, 3);
+    assert.doesNotMatch(event.raw.body, /carta-(number|time|scheduled-for)-[0-9a-f]{32}/, 'no mark is left in the payload');
   });
 
   it('sends order.updated with the previous and new status, and menu.published', async () => {

@@ -83,7 +83,7 @@ describe('webhook dispatchers sharing a database', () => {
     // The dispatcher is ready first, so the lease is not spent opening it on a loaded machine.
     const c = await dispatcher();
     // An instance claims it (a lease of 1.5 s) and dies before sending.
-    const claimed = await t.database.db.transaction((tx) => claimDeliveries(tx, v.id, 10, 1500));
+    const claimed = await t.database.db.transaction((tx) => claimDeliveries(tx, v.id, { endpoints: 10, batch: 10 }, 1500));
     assert.equal(claimed.length, 1);
     await c.start();
     c.arm();

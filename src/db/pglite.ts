@@ -42,6 +42,13 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
     coherent: () => true,
     onWrite: (listener) => epochs.listen(listener),
     query: (text, params) => run(pg, text, params),
+    unread: {
+      query: async (text, params) => {
+        onQuery?.(text);
+        const result = await pg.query<never>(text, params as unknown[] | undefined);
+        return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+      },
+    },
     async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       const { deadline, scope } = options;
       try {

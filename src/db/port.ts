@@ -92,6 +92,13 @@ export interface Database extends Queryable {
   /** PostgreSQL with a change feed: reports it going down (memos read through) and back up. */
   onFeedChange?: (listener: (listening: boolean, err?: Error) => void) => void;
   transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Statements each committed on its own (one round trip, where a transaction takes three) that
+   * write only rows no memo, cache or write listener reads (the webhook dispatcher's bookkeeping):
+   * they move no epoch and, on PostgreSQL, send no notification, so such a commit neither queues
+   * behind others for the notification lock nor makes other instances read again.
+   */
+  readonly unread: Queryable;
   /** PostgreSQL: the pool's state and how long transactions waited for a connection (GET /metrics). */
   stats?: () => PoolStats;
   /** Runs a script of several statements (migrations). */

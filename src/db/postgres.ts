@@ -111,6 +111,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       // A write commits together with its notification (see transaction), never one without the other.
       return db.transaction((tx) => tx.query<R>(text, params));
     },
+    // Autocommit: nothing to notify.
+    unread: { query: (text, params) => run(pool, text, params) },
     async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       const { deadline, scope } = options;
       const waitStarted = performance.now();

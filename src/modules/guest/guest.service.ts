@@ -11,7 +11,7 @@ import { findPublicationDocument } from '../menu/menu.repository.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
 import * as orders from '../orders/orders.repository.js';
 import { loadOrderViews } from '../orders/orders.service.js';
-import { orderViews } from '../orders/order-view.js';
+import { orderMarks, orderViews, placedOrderView } from '../orders/order-view.js';
 import type { OrderView } from '../orders/orders.schemas.js';
 import type { MediaUrls } from '../media/stored-image.js';
 import { effectiveLanguages, effectiveOrderConfig } from '../settings/settings.service.js';
@@ -217,39 +217,45 @@ export class GuestService {
     const order = priced.order;
     const key = idempotencyKey === undefined ? null : { key: idempotencyKey, requestHash };
     const token = newGuestToken();
-    const notify = await this.events.wanted(venue.id, 'order.created');
+    const newOrder: orders.NewOrder = {
+      id: uuidv7(),
+      type: input.type,
+      customerName: input.customerName ?? null,
+      customerPhone: input.customerPhone ?? null,
+      customerEmail: input.customerEmail ?? null,
+      deliveryAddress: input.deliveryAddress ?? null,
+      deliveryNotes: input.deliveryNotes ?? null,
+      paymentMethod: input.paymentMethod,
+      comment: input.comment ?? null,
+      changeFromAmount: input.changeFromAmount ?? null,
+      scheduledFor: input.scheduledFor ?? null,
+      tableId: table.id,
+      tableName: table.name,
+      currency: venue.currency,
+      publicationId: venue.latest_publication_id,
+      guestToken: token,
+      ...order,
+    };
+    // The outbox is part of the order's own statement (one round trip under the venue's order lock),
+    // so its payload is built now, with marks for what only that statement knows.
+    let event: orders.NewOrderEvent | null = null;
+    if (await this.events.wanted(venue.id, 'order.created')) {
+      const marks = orderMarks();
+      event = { ...this.events.draft(venue.id, 'order.created', { order: placedOrderView(newOrder, marks) }), marks };
+    }
     let queued = 0;
     const placed = await this.db.transaction(async (tx) => {
-      const inserted = await orders.insertOrder(tx, venue.id, {
-        id: uuidv7(),
-        type: input.type,
-        customerName: input.customerName ?? null,
-        customerPhone: input.customerPhone ?? null,
-        customerEmail: input.customerEmail ?? null,
-        deliveryAddress: input.deliveryAddress ?? null,
-        deliveryNotes: input.deliveryNotes ?? null,
-        paymentMethod: input.paymentMethod,
-        comment: input.comment ?? null,
-        changeFromAmount: input.changeFromAmount ?? null,
-        scheduledFor: input.scheduledFor ?? null,
-        tableId: table.id,
-        tableName: table.name,
-        currency: venue.currency,
-        publicationId: venue.latest_publication_id,
-        guestToken: token,
-        ...order,
-      }, key);
+      const inserted = await orders.insertOrder(tx, venue.id, newOrder, key, event);
       // The key is live for another order: nothing of this one is kept.
       if (!inserted) throw KEY_TAKEN;
-      const view = orderViews([inserted.row], inserted.items, inserted.modifiers)[0];
-      if (notify) queued = await this.events.record(tx, venue.id, 'order.created', { order: view });
-      return view;
+      queued = inserted.queued;
+      return orderViews([inserted.row], inserted.items, inserted.modifiers)[0];
     }, { scope: { venueId: venue.id, ordersOnly: true } }).catch((err: unknown) => {
       if (err !== KEY_TAKEN) throw err;
       return null;
     });
     if (placed) {
-      this.events.queued(queued);
+      this.events.queued(venue.id, queued);
       return { order: placed, token, replayed: false };
     }
     // Two requests with one key: the insert that lost waited for the winner's commit, whose order

@@ -81,7 +81,7 @@ export class MenuService {
       if (notify) queued = await this.events.record(tx, venue.venueId, 'menu.published', { publicationId, publishedAt, counts });
       return { publicationId, publishedAt, counts };
     }, { scope: { venueId: venue.venueId } });
-    this.events.queued(queued);
+    this.events.queued(venue.venueId, queued);
     return result;
   }
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/port.js';
+import { outboxCtes, type OutboxEvent } from '../webhooks/deliveries.repository.js';
 import type { OrderStatus } from './order-status.js';
 
 export interface OrderRow {
@@ -125,17 +126,10 @@ export interface OrderKey {
   requestHash: string;
 }
 
-/**
- * Places an order in one statement: it ticks the venue's order clock (the number, and the row
- * lock that orders the venue's writes until commit, see tickClock), inserts the order, its
- * items and their modifiers, and records its Idempotency-Key (taking over an expired row).
- * One statement is one round trip under the lock, so a busy venue's orders queue behind each
- * other for a commit, not for six statements. Returns the order as the read would (the row from
- * RETURNING, the lines as written), or null when the key is live for another order (a retry, or
- * one racing): the caller rolls back and answers from that order.
- */
-export async function insertOrder(db: Queryable, venueId: string, o: NewOrder, key: OrderKey | null): Promise<InsertedOrder | null> {
+/** The lines of a new order as rows (with each item's product, which the read does not show). */
+export function newOrderLines(o: NewOrder): { items: (OrderItemRow & { product_id: string })[]; modifiers: OrderModifierRow[] } {
   const items = o.items.map((it, position) => ({
+    order_id: o.id,
     position,
     product_id: it.productId,
     product_external_id: it.productExternalId,
@@ -145,6 +139,7 @@ export async function insertOrder(db: Queryable, venueId: string, o: NewOrder, k
     total_price: it.totalPrice,
   }));
   const modifiers = o.items.flatMap((it, itemPosition) => it.modifiers.map((m, position) => ({
+    order_id: o.id,
     item_position: itemPosition,
     position,
     group_name: m.groupName,
@@ -153,9 +148,52 @@ export async function insertOrder(db: Queryable, venueId: string, o: NewOrder, k
     price_adjustment: m.priceAdjustment,
     quantity: m.quantity,
   })));
+  return { items, modifiers };
+}
+
+/**
+ * Stand-ins in an event's payload for what only the order's statement knows: its number and time
+ * from the order clock, and its scheduled time as the database keeps it. Random per order, so no
+ * text a guest writes can be taken for one.
+ */
+export interface OrderMarks {
+  number: string;
+  time: string;
+  scheduledFor: string;
+}
+
+/** An `order.created` event whose payload carries `marks`, written by the order's own statement. */
+export interface NewOrderEvent extends OutboxEvent {
+  marks: OrderMarks;
+}
+
+/** A timestamp as JSON shows it (Date.prototype.toISOString), from a timestamptz of millisecond precision or finer. */
+const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * Places an order in one statement: it ticks the venue's order clock (the number, and the row
+ * lock that orders the venue's writes until commit, see tickClock), inserts the order, its
+ * items and their modifiers, records its Idempotency-Key (taking over an expired row), and with
+ * `event` writes the outbox (the event with the marks replaced, and its deliveries). One
+ * statement is one round trip under the lock, so a busy venue's orders queue behind each other
+ * for a commit, not for six statements. Returns the order as the read would (the row from
+ * RETURNING, the lines as written) and how many deliveries it queued, or null when the key is live
+ * for another order (a retry, or one racing): the caller rolls back and answers from that order.
+ */
+export async function insertOrder(
+  db: Queryable,
+  venueId: string,
+  o: NewOrder,
+  key: OrderKey | null,
+  event: NewOrderEvent | null = null,
+): Promise<(InsertedOrder & { queued: number }) | null> {
+  const { items, modifiers } = newOrderLines(o);
+  const payload = `(select replace(replace(replace($28::text, $29::text, p.order_number), $30::text, ${isoText('p.created_at')}),
+         $31::text, coalesce(${isoText('p.scheduled_for')}, '')) from placed p)`;
+  const outbox = event === null ? '' : `, ${outboxCtes({ venue: '$1', id: '$26::uuid', type: '$27::text', payload })}`;
   // Every part reads the clock: it runs first, so two orders with one key never lock in the
   // opposite order (the clock row, then the key).
-  const { rows } = await db.query<OrderRow & { key_recorded: boolean }>(
+  const { rows } = await db.query<OrderRow & { key_recorded: boolean; queued: number }>(
     `with clock as (
        ${tickClock(1)}
      ), placed as (
@@ -185,20 +223,19 @@ export async function insertOrder(db: Queryable, venueId: string, o: NewOrder, k
        on conflict (venue_id, key) do update set request_hash = excluded.request_hash, order_id = excluded.order_id, created_at = now()
        where k.created_at < now() - interval '24 hours'
        returning 1
-     )
-     select placed.*, ($24::text is null or exists (select 1 from recorded)) as key_recorded from placed`,
+     )${outbox}
+     select placed.*, ($24::text is null or exists (select 1 from recorded)) as key_recorded,
+       ${event === null ? '0' : '(select count(*) from queued)::int'} as queued
+     from placed`,
     [venueId, o.id, o.type, o.customerName, o.customerPhone, o.customerEmail, o.deliveryAddress, o.deliveryNotes,
       o.paymentMethod, o.comment, o.changeFromAmount, o.scheduledFor, o.tableId, o.tableName, o.currency, o.subtotalAmount,
       o.deliveryFee, o.discountAmount, o.totalAmount, o.publicationId, o.guestToken, JSON.stringify(items),
-      JSON.stringify(modifiers), key?.key ?? null, key?.requestHash ?? null],
+      JSON.stringify(modifiers), key?.key ?? null, key?.requestHash ?? null,
+      ...(event === null ? [] : [event.id, event.type, event.payload, event.marks.number, event.marks.time, event.marks.scheduledFor])],
   );
-  const { key_recorded: recorded, ...row } = rows[0];
+  const { key_recorded: recorded, queued, ...row } = rows[0];
   if (!recorded) return null;
-  return {
-    row,
-    items: items.map(({ product_id: _, ...it }) => ({ order_id: o.id, ...it })),
-    modifiers: modifiers.map((m) => ({ order_id: o.id, ...m })),
-  };
+  return { row, items: items.map(({ product_id: _, ...it }) => it), modifiers, queued };
 }
 
 export async function findOrder(db: Queryable, venueId: string, orderId: string, forUpdate = false): Promise<OrderRow | null> {

@@ -127,7 +127,7 @@ export class OrdersService {
       if (notify && previousStatus) queued = await this.events.record(tx, venueId, 'order.updated', { order, previousStatus, status: to });
       return order;
     }, { scope: { venueId, ordersOnly: true } });
-    this.events.queued(queued);
+    this.events.queued(venueId, queued);
     return view;
   }
 }

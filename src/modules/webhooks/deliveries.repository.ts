@@ -1,32 +1,44 @@
 import type { Queryable } from '../../db/port.js';
 import type { WebhookEvent } from './webhooks.schemas.js';
 
+/** An event as written: its id (the webhook-id), type and payload (the body as signed and sent). */
+export interface OutboxEvent {
+  id: string;
+  type: string;
+  payload: string;
+}
+
 /**
- * Writes an event and one delivery for each enabled endpoint of the venue subscribed to its type,
- * in the caller's transaction (the outbox: the event commits with the change, or neither does).
- * With `endpointId` (a ping), that endpoint alone gets it, whatever it subscribes to and whether
- * or not it is enabled. No endpoint, no row. Returns the ids of the deliveries queued.
+ * The outbox as CTEs of the statement that makes the change (`with ..., ${outboxCtes(...)}`), so
+ * the event commits with it or not at all: the event, and one delivery for each enabled endpoint of
+ * the venue subscribed to its type, or with `endpoint` (a ping) for that one alone, whatever it
+ * subscribes to and whether or not it is enabled. No endpoint, no row. The deliveries' ids are
+ * `queued`'s. Each argument is an SQL expression: a parameter, or a value the statement computes.
  */
-export async function recordEvent(
-  db: Queryable,
-  venueId: string,
-  event: { id: string; type: string; payload: string },
-  endpointId: string | null = null,
-): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(
-    `with subscribed as (
+export const outboxCtes = (sql: { venue: string; id: string; type: string; payload: string; endpoint?: string }) => `subscribed as (
        select id from webhook_endpoints
-       where venue_id = $1 and (case when $5::uuid is null then enabled and $3 = any(events) else id = $5 end)
+       where venue_id = ${sql.venue} and ${sql.endpoint === undefined ? `enabled and ${sql.type} = any(events)` : `id = ${sql.endpoint}`}
      ), event as (
        insert into webhook_events (venue_id, id, type, payload)
-       select $1, $2, $3, $4 where exists (select 1 from subscribed)
+       select ${sql.venue}, ${sql.id}, ${sql.type}, ${sql.payload} where exists (select 1 from subscribed)
        returning id
-     )
-     insert into webhook_deliveries (venue_id, id, endpoint_id, event_id)
-     select $1, gen_random_uuid(), s.id, e.id from subscribed s cross join event e
-     order by s.id
-     returning id`,
-    [venueId, event.id, event.type, event.payload, endpointId],
+     ), queued as (
+       insert into webhook_deliveries (venue_id, id, endpoint_id, event_id)
+       select ${sql.venue}, gen_random_uuid(), s.id, e.id from subscribed s cross join event e
+       order by s.id
+       returning id
+     )`;
+
+/**
+ * Writes an event and its deliveries (outboxCtes) on their own, in the caller's transaction, with
+ * `endpointId` for one endpoint alone. Returns the ids of the deliveries queued.
+ */
+export async function recordEvent(db: Queryable, venueId: string, event: OutboxEvent, endpointId: string | null = null): Promise<string[]> {
+  const params = [venueId, event.id, event.type, event.payload];
+  const { rows } = await db.query<{ id: string }>(
+    `with ${outboxCtes({ venue: '$1', id: '$2', type: '$3', payload: '$4', endpoint: endpointId === null ? undefined : '$5' })}
+     select id from queued`,
+    endpointId === null ? params : [...params, endpointId],
   );
   return rows.map((r) => r.id);
 }
@@ -79,6 +91,8 @@ export interface ClaimedDelivery {
   id: string;
   endpoint_id: string;
   event_id: string;
+  /** Its place in its endpoint's queue (bigint, as text): a batch is sent in this order. */
+  seq: string;
   attempts: number;
   created_at: Date;
   url: string;
@@ -89,31 +103,51 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Claims up to `limit` deliveries of one venue that are due: for each endpoint only its oldest
- * pending one (an endpoint's events go out in order, one at a time), skipping rows another
- * instance is claiming (FOR UPDATE SKIP LOCKED) and those leased to one. The claim leases them
- * for `leaseMs` and counts the attempt, in one statement: a crash mid-send leaves the lease to
- * expire and the delivery to be sent again (at least once), never twice at once.
+ * Claims due deliveries of one venue: for up to `endpoints` endpoints whose oldest pending
+ * delivery is due and not leased, that one and up to `batch` - 1 pending behind it, which the
+ * dispatcher sends one after the other (an endpoint's events go out in order). Only queue heads
+ * are locked with FOR UPDATE SKIP LOCKED: another instance claiming at the same time skips a
+ * locked head, and with it that endpoint's whole queue, since nothing behind a pending head is
+ * claimable. The claim leases the rows for `leaseMs` and counts the attempt, in one statement: a
+ * crash mid-send leaves the lease to expire and the deliveries to be sent again (at least once),
+ * never twice at once.
  */
-export async function claimDeliveries(db: Queryable, venueId: string, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+export async function claimDeliveries(
+  db: Queryable,
+  venueId: string,
+  limits: { endpoints: number; batch: number },
+  leaseMs: number,
+): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query<ClaimedDelivery>(
     `with heads as (
-       select d.id from webhook_deliveries d
+       select d.endpoint_id, d.seq from webhook_deliveries d
        join webhook_endpoints p on p.venue_id = d.venue_id and p.id = d.endpoint_id and p.enabled
        where d.venue_id = $1 and ${CLAIMABLE}
        order by d.seq
        limit $2
        for update of d skip locked
+     ), batch as materialized (
+       select q.id from heads h cross join lateral (
+         select e.id from webhook_deliveries e
+         where e.venue_id = $1 and e.endpoint_id = h.endpoint_id and e.status = 'pending' and e.seq >= h.seq
+         order by e.seq
+         limit $4
+       ) q
+     ), leased as (
+       -- Each row by its key (the batch is materialized first): the planner, short of statistics
+       -- (PGlite is never analyzed), would otherwise walk the endpoint's whole history.
+       update webhook_deliveries d
+       set leased_until = now() + $3 * interval '1 millisecond', attempts = d.attempts + 1, updated_at = now()
+       from batch
+       where d.venue_id = $1 and d.id = batch.id
+       returning d.id, d.endpoint_id, d.event_id, d.seq, d.attempts, d.created_at
      )
-     update webhook_deliveries d
-     set leased_until = now() + $3 * interval '1 millisecond', attempts = d.attempts + 1, updated_at = now()
-     from heads, webhook_endpoints p, webhook_events ev
-     where d.venue_id = $1 and d.id = heads.id
-       and p.venue_id = $1 and p.id = d.endpoint_id
-       and ev.venue_id = $1 and ev.id = d.event_id
-     returning d.id, d.endpoint_id, d.event_id, d.attempts, d.created_at, p.url, p.secret,
-               case when p.previous_secret_expires_at > now() then p.previous_secret end as previous_secret, ev.payload`,
-    [venueId, limit, leaseMs],
+     select l.id, l.endpoint_id, l.event_id, l.seq::text as seq, l.attempts, l.created_at, p.url, p.secret,
+            case when p.previous_secret_expires_at > now() then p.previous_secret end as previous_secret, ev.payload
+     from leased l
+     join webhook_endpoints p on p.venue_id = $1 and p.id = l.endpoint_id
+     join webhook_events ev on ev.venue_id = $1 and ev.id = l.event_id`,
+    [venueId, limits.endpoints, leaseMs, limits.batch],
   );
   return rows;
 }
@@ -125,41 +159,66 @@ export interface AttemptOutcome {
   error: string | null;
 }
 
+/** A claimed delivery as its batch left it: attempted, with what came of it, or not sent (`outcome` null). */
+export interface BatchEntry {
+  id: string;
+  /** The attempt number the claim gave it (its fence). */
+  attempt: number;
+  outcome: AttemptOutcome | null;
+  /** For an attempt: delivered, due again at `retryAt`, or failed for good (`retryAt` null). */
+  result: { delivered: true } | { delivered: false; retryAt: Date | null } | null;
+}
+
 /**
- * What an attempt came to: the attempt row, and the delivery delivered, due again at
- * `retryAt`, or failed for good (`retryAt` null). The endpoint's failing_since follows; it is
- * returned (null after a delivery), for the dispatcher to disable an endpoint failing for a day.
+ * What one endpoint's claimed batch came to, in one statement: an attempt row and the new state of
+ * each delivery sent (delivered, due again after a backoff, or failed), and the lease handed back,
+ * with its attempt uncounted, for those not sent (behind a failure, or with too little lease left).
+ * The endpoint's failing_since follows the last attempt; it is returned (null after a delivery),
+ * for the dispatcher to disable an endpoint failing for a day.
  */
-export async function recordAttempt(
-  db: Queryable,
-  venueId: string,
-  delivery: { id: string; endpointId: string; attempt: number },
-  outcome: AttemptOutcome,
-  result: { delivered: true } | { delivered: false; retryAt: Date | null },
-): Promise<{ failingSince: Date | null }> {
-  const status = result.delivered ? 'delivered' : result.retryAt ? 'pending' : 'failed';
-  const { rows } = await db.query<{ failing_since: Date | null }>(
-    `with attempt as (
+export async function recordBatch(db: Queryable, venueId: string, endpointId: string, entries: BatchEntry[]): Promise<{ failingSince: Date | null }> {
+  const rows = entries.map((e) => ({
+    id: e.id,
+    attempt: e.attempt,
+    status: e.result === null ? 'unsent' : e.result.delivered ? 'delivered' : e.result.retryAt ? 'pending' : 'failed',
+    retry_at: e.result && !e.result.delivered ? e.result.retryAt : null,
+    started_at: e.outcome?.startedAt ?? null,
+    duration_ms: e.outcome ? Math.round(e.outcome.durationMs) : null,
+    status_code: e.outcome?.statusCode ?? null,
+    error: e.outcome?.error ?? null,
+  }));
+  const last = [...entries].reverse().find((e) => e.result !== null);
+  const failing = last !== undefined && last.result !== null && !last.result.delivered;
+  const { rows: result } = await db.query<{ failing_since: Date | null }>(
+    `with outcome as (
+       select * from jsonb_to_recordset($2::jsonb) as r(id uuid, attempt int, status text, retry_at timestamptz,
+         started_at timestamptz, duration_ms int, status_code int, error text)
+     ), attempt as (
        insert into webhook_attempts (venue_id, delivery_id, attempt, started_at, duration_ms, status_code, error)
-       values ($1, $2, $3, $4, $5, $6, $7)
+       select $1, id, attempt, started_at, duration_ms, status_code, error from outcome where status <> 'unsent'
        on conflict do nothing
      ), endpoint as (
-       update webhook_endpoints set failing_since = case when $8 = 'delivered' then null else coalesce(failing_since, now()) end
+       update webhook_endpoints set failing_since = case when $4 then coalesce(failing_since, now()) else null end
        -- A delivery to an endpoint that was not failing changes nothing: no row written on the hot path.
-       where venue_id = $1 and id = $10 and ($8 <> 'delivered' or failing_since is not null)
+       where venue_id = $1 and id = $3 and $5 and ($4 or failing_since is not null)
        returning failing_since
      ), delivery as (
-       update webhook_deliveries set status = $8, next_attempt_at = coalesce($9, next_attempt_at), leased_until = null,
-         last_status_code = $6, last_error = $7, updated_at = now()
+       update webhook_deliveries d set
+         status = case when o.status = 'unsent' then 'pending' else o.status end,
+         attempts = case when o.status = 'unsent' then d.attempts - 1 else d.attempts end,
+         next_attempt_at = coalesce(o.retry_at, d.next_attempt_at), leased_until = null,
+         last_status_code = case when o.status = 'unsent' then d.last_status_code else o.status_code end,
+         last_error = case when o.status = 'unsent' then d.last_error else o.error end,
+         updated_at = now()
+       from outcome o
        -- The attempt number fences a late answer: once a lease ran out and another instance claimed the
        -- delivery again (attempts moved on), this one's outcome no longer decides its state.
-       where venue_id = $1 and id = $2 and attempts = $3 and status = 'pending'
+       where d.venue_id = $1 and d.id = o.id and d.attempts = o.attempt and d.status = 'pending'
      )
      select failing_since from endpoint`,
-    [venueId, delivery.id, delivery.attempt, outcome.startedAt, Math.round(outcome.durationMs), outcome.statusCode, outcome.error,
-      status, result.delivered ? null : result.retryAt, delivery.endpointId],
+    [venueId, JSON.stringify(rows), endpointId, failing, last !== undefined],
   );
-  return { failingSince: rows[0]?.failing_since ?? null };
+  return { failingSince: result[0]?.failing_since ?? null };
 }
 
 /**

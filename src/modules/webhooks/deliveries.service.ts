@@ -48,7 +48,7 @@ export class WebhookDeliveriesService {
   async retry(actor: Actor, endpointId: string, deliveryId: string): Promise<WebhookDeliveryView> {
     const venueId = actor.venue.venueId;
     // Checked in the transaction: an endpoint deleted meanwhile is a 404, not a foreign-key failure.
-    // Its bookkeeping touches no venue data a memo reads (WriteScope ordersOnly), like the dispatcher's.
+    // Its bookkeeping touches no venue data a memo reads (WriteScope ordersOnly).
     const id = await this.db.transaction(async (tx) => {
       await this.endpoint(tx, venueId, endpointId);
       if (!isUuid(deliveryId)) throw errors.webhookDeliveryNotFound();
@@ -57,7 +57,7 @@ export class WebhookDeliveriesService {
       await audit(tx, actor, [{ action: 'webhook.retry', entityType: 'webhook', entityRef: endpointId, changes: { deliveryId, retriedAs: created } }]);
       return created;
     }, { scope: { venueId, ordersOnly: true } });
-    this.events.queued(1);
+    this.events.queued(venueId, 1);
     return this.read(venueId, endpointId, id);
   }
 
@@ -70,7 +70,7 @@ export class WebhookDeliveriesService {
       await audit(tx, actor, [{ action: 'webhook.test', entityType: 'webhook', entityRef: endpointId, changes: { deliveryId: created } }]);
       return created;
     }, { scope: { venueId, ordersOnly: true } });
-    this.events.queued(1);
+    this.events.queued(venueId, 1);
     return this.read(venueId, endpointId, id);
   }
 

@@ -1,7 +1,7 @@
 import { EpochMemo } from '../../db/epoch-memo.js';
 import type { Database, Queryable } from '../../db/port.js';
 import { uuidv7 } from '../../ids.js';
-import { recordEvent, subscribedEvents } from './deliveries.repository.js';
+import { recordEvent, subscribedEvents, type OutboxEvent } from './deliveries.repository.js';
 import type { WebhookEvent } from './webhooks.schemas.js';
 
 /**
@@ -12,8 +12,8 @@ import type { WebhookEvent } from './webhooks.schemas.js';
  */
 export class WebhookEvents {
   private readonly subscriptions: EpochMemo<readonly WebhookEvent[]>;
-  /** Told after a commit that queued deliveries (the dispatcher sends them at once). */
-  onQueued: (() => void) | null = null;
+  /** Told after a commit that queued deliveries of the venue (the dispatcher sends them at once). */
+  onQueued: ((venueId: string) => void) | null = null;
   /** Told when a venue turns out to have webhooks (the dispatcher starts polling). */
   onSubscribed: (() => void) | null = null;
 
@@ -28,25 +28,29 @@ export class WebhookEvents {
     return types.includes(type);
   }
 
-  /** An event's id and body: `{ id, type, timestamp, venueId, data }` (docs/events.md). */
-  private envelope(venueId: string, type: WebhookEvent | 'ping', data: Record<string, unknown>): { id: string; payload: string } {
+  /**
+   * An event as the outbox stores it: its body is `{ id, type, timestamp, venueId, data }`
+   * (docs/events.md), `data` the event's own part. For a change whose statement writes the outbox
+   * itself (outboxCtes), as a guest order does.
+   */
+  draft(venueId: string, type: WebhookEvent | 'ping', data: Record<string, unknown>): OutboxEvent {
     const id = uuidv7();
-    return { id, payload: JSON.stringify({ id, type, timestamp: new Date().toISOString(), venueId, data }) };
+    return { id, type, payload: JSON.stringify({ id, type, timestamp: new Date().toISOString(), venueId, data }) };
   }
 
-  /** Writes the event in the caller's transaction; `data` is the event's own part of the payload. */
+  /** Writes the event in the caller's transaction; returns how many deliveries it queued. */
   async record(tx: Queryable, venueId: string, type: WebhookEvent, data: Record<string, unknown>): Promise<number> {
-    return (await recordEvent(tx, venueId, { ...this.envelope(venueId, type, data), type })).length;
+    return (await recordEvent(tx, venueId, this.draft(venueId, type, data))).length;
   }
 
   /** A `ping` for one endpoint alone (POST /v1/webhooks/:id/test); the delivery's id, or null for no such endpoint. */
   async ping(tx: Queryable, venueId: string, endpointId: string): Promise<string | null> {
-    const [id] = await recordEvent(tx, venueId, { ...this.envelope(venueId, 'ping', { endpointId }), type: 'ping' }, endpointId);
+    const [id] = await recordEvent(tx, venueId, this.draft(venueId, 'ping', { endpointId }), endpointId);
     return id ?? null;
   }
 
   /** After the transaction that recorded events committed. */
-  queued(count: number): void {
-    if (count > 0) this.onQueued?.();
+  queued(venueId: string, count: number): void {
+    if (count > 0) this.onQueued?.(venueId);
   }
 }
