@@ -77,6 +77,44 @@ describe('webhook dispatchers sharing a database', () => {
     assert.deepEqual(rows, [{ status: 'delivered', attempts: 1, n: 40 }]);
   });
 
+  it('sends a backlog in batches, in order, handing back what a failure or the lease leaves unsent with its attempt uncounted', async () => {
+    const before = receiver.accepted.length;
+    const placed: string[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const res = await placeOrder(t.app, v.slug, orderBody(ids));
+      expectStatus(res, 201);
+      placed.push(res.body.id);
+    }
+    // Each answer takes 150 ms; a send may start only while its 500 ms timeout ends inside the
+    // 1.5 s lease, so one claim of the 12 cannot send them all. The third answer is a 500: the
+    // batch stops there and what follows waits behind its retry (100 ms later).
+    receiver.script = [{ status: 200, late: 150 }, { status: 200, late: 150 }, 500, ...Array.from({ length: 12 }, () => ({ status: 200, late: 150 }))];
+    const sender = new WebhookSender({ resolve: loopbackResolver, allow: [{ host: '127.0.0.1', port: receiver.port }] }, { timeoutMs: 500 });
+    const d = new WebhookDispatcher(await instanceDb(), sender, { pollMs: 20, leaseMs: 1500, timeoutMs: 500, retryDelaysMs: [100], roundIntervalMs: 10 });
+    await d.start();
+    try {
+      await until('12 deliveries', () => placed.every((id) => receiver.unique().some((r) => r.body.data.order.id === id)), 20_000);
+      await sleep(100);
+    } finally {
+      await d.stop();
+      receiver.script = [];
+    }
+    const got = receiver.accepted.slice(before);
+    assert.equal(got.length, 12, 'each sent until accepted, none twice');
+    assert.deepEqual(got.map((r) => r.body.data.order.id), placed, 'in commit order');
+    // A delivery's attempts are the attempts logged: one handed back unsent counted none.
+    const { rows } = await t.database.db.query<{ status: string; attempts: number; logged: number }>(
+      `select d.status, d.attempts, (select count(*)::int from webhook_attempts a where a.venue_id = d.venue_id and a.delivery_id = d.id) as logged
+       from webhook_deliveries d join webhook_events e on e.venue_id = d.venue_id and e.id = d.event_id
+       where d.venue_id = $1 and (e.payload::jsonb -> 'data' -> 'order' ->> 'id') = any($2::text[])
+       order by d.seq`,
+      [v.id, placed],
+    );
+    assert.equal(rows.length, 12);
+    assert.ok(rows.every((r) => r.status === 'delivered' && r.attempts === r.logged), JSON.stringify(rows));
+    assert.deepEqual(rows.map((r) => r.attempts), [1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1], 'the third was tried twice');
+  });
+
   it('sends a delivery claimed by an instance that died once its lease runs out', async () => {
     const res = await placeOrder(t.app, v.slug, orderBody(ids));
     expectStatus(res, 201);
