@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openPostgres } from '../src/db/postgres.js';
 import type { Database } from '../src/db/port.js';
-import { claimDeliveries } from '../src/modules/webhooks/deliveries.repository.js';
+import { claimDeliveries, recordBatch } from '../src/modules/webhooks/deliveries.repository.js';
 import { WebhookDispatcher } from '../src/modules/webhooks/dispatcher.js';
 import { WebhookSender } from '../src/modules/webhooks/webhook-sender.js';
 import { call, createVenue, startApp, type TestApp, type VenueFixture } from './helpers/app.js';
@@ -138,5 +138,40 @@ describe('webhook dispatchers sharing a database', () => {
       [v.id, claimed[0].id],
     );
     assert.deepEqual(rows[0], { status: 'delivered', attempts: 2 });
+  });
+  it('skips an endpoint whose head another claim holds locked, never taking the delivery behind it', { skip: !onPostgres }, async () => {
+    const placed: string[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const res = await placeOrder(t.app, v.slug, orderBody(ids));
+      expectStatus(res, 201);
+      placed.push(res.body.id);
+    }
+    const other = await instanceDb();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    // Another instance's claim, caught between locking the head and committing its lease.
+    const holder = t.database.db.transaction(async (tx) => {
+      await tx.query(`select id from webhook_deliveries where venue_id = $1 and status = 'pending' order by seq limit 1 for update`, [v.id]);
+      locked();
+      await released;
+    });
+    await holding;
+    try {
+      assert.deepEqual(await claimDeliveries(other.unread, v.id, { endpoints: 10, batch: 10 }, 60_000), [], 'nothing behind a locked head');
+    } finally {
+      release();
+      await holder;
+    }
+    const claimed = await claimDeliveries(other.unread, v.id, { endpoints: 10, batch: 10 }, 60_000);
+    assert.equal(claimed.length, 2, 'the head and the one behind, once free');
+    // Handed back unsent, as a stopping dispatcher would.
+    await recordBatch(other.unread, v.id, claimed[0].endpoint_id, claimed.map((d) => ({ id: d.id, attempt: d.attempts, outcome: null, result: null })));
+    const { rows } = await t.database.db.query<{ n: number }>(
+      `select count(*)::int as n from webhook_deliveries where venue_id = $1 and status = 'pending' and leased_until is null and attempts = 0`,
+      [v.id],
+    );
+    assert.equal(rows[0].n, 2);
   });
 });

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/port.js';
-import { outboxCtes, type OutboxEvent } from '../webhooks/deliveries.repository.js';
+import { outboxCall, type OutboxEvent } from '../webhooks/deliveries.repository.js';
 import type { OrderStatus } from './order-status.js';
 
 export interface OrderRow {
@@ -190,7 +190,7 @@ export async function insertOrder(
   const { items, modifiers } = newOrderLines(o);
   const payload = `(select replace(replace(replace($28::text, $29::text, p.order_number), $30::text, ${isoText('p.created_at')}),
          $31::text, coalesce(${isoText('p.scheduled_for')}, '')) from placed p)`;
-  const outbox = event === null ? '' : `, ${outboxCtes({ venue: '$1', id: '$26::uuid', type: '$27::text', payload })}`;
+  const outbox = event === null ? '' : `, queued as (select ${outboxCall({ venue: '$1::uuid', id: '$26::uuid', type: '$27::text', payload })} as id)`;
   // Every part reads the clock: it runs first, so two orders with one key never lock in the
   // opposite order (the clock row, then the key).
   const { rows } = await db.query<OrderRow & { key_recorded: boolean; queued: number }>(

@@ -9,35 +9,24 @@ export interface OutboxEvent {
 }
 
 /**
- * The outbox as CTEs of the statement that makes the change (`with ..., ${outboxCtes(...)}`), so
- * the event commits with it or not at all: the event, and one delivery for each enabled endpoint of
- * the venue subscribed to its type, or with `endpoint` (a ping) for that one alone, whatever it
- * subscribes to and whether or not it is enabled. No endpoint, no row. The deliveries' ids are
- * `queued`'s. Each argument is an SQL expression: a parameter, or a value the statement computes.
+ * The outbox's write as an SQL expression of the statement that makes the change, so the event
+ * commits with it or not at all: a call of webhook_outbox (migration 0014, whose plans PostgreSQL
+ * keeps for the session), which writes the event and one delivery for each enabled endpoint of the
+ * venue subscribed to its type, or with `endpoint` (a ping) for that one alone, and gives the
+ * deliveries' ids, a row each (no endpoint, no row). Each argument is an SQL expression: a
+ * parameter, or a value the statement computes.
  */
-export const outboxCtes = (sql: { venue: string; id: string; type: string; payload: string; endpoint?: string }) => `subscribed as (
-       select id from webhook_endpoints
-       where venue_id = ${sql.venue} and ${sql.endpoint === undefined ? `enabled and ${sql.type} = any(events)` : `id = ${sql.endpoint}`}
-     ), event as (
-       insert into webhook_events (venue_id, id, type, payload)
-       select ${sql.venue}, ${sql.id}, ${sql.type}, ${sql.payload} where exists (select 1 from subscribed)
-       returning id
-     ), queued as (
-       insert into webhook_deliveries (venue_id, id, endpoint_id, event_id)
-       select ${sql.venue}, gen_random_uuid(), s.id, e.id from subscribed s cross join event e
-       order by s.id
-       returning id
-     )`;
+export const outboxCall = (sql: { venue: string; id: string; type: string; payload: string; endpoint?: string }) =>
+  `webhook_outbox(${sql.venue}, ${sql.id}, ${sql.type}, ${sql.payload}${sql.endpoint === undefined ? '' : `, ${sql.endpoint}`})`;
 
 /**
- * Writes an event and its deliveries (outboxCtes) on their own, in the caller's transaction, with
+ * Writes an event and its deliveries (outboxCall) on their own, in the caller's transaction, with
  * `endpointId` for one endpoint alone. Returns the ids of the deliveries queued.
  */
 export async function recordEvent(db: Queryable, venueId: string, event: OutboxEvent, endpointId: string | null = null): Promise<string[]> {
   const params = [venueId, event.id, event.type, event.payload];
   const { rows } = await db.query<{ id: string }>(
-    `with ${outboxCtes({ venue: '$1', id: '$2', type: '$3', payload: '$4', endpoint: endpointId === null ? undefined : '$5' })}
-     select id from queued`,
+    `select id from ${outboxCall({ venue: '$1::uuid', id: '$2::uuid', type: '$3::text', payload: '$4::text', endpoint: endpointId === null ? undefined : '$5::uuid' })} as id`,
     endpointId === null ? params : [...params, endpointId],
   );
   return rows.map((r) => r.id);
@@ -120,12 +109,25 @@ export async function claimDeliveries(
 ): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query<ClaimedDelivery>(
     `with heads as (
-       select d.endpoint_id, d.seq from webhook_deliveries d
-       join webhook_endpoints p on p.venue_id = d.venue_id and p.id = d.endpoint_id and p.enabled
-       where d.venue_id = $1 and ${CLAIMABLE}
-       order by d.seq
+       -- For each enabled endpoint, its first pending delivery that is due and not leased, locked
+       -- (one probe of the pending queue's index: the cost does not grow with a backlog), if it is
+       -- the endpoint's first pending one (min() reads one entry of that index too). A head another claim holds locked is skipped, and the
+       -- one behind it found instead is then refused by the check: never sent out of order.
+       select h.endpoint_id, h.seq from webhook_endpoints p
+       cross join lateral (
+         select d.endpoint_id, d.seq from webhook_deliveries d
+         where d.venue_id = p.venue_id and d.endpoint_id = p.id and d.status = 'pending'
+           and d.next_attempt_at <= now() and (d.leased_until is null or d.leased_until < now())
+         order by d.seq
+         limit 1
+         for update of d skip locked
+       ) h
+       where p.venue_id = $1 and p.enabled and h.seq = (
+         select min(e.seq) from webhook_deliveries e
+         where e.venue_id = $1 and e.endpoint_id = h.endpoint_id and e.status = 'pending'
+       )
+       order by h.seq
        limit $2
-       for update of d skip locked
      ), batch as materialized (
        select q.id from heads h cross join lateral (
          select e.id from webhook_deliveries e
@@ -211,12 +213,14 @@ export async function recordBatch(db: Queryable, venueId: string, endpointId: st
          last_error = case when o.status = 'unsent' then d.last_error else o.error end,
          updated_at = now()
        from outcome o
-       -- The attempt number fences a late answer: once a lease ran out and another instance claimed the
-       -- delivery again (attempts moved on), this one's outcome no longer decides its state.
-       where d.venue_id = $1 and d.id = o.id and d.attempts = o.attempt and d.status = 'pending'
+       -- Each row by its key ($6; the planner, short of statistics, would otherwise hash the venue's
+       -- whole pending queue). The attempt number is the fence: only the claim that counted it
+       -- records it, so a late answer, once a lease ran out and another instance claimed the
+       -- delivery again (attempts moved on), no longer decides its state.
+       where d.venue_id = $1 and d.id = any($6::uuid[]) and d.id = o.id and d.attempts = o.attempt
      )
      select failing_since from endpoint`,
-    [venueId, JSON.stringify(rows), endpointId, failing, last !== undefined],
+    [venueId, JSON.stringify(rows), endpointId, failing, last !== undefined, rows.map((r) => r.id)],
   );
   return { failingSince: result[0]?.failing_since ?? null };
 }

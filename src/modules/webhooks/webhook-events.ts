@@ -31,7 +31,7 @@ export class WebhookEvents {
   /**
    * An event as the outbox stores it: its body is `{ id, type, timestamp, venueId, data }`
    * (docs/events.md), `data` the event's own part. For a change whose statement writes the outbox
-   * itself (outboxCtes), as a guest order does.
+   * itself (outboxCall), as a guest order does.
    */
   draft(venueId: string, type: WebhookEvent | 'ping', data: Record<string, unknown>): OutboxEvent {
     const id = uuidv7();
