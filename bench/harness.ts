@@ -101,20 +101,25 @@ function setAffinity(pid: number, cpus: string): void {
   }
 }
 
-/** Runs a load with the servers on SERVER_CPU (autocannon runs on LOAD_CPU), then frees them. */
-async function pinned<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * Runs a load with the servers on SERVER_CPU (autocannon runs on LOAD_CPU), then frees them. With
+ * `here`, this process goes on LOAD_CPU as well: a load generated in it (and a receiver it runs).
+ */
+export async function pinned<T>(work: () => Promise<T>, here = false): Promise<T> {
   setAffinity(measured.carta, SERVER_CPU);
   setAffinity(measured.bare, SERVER_CPU);
+  if (here) setAffinity(process.pid, LOAD_CPU);
   try {
     return await work();
   } finally {
     setAffinity(measured.carta, ALL_CPUS);
     setAffinity(measured.bare, ALL_CPUS);
+    if (here) setAffinity(process.pid, ALL_CPUS);
   }
 }
 
 /** CPU time (user + system) a process has used, in ms, from /proc (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   // After the command: state is field 3; utime and stime are fields 14 and 15.
   return (Number(fields[11]) + Number(fields[12])) * 10;
