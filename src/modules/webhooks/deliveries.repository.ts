@@ -205,19 +205,22 @@ export async function recordBatch(db: Queryable, venueId: string, endpointId: st
        where venue_id = $1 and id = $3 and $5 and ($4 or failing_since is not null)
        returning failing_since
      ), delivery as (
+       -- Each row by its key, its outcome looked up (the batch is at most 50): joined instead, the
+       -- planner, short of statistics (PGlite is never analyzed), read the venue's whole delivery log.
+       -- The attempt number is the fence: only the claim that counted it records it, so a late
+       -- answer, once a lease ran out and another instance claimed the delivery again (attempts
+       -- moved on), no longer decides its state.
        update webhook_deliveries d set
-         status = case when o.status = 'unsent' then 'pending' else o.status end,
-         attempts = case when o.status = 'unsent' then d.attempts - 1 else d.attempts end,
-         next_attempt_at = coalesce(o.retry_at, d.next_attempt_at), leased_until = null,
-         last_status_code = case when o.status = 'unsent' then d.last_status_code else o.status_code end,
-         last_error = case when o.status = 'unsent' then d.last_error else o.error end,
-         updated_at = now()
-       from outcome o
-       -- Each row by its key ($6; the planner, short of statistics, would otherwise hash the venue's
-       -- whole pending queue). The attempt number is the fence: only the claim that counted it
-       -- records it, so a late answer, once a lease ran out and another instance claimed the
-       -- delivery again (attempts moved on), no longer decides its state.
-       where d.venue_id = $1 and d.id = any($6::uuid[]) and d.id = o.id and d.attempts = o.attempt
+         (status, attempts, next_attempt_at, last_status_code, last_error) = (
+           select case when o.status = 'unsent' then 'pending' else o.status end,
+                  case when o.status = 'unsent' then d.attempts - 1 else d.attempts end,
+                  coalesce(o.retry_at, d.next_attempt_at),
+                  case when o.status = 'unsent' then d.last_status_code else o.status_code end,
+                  case when o.status = 'unsent' then d.last_error else o.error end
+           from outcome o where o.id = d.id
+         ),
+         leased_until = null, updated_at = now()
+       where d.venue_id = $1 and d.id = any($6::uuid[]) and d.attempts = (select o.attempt from outcome o where o.id = d.id)
      )
      select failing_since from endpoint`,
     [venueId, JSON.stringify(rows), endpointId, failing, last !== undefined, rows.map((r) => r.id)],
