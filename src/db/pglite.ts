@@ -25,13 +25,14 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
   // that is not a plain select, a script), so in-process memos know when to read again.
   const epochs = new WriteEpochs();
 
-  const run = async <R>(q: PGlite | PgliteTransaction, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
+  // `moves`: a statement outside a transaction that can write moves the epoch (not `unread`'s).
+  const run = async <R>(q: PGlite | PgliteTransaction, text: string, params?: readonly unknown[], moves = q === pg): Promise<QueryResult<R>> => {
     onQuery?.(text);
     try {
       const result = await q.query<R>(text, params as unknown[] | undefined);
       return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
     } finally {
-      if (q === pg && !isReadOnly(text)) epochs.moved();
+      if (moves && !isReadOnly(text)) epochs.moved();
     }
   };
 
@@ -42,13 +43,7 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
     coherent: () => true,
     onWrite: (listener) => epochs.listen(listener),
     query: (text, params) => run(pg, text, params),
-    unread: {
-      query: async (text, params) => {
-        onQuery?.(text);
-        const result = await pg.query<never>(text, params as unknown[] | undefined);
-        return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
-      },
-    },
+    unread: { query: (text, params) => run(pg, text, params, false) },
     async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       const { deadline, scope } = options;
       try {

@@ -41,14 +41,16 @@ export async function subscribedEvents(db: Queryable, venueId: string): Promise<
   return rows.map((r) => r.type);
 }
 
+/** A delivery `d` waiting to be sent that may go now: due, and not leased to an instance sending it. */
+const DUE = `d.status = 'pending' and d.next_attempt_at <= now() and (d.leased_until is null or d.leased_until < now())`;
+
 /**
- * A delivery `d` (its endpoint `p` joined and enabled) that a claim takes now: due, not leased, and
- * at the head of its endpoint's queue (nothing pending ahead of it: one at a time, in order).
+ * The delivery `<alias>` is its endpoint's first pending one (nothing pending ahead of it: one at a
+ * time, in order). min() reads one entry of the pending queue's index, however long the queue.
  */
-const CLAIMABLE = `d.status = 'pending' and d.next_attempt_at <= now() and (d.leased_until is null or d.leased_until < now())
-  and not exists (
-    select 1 from webhook_deliveries e
-    where e.venue_id = d.venue_id and e.endpoint_id = d.endpoint_id and e.status = 'pending' and e.seq < d.seq
+const firstPending = (alias: string) => `${alias}.seq = (
+    select min(e.seq) from webhook_deliveries e
+    where e.venue_id = ${alias}.venue_id and e.endpoint_id = ${alias}.endpoint_id and e.status = 'pending'
   )`;
 
 /**
@@ -61,7 +63,7 @@ export async function venuesWithDueDeliveries(db: Queryable, limit: number): Pro
   const { rows } = await db.query<{ venue_id: string }>(
     `select d.venue_id from webhook_deliveries d
      join webhook_endpoints p on p.venue_id = d.venue_id and p.id = d.endpoint_id and p.enabled
-     where ${CLAIMABLE}
+     where ${DUE} and ${firstPending('d')}
      group by d.venue_id
      order by min(d.next_attempt_at)
      limit $1`,
@@ -80,8 +82,6 @@ export interface ClaimedDelivery {
   id: string;
   endpoint_id: string;
   event_id: string;
-  /** Its place in its endpoint's queue (bigint, as text): a batch is sent in this order. */
-  seq: string;
   attempts: number;
   created_at: Date;
   url: string;
@@ -94,7 +94,7 @@ export interface ClaimedDelivery {
 /**
  * Claims due deliveries of one venue: for up to `endpoints` endpoints whose oldest pending
  * delivery is due and not leased, that one and up to `batch` - 1 pending behind it, which the
- * dispatcher sends one after the other (an endpoint's events go out in order). Only queue heads
+ * dispatcher sends one after the other (an endpoint's events go out in order), in queue order. Only queue heads
  * are locked with FOR UPDATE SKIP LOCKED: another instance claiming at the same time skips a
  * locked head, and with it that endpoint's whole queue, since nothing behind a pending head is
  * claimable. The claim leases the rows for `leaseMs` and counts the attempt, in one statement: a
@@ -109,23 +109,18 @@ export async function claimDeliveries(
 ): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query<ClaimedDelivery>(
     `with heads as (
-       -- For each enabled endpoint, its first pending delivery that is due and not leased, locked
-       -- (one probe of the pending queue's index: the cost does not grow with a backlog), if it is
-       -- the endpoint's first pending one (min() reads one entry of that index too). A head another claim holds locked is skipped, and the
-       -- one behind it found instead is then refused by the check: never sent out of order.
-       select h.endpoint_id, h.seq from webhook_endpoints p
+       -- For each enabled endpoint, its first delivery that is due, locked (one probe of the pending
+       -- queue's index), if it is the endpoint's first pending one. A head another claim holds locked
+       -- is skipped, and the one behind it found instead is then refused: never sent out of order.
+       select h.venue_id, h.endpoint_id, h.seq from webhook_endpoints p
        cross join lateral (
-         select d.endpoint_id, d.seq from webhook_deliveries d
-         where d.venue_id = p.venue_id and d.endpoint_id = p.id and d.status = 'pending'
-           and d.next_attempt_at <= now() and (d.leased_until is null or d.leased_until < now())
+         select d.venue_id, d.endpoint_id, d.seq from webhook_deliveries d
+         where d.venue_id = p.venue_id and d.endpoint_id = p.id and ${DUE}
          order by d.seq
          limit 1
          for update of d skip locked
        ) h
-       where p.venue_id = $1 and p.enabled and h.seq = (
-         select min(e.seq) from webhook_deliveries e
-         where e.venue_id = $1 and e.endpoint_id = h.endpoint_id and e.status = 'pending'
-       )
+       where p.venue_id = $1 and p.enabled and ${firstPending('h')}
        order by h.seq
        limit $2
      ), batch as materialized (
@@ -144,11 +139,12 @@ export async function claimDeliveries(
        where d.venue_id = $1 and d.id = batch.id
        returning d.id, d.endpoint_id, d.event_id, d.seq, d.attempts, d.created_at
      )
-     select l.id, l.endpoint_id, l.event_id, l.seq::text as seq, l.attempts, l.created_at, p.url, p.secret,
+     select l.id, l.endpoint_id, l.event_id, l.attempts, l.created_at, p.url, p.secret,
             case when p.previous_secret_expires_at > now() then p.previous_secret end as previous_secret, ev.payload
      from leased l
      join webhook_endpoints p on p.venue_id = $1 and p.id = l.endpoint_id
-     join webhook_events ev on ev.venue_id = $1 and ev.id = l.event_id`,
+     join webhook_events ev on ev.venue_id = $1 and ev.id = l.event_id
+     order by l.seq`,
     [venueId, limits.endpoints, leaseMs, limits.batch],
   );
   return rows;

@@ -181,8 +181,13 @@ export class WebhookDispatcher {
       // Bookkeeping no memo reads, each statement committed on its own (db.unread).
       const claimed = await claimDeliveries(this.db.unread, venueId, limits, this.leaseMs);
       if (claimed.length === 0) continue;
+      // The claim gives them in queue order, which each endpoint's batch keeps.
       const queues = new Map<string, ClaimedDelivery[]>();
-      for (const d of claimed) queues.set(d.endpoint_id, [...(queues.get(d.endpoint_id) ?? []), d]);
+      for (const d of claimed) {
+        const queue = queues.get(d.endpoint_id);
+        if (queue) queue.push(d);
+        else queues.set(d.endpoint_id, [d]);
+      }
       await Promise.all([...queues].map(([endpointId, queue]) => this.deliver(venueId, endpointId, queue, leaseEnds)));
       // More may have been queued meanwhile, or not fitted in the claim: the venue is claimed again.
       this.woken.add(venueId);
@@ -195,7 +200,6 @@ export class WebhookDispatcher {
    * claim the rest then); records it all in one statement.
    */
   private async deliver(venueId: string, endpointId: string, queue: ClaimedDelivery[], leaseEnds: number): Promise<void> {
-    queue.sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1));
     const entries: BatchEntry[] = [];
     let failed: AttemptOutcome | null = null;
     for (const delivery of queue) {
@@ -219,14 +223,17 @@ export class WebhookDispatcher {
     }
     // Disabling an endpoint changes what the venue's events reach, so it moves the venue's memos.
     const { failingSince } = await recordBatch(this.db.unread, venueId, endpointId, entries);
-    const reason = failed === null
-      ? null
-      : failed.statusCode === 410
-        ? 'the endpoint answered 410 Gone'
-        : failingSince && Date.now() - failingSince.getTime() > this.disableAfterMs
-          ? `every delivery failed for ${span(this.disableAfterMs)} (last: ${failed.error ?? 'no answer'})`
-          : null;
+    const reason = failed && this.disableReason(failed, failingSince);
     if (reason) await this.db.transaction((tx) => disableEndpoint(tx, venueId, endpointId, reason), { scope: { venueId } });
+  }
+
+  /** Why a failed attempt turns its endpoint off (a 410, or failing for a day), or null. */
+  private disableReason(failed: AttemptOutcome, failingSince: Date | null): string | null {
+    if (failed.statusCode === 410) return 'the endpoint answered 410 Gone';
+    if (failingSince && Date.now() - failingSince.getTime() > this.disableAfterMs) {
+      return `every delivery failed for ${span(this.disableAfterMs)} (last: ${failed.error ?? 'no answer'})`;
+    }
+    return null;
   }
 
   /** Stops claiming and waits for the round in progress (its sends are bounded by their timeout). */
