@@ -231,7 +231,7 @@ async function catchUpCounts(url: string): Promise<{ waits: number; roundTrips: 
 // ---- the run ----------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(path.join(root, 'dist/cli/index.js'))) execSync('npm run build', { cwd: root, stdio: 'inherit' });
+  if (!fs.existsSync(path.join(root, 'dist/bundle/carta.js'))) execSync('npm run build', { cwd: root, stdio: 'inherit' });
   if (process.argv.includes('--scale')) return scaleBench();
   if (process.argv.includes('--webhooks')) return webhookBenchAlone();
   log(`carta bench: engine ${engine}${quick ? ' (quick)' : ''}, node ${process.version}, ${PIN ? `HTTP loads pinned: servers on core ${SERVER_CPU}, autocannon on core ${LOAD_CPU}` : 'unpinned (no taskset or one core)'}`);

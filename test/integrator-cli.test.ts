@@ -7,13 +7,13 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { call, createVenue, startApp, type TestApp, type VenueFixture } from './helpers/app.js';
 import { push } from '../src/cli/integrator.js';
-import { bin, carta, root, type Run } from './helpers/cli.js';
+import { bin, carta, compiled, notBuilt, root, type Run } from './helpers/cli.js';
 import { createOrder, orderBody, patchStatus, setUpOrderMenu } from './helpers/orders.js';
 
 // `carta push`, `carta pull` and `carta orders tail` (issue 13): the built CLI as a child process,
 // talking over HTTP to a real server (this file's app on a loopback port, on either engine).
 
-const skip = fs.existsSync(path.join(root, 'dist/cli/index.js')) ? false : 'dist/cli/index.js is missing: run `npm run build`';
+const skip = fs.existsSync(compiled) ? false : notBuilt;
 
 /** A catalogue of `n` products over 6 categories and 30 ingredients, with translations. */
 function catalogue(n: number, tag = 'v1') {

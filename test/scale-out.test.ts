@@ -10,7 +10,7 @@ import pg from 'pg';
 import { loadMigrations } from '../src/db/migrate.js';
 import { ADMIN_TOKEN } from './helpers/app.js';
 import { throwawayDatabase, type ThrowawayDatabase } from './helpers/db.js';
-import { bin, root } from './helpers/cli.js';
+import { bin, compiled, notBuilt, root } from './helpers/cli.js';
 import { freePort, sleep } from './helpers/net.js';
 
 // Scale-out (decisions 0: DATABASE_URL + REDIS_URL to run more than one instance): two real
@@ -22,8 +22,8 @@ const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
 const skip = !DATABASE_URL || !REDIS_URL
   ? 'needs DATABASE_URL and REDIS_URL'
-  : !fs.existsSync(path.join(root, 'dist/cli/index.js'))
-    ? 'dist/cli/index.js is missing: run `npm run build`'
+  : !fs.existsSync(compiled)
+    ? notBuilt
     : false;
 
 

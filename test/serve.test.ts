@@ -4,6 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bin, carta, cartaEnv, cliSkipReason, dataDirFromTemplate, spawnServer, type ServerProcess } from './helpers/cli.js';
+import { makeImage, toBase64 } from './helpers/images.js';
 import { freePort } from './helpers/net.js';
 
 const skip = cliSkipReason();
@@ -113,5 +114,62 @@ describe('carta serve (embedded default)', { skip }, () => {
     // The keep-alive socket is let go with the response, so the process need not wait for the client.
     assert.equal(res.connection, 'close');
     assert.equal(await server.exited, 0);
+  });
+
+  // bin/carta.js runs the start bundle (scripts/bundle.mjs), where modules no longer sit where
+  // tsc put them: each file found by path and each package kept out of the bundle must still load.
+  it('serves, from the bundle, what lives outside its code: migrations, OpenAPI, docs and guest page files, QR codes, images, metrics', async () => {
+    const server = await startServer(dataDir);
+    started.push(server);
+    try {
+      const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+      const request = async (url: string, init: { method?: string; token?: string; body?: unknown } = {}) => {
+        const res = await fetch(new URL(url, server.url), {
+          method: init.method ?? 'GET',
+          headers: { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...(init.body ? { 'content-type': 'application/json' } : {}) },
+          body: init.body ? JSON.stringify(init.body) : undefined,
+        });
+        return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
+      };
+      const migrated = await carta(dataDir, ['migrate', '--json']);
+      assert.equal(migrated.code, 0, migrated.stderr);
+
+      const venue = JSON.parse((await request('/admin/v1/venues', { method: 'POST', token, body: { name: 'Bundle Cafe', currency: 'EUR' } })).text);
+      const key = JSON.parse((await request(`/admin/v1/venues/${venue.id}/api-keys`, { method: 'POST', token, body: { mode: 'live' } })).text).key;
+
+      const openapi = await request('/v1/openapi.json');
+      assert.equal(openapi.status, 200);
+      assert.match(JSON.parse(openapi.text).openapi, /^3\./);
+
+      // Swagger UI's files come from the swagger-ui-dist package, found from the bundle.
+      const docs = await request('/docs');
+      assert.equal(docs.status, 200);
+      const docsAssets = [...docs.text.matchAll(/(?:src|href)="(\/docs\/assets\/[^"]+)"/g)].map((m) => m[1]);
+      assert.ok(docsAssets.length >= 2, docs.text.slice(0, 500));
+      for (const asset of docsAssets) assert.equal((await request(asset)).status, 200, asset);
+
+      // The guest page's build (dist/web), linked from a page even before a menu is published.
+      const page = await request(`/m/${venue.slug}`);
+      const guestAssets = [...page.text.matchAll(/(?:src|href)="(\/assets\/guest\/[^"]+)"/g)].map((m) => m[1]);
+      assert.ok(guestAssets.length >= 1, page.text.slice(0, 500));
+      for (const asset of guestAssets) assert.equal((await request(asset)).status, 200, asset);
+
+      // The QR encoder (a chunk loaded on first use) and sharp (a native addon outside the bundle).
+      const table = JSON.parse((await request('/v1/tables', { method: 'POST', token: key, body: { name: 'T1' } })).text);
+      const qr = await request(`/v1/tables/${table.id}/qr.svg`, { token: key });
+      assert.equal(qr.status, 200);
+      assert.match(qr.text, /^<svg|<\?xml/);
+      const logo = await request('/v1/logo', { method: 'POST', token: key, body: { base64: toBase64(await makeImage(400, 400, 'png')) } });
+      assert.equal(logo.status, 201, logo.text);
+      const image = await request(new URL(JSON.parse(logo.text).imageUrl).pathname);
+      assert.equal(image.status, 200);
+      assert.equal(image.type, 'image/webp');
+
+      const metrics = await request('/metrics', { token });
+      assert.equal(metrics.status, 200);
+      assert.match(metrics.text, /process_cpu_seconds_total/);
+    } finally {
+      assert.equal(await stop(server), 0);
+    }
   });
 });

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { MIGRATIONS_DIR } from '../paths.js';
 import type { Database } from './port.js';
 
-const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 // One fixed advisory-lock key: two instances starting at once apply migrations one after the other.
 const MIGRATION_LOCK_KEY = 7_242_019_001;
 

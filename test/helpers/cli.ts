@@ -8,6 +8,10 @@ import { freePort, sleep } from './net.js';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const bin = path.join(root, 'bin/carta.js');
 
+/** What bin/carta.js runs: the start bundle `npm run build` makes. */
+export const compiled = path.join(root, 'dist/bundle/carta.js');
+export const notBuilt = 'dist/bundle/carta.js is missing: run `npm run build`';
+
 /**
  * Why the compiled CLI cannot be tested here, or false. It opens PGlite under DATA_DIR in its own
  * process; on PostgreSQL it would need a schema of its own, which it has no option for, so the
@@ -15,7 +19,7 @@ export const bin = path.join(root, 'bin/carta.js');
  */
 export function cliSkipReason(): string | false {
   if (process.env.DATABASE_URL) return 'the compiled CLI is tested on PGlite only';
-  if (!fs.existsSync(path.join(root, 'dist/cli/index.js'))) return 'dist/cli/index.js is missing: run `npm run build`';
+  if (!fs.existsSync(compiled)) return notBuilt;
   return false;
 }
 

@@ -2,13 +2,10 @@
 // `npm install`), served from memory under hashed names with year-long caching.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { GUEST_BUILD_DIR as BUILD_DIR } from '../../paths.js';
 import { Representation } from '../docs/representation.js';
 
 export const GUEST_ASSETS_PATH = '/assets/guest';
-
-/** dist/web of the package, from src/modules/guest-page (tsx) and dist/modules/guest-page alike. */
-const BUILD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/web');
 
 interface ManifestEntry {
   file: string;
