@@ -119,7 +119,7 @@ describe('carta serve (embedded default)', { skip }, () => {
   // bin/carta.js runs the start bundle (scripts/bundle.mjs), where modules no longer sit where
   // tsc put them: each file found by path and each package kept out of the bundle must still load.
   it('serves, from the bundle, what lives outside its code: migrations, OpenAPI, docs and guest page files, QR codes, images, metrics', async () => {
-    const server = await startServer(dataDir);
+    const server = await spawnServer([bin, 'serve'], cartaEnv(dataDir, { LOG_LEVEL: 'info' }));
     started.push(server);
     try {
       const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
@@ -171,5 +171,9 @@ describe('carta serve (embedded default)', { skip }, () => {
     } finally {
       assert.equal(await stop(server), 0);
     }
+    // The log is buffered: what was pending at exit, the last access line and the shutdown's, is written.
+    const lines = server.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; route?: string });
+    assert.ok(lines.some((l) => l.msg === 'request' && l.route === '/metrics'), 'the last request logged');
+    assert.equal(lines.at(-1)?.msg, 'shutting down');
   });
 });

@@ -1,6 +1,7 @@
 // The access log (issue 15): one line per request, written when it completes, with what an
 // operator looks for: method, route pattern, status, duration, request id and venue.
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import { levels, symbols } from 'pino';
 import type { Metrics } from './metrics.js';
 import { loggedPath } from './request-logger.js';
 
@@ -17,6 +18,26 @@ export function accessFields(request: FastifyRequest, reply: FastifyReply) {
     ms: Math.round(reply.elapsedTime * 100) / 100,
     venueId: (request as { venue?: { venueId?: string } | null }).venue?.venueId,
   };
+}
+
+const INFO = levels.values.info;
+
+type PinoInternals = RootLogger & { [symbols.chindingsSym]: string; [symbols.streamSym]: { write(line: string): void } };
+
+/**
+ * The line `root.info({ requestId, ...accessFields }, 'request')` writes, built here and handed to
+ * the logger's own stream. pino's general path (a walk over the object, with a serializer and
+ * redaction check per key) was a tenth of a 304's CPU in a profile; these fields are known,
+ * numbers or strings that JSON.stringify escapes. Same bytes as pino's
+ * (test/logging.test.ts compares them), so log shippers see no difference.
+ */
+function writeAccessLine(root: PinoInternals, request: FastifyRequest, reply: FastifyReply): void {
+  const { method, route, status, ms, venueId } = accessFields(request, reply);
+  root[symbols.streamSym].write(
+    `{"level":${INFO},"time":${Date.now()}${root[symbols.chindingsSym]},"requestId":${JSON.stringify(request.id)},` +
+      `"method":${JSON.stringify(method)},"route":${JSON.stringify(route)},"status":${status},"ms":${ms}` +
+      `${venueId === undefined ? '' : `,"venueId":${JSON.stringify(venueId)}`},"msg":"request"}\n`,
+  );
 }
 
 const ENDED = Symbol('carta.metrics');
@@ -65,8 +86,7 @@ export class AccessLogController extends LogController {
     if (!root) return;
     const level = error ? 'error' : 'info';
     if (!root.isLevelEnabled(level)) return;
-    const line = { requestId: request.id, ...accessFields(request, reply) };
-    if (error) root.error({ ...line, err: error }, 'request errored');
-    else root.info(line, 'request');
+    if (error) root.error({ requestId: request.id, ...accessFields(request, reply), err: error }, 'request errored');
+    else writeAccessLine(root as PinoInternals, request, reply);
   }
 }

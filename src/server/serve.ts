@@ -14,6 +14,10 @@ import { claimDataDir, removeServerNote, writeServerNote } from './server-file.j
 // the signal, a carta command within a few seconds. A live server is refused after this.
 const CLAIM_WAIT_MS = 5_000;
 
+// A line reaches the log within LOG_FLUSH_MS when the server is idle, in writes of 4 KB under load.
+const LOG_BUFFER_BYTES = 4096;
+const LOG_FLUSH_MS = 100;
+
 export interface RunningServer {
   url: string;
   close(): Promise<void>;
@@ -70,10 +74,16 @@ async function start(config: Config, lock: DataDirLock | null, options: { handle
 
 async function serveDatabase(config: Config, db: Database, lock: DataDirLock | null, options: { handleSignals?: boolean }): Promise<RunningServer> {
   await migrate(db);
-  // Log lines are written asynchronously: under load the lines of a burst go out in one write
-  // instead of a system call each (that was a quarter of a 304 at LOG_LEVEL=info), and an idle
-  // server still writes each line at once. pino flushes what is pending on exit and after a fatal.
-  const logStream = config.logLevel === 'silent' ? undefined : pino.destination({ dest: 1, sync: false });
+  // Log lines are buffered: they go out when LOG_BUFFER_BYTES have gathered, or at the next
+  // flush (every LOG_FLUSH_MS), so under load one write carries about twenty access lines. Written one
+  // by one, or asynchronously (a hop to libuv's thread pool per write), they cost more than the
+  // line itself (docs/performance.md). A 4 KB write to stdout does not hold the event loop up
+  // unless the log reader stops reading; pino flushes what is pending on exit.
+  const logStream =
+    config.logLevel === 'silent' ? undefined : pino.destination({ dest: 1, sync: true, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS });
+  // pino flushes its asynchronous destinations on exit, not a buffered synchronous one: the lines
+  // of the last 100 ms (the shutdown's among them, or a crash's) go out here.
+  if (logStream) process.once('exit', () => logStream.flushSync());
   const { app } = await buildApp({ config, db, logStream });
   db.onFeedChange?.((listening, err) => {
     if (listening) app.log.info('change feed listening: memos follow other instances');
