@@ -337,6 +337,11 @@ async function main(): Promise<void> {
     log(`menu ${round(cartaMenu.rps)} req/s vs bare ${round(bareMenu.rps)}; 304 ${round(carta304.rps)} vs tiny ${round(bareTiny.rps)}; reference ${round(cartaReference.rps)} vs tiny ${round(bareTinyReference.rps)}`);
     ratioMetric(`GET /v1/menu (${round(menuBytes.length / 1024)} KB), 10 connections: req/s vs bare Fastify`, cartaMenu.rps, bareMenu.rps, 'req/s', '>=', 0.8);
     ratioMetric('GET /v1/menu If-None-Match (304): req/s vs bare tiny JSON', carta304.rps, bareTiny.rps, 'req/s', '>=', 0.9);
+    if (engine === 'postgres') {
+      // Issue 15: a hot read's p99 under 2 ms with strict reads. autocannon reports whole
+      // milliseconds, so under 2 ms is a reported p99 of at most 1.
+      absoluteMetric('GET /v1/menu 304 (READ_CONSISTENCY=strict), 10 connections: p99 under 2 ms', carta304.p99, 'ms', '<=', 1, carta304.p99 <= 1);
+    }
     ratioMetric('GET /v1/reference: req/s vs bare tiny JSON', cartaReference.rps, bareTinyReference.rps, 'req/s', '>=', 0.6);
     cpuRatio('GET /v1/menu (LOG_LEVEL=warn)', cartaMenu, bareMenu);
     cpuRatio('304 (LOG_LEVEL=warn)', carta304, bareTiny);

@@ -22,8 +22,12 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
   // Loaded from their own folders at run time: PGlite reads its WebAssembly and data files beside
-  // its module, sharp loads a native addon, pg-native is pg's optional native binding.
-  external: ['@electric-sql/pglite', 'sharp', 'pg-native'],
+  // its module, sharp loads a native addon, pg-native is pg's optional native binding. undici is
+  // imported with import() on first use; a split bundle would give such a CommonJS package's
+  // exports as `default` alone, where Node gives them by name. The S3 client (only with
+  // MEDIA_S3_BUCKET) picks its variants by runtime in ways a bundler need not resolve as Node does;
+  // Node loads it as it always has.
+  external: ['@electric-sql/pglite', 'sharp', 'pg-native', 'undici', '@aws-sdk/*'],
   // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __cartaRequire } from 'node:module'; const require = __cartaRequire(import.meta.url);" },
 });

@@ -13,20 +13,26 @@ const testFiles = files.length
   ? files
   : testDirs.flatMap((dir) => fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(dir, f)));
 
-// The guest page's script and styles (dist/web) are built by `npm install`; a change to their
-// sources since then is built again here, so the browser tests run what the tree holds.
 function newestMtime(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
     const full = path.join(dir, entry.name);
     return Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
   }, 0);
 }
-const manifest = path.join(root, 'dist/web/.vite/manifest.json');
-const sources = Math.max(newestMtime(path.join(root, 'web/guest')), newestMtime(path.join(root, 'src/modules/guest-page/shared')));
-if (!fs.existsSync(manifest) || fs.statSync(manifest).mtimeMs < sources) {
-  const build = spawnSync('npm', ['run', '--silent', 'build:web'], { stdio: 'inherit', cwd: root });
+
+/** Runs `npm run <script>` when `output` is missing or older than any file under `sourceDirs`. */
+function rebuildIfStale(output, sourceDirs, script) {
+  const newest = Math.max(...sourceDirs.map((dir) => newestMtime(path.join(root, dir))));
+  if (fs.existsSync(path.join(root, output)) && fs.statSync(path.join(root, output)).mtimeMs >= newest) return;
+  const build = spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit', cwd: root });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
+
+// `npm install` builds the server and the guest page; a change to their sources since then is
+// built again here, so the tests run what the tree holds: the CLI and `carta serve` tests run the
+// start bundle (bin/carta.js), the browser tests the guest page's script and styles.
+rebuildIfStale('dist/bundle/carta.js', ['src'], 'build:server');
+rebuildIfStale('dist/web/.vite/manifest.json', ['web/guest', 'src/modules/guest-page/shared'], 'build:web');
 
 const env = { ...process.env };
 let templateDir = null;

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bin, carta, cartaEnv, cliSkipReason, dataDirFromTemplate, spawnServer, type ServerProcess } from './helpers/cli.js';
 import { makeImage, toBase64 } from './helpers/images.js';
-import { freePort } from './helpers/net.js';
+import { freePort, sleep } from './helpers/net.js';
+import { Receiver } from './helpers/webhook-receiver.js';
 
 const skip = cliSkipReason();
 
@@ -118,8 +119,10 @@ describe('carta serve (embedded default)', { skip }, () => {
 
   // bin/carta.js runs the start bundle (scripts/bundle.mjs), where modules no longer sit where
   // tsc put them: each file found by path and each package kept out of the bundle must still load.
-  it('serves, from the bundle, what lives outside its code: migrations, OpenAPI, docs and guest page files, QR codes, images, metrics', async () => {
-    const server = await spawnServer([bin, 'serve'], cartaEnv(dataDir, { LOG_LEVEL: 'info' }));
+  it('serves, from the bundle, what lives outside its code and what it loads on first use: OpenAPI, docs and guest page files, QR codes, images, webhooks, metrics', async () => {
+    const receiver = new Receiver();
+    await receiver.listen();
+    const server = await spawnServer([bin, 'serve'], cartaEnv(dataDir, { LOG_LEVEL: 'info', SSRF_TEST_ALLOW: `127.0.0.1:${receiver.port}` }));
     started.push(server);
     try {
       const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
@@ -131,10 +134,7 @@ describe('carta serve (embedded default)', { skip }, () => {
         });
         return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
       };
-      const migrated = await carta(dataDir, ['migrate', '--json']);
-      assert.equal(migrated.code, 0, migrated.stderr);
-
-      const venue = JSON.parse((await request('/admin/v1/venues', { method: 'POST', token, body: { name: 'Bundle Cafe', currency: 'EUR' } })).text);
+            const venue = JSON.parse((await request('/admin/v1/venues', { method: 'POST', token, body: { name: 'Bundle Cafe', currency: 'EUR', plan: 'pro' } })).text);
       const key = JSON.parse((await request(`/admin/v1/venues/${venue.id}/api-keys`, { method: 'POST', token, body: { mode: 'live' } })).text).key;
 
       const openapi = await request('/v1/openapi.json');
@@ -165,10 +165,18 @@ describe('carta serve (embedded default)', { skip }, () => {
       assert.equal(image.status, 200);
       assert.equal(image.type, 'image/webp');
 
+      // The webhook sender (undici, a chunk of its own) signs and delivers a ping.
+      const endpoint = JSON.parse((await request('/v1/webhooks', { method: 'POST', token: key, body: { url: `http://127.0.0.1:${receiver.port}/hooks`, events: ['order.created'] } })).text);
+      receiver.secrets = [endpoint.secret];
+      assert.equal((await request(`/v1/webhooks/${endpoint.id}/test`, { method: 'POST', token: key })).status, 202);
+      for (let waited = 0; receiver.accepted.length === 0 && waited < 10_000; waited += 100) await sleep(100);
+      assert.deepEqual(receiver.accepted.map((r) => r.type), ['ping']);
+
       const metrics = await request('/metrics', { token });
       assert.equal(metrics.status, 200);
       assert.match(metrics.text, /process_cpu_seconds_total/);
     } finally {
+      await receiver.close();
       assert.equal(await stop(server), 0);
     }
     // The log is buffered: what was pending at exit, the last access line and the shutdown's, is written.

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { ADMIN_TOKEN } from './helpers/app.js';
-import { root, spawnServer, type ServerProcess } from './helpers/cli.js';
+import { bin, spawnServer, type ServerProcess } from './helpers/cli.js';
 import { sleep } from './helpers/net.js';
 import { DEFAULT_TEST_ORDER_CONFIG, ORDER_MENU } from './helpers/orders.js';
 
@@ -27,9 +27,9 @@ const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 type Server = ServerProcess;
 
-/** The server as a process of its own, from the source (the built CLI would test a stale build). */
+/** `carta serve` as `npm start` runs it (bin/carta.js; scripts/test.mjs rebuilds it when src changed). */
 const startServer = (env: NodeJS.ProcessEnv): Promise<Server> =>
-  spawnServer(['--import', 'tsx', path.join(root, 'src/main.ts')], env, { readyPath: '/ready', timeoutMs: 60_000 });
+  spawnServer([bin, 'serve'], env, { readyPath: '/ready', timeoutMs: 60_000 });
 
 interface Sent {
   id: string;

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { App } from '../src/http/types.js';
 import { ADMIN_TOKEN, call } from './helpers/app.js';
-import { cartaEnv, dataDirFromTemplate, root, spawnServer, type ServerProcess } from './helpers/cli.js';
+import { bin, cartaEnv, dataDirFromTemplate, spawnServer, type ServerProcess } from './helpers/cli.js';
 import { onPostgres, throwawayDatabase, type ThrowawayDatabase } from './helpers/db.js';
 import { expectStatus, orderBody, placeOrder } from './helpers/orders.js';
 import { until } from './helpers/net.js';
@@ -24,9 +23,9 @@ import { Receiver, venueWithEndpoint } from './helpers/webhook-receiver.js';
 // default, which a server process takes) before any instance sent it again, longer than this test
 // may take. A delivery claimed by an instance that died is test/webhook-dispatch.test.ts's case.
 
-/** The source, not dist/: scripts/test.mjs does not build the server, and a stale build would be tested. */
+/** `carta serve` as `npm start` runs it (bin/carta.js; scripts/test.mjs rebuilds it when src changed). */
 const startServer = (env: NodeJS.ProcessEnv): Promise<ServerProcess> =>
-  spawnServer(['--import', 'tsx', path.join(root, 'src/main.ts')], env, { readyPath: '/ready', timeoutMs: 60_000 });
+  spawnServer([bin, 'serve'], env, { readyPath: '/ready', timeoutMs: 60_000 });
 
 /**
  * The test helpers drive an app through `inject` alone; this carries their requests over loopback
