@@ -75,10 +75,10 @@ async function start(config: Config, lock: DataDirLock | null, options: { handle
 async function serveDatabase(config: Config, db: Database, lock: DataDirLock | null, options: { handleSignals?: boolean }): Promise<RunningServer> {
   await migrate(db);
   // Log lines are buffered: they go out when LOG_BUFFER_BYTES have gathered, or at the next
-  // flush (every LOG_FLUSH_MS), so under load one write carries about twenty access lines. Written one
-  // by one, or asynchronously (a hop to libuv's thread pool per write), they cost more than the
-  // line itself (docs/performance.md). A 4 KB write to stdout does not hold the event loop up
-  // unless the log reader stops reading; pino flushes what is pending on exit.
+  // flush (every LOG_FLUSH_MS), so under load one write carries about twenty access lines. Written
+  // one by one, or asynchronously (a hop to libuv's thread pool per write), they cost about as much
+  // as building them (docs/performance.md). A 4 KB write to stdout does not hold the event loop up
+  // unless the log reader stops reading.
   const logStream =
     config.logLevel === 'silent' ? undefined : pino.destination({ dest: 1, sync: true, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS });
   // pino flushes its asynchronous destinations on exit, not a buffered synchronous one: the lines
