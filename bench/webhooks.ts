@@ -84,7 +84,8 @@ export async function webhookBench(url: string): Promise<void> {
     ratioMetric(`guest order, ${ORDER_GUESTS} guests: time per order with one webhook endpoint (order.created) vs none (median of ${COST_ROUNDS} rounds)${unfinished}`, 1e6 / hookRps, 1e6 / noneRps, 'µs', '<=', 1.2, !stuck);
     informational.push({ name: `deliveries still queued when ${ORDER_GUESTS} guests' load ended: time to drain them (longest of ${COST_ROUNDS} runs)`, value: round(drainMs), unit: 'ms', baseline: null, ratio: null });
     const cpuRatios = rounds.map((r) => r.cpu.hook / r.cpu.none);
-    const cpuMid = rounds.find((r) => r.cpu.hook / r.cpu.none === median(cpuRatios));
+    const cpuMedian = median(cpuRatios);
+    const cpuMid = rounds.find((r) => r.cpu.hook / r.cpu.none === cpuMedian);
     log(`server CPU per order with the endpoint, its deliveries included, vs none: ${cpuRatios.map((x) => round(x, 2)).join(', ')}`);
     if (cpuMid) informational.push({ name: 'server CPU per guest order with one webhook endpoint, its delivery included (load and drain), vs none (median)', value: round(cpuMid.cpu.hook), unit: 'µs', baseline: round(cpuMid.cpu.none), ratio: round(cpuMid.cpu.hook / cpuMid.cpu.none, 3) });
 

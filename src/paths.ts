@@ -8,19 +8,29 @@ import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(import.meta.url);
 
-function packageRoot(): string {
+interface Manifest {
+  name?: string;
+  version: string;
+}
+
+/** The nearest folder above this module holding Carta's package.json, and that manifest. */
+function findPackage(): { root: string; manifest: Manifest } {
   for (let dir = path.dirname(here); ; ) {
-    const manifest = path.join(dir, 'package.json');
-    if (fs.existsSync(manifest) && (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string }).name === 'carta') return dir;
+    const file = path.join(dir, 'package.json');
+    const manifest = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest) : null;
+    if (manifest?.name === 'carta') return { root: dir, manifest };
     const parent = path.dirname(dir);
     if (parent === dir) throw new Error(`carta: no package.json of carta above ${here}`);
     dir = parent;
   }
 }
 
-export const PACKAGE_ROOT = packageRoot();
+const found = findPackage();
 
-export const PACKAGE_JSON = path.join(PACKAGE_ROOT, 'package.json');
+const PACKAGE_ROOT = found.root;
+
+/** Carta's version, from its package.json. */
+export const PACKAGE_VERSION: string = found.manifest.version;
 
 /** The SQL migrations: src's under tsx, the copy the build puts in dist otherwise. */
 export const MIGRATIONS_DIR = path.join(PACKAGE_ROOT, here.endsWith('.ts') ? 'src' : 'dist', 'db', 'migrations');
