@@ -139,6 +139,10 @@ describe('concurrent order writes', () => {
     assert.equal(new Set(results.map((r) => r.body.id)).size, 1);
     const list = await call(t.app, 'GET', '/v1/orders', { key: v.key });
     assert.equal(list.body.total, 1);
+    // The requests that found the key taken wrote nothing, not even a tick of the order clock.
+    const next = await placeOrder(t.app, v.slug, body);
+    expectStatus(next, 201);
+    assert.equal(next.body.orderNumber, '2');
   });
 
   it('gives simultaneous orders distinct numbers and distinct, ordered timestamps', async () => {

@@ -66,6 +66,14 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
         epochs.moved(scope);
       }
     },
+    // One connection, no other instance: the statement's commit is all there is to it.
+    async alone(scope, fn) {
+      try {
+        return await fn({ query: (text, params) => run(pg, text, params, false) }, 'null');
+      } finally {
+        epochs.moved(scope);
+      }
+    },
     async exec(sql) {
       onQuery?.(sql);
       try {

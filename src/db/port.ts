@@ -93,6 +93,16 @@ export interface Database extends Queryable {
   onFeedChange?: (listener: (listening: boolean, err?: Error) => void) => void;
   transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
+   * One write statement committed on its own (autocommit), for a write whose locks others queue
+   * for: one round trip where a transaction takes three, and the locks are held only while the
+   * server runs and commits the statement, never across a round trip to this process (a guest
+   * order holds its venue's order clock that long). `fn` sends the statement through `db`; the
+   * statement must evaluate `notify`, an SQL expression, whenever it writes: on PostgreSQL it is
+   * the pg_notify of `scope`, so the notification commits with the write as a transaction's does;
+   * on PGlite it is `null`. The epochs of `scope` move afterwards, as after a transaction.
+   */
+  alone<T>(scope: WriteScope, fn: (db: Queryable, notify: string) => Promise<T>): Promise<T>;
+  /**
    * Statements each committed on its own (one round trip, where a transaction takes three) that
    * write only rows no memo, cache or write listener reads (the webhook dispatcher's bookkeeping):
    * they move no epoch and, on PostgreSQL, send no notification, so such a commit neither queues

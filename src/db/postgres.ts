@@ -7,6 +7,7 @@ import {
   QUERY_CANCELED,
   sqlState,
   type Database,
+  type Queryable,
   type Transaction,
   type QueryListener,
   type QueryResult,
@@ -169,6 +170,19 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         // A broken client is closed, not pooled: the next checkout opens a new connection.
         client.release(broken);
       }
+    },
+    async alone<T>(scope: WriteScope, fn: (db: Queryable, notify: string) => Promise<T>): Promise<T> {
+      const notifyExpression = `pg_notify(${pg.escapeLiteral(channel)}, ${pg.escapeLiteral(encodeScope(scope))})`;
+      let result: T;
+      try {
+        result = await fn({ query: (text, params) => run(pool, text, params) }, notifyExpression);
+      } catch (err) {
+        // A cut connection may have committed it: memos read again in case it did.
+        if (isConnectionLost(err)) wrote();
+        throw err;
+      }
+      wrote(scope);
+      return result;
     },
     async exec(sql) {
       await db.transaction((tx) => tx.exec(sql));

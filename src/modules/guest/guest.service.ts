@@ -88,9 +88,6 @@ function guestOrderView(order: OrderView): GuestOrderView {
 /** Parsed published snapshots kept for pricing and the guest view (they never change). */
 const MAX_SNAPSHOTS = 500;
 
-/** Thrown inside an order's transaction to roll it back when its Idempotency-Key is taken. */
-const KEY_TAKEN = Symbol('idempotency key taken');
-
 /** The public guest surface (decisions section 2): the published menu and order placement. */
 export class GuestService {
   /** Parsed snapshots by publication id: immutable, so never stale. */
@@ -243,20 +240,14 @@ export class GuestService {
       const marks = orderMarks();
       event = { ...this.events.draft(venue.id, 'order.created', { order: placedOrderView(newOrder, marks) }), marks };
     }
-    let queued = 0;
-    const placed = await this.db.transaction(async (tx) => {
-      const inserted = await orders.insertOrder(tx, venue.id, newOrder, key, event);
-      // The key is live for another order: nothing of this one is kept.
-      if (!inserted) throw KEY_TAKEN;
-      queued = inserted.queued;
-      return orderViews([inserted.row], inserted.items, inserted.modifiers)[0];
-    }, { scope: { venueId: venue.id, ordersOnly: true } }).catch((err: unknown) => {
-      if (err !== KEY_TAKEN) throw err;
-      return null;
-    });
-    if (placed) {
-      this.events.queued(venue.id, queued);
-      return { order: placed, token, replayed: false };
+    // One statement committed on its own: the venue's order lock is held while the server runs it,
+    // never across a round trip to this process.
+    const inserted = await this.db.alone({ venueId: venue.id, ordersOnly: true }, (db, notify) =>
+      orders.insertOrder(db, venue.id, newOrder, key, event, notify),
+    );
+    if (inserted) {
+      this.events.queued(venue.id, inserted.queued);
+      return { order: orderViews([inserted.row], inserted.items, inserted.modifiers)[0], token, replayed: false };
     }
     // Two requests with one key: the insert that lost waited for the winner's commit, whose order
     // this one answers with (or 409 when its body differs).

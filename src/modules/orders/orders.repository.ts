@@ -61,8 +61,8 @@ const ORDER_COLUMNS = `id, order_number, status, type, customer_name, customer_p
  * serialises the venue's order writes, a change can never commit with an updated_at older than
  * one a poller has already seen: the updatedSince cursor is lossless.
  */
-const tickClock = (increment: 0 | 1) => `insert into order_clocks as c (venue_id, last_number, last_ts)
-       values ($1, ${increment}, date_trunc('milliseconds', clock_timestamp()))
+const tickClock = (increment: 0 | 1, when = 'true') => `insert into order_clocks as c (venue_id, last_number, last_ts)
+       select $1, ${increment}, date_trunc('milliseconds', clock_timestamp()) where ${when}
        on conflict (venue_id) do update set
          last_number = c.last_number + ${increment},
          last_ts = greatest(date_trunc('milliseconds', clock_timestamp()), c.last_ts + interval '1 millisecond')
@@ -171,31 +171,41 @@ export interface NewOrderEvent extends OutboxEvent {
 const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * Places an order in one statement: it ticks the venue's order clock (the number, and the row
- * lock that orders the venue's writes until commit, see tickClock), inserts the order, its
- * items and their modifiers, records its Idempotency-Key (taking over an expired row), and with
- * `event` writes the outbox (the event with the marks replaced, and its deliveries). One
- * statement is one round trip under the lock, so a busy venue's orders queue behind each other
- * for a commit, not for six statements. Returns the order as the read would (the row from
- * RETURNING, the lines as written) and how many deliveries it queued, or null when the key is live
- * for another order (a retry, or one racing): the caller rolls back and answers from that order.
+ * Places an order in one statement, committed on its own (Database.alone): it records its
+ * Idempotency-Key (taking over an expired row), ticks the venue's order clock (the number, and the
+ * row lock that orders the venue's writes until commit, see tickClock), inserts the order, its
+ * items and their modifiers, with `event` writes the outbox (the event with the marks replaced, and
+ * its deliveries), and evaluates `notify`. The lock is held only while the server runs and commits
+ * the statement, so a busy venue's orders queue behind each other for that alone. Returns the order
+ * as the read would (the row from RETURNING, the lines as written) and how many deliveries it
+ * queued, or null, having written nothing, when the key is live for another order (a retry, or one
+ * racing): the caller answers from that order.
+ *
+ * Lock order: the key, then the clock (every part but the key reads the clock, and the clock reads
+ * the key's outcome). A request racing on one key waits for the key's writer to commit and then
+ * writes nothing; no writer holds the clock while it waits for a key, so the two never deadlock.
  */
 export async function insertOrder(
   db: Queryable,
   venueId: string,
   o: NewOrder,
   key: OrderKey | null,
-  event: NewOrderEvent | null = null,
+  event: NewOrderEvent | null,
+  notify: string,
 ): Promise<(InsertedOrder & { queued: number }) | null> {
   const { items, modifiers } = newOrderLines(o);
   const payload = `(select replace(replace(replace($28::text, $29::text, p.order_number), $30::text, ${isoText('p.created_at')}),
          $31::text, coalesce(${isoText('p.scheduled_for')}, '')) from placed p)`;
-  const outbox = event === null ? '' : `, queued as (select ${outboxCall({ venue: '$1::uuid', id: '$26::uuid', type: '$27::text', payload })} as id)`;
-  // Every part reads the clock: it runs first, so two orders with one key never lock in the
-  // opposite order (the clock row, then the key).
-  const { rows } = await db.query<OrderRow & { key_recorded: boolean; queued: number }>(
-    `with clock as (
-       ${tickClock(1)}
+  const outbox = event === null ? '' : `, queued as (select ${outboxCall({ venue: '$1::uuid', id: '$26::uuid', type: '$27::text', payload })} as id from placed)`;
+  const { rows } = await db.query<OrderRow & { queued: number }>(
+    `with recorded as (
+       insert into order_idempotency_keys as k (venue_id, key, request_hash, order_id)
+       select $1, $24, $25, $2 where $24::text is not null
+       on conflict (venue_id, key) do update set request_hash = excluded.request_hash, order_id = excluded.order_id, created_at = now()
+       where k.created_at < now() - interval '24 hours'
+       returning 1
+     ), clock as (
+       ${tickClock(1, '($24::text is null or exists (select 1 from recorded))')}
      ), placed as (
        insert into orders (venue_id, id, order_number, status, type, customer_name, customer_phone, customer_email,
          delivery_address, delivery_notes, payment_method, comment, change_from_amount, scheduled_for, table_id, table_name,
@@ -217,24 +227,19 @@ export async function insertOrder(
               r.price_adjustment, r.quantity
        from clock, jsonb_to_recordset($23::jsonb) as r(item_position int, position int, group_name text,
          ingredient_external_id text, ingredient_name text, price_adjustment int, quantity int)
-     ), recorded as (
-       insert into order_idempotency_keys as k (venue_id, key, request_hash, order_id)
-       select $1, $24, $25, $2 from clock where $24::text is not null
-       on conflict (venue_id, key) do update set request_hash = excluded.request_hash, order_id = excluded.order_id, created_at = now()
-       where k.created_at < now() - interval '24 hours'
-       returning 1
-     )${outbox}
-     select placed.*, ($24::text is null or exists (select 1 from recorded)) as key_recorded,
-       ${event === null ? '0' : '(select count(*) from queued)::int'} as queued
-     from placed`,
+     )${outbox}, notified as (
+       select ${notify} as sent
+     )
+     select placed.*, ${event === null ? '0' : '(select count(*) from queued)::int'} as queued
+     from placed, notified`,
     [venueId, o.id, o.type, o.customerName, o.customerPhone, o.customerEmail, o.deliveryAddress, o.deliveryNotes,
       o.paymentMethod, o.comment, o.changeFromAmount, o.scheduledFor, o.tableId, o.tableName, o.currency, o.subtotalAmount,
       o.deliveryFee, o.discountAmount, o.totalAmount, o.publicationId, o.guestToken, JSON.stringify(items),
       JSON.stringify(modifiers), key?.key ?? null, key?.requestHash ?? null,
       ...(event === null ? [] : [event.id, event.type, event.payload, event.marks.number, event.marks.time, event.marks.scheduledFor])],
   );
-  const { key_recorded: recorded, queued, ...row } = rows[0];
-  if (!recorded) return null;
+  if (rows.length === 0) return null;
+  const { queued, ...row } = rows[0];
   return { row, items: items.map(({ product_id: _, ...it }) => it), modifiers, queued };
 }
 
