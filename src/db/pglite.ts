@@ -4,6 +4,7 @@ import {
   DeadlineExceededError,
   isReadOnly,
   type Database,
+  type Queryable,
   type Transaction,
   type QueryListener,
   type QueryResult,
@@ -36,6 +37,9 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
     }
   };
 
+  /** Statements that move no epoch as they run: unread's, and alone's (which moves its scope's after). */
+  const unread: Queryable = { query: (text, params) => run(pg, text, params, false) };
+
   return {
     engine: 'pglite',
     // The only writer: every write moves the epoch as it happens.
@@ -43,7 +47,7 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
     coherent: () => true,
     onWrite: (listener) => epochs.listen(listener),
     query: (text, params) => run(pg, text, params),
-    unread: { query: (text, params) => run(pg, text, params, false) },
+    unread,
     async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       const { deadline, scope } = options;
       try {
@@ -69,7 +73,7 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
     // One connection, no other instance: the statement's commit is all there is to it.
     async alone(scope, fn) {
       try {
-        return await fn({ query: (text, params) => run(pg, text, params, false) }, 'null');
+        return await fn(unread, 'null');
       } finally {
         epochs.moved(scope);
       }

@@ -67,10 +67,9 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   const hasTransactionTimeout = serverVersion >= 170000;
 
   const channel = writesChannel(options.schema);
-  const notify = (scope?: WriteScope) => {
-    const payload = encodeScope(scope);
-    return `notify ${pg.escapeIdentifier(channel)}${payload ? `, ${pg.escapeLiteral(payload)}` : ''}`;
-  };
+  // The change notification as an SQL expression: sent with a transaction's COMMIT, or evaluated
+  // inside a statement committed on its own (alone).
+  const notifyCall = (scope?: WriteScope) => `pg_notify(${pg.escapeLiteral(channel)}, ${pg.escapeLiteral(encodeScope(scope))})`;
   const listenUrl = options.listenUrl ?? (options.listen ? options.url : null);
   const feed = listenUrl ? new ChangeFeed({ ...connection, connectionString: listenUrl }, channel) : null;
   // Normally listening within milliseconds; a feed that cannot connect does not hold up the start
@@ -86,6 +85,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     const result = await q.query(text, params as unknown[] | undefined);
     return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
   };
+  /** Statements committed on their own (autocommit), on any pooled connection. */
+  const unread: Queryable = { query: (text, params) => run(pool, text, params) };
 
   const db: Database = {
     engine: 'postgres',
@@ -113,7 +114,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       return db.transaction((tx) => tx.query<R>(text, params));
     },
     // Autocommit: nothing to notify.
-    unread: { query: (text, params) => run(pool, text, params) },
+    unread,
     async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
       const { deadline, scope } = options;
       const waitStarted = performance.now();
@@ -148,7 +149,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         const result = await fn(tx);
         if (deadline !== undefined && Date.now() > deadline) throw new DeadlineExceededError();
         // The notification goes out with the commit (same round trip), and only if it commits.
-        await client.query(writes ? `${notify(scope)}; COMMIT` : 'COMMIT');
+        await client.query(writes ? `select ${notifyCall(scope)}; COMMIT` : 'COMMIT');
         if (writes) wrote(scope);
         return result;
       } catch (err) {
@@ -172,17 +173,15 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       }
     },
     async alone<T>(scope: WriteScope, fn: (db: Queryable, notify: string) => Promise<T>): Promise<T> {
-      const notifyExpression = `pg_notify(${pg.escapeLiteral(channel)}, ${pg.escapeLiteral(encodeScope(scope))})`;
-      let result: T;
       try {
-        result = await fn({ query: (text, params) => run(pool, text, params) }, notifyExpression);
+        const result = await fn(unread, notifyCall(scope));
+        wrote(scope);
+        return result;
       } catch (err) {
         // A cut connection may have committed it: memos read again in case it did.
         if (isConnectionLost(err)) wrote();
         throw err;
       }
-      wrote(scope);
-      return result;
     },
     async exec(sql) {
       await db.transaction((tx) => tx.exec(sql));
