@@ -61,28 +61,27 @@ export function guestPageRoutes(services: Services, config: Config, assets: Gues
     const send = (request: FastifyRequest, reply: FastifyReply, page: RenderedPage) =>
       sendRepresentation(request, reply, page.representation, { ...headers, 'content-language': page.locale });
 
-    await app.register(async (scope: App) => {
-      // A link that leads nowhere is a page in the guest's language, not JSON; anything else (a
-      // rate limit, a bad query) goes on to the API's error handler.
-      scope.setErrorHandler(async (error, request, reply) => {
-        const locale = GuestPageService.messageLocale(hintsOf(request));
-        const strings = uiStrings(locale);
-        const message = error instanceof AppError ? messageFor(error, strings) : null;
-        if (!message) throw error;
-        const html = renderMessagePage(locale, strings.notFound, message.message, assets);
-        reply.status(message.status);
-        return sendRepresentation(request, reply, new Representation('text/html; charset=utf-8', Buffer.from(html)), headers);
-      });
+    // A link that leads nowhere is a page in the guest's language, not JSON; anything else (a rate
+    // limit, a bad query) goes on to the API's error handler. A route option, not a scope of its
+    // own: every scope is another Request class on the hot paths (app.ts).
+    const errorHandler = async (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      const locale = GuestPageService.messageLocale(hintsOf(request));
+      const strings = uiStrings(locale);
+      const message = error instanceof AppError ? messageFor(error, strings) : null;
+      if (!message) throw error;
+      const html = renderMessagePage(locale, strings.notFound, message.message, assets);
+      reply.status(message.status);
+      return sendRepresentation(request, reply, new Representation('text/html; charset=utf-8', Buffer.from(html)), headers);
+    };
 
-      scope.get('/t/:token', { schema: { hide, params: TokenParams, querystring: PageQuery } }, async (request, reply) =>
-        send(request, reply, await pages.tablePage(request.params.token, hintsOf(request))));
+    app.get('/t/:token', { errorHandler, schema: { hide, params: TokenParams, querystring: PageQuery } }, async (request, reply) =>
+      send(request, reply, await pages.tablePage(request.params.token, hintsOf(request))));
 
-      scope.get('/m/:slug', { schema: { hide, params: SlugParams, querystring: PageQuery } }, async (request, reply) =>
-        send(request, reply, await pages.menuPage(request.params.slug, hintsOf(request))));
+    app.get('/m/:slug', { errorHandler, schema: { hide, params: SlugParams, querystring: PageQuery } }, async (request, reply) =>
+      send(request, reply, await pages.menuPage(request.params.slug, hintsOf(request))));
 
-      scope.get('/m/:slug/orders/:token', { schema: { hide, params: GuestOrderParams, querystring: PageQuery } }, async (request, reply) =>
-        send(request, reply, await pages.statusPage(request.params.slug, request.params.token, hintsOf(request))));
-    });
+    app.get('/m/:slug/orders/:token', { errorHandler, schema: { hide, params: GuestOrderParams, querystring: PageQuery } }, async (request, reply) =>
+      send(request, reply, await pages.statusPage(request.params.slug, request.params.token, hintsOf(request))));
 
     // Files served from memory take no per-IP slot, like the docs assets and image bytes.
     app.get(`${GUEST_ASSETS_PATH}/:file`, { config: { rateLimit: false }, schema: { hide, params: FileParams } }, async (request, reply) => {
