@@ -176,9 +176,9 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
 
   // Routes join the scope of their prefix by a plain call, not app.register: Fastify gives every
   // encapsulated plugin its own Request and Reply classes, and with one per module the hot paths
-  // (Fastify's and ours) saw a dozen object shapes, went megamorphic as a server served more kinds
-  // of request, and a 304 cost a third more than on a fresh server (docs/performance.md). The
-  // scopes left are the four prefixes and the uploads' own body parser.
+  // (Fastify's and ours) met about twenty object shapes and went megamorphic as a server served
+  // more kinds of request (docs/performance.md, issue 15 fifth part). The scopes left are the four
+  // prefixes and the uploads' own body parser.
   await healthRoutes(db)(app);
   if (metrics) await metricsRoutes(metrics, config.adminToken)(app);
 
@@ -192,6 +192,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
     async (v1) => {
       const withIdempotencyKey = idempotency(services.idempotency);
       v1.addHook('onRoute', withIdempotencyKey);
+      // In this order, which is the OpenAPI document's.
       for (const routes of [referenceRoutes, menuRoutes, settingsRoutes, translationsRoutes, auditRoutes, ordersRoutes]) await routes(services)(v1);
       await v1.register(mediaRoutes(services));
       for (const routes of [bannersRoutes, promotionsRoutes, tablesRoutes, webhooksRoutes]) await routes(services)(v1);

@@ -17,8 +17,8 @@ export interface OutgoingWebhook {
   secrets: string[];
 }
 
-/** A Standard Webhooks secret: this prefix, then the key in base64. */
-const SECRET_PREFIX = 'whsec_';
+/** A Standard Webhooks secret: this prefix, then the key in base64 (made in webhooks.service.ts). */
+export const SECRET_PREFIX = 'whsec_';
 
 /**
  * One `v1` signature: the base64 HMAC-SHA256, under the secret's key, of `<id>.<seconds>.<payload>`.

@@ -8,6 +8,7 @@ import type { AllowedEndpoint } from '../../outbound/guarded-connector.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import { assertRoom, ChangeSet } from '../merch/merch-rules.js';
 import { endpointUrl } from './endpoint-url.js';
+import { SECRET_PREFIX } from './webhook-sender.js';
 import {
   countEndpoints,
   deleteEndpoint,
@@ -34,7 +35,7 @@ import {
 const PREVIOUS_SECRET_GRACE_HOURS = 24;
 
 /** Standard Webhooks' secret format: `whsec_` and the base64 of 32 bytes from the CSPRNG. */
-const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+const newSecret = () => `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 
 /** The catalogue's order, each event once: what is stored, so equal sets compare equal. */
 const canonicalEvents = (events: readonly WebhookEvent[]) => WEBHOOK_EVENTS.filter((e) => events.includes(e));
