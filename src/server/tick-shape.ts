@@ -1,40 +1,40 @@
-// Keeps the shape of Node's tick objects alive for the life of the process, so that
-// `process.nextTick` stays on V8's fast path (docs/performance.md, "Issue 15, sixth part").
+// Keeps one of Node's tick objects alive for the life of the process, so that `process.nextTick`
+// stays on V8's fast path (docs/performance.md, "Issue 15, sixth part").
 //
-// Node 20 builds every tick as `{ [async_id_symbol]: id, [trigger_async_id_symbol]: id, callback,
-// args }`, and Node's HTTP server queues about seven ticks per request. V8 records, for each key
-// of that literal, the one map it saw there, and holds the map weakly. Tick objects live for
-// microseconds, so a full garbage collection that finds none alive frees those maps; the next tick
-// then meets a map the feedback does not name and V8 marks the key megamorphic for good. From
-// then on the optimised code defines every key of every tick through the runtime, about 40% more
-// instructions per 304 measured. Whether it happens depended on when a process's collections
-// fell, which is why one build served the same read at two speeds in different processes.
+// Node (20, 22 and 24 alike) builds every tick as an object literal whose first keys are computed
+// symbols (`{ [async_id_symbol]: id, [trigger_async_id_symbol]: id, ..., callback, args }`), and
+// Node's HTTP server queues about seven ticks per request. For each key of such a literal V8
+// records the one map it saw there and holds that map weakly. Tick objects live for microseconds,
+// so a full garbage collection that finds none alive frees their maps; the next tick then meets a
+// map the feedback does not name, and V8 marks the key megamorphic for good. From then on the
+// optimised code defines every key of every tick through the runtime: about 40% more
+// instructions per 304. Whether it happened depended on where a process's collections fell, which
+// is why one build served the same read at two speeds in different processes.
 //
-// An object built by the same literal steps from the same keys holds those maps (each map keeps
-// its parent alive), so the collector never frees them. It must be built before the process's
-// first full collection, which is why the entry points import this module first, and with values
-// of the kinds the ticks hold: Node reads the ids out of a Float64Array, so V8 stores them as
-// doubles, and a small integer here would give the id fields another representation and so
-// other maps.
+// A tick object held for good keeps its map, and so the maps before it (a map keeps its parent
+// alive). It has to be taken before the process's first full collection, which is why the entry
+// points import this module first. Node does not hand its ticks out, but while one runs it is the
+// current async resource, so the first tick this module queues takes itself. (An async hook's
+// `init` would see every tick, but enabling one installs V8's promise hooks, which turns off
+// V8's inlined promise paths for the rest of the process.)
 
-import { AsyncResource } from 'node:async_hooks';
+import { executionAsyncResource } from 'node:async_hooks';
 
-function findSymbol(symbols: symbol[], description: string): symbol | undefined {
-  return symbols.find((symbol) => symbol.description === description);
+const TICK = Symbol.for('carta.tick');
+
+/** Queues a tick that keeps itself, held from the global object for the life of the process. */
+export function keepTick(): void {
+  const callback = () => {
+    const resource = executionAsyncResource() as { callback?: unknown };
+    // Only Node's own tick object, in case a later Node runs ticks under another resource.
+    if (resource.callback === callback) Object.defineProperty(globalThis, TICK, { value: resource });
+  };
+  process.nextTick(callback);
 }
 
-/** An object of the tick objects' map, or null where this Node keeps its async ids otherwise. */
-export function tickShaped(): object | null {
-  // Node's async id keys are not exported; an AsyncResource carries the same two symbols.
-  const resource = new AsyncResource('CartaTickShape', { requireManualDestroy: true });
-  const symbols = Object.getOwnPropertySymbols(resource);
-  const asyncIdKey = findSymbol(symbols, 'async_id_symbol');
-  const triggerIdKey = findSymbol(symbols, 'trigger_async_id_symbol');
-  if (asyncIdKey === undefined || triggerIdKey === undefined) return null;
-  // Keys in the order of Node's literal, `callback` and `args` by name as it writes them.
-  return { [asyncIdKey]: 0.5, [triggerIdKey]: 0.5, callback: tickShaped, args: undefined };
+/** The tick kept by keepTick, once it has run. */
+export function keptTick(): object | undefined {
+  return (globalThis as Record<symbol, object | undefined>)[TICK];
 }
 
-// Held from the global object: a module variable nothing reads would be a local of the bundle's
-// top-level code, and collected with it.
-Object.defineProperty(globalThis, Symbol.for('carta.tickShape'), { value: tickShaped() });
+keepTick();
