@@ -1,5 +1,9 @@
 // The baseline of the HTTP targets: a bare Fastify process serving the same menu bytes as a
 // pre-encoded Buffer, and a tiny JSON route. Carta's routes are measured as ratios against it.
+// Node's tick path kept fast, as in Carta (src/server/tick-shape.ts). Without it this process can
+// fall to the slow path as well (one went from 67,000 to 104,000 instructions a request within a
+// run), and a ratio would measure which of the two processes fell.
+import '../src/server/tick-shape.js';
 import fs from 'node:fs';
 import Fastify from 'fastify';
 

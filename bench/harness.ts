@@ -359,7 +359,7 @@ export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor
 /** The targets as a table (and what explains them), and a failing exit code when one is missed. */
 export function printReport(): void {
   const rows = metrics.map((m) => `| ${m.name} | ${m.value} ${m.unit} | ${m.baseline ?? ''} | ${m.ratio ?? ''} | ${m.target} | ${m.pass ? 'pass' : 'MISS'} |`);
-  log(['', '| metric | value | baseline | ratio | target | result |', '|---|---|---|---|---|---|', ...rows].join('\n'));
+  if (rows.length > 0) log(['', '| metric | value | baseline | ratio | target | result |', '|---|---|---|---|---|---|', ...rows].join('\n'));
   if (informational.length > 0) {
     log(['', '| not a target | value | baseline | ratio |', '|---|---|---|---|', ...informational.map((m) => `| ${m.name} | ${m.value} ${m.unit} | ${m.baseline} | ${m.ratio} |`)].join('\n'));
   }

@@ -2,6 +2,7 @@
 // every target a ratio against a baseline measured in the same run. Writes bench/results/latest.json.
 // `npm run bench -- --scale`: the same venue alone and among 1,000 (bench/scale.ts).
 // `npm run bench -- --webhooks`: only the webhook figures (bench/webhooks.ts).
+// `npm run bench -- --instructions`: the hot reads in instructions per request (bench/instructions.ts).
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -19,6 +20,7 @@ import {
 import { makeBenchImage } from './images.js';
 import { guestOrderVenue, placeOrders, rawOrderWrites, ORDER_GUESTS } from './orders.js';
 import { rawSqlWrite } from './raw-sql.js';
+import { instructionBench } from './instructions.js';
 import { scaleBench } from './scale.js';
 import { webhookBench, webhookBenchAlone } from './webhooks.js';
 import { menuFixture, type SyncBody } from './workload.js';
@@ -234,6 +236,7 @@ async function main(): Promise<void> {
   if (!fs.existsSync(path.join(root, 'dist/bundle/carta.js'))) execSync('npm run build', { cwd: root, stdio: 'inherit' });
   if (process.argv.includes('--scale')) return scaleBench();
   if (process.argv.includes('--webhooks')) return webhookBenchAlone();
+  if (process.argv.includes('--instructions')) return instructionBench();
   log(`carta bench: engine ${engine}${quick ? ' (quick)' : ''}, node ${process.version}, ${PIN ? `HTTP loads pinned: servers on core ${SERVER_CPU}, autocannon on core ${LOAD_CPU}` : 'unpinned (no taskset or one core)'}`);
   const e = await prepareEngine();
   const startedAt = new Date().toISOString();
