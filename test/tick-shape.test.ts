@@ -15,7 +15,9 @@ import { keptTick } from '../src/server/tick-shape.js';
 const keeperModule = pathToFileURL(path.resolve(import.meta.dirname, '../src/server/tick-shape.ts')).href;
 
 // Plain JavaScript (V8's `%` syntax is not TypeScript): warm nextTick up until it records its
-// feedback, collect with no tick alive, tick again, print nextTick's feedback.
+// feedback and its optimised code is in (the pause lets a compile on a busy machine finish), collect
+// with no tick alive, tick again, print nextTick's feedback. V8 keeps a map that optimised code
+// names for two more full collections, so it takes more than two; eight leave room.
 const script = (withKeeper: boolean) => `
 ${withKeeper ? `await import(${JSON.stringify(keeperModule)});` : ''}
 const burst = (n) => new Promise((resolve) => {
@@ -23,8 +25,11 @@ const burst = (n) => new Promise((resolve) => {
   const step = () => { if (--left === 0) resolve(); };
   for (let i = 0; i < n; i++) process.nextTick(step);
 });
+const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 for (let i = 0; i < 20; i++) await burst(1000);
-for (let i = 0; i < 4; i++) { await new Promise((r) => setTimeout(r, 5)); globalThis.gc(); }
+await pause(100);
+for (let i = 0; i < 20; i++) await burst(1000);
+for (let i = 0; i < 8; i++) { await pause(5); globalThis.gc(); }
 await burst(1000);
 %DebugPrint(process.nextTick);
 `;
