@@ -217,13 +217,17 @@ export interface Server {
   url: string;
 }
 
+/** What every measured Carta server runs with: rate limits off, `warn`, the bench's operator token; `env` over it. */
+export function cartaEnv(e: EngineEnv, env: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...e.env, RATE_LIMITS: 'off', LOG_LEVEL: 'warn', ADMIN_TOKEN, REDIS_URL: '', SSRF_TEST_ALLOW: `127.0.0.1:${WEBHOOK_RECEIVER_PORT}`, ...env,
+  };
+}
+
 export async function startCarta(e: EngineEnv, port: number, env: Record<string, string> = {}): Promise<{ server: Server; readyMs: number }> {
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(root, 'bin/carta.js'), 'serve'], {
-    env: {
-      ...process.env, ...e.env, PORT: String(port), RATE_LIMITS: 'off', LOG_LEVEL: 'warn', ADMIN_TOKEN, REDIS_URL: '',
-      SSRF_TEST_ALLOW: `127.0.0.1:${WEBHOOK_RECEIVER_PORT}`, ...env,
-    },
+    env: { ...process.env, ...cartaEnv(e, env), PORT: String(port) },
     // At LOG_LEVEL=info the access log writes a line per request: to /dev/null, as a log shipper
     // would take it, not through this terminal.
     stdio: ['ignore', env.LOG_LEVEL === 'info' ? 'ignore' : 'inherit', 'inherit'],
@@ -257,7 +261,7 @@ export async function newVenue(url: string, plan = 'standard'): Promise<{ id: st
 }
 
 /** One autocannon run in a process of its own, so the load generator never shares this heap. */
-function autocannonRun(url: string, headers: Record<string, string>, limit: { duration: number } | { amount: number }) {
+export function autocannonRun(url: string, headers: Record<string, string>, limit: { duration: number } | { amount: number }) {
   const args = [path.join(root, 'node_modules/autocannon/autocannon.js'), '-c', '10', '-j', '-n'];
   if ('duration' in limit) args.push('-d', String(limit.duration));
   else args.push('-a', String(limit.amount));

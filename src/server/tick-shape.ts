@@ -16,23 +16,25 @@
 // points import this module first. Node does not hand its ticks out, but while one runs it is the
 // current async resource, so the first tick this module queues takes itself. (An async hook's
 // `init` would see every tick, but enabling one installs V8's promise hooks, which turns off
-// V8's inlined promise paths for the rest of the process.)
+// V8's inlined promise paths for the rest of the process.) Only a tick the module queued is kept,
+// and only once, should the module be evaluated twice in one process.
 
 import { executionAsyncResource } from 'node:async_hooks';
 
 const TICK = Symbol.for('carta.tick');
 
 /** Queues a tick that keeps itself, held from the global object for the life of the process. */
-export function keepTick(): void {
+function keepTick(): void {
+  if (keptTick() !== undefined) return;
   const callback = () => {
     const resource = executionAsyncResource() as { callback?: unknown };
     // Only Node's own tick object, in case a later Node runs ticks under another resource.
-    if (resource.callback === callback) Object.defineProperty(globalThis, TICK, { value: resource });
+    if (resource.callback === callback && keptTick() === undefined) Object.defineProperty(globalThis, TICK, { value: resource });
   };
   process.nextTick(callback);
 }
 
-/** The tick kept by keepTick, once it has run. */
+/** The tick kept by this module, once it has run. */
 export function keptTick(): object | undefined {
   return (globalThis as Record<symbol, object | undefined>)[TICK];
 }
