@@ -1,6 +1,7 @@
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../errors.js';
-import type { ApiKeysService } from '../../modules/venues/api-keys.service.js';
+import { whenReady } from '../../when-ready.js';
+import type { ApiKeysService, VenueContext } from '../../modules/venues/api-keys.service.js';
 import { limitVenue, type RateLimiter } from '../rate-limit/limiter.js';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -8,16 +9,23 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * The /v1 gate of one route, in the order of decisions section 11: authentication and
  * subscription (in the service), the read-only flag on writes, the route's plan feature, then the
- * venue's rate limits. (The per-IP limits ran before this.)
+ * venue's rate limits. (The per-IP limits ran before this.) Synchronous while the key is
+ * memoised and no limiter is on: the request gate then goes on in the same turn.
  */
 export function apiKeyAuth(apiKeys: ApiKeysService, limiter: RateLimiter | null, config: FastifyContextConfig) {
   const feature = config.planFeature;
-  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const venue = await apiKeys.authenticate(request.headers.authorization);
+  const admit = (request: FastifyRequest, reply: FastifyReply, venue: VenueContext): void | Promise<void> => {
     if (venue.readOnly && !READ_METHODS.has(request.method)) throw errors.readOnlyKey();
     if (feature && !venue.planDefinition.features[feature]) throw errors.paidPlanRequired();
     // Budgets belong to the venue account: a sandbox (test key) shares its live venue's.
-    if (limiter) await limitVenue(limiter, request, reply, config, venue.liveVenueId, venue.planDefinition.rateLimitTier);
+    if (limiter) {
+      return limitVenue(limiter, request, reply, config, venue.liveVenueId, venue.planDefinition.rateLimitTier).then(() => {
+        request.venue = venue;
+      });
+    }
     request.venue = venue;
+  };
+  return function authenticate(request: FastifyRequest, reply: FastifyReply): void | Promise<void> {
+    return whenReady(apiKeys.authenticate(request.headers.authorization), (venue) => admit(request, reply, venue));
   };
 }

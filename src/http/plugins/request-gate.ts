@@ -34,7 +34,16 @@ export interface GateDeps {
   catchUp?: () => Promise<void>;
 }
 
-type Step = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+/** A step of the gate: done when it returns nothing, else when its promise settles. */
+type Step = (request: FastifyRequest, reply: FastifyReply) => void | Promise<void>;
+
+/** Runs `steps` from `from` on, synchronously while each one finishes at once. */
+function runSteps(steps: Step[], from: number, request: FastifyRequest, reply: FastifyReply): void | Promise<void> {
+  for (let i = from; i < steps.length; i += 1) {
+    const pending = steps[i](request, reply);
+    if (pending) return pending.then(() => runSteps(steps, i + 1, request, reply));
+  }
+}
 
 /**
  * Everything that runs before a route's own work, as one onRequest hook built per route when the
@@ -42,7 +51,10 @@ type Step = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
  * with other instances' writes, then the prefix's authentication (which applies the read-only
  * flag, plan feature and venue limits).
  * Built once per route so a request pays no look-up of its route's options and no hook chain:
- * the hot reads (a 304, an idle poll) are mostly this hook.
+ * the hot reads (a 304, an idle poll) are mostly this hook. It is a callback hook, not an async
+ * one: when every step finishes at once (a memoised key, no limits to ask a store about) the
+ * request goes on in the same turn, without the promises and microtasks an async hook costs
+ * (docs/performance.md, issue 15 seventh part). A step that throws is Fastify's to catch.
  */
 export function requestGate({ apiKeys, limiter, adminToken, catchUp }: GateDeps) {
   const authenticateOperator = adminAuth(adminToken);
@@ -55,26 +67,13 @@ export function requestGate({ apiKeys, limiter, adminToken, catchUp }: GateDeps)
     if (surface?.auth === 'apiKey') steps.push(apiKeyAuth(apiKeys, limiter, config));
     if (surface?.auth === 'operator') steps.push(authenticateOperator);
 
-    const [only] = steps;
-    const gate =
-      steps.length === 0
-        ? (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-            request.routePattern = pattern;
-            reply.header('x-request-id', request.id);
-            done();
-          }
-        : steps.length === 1
-          ? (request: FastifyRequest, reply: FastifyReply) => {
-              request.routePattern = pattern;
-              reply.header('x-request-id', request.id);
-              return only(request, reply);
-            }
-          : async (request: FastifyRequest, reply: FastifyReply) => {
-              request.routePattern = pattern;
-              reply.header('x-request-id', request.id);
-              for (const step of steps) await step(request, reply);
-            };
-    return gate;
+    return (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+      request.routePattern = pattern;
+      reply.header('x-request-id', request.id);
+      const pending = runSteps(steps, 0, request, reply);
+      if (pending) pending.then(() => done(), done);
+      else done();
+    };
   }
 
   return {
@@ -84,6 +83,6 @@ export function requestGate({ apiKeys, limiter, adminToken, catchUp }: GateDeps)
       route.onRequest = [gate, ...[route.onRequest ?? []].flat()] as RouteOptions['onRequest'];
     },
     /** Unknown paths are not routes but still count against the caller's IP. */
-    notFound: { hook: gateFor('', {}, null) as preValidationHookHandler, charge: limiter ? limitIp(limiter) : null },
+    notFound: { hook: gateFor('', {}, null) as unknown as preValidationHookHandler, charge: limiter ? limitIp(limiter) : null },
   };
 }

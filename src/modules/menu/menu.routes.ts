@@ -3,6 +3,7 @@ import { isNotModified, sendCached, sendNotModified } from '../../http/etag.js';
 import { actorOf } from '../../http/actor.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
+import { whenReady } from '../../when-ready.js';
 import {
   CleanupBody,
   CleanupResponse,
@@ -78,11 +79,10 @@ export function menuRoutes(services: Services) {
         querystring: MenuQuery,
         response: { 200: MenuDocument, 304: NotModified, ...errorResponses({ 404: ['MENU_NOT_PUBLISHED'] }) },
       },
-    }, async (request, reply) => {
-      const cached = await services.menu.read(request.venue, request.query.version ?? 'draft');
-      sendCached(request.headers['if-none-match'], reply, cached);
-      return reply;
-    });
+    }, (request, reply) =>
+      whenReady(services.menu.read(request.venue, request.query.version ?? 'draft'), (cached) => {
+        sendCached(request.headers['if-none-match'], reply, cached);
+      }));
 
     app.post('/publish', {
       config: { buckets: ['heavy'] },

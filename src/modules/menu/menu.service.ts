@@ -2,6 +2,7 @@ import { EpochMemo } from '../../db/epoch-memo.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
+import { whenReady } from '../../when-ready.js';
 import { uuidv7 } from '../../ids.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import { imageKeys, type MediaUrls } from '../media/stored-image.js';
@@ -27,7 +28,7 @@ export class MenuService {
   read(venue: VenueContext, version: 'draft' | 'published'): CachedBody | Promise<CachedBody> {
     const state = this.states.get(venue.venueId, { venueId: venue.venueId }, () => menu.getMenuState(this.db, venue.venueId));
     // Synchronous while everything is memoised: a 304 then awaits nothing but the route's own await.
-    return state instanceof Promise ? state.then((s) => this.readAt(venue, version, s)) : this.readAt(venue, version, state);
+    return whenReady(state, (s) => this.readAt(venue, version, s));
   }
 
   private readAt(venue: VenueContext, version: 'draft' | 'published', state: menu.MenuStateRow): CachedBody | Promise<CachedBody> {

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { EpochMemo } from '../../db/epoch-memo.js';
 import type { Database } from '../../db/port.js';
+import { whenReady } from '../../when-ready.js';
 import type { MediaImageView } from '../media/media.schemas.js';
 import type { MediaUrls } from '../media/stored-image.js';
 import { allBanners, type BannerRow } from './banners.repository.js';
@@ -92,7 +93,7 @@ export class GuestMerch {
    */
   live(venueId: string, timeZone: string): LiveMerch | Promise<LiveMerch> {
     const loaded = this.loaded.get(venueId, { venueId }, () => this.load(venueId));
-    return loaded instanceof Promise ? loaded.then((l) => this.liveIn(venueId, l, timeZone)) : this.liveIn(venueId, loaded, timeZone);
+    return whenReady(loaded, (l) => this.liveIn(venueId, l, timeZone));
   }
 
   private liveIn(venueId: string, loaded: Loaded, timeZone: string): LiveMerch {

@@ -3,6 +3,7 @@ import { sendJson } from '../../http/send-json.js';
 import { actorOf } from '../../http/actor.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
+import { whenReady } from '../../when-ready.js';
 import { SSE_HEADERS, sseResponse } from '../../http/sse.js';
 import { Order, OrderIdParams, OrderList, OrderListQuery, OrderStatusBody, OrderStreamHeaders, OrderStreamQuery } from './orders.schemas.js';
 import { STREAM_RETRY_MS } from './order-stream.js';
@@ -36,7 +37,10 @@ export function ordersRoutes(services: Services) {
           }),
         },
       },
-    }, async (request, reply) => sendJson(reply, await services.orders.listJson(request.venue.venueId, request.query)));
+    }, (request, reply) =>
+      whenReady(services.orders.listJson(request.venue.venueId, request.query), (json) => {
+        sendJson(reply, json);
+      }));
 
     app.get('/orders/stream', {
       config,
@@ -76,11 +80,14 @@ export function ordersRoutes(services: Services) {
           venueId,
           start,
           // The key as it is now: revoked, or its venue's plan without the Orders API, ends the stream.
-          stillAllowed: () =>
-            services.apiKeys.authenticate(authorization).then(
-              (venue) => venue.venueId === venueId && venue.planDefinition.features.ordersApi,
-              () => false,
-            ),
+          stillAllowed: async () => {
+            try {
+              const venue = await services.apiKeys.authenticate(authorization);
+              return venue.venueId === venueId && venue.planDefinition.features.ordersApi;
+            } catch {
+              return false;
+            }
+          },
           log: request.log,
         },
         () => sseResponse(reply),

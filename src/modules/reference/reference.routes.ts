@@ -1,6 +1,7 @@
 import { sendJson } from '../../http/send-json.js';
 import type { App } from '../../http/types.js';
 import type { Services } from '../../services.js';
+import { whenReady } from '../../when-ready.js';
 import { Reference } from './reference.schemas.js';
 
 export function referenceRoutes(services: Services) {
@@ -16,7 +17,9 @@ export function referenceRoutes(services: Services) {
           'A plan change shows on the next call. Available on every plan with an active subscription.',
         response: { 200: Reference },
       },
-    }, async (request, reply) =>
-      sendJson(reply, await services.reference.json(request.venue)));
+    }, (request, reply) =>
+      whenReady(services.reference.json(request.venue), (json) => {
+        sendJson(reply, json);
+      }));
   };
 }

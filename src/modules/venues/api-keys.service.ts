@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { EpochMemo } from '../../db/epoch-memo.js';
 import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
+import { whenReady } from '../../when-ready.js';
 import { randomBase62, uuidv7 } from '../../ids.js';
 import * as keys from './api-keys.repository.js';
 import type { ApiKeyCreateInput, ApiKeyCreatedView, ApiKeySummaryView } from './venues.schemas.js';
@@ -12,6 +13,15 @@ export const KEY_PREFIX = 'carta';
 const LIVE_PREFIX = `${KEY_PREFIX}_live_`;
 const TEST_PREFIX = `${KEY_PREFIX}_test_`;
 const KEY_SECRET_LENGTH = 32;
+
+/** The key of a Bearer header, or the 401 it earns: missing (also for another scheme, decisions 11) or malformed. */
+function bearerToken(authorization: string | undefined): string {
+  const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+  if (!match) throw errors.missingApiKey();
+  const token = match[1];
+  if (!token.startsWith(LIVE_PREFIX) && !token.startsWith(TEST_PREFIX)) throw errors.malformedApiKey();
+  return token;
+}
 
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
@@ -77,13 +87,14 @@ function summary(row: keys.ApiKeyRow): ApiKeySummaryView {
   };
 }
 
-/** Distinct tokens whose hash is kept; past it the map starts over (it only saves a sha256). */
+/** Distinct Authorization headers whose key hash is kept; past it the map starts over (it only saves a parse and a sha256). */
 const MAX_HASHED_TOKENS = 10_000;
 
 export class ApiKeysService {
   private readonly contexts: EpochMemo<VenueContext | null>;
-  // token -> sha256: a hot client sends the same key on every request, and hashing it is most of
-  // what a cached authentication costs. Only the hash is ever compared with the database.
+  // Authorization header -> the key's sha256: a hot client sends the same key on every request, and
+  // hashing it is most of what a cached authentication costs. Only the hash is ever compared with
+  // the database.
   private readonly hashes = new Map<string, string>();
 
   constructor(private readonly db: Database) {
@@ -129,27 +140,27 @@ export class ApiKeysService {
 
   /**
    * Spec section 5: the three 401s, then the subscription check. Read-only and plan gates depend on
-   * the route and are applied by the auth plugin.
+   * the route and are applied by the auth plugin. Without a promise while the key's venue is
+   * memoised: a hot read then authenticates in the turn that read its request.
    */
-  async authenticate(authorization: string | undefined): Promise<VenueContext> {
-    // An Authorization header that is not Bearer (e.g. Basic) counts as no key (decisions 11).
-    const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
-    if (!match) throw errors.missingApiKey();
-    const token = match[1];
-    if (!token.startsWith(LIVE_PREFIX) && !token.startsWith(TEST_PREFIX)) throw errors.malformedApiKey();
-    const known = this.hashes.get(token);
-    const keyHash = known ?? hashApiKey(token);
-    // Scoped to the venue the key acts on. A test key's row belongs to the live venue, outside that
-    // scope: key writes (create, regenerate, revoke) therefore stay unscoped and move every memo.
-    const venue = await this.contexts.get(keyHash, (venue) => (venue ? { venueId: venue.venueId } : undefined), async () => {
+  authenticate(authorization: string | undefined): VenueContext | Promise<VenueContext> {
+    // The header as sent, not the token parsed out of it: a client sends the same header on every
+    // request, so a known one skips the parse as well as the sha256.
+    const known = authorization === undefined ? undefined : this.hashes.get(authorization);
+    const keyHash = known ?? hashApiKey(bearerToken(authorization));
+    const venue = this.contexts.get(keyHash, (venue) => (venue ? { venueId: venue.venueId } : undefined), async () => {
       const row = await keys.findKeyContextByHash(this.db, keyHash);
       return row && venueContext(row);
     });
+    return whenReady(venue, (v) => this.admitted(authorization, known, keyHash, v));
+  }
+
+  private admitted(authorization: string | undefined, known: string | undefined, keyHash: string, venue: VenueContext | null): VenueContext {
     if (!venue) throw errors.invalidApiKey();
     // Only keys that exist are remembered: made-up tokens cannot fill the map (or keep it busy).
-    if (known === undefined) {
+    if (known === undefined && authorization !== undefined) {
       if (this.hashes.size >= MAX_HASHED_TOKENS) this.hashes.clear();
-      this.hashes.set(token, keyHash);
+      this.hashes.set(authorization, keyHash);
     }
     if (INACTIVE_SUBSCRIPTIONS.includes(venue.subscriptionStatus)) throw errors.subscriptionInactive(venue.subscriptionStatus);
     return venue;
