@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import pino from 'pino';
 import { buildApp } from '../app.js';
@@ -153,43 +153,42 @@ async function serveDatabase(config: Config, db: Database, lock: DataDirLock | n
   return { url, close };
 }
 
+/** Node's own field: the response a connection is writing, cleared once it is written in full. */
+type ServingSocket = Socket & { _httpMessage?: ServerResponse | null };
+
 /**
  * Makes server.close() let every response finish. Node's own closeIdleConnections(), which close()
  * calls first, destroys each connection it deems idle, and it deems idle one whose response has
  * been ended but is still being written (a menu of megabytes to a slow client): the client got a
- * cut body. Here a connection is idle only while no request is in progress on it, a response
- * counting until it is written in full. From close() on, a connection is let go as soon as its
- * response is written: one begun before shutdown went out keep-alive, and its idle connection
- * would otherwise hold the process until the keep-alive timeout.
+ * cut body. Here a connection is idle only while no response is in progress on it: Node assigns a
+ * response to its connection when the request is read (pipelined ones queue behind it) and lets go
+ * of it once it is written in full ('finish'), the same field its own check reads. From close() on,
+ * a connection is let go as soon as its responses are written: one begun before shutdown went out
+ * keep-alive, and its idle connection would otherwise hold the process until the keep-alive
+ * timeout. Nothing is tracked per request (a listener per response cost a hot read about 3% of its
+ * CPU; docs/performance.md, issue 15 seventh part).
  */
 function drainGracefully(server: Server): void {
-  const sockets = new Set<Socket>();
-  const busy = new Map<Socket, number>();
-  let draining = false;
-  server.on('connection', (socket: Socket) => {
+  const sockets = new Set<ServingSocket>();
+  server.on('connection', (socket: ServingSocket) => {
     sockets.add(socket);
-    socket.once('close', () => {
-      sockets.delete(socket);
-      busy.delete(socket);
-    });
+    socket.once('close', () => sockets.delete(socket));
   });
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const socket = request.socket;
-    busy.set(socket, (busy.get(socket) ?? 0) + 1);
-    // 'close' comes after 'finish' (the whole response handed to the OS), or when the client left.
-    response.once('close', () => {
-      const left = (busy.get(socket) ?? 1) - 1;
-      if (left > 0) {
-        busy.set(socket, left);
-        return;
-      }
-      busy.delete(socket);
-      // end(), not destroy(): what was written still reaches the client before the FIN.
-      if (draining) socket.end();
-    });
-  });
+  // 'close' comes after 'finish', once the next pipelined response (if any) has the connection.
+  const endOnceWritten = (socket: ServingSocket): void => {
+    const response = socket._httpMessage;
+    // end(), not destroy(): what was written still reaches the client before the FIN.
+    if (response) response.once('close', () => endOnceWritten(socket));
+    else socket.end();
+  };
+  // Node's close() and Fastify's may each call this: a connection is waited on once.
+  const ending = new WeakSet<ServingSocket>();
   server.closeIdleConnections = () => {
-    draining = true;
-    for (const socket of sockets) if (!busy.has(socket)) socket.destroy();
+    for (const socket of sockets) {
+      if (ending.has(socket)) continue;
+      ending.add(socket);
+      if (socket._httpMessage) endOnceWritten(socket);
+      else socket.destroy();
+    }
   };
 }
