@@ -15,14 +15,18 @@ import {
 } from './harness.js';
 import { menuFixture } from './workload.js';
 
-// No --quick form: with 1,000 warm-up requests and windows of 500 the JIT had not settled under
-// valgrind (the bare route counted 610,000 instructions a request, against 67,000 settled).
-const WARM_UP = 3_000;
+// Node's optimising compiler takes its time with Fastify's larger functions (Reply.send was first
+// optimised after about 8,000 304s), and each new batch of connections costs some functions a
+// deoptimisation and a second compile; counts after a warm-up of 3,000 requests ran 25% above
+// the settled ones (110,000 instructions per 304 against 86,500). Under valgrind 30,000 requests
+// take about 13 s. No --quick form: shorter runs had not settled.
+const WARM_UP = 30_000;
 const COUNTED = 2_000;
 // Background compilation and collection add to a window and never take away: the fewest of
-// several windows is the path's own cost. (The first window after a warm-up under valgrind still
-// carried the optimising compiler's threads: 236,000 instructions for the bare route, 71,000 after.)
-const WINDOWS = 3;
+// several windows is the path's own cost. The first two windows after a warm-up still carry the
+// recompiles of the new connections (170,000-190,000 instructions per request, 66,000-87,000
+// from the third on).
+const WINDOWS = 5;
 
 interface Counted {
   child: ChildProcess;

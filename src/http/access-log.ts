@@ -8,14 +8,14 @@ import { loggedPath } from './request-logger.js';
 type RootLogger = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
 
 /** An access line's fields (the request id aside: a request's own logger binds it). */
-export function accessFields(request: FastifyRequest, reply: FastifyReply) {
+export function accessFields(request: FastifyRequest, reply: FastifyReply, ms: number) {
   return {
     method: request.method,
     // The pattern, not the path: bounded, and free of ids and tokens. An unmatched path is
     // shown as the error envelope shows it.
     route: request.routePattern ?? loggedPath(request.url),
     status: reply.statusCode,
-    ms: Math.round(reply.elapsedTime * 100) / 100,
+    ms: Math.round(ms * 100) / 100,
     venueId: (request as { venue?: { venueId?: string } | null }).venue?.venueId,
   };
 }
@@ -31,8 +31,8 @@ type PinoInternals = RootLogger & { [symbols.chindingsSym]: string; [symbols.str
  * numbers or strings that JSON.stringify escapes. Same bytes as pino's
  * (test/logging.test.ts compares them), so log shippers see no difference.
  */
-function writeAccessLine(root: PinoInternals, request: FastifyRequest, reply: FastifyReply): void {
-  const { method, route, status, ms, venueId } = accessFields(request, reply);
+function writeAccessLine(root: PinoInternals, request: FastifyRequest, reply: FastifyReply, elapsed: number): void {
+  const { method, route, status, ms, venueId } = accessFields(request, reply, elapsed);
   root[symbols.streamSym].write(
     `{"level":${INFO},"time":${Date.now()}${root[symbols.chindingsSym]},"requestId":${JSON.stringify(request.id)},` +
       `"method":${JSON.stringify(method)},"route":${JSON.stringify(route)},"status":${status},"ms":${ms}` +
@@ -40,17 +40,21 @@ function writeAccessLine(root: PinoInternals, request: FastifyRequest, reply: Fa
   );
 }
 
-const ENDED = Symbol('carta.metrics');
-type ClosingResponse = FastifyReply['raw'] & { [ENDED]?: { metrics: Metrics; request: FastifyRequest; reply: FastifyReply } };
+const ENDED = Symbol('carta.request');
+interface Ended {
+  controller: AccessLogController;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** performance.now() when the request reached its route. */
+  start: number;
+}
+type ClosingResponse = FastifyReply['raw'] & { [ENDED]?: Ended };
 
 function onResponseClose(this: ClosingResponse): void {
   const ended = this[ENDED];
   if (!ended) return;
   this[ENDED] = undefined;
-  const { metrics, request, reply } = ended;
-  // A response the client cut before it was answered has no status of its own (it would read 200):
-  // it leaves the in-flight count and is not timed.
-  metrics.requestEnded(request.method, request.routePattern ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000, this.writableEnded);
+  ended.controller.ended(ended, this.writableEnded);
 }
 
 /**
@@ -59,6 +63,11 @@ function onResponseClose(this: ClosingResponse): void {
  * Here the line is written once, by the root logger with the request id as a plain field (no
  * child logger is made), from fields that are already at hand. "incoming request" stays, at
  * debug. Errors keep their own lines (the error handler logs them with the error).
+ *
+ * Fastify is built without a logger of its own (app.ts), so it adds no 'finish' and 'error'
+ * listeners to every response to call requestCompleted: the one 'close' listener here serves the
+ * access line and the metrics, and only when one of them is on (at LOG_LEVEL=warn without metrics
+ * a request gets none; docs/performance.md, issue 15 seventh part).
  */
 export class AccessLogController extends LogController {
   /** Set once the app exists (the controller is built before it). */
@@ -71,22 +80,27 @@ export class AccessLogController extends LogController {
   }
 
   override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
-    if (this.metrics) {
-      this.metrics.requestStarted();
+    const root = this.root;
+    if (this.metrics) this.metrics.requestStarted();
+    if (this.metrics || root?.isLevelEnabled('info')) {
       // 'close' comes after the response is sent and on an aborted one alike, so a request cut
       // before its answer still leaves the in-flight gauge. One shared listener, no closure.
-      (reply.raw as ClosingResponse)[ENDED] = { metrics: this.metrics, request, reply };
+      (reply.raw as ClosingResponse)[ENDED] = { controller: this, request, reply, start: performance.now() };
       reply.raw.on('close', onResponseClose);
     }
-    if (this.root?.isLevelEnabled('debug')) this.root.debug({ requestId: request.id, method: request.method, url: loggedPath(request.url) }, 'incoming request');
+    if (root?.isLevelEnabled('debug')) root.debug({ requestId: request.id, method: request.method, url: loggedPath(request.url) }, 'incoming request');
   }
 
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+  /** Fastify calls this only for a route with onResponse hooks: 'close' (ended) writes the line. */
+  override requestCompleted(): void {}
+
+  /** A response is closed: answered (`answered`, its end written), or cut before that. */
+  ended({ request, reply, start }: Ended, answered: boolean): void {
+    const ms = performance.now() - start;
+    // A response the client cut before it was answered has no status of its own (it would read
+    // 200): it leaves the in-flight count, is not timed and writes no access line.
+    this.metrics?.requestEnded(request.method, request.routePattern ?? 'unmatched', reply.statusCode, ms / 1000, answered);
     const root = this.root;
-    if (!root) return;
-    const level = error ? 'error' : 'info';
-    if (!root.isLevelEnabled(level)) return;
-    if (error) root.error({ requestId: request.id, ...accessFields(request, reply), err: error }, 'request errored');
-    else writeAccessLine(root as PinoInternals, request, reply);
+    if (answered && root?.isLevelEnabled('info')) writeAccessLine(root as PinoInternals, request, reply, ms);
   }
 }

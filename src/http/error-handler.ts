@@ -114,8 +114,9 @@ export const MAX_PARAM_LENGTH = 512;
  * percent-encoded UTF-8, a parameter over MAX_PARAM_LENGTH): Fastify's own JSON otherwise.
  */
 export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (error, request, reply) => {
-  // Fastify writes no completion line for these (they never reach a route): the access line here.
-  reply.raw.once('finish', () => request.log.info(accessFields(request, reply), 'request'));
+  // They never reach a route, so the access log's controller never sees them: their line is here.
+  const start = performance.now();
+  reply.raw.once('finish', () => request.log.info(accessFields(request, reply, performance.now() - start), 'request'));
   void send(reply, request, fromFastifyError(error, request) ?? internalError());
 };
 

@@ -1,5 +1,5 @@
-import type { FastifyBaseLogger, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { stdSerializers } from 'pino';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { pino, stdSerializers, type DestinationStream, type LoggerOptions } from 'pino';
 
 type ChildLoggerFactory = NonNullable<FastifyServerOptions['childLoggerFactory']>;
 
@@ -65,11 +65,34 @@ class LazyRequestLogger {
   }
 }
 
-/** Fastify's childLoggerFactory: a lazy child of a pino logger, unless the route sets its own level. */
-export const lazyChildLogger: ChildLoggerFactory = (logger, bindings, options) =>
-  options?.level !== undefined || typeof (logger as Partial<ParentLogger>).isLevelEnabled !== 'function'
-    ? logger.child(bindings, options)
-    : (new LazyRequestLogger(logger as ParentLogger, bindings, options) as unknown as FastifyBaseLogger);
+/**
+ * Fastify's childLoggerFactory: a lazy child of `root`, unless the route sets its own level. Fastify
+ * passes a parent of its own, a logger that discards everything since it is built without one
+ * (app.ts): the parent is always `root`.
+ */
+export function requestLoggerFactory(root: FastifyBaseLogger): ChildLoggerFactory {
+  return (_discarding, bindings, options) =>
+    options?.level !== undefined
+      ? root.child(bindings, options)
+      : (new LazyRequestLogger(root as ParentLogger, bindings, options) as unknown as FastifyBaseLogger);
+}
+
+/**
+ * The process's logger: pino at `level`, writing to `stream` (stdout by default), with the
+ * serializers and redaction of docs/security.md. Fastify's own `res` serializer is kept, so a line
+ * logged with `res` reads as it did when Fastify built the logger.
+ */
+export function rootLogger(level: string, stream?: { write(line: string): void }): ParentLogger {
+  const options: LoggerOptions = {
+    level,
+    serializers: { res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }), ...logSerializers },
+    // Keys, tokens and bodies never reach the log (docs/security.md): the request serializer
+    // logs no headers and no query string, the error serializer no database values, and
+    // redact guards credential headers logged by hand.
+    redact: ['req.headers.authorization', 'headers.authorization', 'authorization'],
+  };
+  return (stream ? pino(options, stream as DestinationStream) : pino(options)) as unknown as ParentLogger;
+}
 
 // What the log may say about a request and an error (issue 12, docs/security.md): never a key, a
 // token, a customer's contact details or any other value a client sent. Headers and bodies are
