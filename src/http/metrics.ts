@@ -20,24 +20,33 @@ interface Series {
 /**
  * The request histogram, observed on every request: prom-client's Histogram hashes its label
  * object on each observe, about a microsecond, a tenth of a cached read. Here a series is found
- * by one string key and counted in place; prom-client formats it at scrape time like its own.
+ * by route, then method, then status class, and counted in place; prom-client formats it at
+ * scrape time like its own. The route and method strings are the same objects on every request
+ * (the pattern registered, Node's method names), whose hashes V8 keeps: a key built per request
+ * was a fresh string hashed on every look-up, about 2% of a cached read.
  */
 class RequestHistogram {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  private readonly series = new Map<string, Series>();
+  /** route -> method -> series by status class (STATUS_CLASSES). */
+  private readonly series = new Map<string, Map<string, (Series | undefined)[]>>();
 
   constructor(
     readonly name: string,
     readonly help: string,
   ) {}
 
-  observe(method: string, route: string, statusClass: string, seconds: number): void {
-    const key = `${method} ${statusClass} ${route}`;
-    let s = this.series.get(key);
+  observe(method: string, route: string, status: number, seconds: number): void {
+    let methods = this.series.get(route);
+    if (!methods) this.series.set(route, (methods = new Map()));
+    let byClass = methods.get(method);
+    if (!byClass) methods.set(method, (byClass = []));
+    const c = Math.floor(status / 100) - 1;
+    const statusClass = c >= 0 && c < 4 ? c : 4;
+    let s = byClass[statusClass];
     if (!s) {
-      s = { labels: { method, route, status_class: statusClass }, counts: new Array<number>(DURATION_BUCKETS.length + 1).fill(0), sum: 0, count: 0 };
-      this.series.set(key, s);
+      s = { labels: { method, route, status_class: STATUS_CLASSES[statusClass] }, counts: new Array<number>(DURATION_BUCKETS.length + 1).fill(0), sum: 0, count: 0 };
+      byClass[statusClass] = s;
     }
     let i = 0;
     while (i < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[i]) i += 1;
@@ -46,9 +55,13 @@ class RequestHistogram {
     s.count += 1;
   }
 
+  private *all(): Iterable<Series> {
+    for (const methods of this.series.values()) for (const byClass of methods.values()) for (const s of byClass) if (s) yield s;
+  }
+
   get() {
     const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
-    for (const s of this.series.values()) {
+    for (const s of this.all()) {
       let cumulative = 0;
       DURATION_BUCKETS.forEach((le, i) => {
         cumulative += s.counts[i];
@@ -192,7 +205,7 @@ export class Metrics {
 
   requestEnded(method: string, route: string, status: number, seconds: number, answered = true): void {
     this.inFlightCount -= 1;
-    if (answered) this.requestDuration.observe(method, route, STATUS_CLASSES[Math.floor(status / 100) - 1] ?? '5xx', seconds);
+    if (answered) this.requestDuration.observe(method, route, status, seconds);
   }
 
   rejected(bucket: string): void {

@@ -52,20 +52,22 @@ type StaticReference = Omit<ReferenceView, 'planLimits'>;
 export class ReferenceService {
   private staticPart: StaticReference | null = null;
   private readonly usage: EpochMemo<Usage>;
-  private readonly documents: EpochMemo<Buffer>;
+  /** By plan, then venue: both ids are the same strings on every request, whose hashes V8 keeps (a key joined per request was hashed afresh each time). */
+  private readonly documents = new Map<string, EpochMemo<Buffer>>();
 
   constructor(
     private readonly db: Database,
     private readonly routes: () => readonly RouteEntry[],
   ) {
     this.usage = new EpochMemo(db);
-    this.documents = new EpochMemo(db);
   }
 
   /** The reference as JSON, ready to send (encoded once, rebuilt only after a write). */
   json(venue: VenueContext): Buffer | Promise<Buffer> {
     // Kept encoded: a hot read sends the bytes without encoding 3 KB of text again.
-    return this.documents.get(`${venue.venueId}:${venue.plan}`, { venueId: venue.venueId }, async () => Buffer.from(JSON.stringify(await this.get(venue))));
+    let documents = this.documents.get(venue.plan);
+    if (!documents) this.documents.set(venue.plan, (documents = new EpochMemo(this.db)));
+    return documents.get(venue.venueId, { venueId: venue.venueId }, async () => Buffer.from(JSON.stringify(await this.get(venue))));
   }
 
   private catalog(): StaticReference {
