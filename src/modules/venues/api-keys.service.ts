@@ -148,6 +148,8 @@ export class ApiKeysService {
     // request, so a known one skips the parse as well as the sha256.
     const known = authorization === undefined ? undefined : this.hashes.get(authorization);
     const keyHash = known ?? hashApiKey(bearerToken(authorization));
+    // Scoped to the venue the key acts on. A test key's row belongs to the live venue, outside that
+    // scope: key writes (create, regenerate, revoke) therefore stay unscoped and move every memo.
     const venue = this.contexts.get(keyHash, (venue) => (venue ? { venueId: venue.venueId } : undefined), async () => {
       const row = await keys.findKeyContextByHash(this.db, keyHash);
       return row && venueContext(row);
