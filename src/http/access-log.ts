@@ -1,11 +1,9 @@
 // The access log (issue 15): one line per request, written when it completes, with what an
 // operator looks for: method, route pattern, status, duration, request id and venue.
-import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { levels, symbols } from 'pino';
 import type { Metrics } from './metrics.js';
-import { loggedPath } from './request-logger.js';
-
-type RootLogger = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
+import { loggedPath, type RootLogger } from './request-logger.js';
 
 /** An access line's fields (the request id aside: a request's own logger binds it). */
 export function accessFields(request: FastifyRequest, reply: FastifyReply, ms: number) {

@@ -7,7 +7,7 @@ import type { Database } from '../db/port.js';
 /** Latency buckets (seconds) from a cached 304 (~0.1 ms) to a slow sync (30 s). */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-export const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
+const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 
 interface Series {
   labels: { method: string; route: string; status_class: string };

@@ -4,7 +4,8 @@ import { pino, stdSerializers, type DestinationStream, type LoggerOptions } from
 type ChildLoggerFactory = NonNullable<FastifyServerOptions['childLoggerFactory']>;
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
-type ParentLogger = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
+/** The process's pino logger as Carta uses it: Fastify's logger interface, and pino's level check. */
+export type RootLogger = FastifyBaseLogger & { isLevelEnabled(level: string): boolean };
 type Bindings = Parameters<FastifyBaseLogger['child']>[0];
 type ChildOptions = Parameters<FastifyBaseLogger['child']>[1];
 
@@ -18,7 +19,7 @@ class LazyRequestLogger {
   private made: FastifyBaseLogger | undefined;
 
   constructor(
-    private readonly parent: ParentLogger,
+    private readonly parent: RootLogger,
     private readonly bindings: Bindings,
     private readonly options: ChildOptions,
   ) {}
@@ -70,11 +71,11 @@ class LazyRequestLogger {
  * passes a parent of its own, a logger that discards everything since it is built without one
  * (app.ts): the parent is always `root`.
  */
-export function requestLoggerFactory(root: FastifyBaseLogger): ChildLoggerFactory {
+export function requestLoggerFactory(root: RootLogger): ChildLoggerFactory {
   return (_discarding, bindings, options) =>
     options?.level !== undefined
       ? root.child(bindings, options)
-      : (new LazyRequestLogger(root as ParentLogger, bindings, options) as unknown as FastifyBaseLogger);
+      : (new LazyRequestLogger(root, bindings, options) as unknown as FastifyBaseLogger);
 }
 
 /**
@@ -82,7 +83,7 @@ export function requestLoggerFactory(root: FastifyBaseLogger): ChildLoggerFactor
  * serializers and redaction of docs/security.md. Fastify's own `res` serializer is kept, so a line
  * logged with `res` reads as it did when Fastify built the logger.
  */
-export function rootLogger(level: string, stream?: { write(line: string): void }): ParentLogger {
+export function rootLogger(level: string, stream?: { write(line: string): void }): RootLogger {
   const options: LoggerOptions = {
     level,
     serializers: { res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }), ...logSerializers },
@@ -91,7 +92,7 @@ export function rootLogger(level: string, stream?: { write(line: string): void }
     // redact guards credential headers logged by hand.
     redact: ['req.headers.authorization', 'headers.authorization', 'authorization'],
   };
-  return (stream ? pino(options, stream as DestinationStream) : pino(options)) as unknown as ParentLogger;
+  return (stream ? pino(options, stream as DestinationStream) : pino(options)) as unknown as RootLogger;
 }
 
 // What the log may say about a request and an error (issue 12, docs/security.md): never a key, a
@@ -151,7 +152,7 @@ function databaseError(err: DatabaseError, serialized: { type: string; message: 
 }
 
 /** Fastify's logger serializers: `req` without the query string, `err` without the values a database error carries. */
-export const logSerializers = {
+const logSerializers = {
   req: (request: FastifyRequest) => ({
     method: request.method,
     url: loggedPath(request.url),
