@@ -321,13 +321,14 @@ export const ROUNDS = 3;
  * ETag): the ratio is the server's work, not the bytes the load generator writes and the kernel
  * carries. ROUNDS interleaved rounds (Carta, tiny, Carta, tiny, ...), so a drift of the machine
  * falls on both; the round with the median req/s ratio is reported, with its CPU per request.
+ * `barePath` names another route of the bare server (its `/reference`: the same body as Carta's).
  */
-export async function versusTiny(cartaUrl: string, bareUrl: string, headers: Record<string, string>) {
-  return pinned(() => versusTinyPinned(cartaUrl, bareUrl, headers));
+export async function versusTiny(cartaUrl: string, bareUrl: string, headers: Record<string, string>, barePath = '/tiny') {
+  return pinned(() => versusTinyPinned(cartaUrl, bareUrl, headers, barePath));
 }
 
-async function versusTinyPinned(cartaUrl: string, bareUrl: string, headers: Record<string, string>) {
-  const tinyUrl = `${bareUrl}/tiny`;
+async function versusTinyPinned(cartaUrl: string, bareUrl: string, headers: Record<string, string>, barePath: string) {
+  const tinyUrl = `${bareUrl}${barePath}`;
   await autocannonRun(cartaUrl, headers, { amount: 500 });
   await autocannonRun(tinyUrl, headers, { amount: 500 });
   const rounds: { carta: Load; tiny: Load }[] = [];

@@ -31,11 +31,22 @@ type PinoInternals = RootLogger & { [symbols.chindingsSym]: string; [symbols.str
  */
 function writeAccessLine(root: PinoInternals, request: FastifyRequest, reply: FastifyReply, elapsed: number): void {
   const { method, route, status, ms, venueId } = accessFields(request, reply, elapsed);
+  // The request id is a UUID or an inbound id of [A-Za-z0-9._:-] (request-id.ts) and a venue id a
+  // UUID: neither needs escaping. Methods and route patterns are few and the same strings on every
+  // request: each is escaped once.
   root[symbols.streamSym].write(
-    `{"level":${INFO},"time":${Date.now()}${root[symbols.chindingsSym]},"requestId":${JSON.stringify(request.id)},` +
-      `"method":${JSON.stringify(method)},"route":${JSON.stringify(route)},"status":${status},"ms":${ms}` +
-      `${venueId === undefined ? '' : `,"venueId":${JSON.stringify(venueId)}`},"msg":"request"}\n`,
+    `{"level":${INFO},"time":${Date.now()}${root[symbols.chindingsSym]},"requestId":"${request.id}",` +
+      `"method":${quoted(method)},"route":${request.routePattern ? quoted(route) : JSON.stringify(route)},"status":${status},"ms":${ms}` +
+      `${venueId === undefined ? '' : `,"venueId":"${venueId}"`},"msg":"request"}\n`,
   );
+}
+
+const QUOTED = new Map<string, string>();
+/** A JSON string of one of a bounded set of strings (methods, route patterns), escaped once. */
+function quoted(s: string): string {
+  let q = QUOTED.get(s);
+  if (q === undefined) QUOTED.set(s, (q = JSON.stringify(s)));
+  return q;
 }
 
 const ENDED = Symbol('carta.request');

@@ -7,6 +7,7 @@ import { migrate } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
 import type { Database } from '../db/port.js';
 import { ensureAdminToken } from './admin-token.js';
+import { LogBuffer } from './log-buffer.js';
 import type { DataDirLock } from './data-dir-lock.js';
 import { claimDataDir, removeServerNote, writeServerNote } from './server-file.js';
 
@@ -15,7 +16,7 @@ import { claimDataDir, removeServerNote, writeServerNote } from './server-file.j
 const CLAIM_WAIT_MS = 5_000;
 
 // A line reaches the log within LOG_FLUSH_MS when the server is idle, in writes of 4 KB under load.
-const LOG_BUFFER_BYTES = 4096;
+const LOG_BUFFER_CHARS = 4096;
 const LOG_FLUSH_MS = 100;
 
 export interface RunningServer {
@@ -74,13 +75,13 @@ async function start(config: Config, lock: DataDirLock | null, options: { handle
 
 async function serveDatabase(config: Config, db: Database, lock: DataDirLock | null, options: { handleSignals?: boolean }): Promise<RunningServer> {
   await migrate(db);
-  // Log lines are buffered: they go out when LOG_BUFFER_BYTES have gathered, or at the next
+  // Log lines are buffered (log-buffer.ts): they go out when LOG_BUFFER_CHARS have gathered, or at the next
   // flush (every LOG_FLUSH_MS), so under load one write carries about twenty access lines. Written
   // one by one, or asynchronously (a hop to libuv's thread pool per write), they cost about as much
   // as building them (docs/performance.md). A 4 KB write to stdout does not hold the event loop up
   // unless the log reader stops reading.
   const logStream =
-    config.logLevel === 'silent' ? undefined : pino.destination({ dest: 1, sync: true, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS });
+    config.logLevel === 'silent' ? undefined : new LogBuffer(pino.destination({ dest: 1, sync: true }), LOG_BUFFER_CHARS, LOG_FLUSH_MS);
   // pino flushes its asynchronous destinations on exit, not a buffered synchronous one: the lines
   // of the last 100 ms (the shutdown's among them, or a crash's) go out here.
   if (logStream) process.once('exit', () => logStream.flushSync());

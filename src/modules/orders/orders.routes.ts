@@ -38,7 +38,7 @@ export function ordersRoutes(services: Services) {
         },
       },
     }, (request, reply) =>
-      whenReady(services.orders.listJson(request.venue.venueId, request.query), (json) => {
+      whenReady(services.orders.listJson(request.venue.venueId, request.query, request.url), (json) => {
         sendJson(reply, json);
       }));
 

@@ -45,9 +45,12 @@ export class OrdersService {
     this.pages = new EpochMemo(db, 2_000);
   }
 
-  /** The page as JSON, ready to send. */
-  listJson(venueId: string, q: OrderListQueryValue): Buffer | Promise<Buffer> {
-    return this.pages.get(`${venueId}:${JSON.stringify(q)}`, { venueId, orders: true }, async () => Buffer.from(JSON.stringify(await this.list(venueId, q))));
+  /**
+   * The page as JSON, ready to send. `url` is the request's URL as sent, whose query `q` was parsed
+   * from: it names the page as well as `q` does, without serialising `q` on every poll.
+   */
+  listJson(venueId: string, q: OrderListQueryValue, url: string): Buffer | Promise<Buffer> {
+    return this.pages.get(`${venueId}${url}`, { venueId, orders: true }, async () => Buffer.from(JSON.stringify(await this.list(venueId, q))));
   }
 
   async list(venueId: string, q: OrderListQueryValue): Promise<OrderListView> {
