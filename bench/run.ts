@@ -353,7 +353,8 @@ async function main(): Promise<void> {
     cpuRatio('304 (LOG_LEVEL=warn)', carta304, bareTiny);
     cpuRatio('GET /v1/reference (LOG_LEVEL=warn)', cartaReference, bareTinyReference);
     // The reference sends 4 KB where the tiny route sends 15 bytes. Against a bare server sending
-    // the same bytes, what is left is what Carta adds (reported beside the target, which is set against the tiny route).
+    // the same bytes, what is left is what Carta adds (reported beside the target, which is set
+    // against the tiny route).
     const [cartaReferenceAgain, bareReference] = await versusTiny(`${url}/v1/reference`, bareUrl, auth, '/reference');
     informational.push({ name: 'GET /v1/reference (LOG_LEVEL=warn): req/s vs bare Fastify sending the same bytes', value: round(cartaReferenceAgain.rps), unit: 'req/s', baseline: round(bareReference.rps), ratio: round(cartaReferenceAgain.rps / bareReference.rps, 3) });
     cpuRatio('GET /v1/reference vs bare Fastify sending the same bytes', cartaReferenceAgain, bareReference);

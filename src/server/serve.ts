@@ -7,8 +7,8 @@ import { migrate } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
 import type { Database } from '../db/port.js';
 import { ensureAdminToken } from './admin-token.js';
-import { LogBuffer } from './log-buffer.js';
 import type { DataDirLock } from './data-dir-lock.js';
+import { LogBuffer } from './log-buffer.js';
 import { claimDataDir, removeServerNote, writeServerNote } from './server-file.js';
 
 // How long a start waits for DATA_DIR's holder to go: a killed server is gone within moments of
@@ -75,8 +75,8 @@ async function start(config: Config, lock: DataDirLock | null, options: { handle
 
 async function serveDatabase(config: Config, db: Database, lock: DataDirLock | null, options: { handleSignals?: boolean }): Promise<RunningServer> {
   await migrate(db);
-  // Log lines are buffered (log-buffer.ts): they go out when LOG_BUFFER_CHARS have gathered, or at the next
-  // flush (every LOG_FLUSH_MS), so under load one write carries about twenty access lines. Written
+  // Log lines are buffered (log-buffer.ts): they go out when LOG_BUFFER_CHARS have gathered, or at
+  // the next flush (every LOG_FLUSH_MS), so under load one write carries about twenty access lines. Written
   // one by one, or asynchronously (a hop to libuv's thread pool per write), they cost about as much
   // as building them (docs/performance.md). A 4 KB write to stdout does not hold the event loop up
   // unless the log reader stops reading.
