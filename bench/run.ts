@@ -73,6 +73,14 @@ async function statementCounts(e: EngineEnv): Promise<{ small: number; fixture: 
 
 // ---- media: upload vs the pipeline alone, and memory under 20 concurrent 15 MB uploads ------------
 
+/** Files the bare baseline serves (the image, the menu, the reference), removed when the run ends. */
+const scratch: string[] = [];
+function scratchFile(name: string): string {
+  const file = path.join(os.tmpdir(), `carta-bench-${name}`);
+  scratch.push(file);
+  return file;
+}
+
 const UPLOAD_RUNS = 7;
 const UPLOAD_WARMUPS = 2;
 
@@ -107,7 +115,7 @@ async function mediaUploads(url: string): Promise<{ file: string; path: string; 
   log(`upload 2000x2000 JPEG (${round(jpeg.length / 1024 / 1024, 2)} MB): API ${round(median(viaApi))} ms, pipeline alone ${round(median(direct))} ms`);
   ratioMetric('image upload, 2000x2000 JPEG as base64: wall time vs the sharp pipeline alone', median(viaApi), median(direct), 'ms', '<=', 1.3);
   const variant = last!.variants[0];
-  const file = path.join(os.tmpdir(), `carta-bench-image-${process.pid}.webp`);
+  const file = scratchFile(`image-${process.pid}.webp`);
   const bytes = Buffer.from(await (await fetch(variant.url)).arrayBuffer());
   fs.writeFileSync(file, bytes);
 
@@ -314,10 +322,10 @@ async function main(): Promise<void> {
     const menu = await fetch(`${url}/v1/menu`, { headers: { authorization: `Bearer ${venue.key}` } });
     const menuBytes = Buffer.from(await menu.arrayBuffer());
     const etag = menu.headers.get('etag') ?? '';
-    const menuFile = path.join(os.tmpdir(), `carta-bench-menu-${process.pid}.json`);
+    const menuFile = scratchFile(`menu-${process.pid}.json`);
     fs.writeFileSync(menuFile, menuBytes);
     const reference = await fetch(`${url}/v1/reference`, { headers: { authorization: `Bearer ${venue.key}` } });
-    const referenceFile = path.join(os.tmpdir(), `carta-bench-reference-${process.pid}.json`);
+    const referenceFile = scratchFile(`reference-${process.pid}.json`);
     fs.writeFileSync(referenceFile, Buffer.from(await reference.arrayBuffer()));
     const barePort = await freePort();
     bare = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/bare-server.ts')], {
@@ -447,6 +455,7 @@ async function main(): Promise<void> {
     if (bare) await stop(bare);
     if (carta) await stop(carta.child);
     await e.dispose();
+    for (const file of scratch) fs.rmSync(file, { force: true });
   }
 
   const commit = (() => {

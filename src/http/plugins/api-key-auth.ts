@@ -18,12 +18,10 @@ export function apiKeyAuth(apiKeys: ApiKeysService, limiter: RateLimiter | null,
     if (venue.readOnly && !READ_METHODS.has(request.method)) throw errors.readOnlyKey();
     if (feature && !venue.planDefinition.features[feature]) throw errors.paidPlanRequired();
     // Budgets belong to the venue account: a sandbox (test key) shares its live venue's.
-    if (limiter) {
-      return limitVenue(limiter, request, reply, config, venue.liveVenueId, venue.planDefinition.rateLimitTier).then(() => {
-        request.venue = venue;
-      });
-    }
-    request.venue = venue;
+    const limited = limiter ? limitVenue(limiter, request, reply, config, venue.liveVenueId, venue.planDefinition.rateLimitTier) : undefined;
+    return whenReady(limited, () => {
+      request.venue = venue;
+    });
   };
   return function authenticate(request: FastifyRequest, reply: FastifyReply): void | Promise<void> {
     return whenReady(apiKeys.authenticate(request.headers.authorization), (venue) => admit(request, reply, venue));
