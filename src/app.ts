@@ -6,9 +6,10 @@ import type { Database } from './db/port.js';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/error-handler.js';
 import { documentRoute, OPENAPI_ROUTE_SCHEMA, openApiDocument, registerOpenApi } from './http/openapi.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
-import { requestGate } from './http/plugins/request-gate.js';
+import { requestGate, surfaceOf } from './http/plugins/request-gate.js';
 import { idempotency } from './http/plugins/idempotency.js';
 import { genReqId } from './http/plugins/request-id.js';
+import { prefixed } from './http/route-prefix.js';
 import { RateLimiter } from './http/rate-limit/limiter.js';
 import { MemoryRateStore } from './http/rate-limit/memory-store.js';
 import { ErrorResponse } from './http/schemas/common.js';
@@ -160,6 +161,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
     catchUp: config.readConsistency === 'strict' && db.catchUp ? db.catchUp : undefined,
   });
   registerErrorHandling(app, gate.notFound);
+  const withIdempotencyKey = idempotency(services.idempotency);
   app.addHook('onRoute', (route) => {
     // Path parameters reach the database only through a params schema (text-safety.ts decides
     // there what a NUL in a name means); a route without one is a mistake caught at start.
@@ -167,49 +169,39 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
     gate.install(route);
     documentRoute(route);
+    if (surfaceOf(route)?.auth === 'apiKey') withIdempotencyKey(route);
   });
 
   await registerOpenApi(app, { version: VERSION, serverUrl: config.apiServerUrl });
   app.addSchema(ErrorResponse);
 
-  // Routes join the scope of their prefix by a plain call, not app.register: Fastify gives every
-  // encapsulated plugin its own Request and Reply classes, and with one per module the hot paths
-  // (Fastify's and ours) met about twenty object shapes and went megamorphic as a server served
-  // more kinds of request (docs/performance.md, issue 15 fifth part). The scopes left are the four
-  // prefixes and the uploads' own body parser.
+  // Routes join the root scope with their prefix in front (route-prefix.ts): Fastify gives every
+  // encapsulated plugin its own Request and Reply classes, and the hot paths (Fastify's and ours)
+  // went megamorphic as a server served more kinds of request (docs/performance.md, issue 15 fifth
+  // and ninth parts). The one scope left is the uploads' own body parser.
   await healthRoutes(db)(app);
   if (metrics) await metricsRoutes(metrics, config.adminToken)(app);
 
   const document = openApiDocument(app);
-  app.get('/v1/openapi.json', { schema: OPENAPI_ROUTE_SCHEMA }, async (_request, reply) =>
+  app.get('/v1/openapi.json', { config: { public: true }, schema: OPENAPI_ROUTE_SCHEMA }, async (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(document()),
   );
   await docsRoutes(document)(app);
 
-  await app.register(
-    async (v1) => {
-      const withIdempotencyKey = idempotency(services.idempotency);
-      v1.addHook('onRoute', withIdempotencyKey);
-      // In this order, which is the OpenAPI document's.
-      for (const routes of [referenceRoutes, menuRoutes, settingsRoutes, translationsRoutes, auditRoutes, ordersRoutes]) await routes(services)(v1);
-      await v1.register(mediaRoutes(services));
-      for (const routes of [bannersRoutes, promotionsRoutes, tablesRoutes, webhooksRoutes]) await routes(services)(v1);
-    },
-    { prefix: '/v1' },
-  );
+  // In this order, which is the OpenAPI document's.
+  const v1 = prefixed(app, '/v1');
+  for (const routes of [referenceRoutes, menuRoutes, settingsRoutes, translationsRoutes, auditRoutes, ordersRoutes]) await routes(services)(v1);
+  await app.register(async (uploads) => mediaRoutes(services)(prefixed(uploads, '/v1')));
+  for (const routes of [bannersRoutes, promotionsRoutes, tablesRoutes, webhooksRoutes]) await routes(services)(v1);
 
-  await app.register(mediaFileRoutes(services), { prefix: '/media' });
+  await mediaFileRoutes(services)(prefixed(app, '/media'));
 
-  await app.register(
-    async (guest) => {
-      await guestRoutes(services)(guest);
-      await guestTableRoutes(services)(guest);
-    },
-    { prefix: '/guest/v1' },
-  );
+  const guest = prefixed(app, '/guest/v1');
+  await guestRoutes(services)(guest);
+  await guestTableRoutes(services)(guest);
   await guestPageRoutes(services, config)(app);
 
-  await app.register(adminRoutes(services), { prefix: '/admin/v1' });
+  await adminRoutes(services)(prefixed(app, '/admin/v1'));
 
   return { app, services };
 }

@@ -127,8 +127,8 @@ const VALIDATION: ErrorCase = {
  * The errors a route answers whatever its own work, from what the request gate, the body parser,
  * the router and the idempotency step do with a route of its surface, method and path.
  */
-function sharedErrors(route: RouteOptions & { prefix: string }): ErrorCases {
-  const surface = surfaceOf(route.prefix);
+function sharedErrors(route: RouteOptions): ErrorCases {
+  const surface = surfaceOf(route);
   const write = [route.method].flat().some((m) => m !== 'GET' && m !== 'HEAD');
   const hasPathParams = route.url.includes('/:');
   const cases: { [S in ErrorStatus]?: ErrorCase[] } = {};
@@ -172,11 +172,11 @@ function errorSummary(responses: Record<string, unknown>): string | null {
  * surface can answer, added to the route's own and named at the end of its description. Routes
  * declare only what their own work does (operationId, summary, description, their own errors).
  */
-export function documentRoute(route: RouteOptions & { prefix: string }): void {
+export function documentRoute(route: RouteOptions): void {
   const schema = route.schema ?? {};
   // Hidden routes (pages, not operations) and Fastify's HEAD twins of GETs are not in the document.
   if (schema.hide || [route.method].flat().every((m) => m === 'HEAD')) return;
-  const auth = surfaceOf(route.prefix)?.auth;
+  const auth = surfaceOf(route)?.auth;
   const response = withErrorResponses((schema.response ?? {}) as Record<string, unknown>, sharedErrors(route));
   const description = [schema.description, errorSummary(response)].filter(Boolean).join('\n\n');
   route.schema = {

@@ -21,6 +21,8 @@ declare module 'fastify' {
     buckets?: VenueBucket[] | ((request: FastifyRequest) => VenueBucket[]);
     /** Routes outside every rate limit (health and readiness probes). */
     rateLimit?: false;
+    /** Open to anyone though its path is under an authenticated prefix (the OpenAPI document at /v1/openapi.json). */
+    public?: true;
   }
   interface FastifyRequest {
     /**

@@ -19,11 +19,13 @@ const SURFACES: Record<string, Surface> = {
 };
 
 /**
- * The surface a route registered under `prefix` belongs to (a sub-prefix such as /v1/menu belongs
- * to /v1), or undefined for the open routes. The OpenAPI document reads it too (openapi.ts).
+ * The surface a route belongs to by its path (/v1/menu belongs to /v1), or undefined for the open
+ * routes: those outside every surface's prefix and those declared `public` inside one (the OpenAPI
+ * document at /v1/openapi.json). The OpenAPI document and the idempotency step read it too.
  */
-export function surfaceOf(prefix: string): Surface | undefined {
-  return SURFACES[prefix] ?? Object.entries(SURFACES).find(([p]) => prefix.startsWith(`${p}/`))?.[1];
+export function surfaceOf(route: { url: string; config?: FastifyContextConfig }): Surface | undefined {
+  if (route.config?.public) return undefined;
+  return Object.entries(SURFACES).find(([prefix]) => route.url === prefix || route.url.startsWith(`${prefix}/`))?.[1];
 }
 
 export interface GateDeps {
@@ -59,10 +61,9 @@ function runSteps(steps: Step[], from: number, request: FastifyRequest, reply: F
 export function requestGate({ apiKeys, limiter, adminToken, catchUp }: GateDeps) {
   const authenticateOperator = adminAuth(adminToken);
 
-  function gateFor(prefix: string, config: FastifyContextConfig, pattern: string | null) {
+  function gateFor(surface: Surface | undefined, config: FastifyContextConfig, pattern: string | null) {
     const steps: Step[] = [];
     if (limiter && config.rateLimit !== false) steps.push(limitIp(limiter));
-    const surface = surfaceOf(prefix);
     if (surface && catchUp) steps.push(catchUp);
     if (surface?.auth === 'apiKey') steps.push(apiKeyAuth(apiKeys, limiter, config));
     if (surface?.auth === 'operator') steps.push(authenticateOperator);
@@ -78,11 +79,11 @@ export function requestGate({ apiKeys, limiter, adminToken, catchUp }: GateDeps)
 
   return {
     /** An onRoute hook: puts the route's gate first among its onRequest hooks. */
-    install(route: RouteOptions & { prefix: string }): void {
-      const gate = gateFor(route.prefix, route.config ?? {}, route.url);
+    install(route: RouteOptions): void {
+      const gate = gateFor(surfaceOf(route), route.config ?? {}, route.url);
       route.onRequest = [gate, ...[route.onRequest ?? []].flat()] as RouteOptions['onRequest'];
     },
     /** Unknown paths are not routes but still count against the caller's IP. */
-    notFound: { hook: gateFor('', {}, null) as unknown as preValidationHookHandler, charge: limiter ? limitIp(limiter) : null },
+    notFound: { hook: gateFor(undefined, {}, null) as unknown as preValidationHookHandler, charge: limiter ? limitIp(limiter) : null },
   };
 }

@@ -1,0 +1,27 @@
+import type { App } from './types.js';
+
+const SHORTHANDS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'] as const;
+
+/**
+ * `app` as a route module sees it under `prefix`: every route it declares is registered on `app`
+ * itself with the prefix in front. Fastify applies a prefix only to an encapsulated plugin
+ * (`app.register`), and each one gets Request and Reply classes of its own; with a scope per
+ * prefix the hot paths (Fastify's route handler, the request constructor, ours) met five request
+ * and reply shapes and went megamorphic (docs/performance.md, issue 15 ninth part). Hooks, parsers
+ * and decorators still reach `app`, so a module that needs a scope of its own is registered in one.
+ */
+export function prefixed(app: App, prefix: string): App {
+  const view = Object.create(app) as App;
+  for (const method of SHORTHANDS) {
+    const declare = app[method] as (url: string, ...rest: unknown[]) => unknown;
+    (view as unknown as Record<string, unknown>)[method] = (url: string, ...rest: unknown[]) => {
+      declare.call(app, prefix + url, ...rest);
+      return view;
+    };
+  }
+  view.route = (options) => {
+    app.route({ ...options, url: prefix + options.url });
+    return view;
+  };
+  return view;
+}
