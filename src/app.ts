@@ -14,7 +14,7 @@ import { RateLimiter } from './http/rate-limit/limiter.js';
 import { MemoryRateStore } from './http/rate-limit/memory-store.js';
 import { ErrorResponse } from './http/schemas/common.js';
 import type { App } from './http/types.js';
-import { requestLoggerFactory, rootLogger } from './http/request-logger.js';
+import { requestLogBinder, rootLogger } from './http/request-logger.js';
 import { lazySerializers } from './http/serialization.js';
 import { validatorFactory } from './http/validation.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
@@ -70,14 +70,14 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   const accessLog = new AccessLogController();
   // The root logger is ours, not Fastify's: given a logger, Fastify adds 'finish' and 'error'
   // listeners to every response to report its completion, a tenth of a hot read's CPU, which the
-  // access log's one listener does instead (access-log.ts). Request loggers are still made by
-  // Fastify, through the childLoggerFactory, as children of this root.
+  // access log's one listener does instead (access-log.ts). Nor a request logger factory: the
+  // request gate gives each request its `log`, a child of this root made when it logs
+  // (requestLogBinder in request-logger.ts).
   const root = config.logLevel === 'silent' ? null : rootLogger(config.logLevel, logStream);
   const app = Fastify({
     logger: false,
     genReqId,
     requestIdHeader: false,
-    ...(root ? { childLoggerFactory: requestLoggerFactory(root) } : {}),
     logController: accessLog,
     bodyLimit: BODY_LIMIT_BYTES,
     // proxy-addr takes a hop count too, which Fastify's types leave out.
@@ -158,6 +158,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
     apiKeys: services.apiKeys,
     limiter,
     adminToken: config.adminToken,
+    bindLog: root ? requestLogBinder(root) : undefined,
     catchUp: config.readConsistency === 'strict' && db.catchUp ? db.catchUp : undefined,
   });
   registerErrorHandling(app, gate.notFound);

@@ -147,6 +147,39 @@ describe('request logging', () => {
     }
   });
 
+  it("gives each request a logger with its request id, which Fastify's own warnings use too", async () => {
+    const db = await testDatabase();
+    const logs: string[] = [];
+    const config = loadConfig({ RATE_LIMITS: 'off', LOG_LEVEL: 'info', ADMIN_TOKEN, DATA_DIR: '/nonexistent' });
+    const built = await buildApp({ config, db: db.db, logStream: { write: (line: string) => void logs.push(line) } });
+    // Request loggers come from the request gate, not from a factory Fastify calls per request.
+    assert.equal(built.app.childLoggerFactory.name, 'defaultChildLoggerFactory');
+    built.app.get('/log-probe', (request, reply) => {
+      request.log.info({ probe: 'request' }, 'from the request');
+      reply.log.info({ probe: 'reply' }, 'from the reply');
+      request.log.debug({ probe: 'debug' }, 'below the level');
+      reply.send({ first: true });
+      // Fastify warns through reply.log that the reply was already sent.
+      reply.send({ second: true });
+    });
+    await built.app.ready();
+    try {
+      const res = await call(built.app, 'GET', '/log-probe', { headers: { 'x-request-id': 'log-probe-3' } });
+      assert.equal(res.status, 200);
+      const own = logs
+        .flatMap((c) => c.split('\n').filter(Boolean))
+        .map((l) => JSON.parse(l) as LogLine)
+        .filter((l) => l.requestId === 'log-probe-3');
+      assert.ok(own.some((l) => l.probe === 'request' && l.level === 30));
+      assert.ok(own.some((l) => l.probe === 'reply' && l.level === 30));
+      assert.ok(!own.some((l) => l.probe === 'debug'));
+      assert.ok(own.some((l) => l.level === 40 && JSON.stringify(l).includes('already sent')), JSON.stringify(own));
+    } finally {
+      await built.app.close();
+      await db.dispose();
+    }
+  });
+
   it('at LOG_LEVEL=warn logs nothing for a good request, and a 500 with its request id', async () => {
     const db = await testDatabase();
     const logs: string[] = [];

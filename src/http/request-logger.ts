@@ -1,7 +1,5 @@
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { pino, stdSerializers, type DestinationStream, type LoggerOptions } from 'pino';
-
-type ChildLoggerFactory = NonNullable<FastifyServerOptions['childLoggerFactory']>;
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 /** The process's pino logger as Carta uses it: Fastify's logger interface, and pino's level check. */
@@ -20,12 +18,11 @@ class LazyRequestLogger {
 
   constructor(
     private readonly parent: RootLogger,
-    private readonly bindings: Bindings,
-    private readonly options: ChildOptions,
+    private readonly requestId: string,
   ) {}
 
   private get real(): FastifyBaseLogger {
-    return (this.made ??= this.parent.child(this.bindings, this.options));
+    return (this.made ??= this.parent.child({ requestId: this.requestId }));
   }
 
   get level(): string {
@@ -66,16 +63,22 @@ class LazyRequestLogger {
   }
 }
 
+/** Gives a request and its reply their `log`. */
+export type BindRequestLog = (request: FastifyRequest, reply: FastifyReply) => void;
+
 /**
- * Fastify's childLoggerFactory: a lazy child of `root`, unless the route sets its own level. Fastify
- * passes a parent of its own, a logger that discards everything since it is built without one
- * (app.ts): the parent is always `root`.
+ * The request gate's first step (request-gate.ts): the request's and the reply's `log`, a lazy child
+ * of `root` with the request id bound. Fastify can make request loggers itself, through a
+ * childLoggerFactory, but then checks on every request that the logger it got has seven methods,
+ * by name: megamorphic look-ups that cost a hot read about 3,400 instructions, 5% of it
+ * (docs/performance.md, issue 15 ninth part). Built without a logger or a factory (app.ts), Fastify
+ * gives every request a shared logger that discards everything, which this replaces before
+ * anything of the request's own can log.
  */
-export function requestLoggerFactory(root: RootLogger): ChildLoggerFactory {
-  return (_discarding, bindings, options) =>
-    options?.level !== undefined
-      ? root.child(bindings, options)
-      : (new LazyRequestLogger(root, bindings, options) as unknown as FastifyBaseLogger);
+export function requestLogBinder(root: RootLogger): BindRequestLog {
+  return (request, reply) => {
+    request.log = reply.log = new LazyRequestLogger(root, request.id) as unknown as FastifyBaseLogger;
+  };
 }
 
 /**

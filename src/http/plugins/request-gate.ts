@@ -1,4 +1,5 @@
 import type { FastifyContextConfig, FastifyReply, FastifyRequest, preValidationHookHandler, RouteOptions } from 'fastify';
+import type { BindRequestLog } from '../request-logger.js';
 import type { ApiKeysService } from '../../modules/venues/api-keys.service.js';
 import { limitIp, type RateLimiter } from '../rate-limit/limiter.js';
 import { adminAuth } from './admin-auth.js';
@@ -32,6 +33,8 @@ export interface GateDeps {
   apiKeys: ApiKeysService;
   limiter: RateLimiter | null;
   adminToken: string | null;
+  /** Gives the request and its reply their logger (request-logger.ts); absent when nothing logs. */
+  bindLog?: BindRequestLog;
   /** The database's catch-up (PostgreSQL): before any read, see every write committed so far. */
   catchUp?: () => Promise<void>;
 }
@@ -49,7 +52,7 @@ function runSteps(steps: Step[], from: number, request: FastifyRequest, reply: F
 
 /**
  * Everything that runs before a route's own work, as one onRequest hook built per route when the
- * route is registered: the x-request-id header, the per-IP limits (decisions 10), catching up
+ * route is registered: the request's logger, the x-request-id header, the per-IP limits (decisions 10), catching up
  * with other instances' writes, then the prefix's authentication (which applies the read-only
  * flag, plan feature and venue limits).
  * Built once per route so a request pays no look-up of its route's options and no hook chain:
@@ -58,7 +61,7 @@ function runSteps(steps: Step[], from: number, request: FastifyRequest, reply: F
  * request goes on in the same turn, without the promises and microtasks an async hook costs
  * (docs/performance.md, issue 15 seventh part). A step that throws is Fastify's to catch.
  */
-export function requestGate({ apiKeys, limiter, adminToken, catchUp }: GateDeps) {
+export function requestGate({ apiKeys, limiter, adminToken, bindLog, catchUp }: GateDeps) {
   const authenticateOperator = adminAuth(adminToken);
 
   function gateFor(surface: Surface | undefined, config: FastifyContextConfig, pattern: string | null) {
@@ -69,6 +72,7 @@ export function requestGate({ apiKeys, limiter, adminToken, catchUp }: GateDeps)
     if (surface?.auth === 'operator') steps.push(authenticateOperator);
 
     return (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+      if (bindLog) bindLog(request, reply);
       request.routePattern = pattern;
       reply.header('x-request-id', request.id);
       const pending = runSteps(steps, 0, request, reply);
