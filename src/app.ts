@@ -74,6 +74,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   // request gate gives each request its `log`, a child of this root made when it logs
   // (requestLogBinder in request-logger.ts).
   const root = config.logLevel === 'silent' ? null : rootLogger(config.logLevel, logStream);
+  const bindLog = root ? requestLogBinder(root) : undefined;
   const app = Fastify({
     logger: false,
     genReqId,
@@ -84,7 +85,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
     trustProxy: config.trustProxy as boolean | string[],
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // Every error, whoever raises it (router, HTTP parser), in the spec's envelope.
-    frameworkErrors,
+    frameworkErrors: frameworkErrors(bindLog),
     clientErrorHandler,
     // A request read while closing is served like any other (the shutdown waits for it, then the
     // connection closes); Fastify's own 503 for it would also be outside the envelope.
@@ -158,7 +159,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
     apiKeys: services.apiKeys,
     limiter,
     adminToken: config.adminToken,
-    bindLog: root ? requestLogBinder(root) : undefined,
+    bindLog,
     catchUp: config.readConsistency === 'strict' && db.catchUp ? db.catchUp : undefined,
   });
   registerErrorHandling(app, gate.notFound);

@@ -174,6 +174,14 @@ describe('request logging', () => {
       assert.ok(own.some((l) => l.probe === 'reply' && l.level === 30));
       assert.ok(!own.some((l) => l.probe === 'debug'));
       assert.ok(own.some((l) => l.level === 40 && JSON.stringify(l).includes('already sent')), JSON.stringify(own));
+      // A path the router refuses never reaches the request gate: one access line, with the id.
+      const bad = await call(built.app, 'GET', '/v1/products/%E0%A4%A', { headers: { 'x-request-id': 'log-probe-4' } });
+      assert.equal(bad.status, 400);
+      const badLines = logs
+        .flatMap((c) => c.split('\n').filter(Boolean))
+        .map((l) => JSON.parse(l) as LogLine)
+        .filter((l) => l.requestId === 'log-probe-4');
+      assert.deepEqual(badLines.map((l) => [l.msg, l.status]), [['request', 400]]);
     } finally {
       await built.app.close();
       await db.dispose();

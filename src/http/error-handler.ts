@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions, preValidationHookHandler } from 'fastify';
-import { accessFields } from './access-log.js';
 import { isConnectionLost, LOCK_NOT_AVAILABLE, sqlState } from '../db/port.js';
 import { AppError, errors } from '../errors.js';
 import { BODY_LIMIT_BYTES } from '../limits.js';
-import { shownPath } from './request-logger.js';
+import { shownPath, type BindRequestLog } from './request-logger.js';
 import { formatValidationErrors } from './validation.js';
 
 const VALIDATION_ROOT: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
@@ -111,14 +110,16 @@ export const MAX_PARAM_LENGTH = 512;
 
 /**
  * Errors the router raises before any route or hook runs (a path that is not valid
- * percent-encoded UTF-8, a parameter over MAX_PARAM_LENGTH): Fastify's own JSON otherwise.
+ * percent-encoded UTF-8, a parameter over MAX_PARAM_LENGTH): Fastify's own JSON otherwise. The
+ * request gate never sees them, so their logger is given here (`bindLog`, none when nothing logs);
+ * their access line is the access log's, as for any request.
  */
-export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (error, request, reply) => {
-  // They never reach a route, so the access log's controller never sees them: their line is here.
-  const start = performance.now();
-  reply.raw.once('finish', () => request.log.info(accessFields(request, reply, performance.now() - start), 'request'));
-  void send(reply, request, fromFastifyError(error, request) ?? internalError());
-};
+export function frameworkErrors(bindLog: BindRequestLog | undefined): NonNullable<FastifyServerOptions['frameworkErrors']> {
+  return (error, request, reply) => {
+    if (bindLog) bindLog(request, reply);
+    void send(reply, request, fromFastifyError(error, request) ?? internalError());
+  };
+}
 
 /** Node's code for a parser error -> its answer; any other is a malformed request. */
 const CLIENT_ERRORS = new Map([
