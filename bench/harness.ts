@@ -104,16 +104,15 @@ function setAffinity(pid: number, cpus: string): void {
 /**
  * Runs a load with the servers on SERVER_CPU (autocannon runs on LOAD_CPU), then frees them. With
  * `here`, this process goes on LOAD_CPU as well: a load generated in it (and a receiver it runs).
+ * `servers` are the measured processes, Carta's and the bare baseline's unless named.
  */
-export async function pinned<T>(work: () => Promise<T>, here = false): Promise<T> {
-  setAffinity(measured.carta, SERVER_CPU);
-  setAffinity(measured.bare, SERVER_CPU);
+export async function pinned<T>(work: () => Promise<T>, here = false, servers = [measured.carta, measured.bare]): Promise<T> {
+  for (const pid of servers) setAffinity(pid, SERVER_CPU);
   if (here) setAffinity(process.pid, LOAD_CPU);
   try {
     return await work();
   } finally {
-    setAffinity(measured.carta, ALL_CPUS);
-    setAffinity(measured.bare, ALL_CPUS);
+    for (const pid of servers) setAffinity(pid, ALL_CPUS);
     if (here) setAffinity(process.pid, ALL_CPUS);
   }
 }
@@ -316,30 +315,36 @@ async function loadPinned(url: string, headers: Record<string, string>, pid: num
 
 export const ROUNDS = 3;
 
+/** A server under load: the URL loaded and the process its CPU time is read from. */
+export interface Side {
+  url: string;
+  pid: number;
+}
+
+/**
+ * Two servers loaded in ROUNDS interleaved rounds (a, b, a, b, ...), both pinned and sent the same
+ * headers, so a drift of the machine falls on both; the round with the median req/s ratio is
+ * reported, with its CPU per request.
+ */
+export async function interleaved(a: Side, b: Side, headers: Record<string, string>): Promise<readonly [Load, Load]> {
+  return pinned(async () => {
+    await autocannonRun(a.url, headers, { amount: 500 });
+    await autocannonRun(b.url, headers, { amount: 500 });
+    const rounds: [Load, Load][] = [];
+    for (let round = 0; round < ROUNDS; round += 1) rounds.push([await timedRun(a.url, headers, a.pid), await timedRun(b.url, headers, b.pid)]);
+    rounds.sort(([a1, b1], [a2, b2]) => a1.rps / b1.rps - a2.rps / b2.rps);
+    return rounds[Math.floor(ROUNDS / 2)];
+  }, false, [a.pid, b.pid]);
+}
+
 /**
  * A Carta route against the bare tiny route, both sent the same request headers (an API key, an
  * ETag): the ratio is the server's work, not the bytes the load generator writes and the kernel
- * carries. ROUNDS interleaved rounds (Carta, tiny, Carta, tiny, ...), so a drift of the machine
- * falls on both; the round with the median req/s ratio is reported, with its CPU per request.
- * `barePath` names another route of the bare server (its `/reference`: the same body as Carta's).
+ * carries, taken in interleaved rounds. `barePath` names another route of the bare server (its
+ * `/reference`: the same body as Carta's).
  */
 export async function versusTiny(cartaUrl: string, bareUrl: string, headers: Record<string, string>, barePath = '/tiny') {
-  return pinned(() => versusTinyPinned(cartaUrl, bareUrl, headers, barePath));
-}
-
-async function versusTinyPinned(cartaUrl: string, bareUrl: string, headers: Record<string, string>, barePath: string) {
-  const tinyUrl = `${bareUrl}${barePath}`;
-  await autocannonRun(cartaUrl, headers, { amount: 500 });
-  await autocannonRun(tinyUrl, headers, { amount: 500 });
-  const rounds: { carta: Load; tiny: Load }[] = [];
-  for (let round = 0; round < ROUNDS; round += 1) {
-    const carta = await timedRun(cartaUrl, headers, measured.carta);
-    const tiny = await timedRun(tinyUrl, headers, measured.bare);
-    rounds.push({ carta, tiny });
-  }
-  rounds.sort((a, b) => a.carta.rps / a.tiny.rps - b.carta.rps / b.tiny.rps);
-  const { carta, tiny } = rounds[Math.floor(ROUNDS / 2)];
-  return [carta, tiny] as const;
+  return interleaved({ url: cartaUrl, pid: measured.carta }, { url: `${bareUrl}${barePath}`, pid: measured.bare }, headers);
 }
 
 /** CPU per request, bare over Carta (1.0 = as cheap as bare Fastify), beside a req/s ratio. */

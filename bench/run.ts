@@ -13,7 +13,7 @@ import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/db/port.js';
 import { ImageProcessor } from '../src/modules/media/image-processor.js';
 import {
-  absoluteMetric, ADMIN_TOKEN, api, cpuRatio, engine, freePort, informational, load, LOAD_SECONDS, LOCALES, log, measured,
+  absoluteMetric, ADMIN_TOKEN, api, cpuRatio, engine, freePort, informational, interleaved, load, LOAD_SECONDS, LOCALES, log, measured,
   median, metrics, newVenue, peakRssMb, PIN, prepareEngine, printReport, quick, ratioMetric, root, ROUNDS, round, rssMb, startCarta,
   stop, versusTiny, waitFor, SERVER_CPU, LOAD_CPU, type EngineEnv, type Server,
 } from './harness.js';
@@ -377,14 +377,26 @@ async function main(): Promise<void> {
     ratioMetric('default config (LOG_LEVEL=info, METRICS=on): GET /v1/reference req/s vs bare tiny JSON', defaultReference.rps, defaultTinyReference.rps, 'req/s', '>=', 0.7);
     cpuRatio('304 (default config)', default304, defaultTiny);
     cpuRatio('GET /v1/reference (default config)', defaultReference, defaultTinyReference);
+    // Two fresh servers, one with metrics off, loaded in interleaved rounds (on PGlite the second
+    // opens a copy of the data directory: one directory serves one process).
     await stop(carta.child);
-    carta = (await startCarta(e, port, { METRICS: 'off' })).server;
-    const metricsOff = await load(`${url}/v1/menu`, { ...auth, 'if-none-match': etag });
-    await stop(carta.child);
+    const offDir = e.env.DATA_DIR ? `${e.env.DATA_DIR}-metrics-off` : undefined;
+    if (offDir && e.env.DATA_DIR) fs.cpSync(e.env.DATA_DIR, offDir, { recursive: true });
+    const withoutMetrics = (await startCarta(e, await freePort(), { METRICS: 'off', ...(offDir ? { DATA_DIR: offDir } : {}) })).server;
+    const offPid = measured.carta;
     carta = (await startCarta(e, port)).server;
-    const metricsOn = await load(`${url}/v1/menu`, { ...auth, 'if-none-match': etag });
+    const [metricsOn, metricsOff] = await interleaved(
+      { url: `${url}/v1/menu`, pid: measured.carta },
+      { url: `${withoutMetrics.url}/v1/menu`, pid: offPid },
+      { ...auth, 'if-none-match': etag },
+    );
+    await stop(withoutMetrics.child);
+    if (offDir) fs.rmSync(offDir, { recursive: true, force: true });
     log(`default config: 304 ${round(default304.rps)} vs tiny ${round(defaultTiny.rps)}, reference ${round(defaultReference.rps)} vs tiny ${round(defaultTinyReference.rps)}; 304 METRICS on ${round(metricsOn.rps)} vs off ${round(metricsOff.rps)}`);
     ratioMetric('GET /v1/menu 304 with METRICS=on vs METRICS=off (LOG_LEVEL=warn): req/s', metricsOn.rps, metricsOff.rps, 'req/s', '>=', 0.95);
+    if (metricsOn.cpuUs && metricsOff.cpuUs) {
+      informational.push({ name: '304 (LOG_LEVEL=warn): CPU per request, METRICS off / on', value: round(metricsOn.cpuUs, 2), unit: 'µs', baseline: round(metricsOff.cpuUs, 2), ratio: round(metricsOff.cpuUs / metricsOn.cpuUs, 3) });
+    }
 
     const bareImage = await load(`${bareUrl}/image`, {}, measured.bare);
     const cartaImage = await load(`${url}${imageFile.path}`);
