@@ -5,9 +5,9 @@ const SHORTHANDS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'] 
 /**
  * `app` as a route module sees it under `prefix`: every route it declares is registered on `app`
  * itself with the prefix in front. Fastify applies a prefix only to an encapsulated plugin
- * (`app.register`), and each one gets Request and Reply classes of its own; with a scope per
- * prefix the hot paths (Fastify's route handler, the request constructor, ours) met five request
- * and reply shapes and went megamorphic (docs/performance.md, issue 15 ninth part). Hooks, parsers
+ * (`app.register`), and each one is a server object of its own, with its own Request and Reply
+ * classes; with a scope per prefix Fastify's route handler met one of each per scope and its
+ * look-ups went megamorphic (docs/performance.md, issue 15 fifth and ninth parts). Hooks, parsers
  * and decorators still reach `app`, so a module that needs a scope of its own is registered in one.
  */
 export function prefixed(app: App, prefix: string): App {
