@@ -168,6 +168,8 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
     // Path parameters reach the database only through a params schema (text-safety.ts decides
     // there what a NUL in a name means); a route without one is a mistake caught at start.
     if (route.url.includes('/:') && !route.schema?.params) throw new Error(`${route.url} has path parameters but no params schema`);
+    // Request loggers come from the request gate (request-logger.ts), which has no per-route level.
+    if (route.logLevel) throw new Error(`${route.url} sets logLevel, which request loggers do not take`);
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
     gate.install(route);
     documentRoute(route);

@@ -73,7 +73,7 @@ export type BindRequestLog = (request: FastifyRequest, reply: FastifyReply) => v
  * by name: megamorphic look-ups that cost a hot read about 3,400 instructions, 5% of it
  * (docs/performance.md, issue 15 ninth part). Built without a logger or a factory (app.ts), Fastify
  * gives every request a shared logger that discards everything, which this replaces before
- * anything of the request's own can log.
+ * anything of the request's own can log. A route's own `logLevel` is refused at start (app.ts).
  */
 export function requestLogBinder(root: RootLogger): BindRequestLog {
   return (request, reply) => {
