@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../src/app.js';
-import { CATCH_UP_TIMEOUT_MS, CHANGE_FEED_APPLICATION } from '../src/db/change-feed.js';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { CATCH_UP_TIMEOUT_MS, CHANGE_FEED_APPLICATION, ChangeFeed } from '../src/db/change-feed.js';
 import type { Database } from '../src/db/port.js';
 import { openPostgres } from '../src/db/postgres.js';
 import type { App } from '../src/http/types.js';
@@ -221,5 +224,80 @@ describe('the change feed behind a connection that stops answering', { skip }, (
     assert.equal(db.coherent(), true, 'listening again');
     await call(a.app, 'PATCH', '/v1/products/p1', { key: v.key, body: { priceMinor: 175 } });
     assert.equal((await call(app, 'GET', '/v1/menu', { key: v.key })).body.products[0].priceMinor, 175);
+  });
+});
+
+describe('catch-up round trips in a pipeline', { skip }, () => {
+  // A proxy to PostgreSQL that counts the feed's Syncs and can hold back PostgreSQL's answers.
+  const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
+  let proxy: net.Server;
+  const sockets = new Set<net.Socket>();
+  let syncs = 0;
+  let held: Buffer[] | null = null;
+  let toFeed: net.Socket | undefined;
+  let feed: ChangeFeed | undefined;
+  let writer: pg.Client | undefined;
+
+  before(async () => {
+    const target = new URL(process.env.DATABASE_URL as string);
+    proxy = net.createServer((client) => {
+      const server = net.connect(Number(target.port || 5432), target.hostname);
+      toFeed = client;
+      for (const s of [client, server]) {
+        sockets.add(s);
+        s.on('error', () => {});
+        s.on('close', () => sockets.delete(s));
+      }
+      client.on('data', (d: Buffer) => {
+        for (let at = d.indexOf(SYNC); at !== -1; at = d.indexOf(SYNC, at + 1)) syncs += 1;
+        server.write(d);
+      });
+      server.on('data', (d: Buffer) => (held ? held.push(d) : client.write(d)));
+      client.on('close', () => server.destroy());
+      server.on('close', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    writer = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await writer.connect();
+  });
+  after(async () => {
+    await feed?.close();
+    await writer?.end();
+    for (const s of sockets) s.destroy();
+    await new Promise((resolve) => proxy?.close(resolve));
+  });
+
+  it('sends the round trip of a later batch while an earlier one is out, and answers them in order', async () => {
+    const url = new URL(process.env.DATABASE_URL as string);
+    url.hostname = '127.0.0.1';
+    url.port = String((proxy.address() as net.AddressInfo).port);
+    const channel = `carta_pipeline_${randomBytes(4).toString('hex')}`;
+    feed = new ChangeFeed({ connectionString: url.href }, channel);
+    await feed.start();
+    assert.equal(feed.coherent(), true);
+
+    const order: string[] = [];
+    held = [];
+    const before = syncs;
+    const first = feed.catchUp().then(() => order.push('first'));
+    for (let i = 0; syncs < before + 1 && i < 500; i += 1) await sleep(2);
+    assert.equal(syncs, before + 1, 'the Sync of the first batch went out at the end of its turn');
+
+    // A write committed elsewhere after the first Sync: the second batch must see it.
+    const epoch = feed.writeEpoch();
+    await writer!.query('select pg_notify($1, $2)', [channel, '']);
+    await nextTurn();
+    const second = feed.catchUp().then(() => order.push('second'));
+    for (let i = 0; syncs < before + 2 && i < 500; i += 1) await sleep(2);
+    assert.equal(syncs, before + 2, 'the Sync of the second batch went out while the first was unanswered');
+    assert.deepEqual(order, [], 'nothing is answered while the replies of PostgreSQL are held');
+
+    const replies = held;
+    held = null;
+    for (const d of replies) toFeed!.write(d);
+    await Promise.all([first, second]);
+    assert.deepEqual(order, ['first', 'second']);
+    assert.ok(feed.writeEpoch() > epoch, 'the write committed before the second batch moved the epoch before it was answered');
+    assert.equal(feed.coherent(), true);
   });
 });

@@ -12,8 +12,11 @@ import { decodeScope, WriteEpochs } from './write-epochs.js';
  * notification of a write its client already saw committed elsewhere. `catchUp()` closes that
  * gap: it resolves after a round trip on this same connection that started after the call, and
  * PostgreSQL delivers every notification committed before a command ahead of that command's
- * reply. Requests that arrive while one round trip is out share the next one, so a busy instance
- * sends one tiny command per batch of requests instead of its queries per request.
+ * reply. Requests that arrive in one turn of the event loop share a round trip, so a busy instance
+ * sends one tiny command per batch of requests instead of its queries per request. A batch's round
+ * trip goes out at once, even while earlier ones are out: PostgreSQL answers them in order, and a
+ * batch that waited for the one ahead of it would wait one and a half round trips on average
+ * (measured: docs/performance.md, issue 15 tenth part).
  *
  * While the connection is down the feed is not coherent: memos read through (always correct,
  * only slower) until it is back, listening, with a new epoch.
@@ -37,6 +40,19 @@ function destroySocket(client: pg.Client): void {
   protocolOf(client)?.stream?.destroy();
 }
 
+/** Callers that share one round trip. */
+interface Batch {
+  promise: Promise<void>;
+  release: () => void;
+  waits: number;
+}
+
+interface RoundTrip {
+  batch: Batch;
+  /** performance.now() when its Sync was sent. */
+  sent: number;
+}
+
 /** How the feed's connection shows in pg_stat_activity. */
 export const CHANGE_FEED_APPLICATION = 'carta-change-feed';
 
@@ -44,12 +60,12 @@ export class ChangeFeed {
   private client: pg.Client | null = null;
   private listening = false;
   private readonly epochs = new WriteEpochs();
-  /** The round trip out, if one is. */
-  private inflight: Promise<void> | null = null;
-  /** Ends the round trip out when its answer (or the connection's end) comes. */
-  private answered: (() => void) | null = null;
-  /** Callers waiting for the next round trip, which is not sent yet. */
-  private open: { promise: Promise<void>; release: () => void; waits: number } | null = null;
+  /** Callers waiting for the next round trip, which is sent at the end of this turn. */
+  private open: Batch | null = null;
+  /** The round trips out, oldest first: each ReadyForQuery answers the oldest. */
+  private outstanding: RoundTrip[] = [];
+  /** Drops a connection whose oldest round trip is out longer than CATCH_UP_TIMEOUT_MS. */
+  private watchdog: NodeJS.Timeout | null = null;
   private retry: NodeJS.Timeout | null = null;
   private closed = false;
   /** Failed attempts in a row: only the first of a run is reported. */
@@ -86,8 +102,8 @@ export class ChangeFeed {
       this.failures += 1;
       this.listening = false;
       this.epochs.moved();
-      // A round trip out gets no answer now: its readers go on, reading through the memos.
-      this.settle();
+      // Round trips out get no answer now: their readers go on, reading through the memos.
+      this.settleAll();
       client.end().catch(() => {});
       // end() waits for the server to close a connection that may be stuck: let the socket go now.
       destroySocket(client);
@@ -106,7 +122,7 @@ export class ChangeFeed {
       if (this.client !== client || this.closed) return;
       // From here on the connection runs no query: every ReadyForQuery answers a catch-up's Sync.
       protocolOf(client).on('readyForQuery', () => {
-        if (this.client === client) this.settle();
+        if (this.client === client) this.answer();
       });
       // Anything written while this instance was not listening is unknown: every memo reads again.
       this.epochs.moved();
@@ -148,9 +164,9 @@ export class ChangeFeed {
 
   /**
    * Resolves once every write committed before this call has moved the epoch (see above). Every
-   * call made in one turn of the event loop, and while a round trip is out, shares the next one:
-   * it is sent once the turn's I/O has been read (setImmediate), so a busy instance sends one
-   * tiny command per batch of requests, never one per request.
+   * call made in one turn of the event loop shares one round trip: it is sent once the turn's I/O
+   * has been read (setImmediate), so a busy instance sends one tiny command per batch of requests,
+   * never one per request.
    */
   catchUp(): Promise<void> {
     if (!this.listening) return Promise.resolve();
@@ -160,53 +176,58 @@ export class ChangeFeed {
         release = resolve;
       });
       this.open = { promise, release, waits: 0 };
-      if (!this.inflight) setImmediate(this.flush);
+      setImmediate(this.flush);
     }
     this.open.waits += 1;
     return this.open.promise;
   }
 
-  /** Sends the open batch's round trip, unless one is still out (its end sends it then). */
+  /**
+   * Sends the open batch's round trip: a protocol Sync, which the server answers with
+   * ReadyForQuery once it has sent every notification pending for this connection, as it does
+   * after a query, without parsing or running anything (the lightest command there is).
+   */
   private readonly flush = (): void => {
     const batch = this.open;
-    if (!batch || this.inflight) return;
+    if (!batch) return;
     this.open = null;
-    const started = performance.now();
-    this.inflight = this.ping().finally(() => {
-      this.inflight = null;
-      this.onRoundTrip?.((performance.now() - started) / 1000, batch.waits);
+    const client = this.client;
+    if (!client || !this.listening) {
       batch.release();
-      if (this.open) setImmediate(this.flush);
-    });
+      return;
+    }
+    this.outstanding.push({ batch, sent: performance.now() });
+    protocolOf(client).sync();
+    if (!this.watchdog) this.watch(CATCH_UP_TIMEOUT_MS);
   };
 
-  /**
-   * One round trip: a protocol Sync, which the server answers with ReadyForQuery once it has sent
-   * every notification pending for this connection, as it does after a query, without parsing or
-   * running anything (the lightest command there is).
-   */
-  private ping(): Promise<void> {
-    const client = this.client;
-    if (!client || !this.listening) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        if (this.client === client) this.drop?.(new Error(`change feed gave no answer within ${CATCH_UP_TIMEOUT_MS} ms`));
-        done();
-      }, CATCH_UP_TIMEOUT_MS).unref();
-      const done = () => {
-        clearTimeout(timer);
-        if (this.answered === done) this.answered = null;
-        resolve();
-      };
-      this.answered = done;
-      protocolOf(client).sync();
-    });
+  /** A ReadyForQuery: the oldest round trip out is answered. */
+  private answer(): void {
+    const trip = this.outstanding.shift();
+    if (!trip) return;
+    this.onRoundTrip?.((performance.now() - trip.sent) / 1000, trip.batch.waits);
+    trip.batch.release();
   }
 
-  private settle(): void {
-    const done = this.answered;
-    this.answered = null;
-    done?.();
+  /** Checks the oldest round trip out in `ms`: one timer for all of them, not one per round trip. */
+  private watch(ms: number): void {
+    this.watchdog = setTimeout(() => {
+      this.watchdog = null;
+      const oldest = this.outstanding[0];
+      if (!oldest) return;
+      const waited = performance.now() - oldest.sent;
+      if (waited < CATCH_UP_TIMEOUT_MS) this.watch(CATCH_UP_TIMEOUT_MS - waited);
+      else this.drop?.(new Error(`change feed gave no answer within ${CATCH_UP_TIMEOUT_MS} ms`));
+    }, ms).unref();
+  }
+
+  /** Every round trip out ends unanswered: its readers go on (the memos read through while not coherent). */
+  private settleAll(): void {
+    const trips = this.outstanding;
+    this.outstanding = [];
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.watchdog = null;
+    for (const trip of trips) trip.batch.release();
   }
 
   async close(): Promise<void> {
@@ -214,7 +235,7 @@ export class ChangeFeed {
     this.listening = false;
     if (this.retry) clearTimeout(this.retry);
     // Reads waiting for a round trip go on (through the memos' read-through) rather than hang.
-    this.settle();
+    this.settleAll();
     this.open?.release();
     this.open = null;
     const client = this.client;
