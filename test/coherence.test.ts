@@ -20,6 +20,42 @@ import { createOrder, orderBody, setUpOrderMenu, sleep } from './helpers/orders.
 
 const skip = onPostgres ? false : 'PostgreSQL only: on PGlite this process is the only writer';
 
+/**
+ * A TCP proxy to PostgreSQL whose two directions pass through `toServer` and `toClient` (each
+ * writes what it lets through): the tests below freeze it, as a network partition does, or hold
+ * PostgreSQL's replies back. `url` is DATABASE_URL through the proxy.
+ */
+async function pgProxy(filters: {
+  toServer: (data: Buffer, server: net.Socket) => void;
+  toClient: (data: Buffer, client: net.Socket) => void;
+}) {
+  const target = new URL(process.env.DATABASE_URL as string);
+  const sockets = new Set<net.Socket>();
+  const proxy = net.createServer((client) => {
+    const server = net.connect(Number(target.port || 5432), target.hostname);
+    for (const s of [client, server]) {
+      sockets.add(s);
+      s.on('error', () => {});
+      s.on('close', () => sockets.delete(s));
+    }
+    client.on('data', (d: Buffer) => filters.toServer(d, server));
+    server.on('data', (d: Buffer) => filters.toClient(d, client));
+    client.on('close', () => server.destroy());
+    server.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const url = new URL(process.env.DATABASE_URL as string);
+  url.hostname = '127.0.0.1';
+  url.port = String((proxy.address() as net.AddressInfo).port);
+  return {
+    url: url.href,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => proxy.close(resolve));
+    },
+  };
+}
+
 describe('memos across instances: the PostgreSQL change feed', { skip }, () => {
   let a: TestApp;
   let bDb: Database;
@@ -164,32 +200,18 @@ describe('memos across instances: eventual reads and the change feed turned off'
 
 describe('the change feed behind a connection that stops answering', { skip }, () => {
   let a: TestApp;
-  let proxy: net.Server;
+  let proxy: Awaited<ReturnType<typeof pgProxy>> | undefined;
   let frozen = false;
-  const sockets = new Set<net.Socket>();
   let b: { app: App; db: Database } | undefined;
 
   before(async () => {
     a = await startApp();
-    // A TCP proxy to PostgreSQL that can stop passing bytes, as a network partition does (no reset).
-    const target = new URL(process.env.DATABASE_URL as string);
-    proxy = net.createServer((client) => {
-      const server = net.connect(Number(target.port || 5432), target.hostname);
-      for (const s of [client, server]) {
-        sockets.add(s);
-        s.on('error', () => {});
-        s.on('close', () => sockets.delete(s));
-      }
-      client.on('data', (d) => { if (!frozen) server.write(d); });
-      server.on('data', (d) => { if (!frozen) client.write(d); });
-      client.on('close', () => server.destroy());
-      server.on('close', () => client.destroy());
+    // Stops passing bytes, as a network partition does (no reset).
+    proxy = await pgProxy({
+      toServer: (d, server) => { if (!frozen) server.write(d); },
+      toClient: (d, client) => { if (!frozen) client.write(d); },
     });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const listenUrl = new URL(process.env.DATABASE_URL as string);
-    listenUrl.hostname = '127.0.0.1';
-    listenUrl.port = String((proxy.address() as net.AddressInfo).port);
-    const db = await openPostgres({ url: process.env.DATABASE_URL as string, poolSize: 4, schema: a.database.schema, listenUrl: listenUrl.href });
+    const db = await openPostgres({ url: process.env.DATABASE_URL as string, poolSize: 4, schema: a.database.schema, listenUrl: proxy.url });
     const { app } = await buildApp({ config: a.config, db });
     await app.ready();
     b = { app, db };
@@ -198,8 +220,7 @@ describe('the change feed behind a connection that stops answering', { skip }, (
     frozen = false;
     await b?.app.close();
     await b?.db.close();
-    for (const s of sockets) s.destroy();
-    await new Promise((resolve) => proxy?.close(resolve));
+    await proxy?.close();
     await a?.close();
   });
 
@@ -228,10 +249,9 @@ describe('the change feed behind a connection that stops answering', { skip }, (
 });
 
 describe('catch-up round trips in a pipeline', { skip }, () => {
-  // A proxy to PostgreSQL that counts the feed's Syncs and can hold back PostgreSQL's answers.
+  // The proxy counts the feed's Syncs and can hold back PostgreSQL's replies.
   const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
-  let proxy: net.Server;
-  const sockets = new Set<net.Socket>();
+  let proxy: Awaited<ReturnType<typeof pgProxy>> | undefined;
   let syncs = 0;
   let held: Buffer[] | null = null;
   let toFeed: net.Socket | undefined;
@@ -239,40 +259,29 @@ describe('catch-up round trips in a pipeline', { skip }, () => {
   let writer: pg.Client | undefined;
 
   before(async () => {
-    const target = new URL(process.env.DATABASE_URL as string);
-    proxy = net.createServer((client) => {
-      const server = net.connect(Number(target.port || 5432), target.hostname);
-      toFeed = client;
-      for (const s of [client, server]) {
-        sockets.add(s);
-        s.on('error', () => {});
-        s.on('close', () => sockets.delete(s));
-      }
-      client.on('data', (d: Buffer) => {
+    proxy = await pgProxy({
+      toServer: (d, server) => {
         for (let at = d.indexOf(SYNC); at !== -1; at = d.indexOf(SYNC, at + 1)) syncs += 1;
         server.write(d);
-      });
-      server.on('data', (d: Buffer) => (held ? held.push(d) : client.write(d)));
-      client.on('close', () => server.destroy());
-      server.on('close', () => client.destroy());
+      },
+      toClient: (d, client) => {
+        toFeed = client;
+        if (held) held.push(d);
+        else client.write(d);
+      },
     });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     writer = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await writer.connect();
   });
   after(async () => {
     await feed?.close();
     await writer?.end();
-    for (const s of sockets) s.destroy();
-    await new Promise((resolve) => proxy?.close(resolve));
+    await proxy?.close();
   });
 
   it('sends the round trip of a later batch while an earlier one is out, and answers them in order', async () => {
-    const url = new URL(process.env.DATABASE_URL as string);
-    url.hostname = '127.0.0.1';
-    url.port = String((proxy.address() as net.AddressInfo).port);
     const channel = `carta_pipeline_${randomBytes(4).toString('hex')}`;
-    feed = new ChangeFeed({ connectionString: url.href }, channel);
+    feed = new ChangeFeed({ connectionString: proxy!.url }, channel);
     await feed.start();
     assert.equal(feed.coherent(), true);
 
@@ -287,7 +296,11 @@ describe('catch-up round trips in a pipeline', { skip }, () => {
     const epoch = feed.writeEpoch();
     await writer!.query('select pg_notify($1, $2)', [channel, '']);
     await nextTurn();
-    const second = feed.catchUp().then(() => order.push('second'));
+    let seenBySecond = epoch;
+    const second = feed.catchUp().then(() => {
+      order.push('second');
+      seenBySecond = feed!.writeEpoch();
+    });
     for (let i = 0; syncs < before + 2 && i < 500; i += 1) await sleep(2);
     assert.equal(syncs, before + 2, 'the Sync of the second batch went out while the first was unanswered');
     assert.deepEqual(order, [], 'nothing is answered while the replies of PostgreSQL are held');
@@ -297,7 +310,7 @@ describe('catch-up round trips in a pipeline', { skip }, () => {
     for (const d of replies) toFeed!.write(d);
     await Promise.all([first, second]);
     assert.deepEqual(order, ['first', 'second']);
-    assert.ok(feed.writeEpoch() > epoch, 'the write committed before the second batch moved the epoch before it was answered');
+    assert.ok(seenBySecond > epoch, 'the write committed before the second batch had moved the epoch when it was answered');
     assert.equal(feed.coherent(), true);
   });
 });
