@@ -30,6 +30,10 @@ import { menuFixture, type SyncBody } from './workload.js';
 const SYNC_RUNS = 5;
 const SYNC_WARMUPS = 3;
 
+// Issue 15 sets PostgreSQL's strict reads targets of their own where they are stricter than both
+// engines' (reference and idle poll >= 0.7; its 304 >= 0.85 is under the 0.9 both already have).
+const ISSUE_15_POSTGRES = engine === 'postgres';
+
 // ---- heavy variants: the largest syncs that fit the 5 MB body cap with the nested caps ------------
 
 function heavyVariant(products: number, groups: number, options: number): SyncBody {
@@ -356,7 +360,7 @@ async function main(): Promise<void> {
       // milliseconds, so under 2 ms is a reported p99 of at most 1.
       absoluteMetric('GET /v1/menu 304 (READ_CONSISTENCY=strict), 10 connections: p99 under 2 ms', carta304.p99, 'ms', '<=', 1, carta304.p99 <= 1);
     }
-    ratioMetric('GET /v1/reference: req/s vs bare tiny JSON', cartaReference.rps, bareTinyReference.rps, 'req/s', '>=', 0.6);
+    ratioMetric('GET /v1/reference: req/s vs bare tiny JSON', cartaReference.rps, bareTinyReference.rps, 'req/s', '>=', ISSUE_15_POSTGRES ? 0.7 : 0.6);
     cpuRatio('GET /v1/menu (LOG_LEVEL=warn)', cartaMenu, bareMenu);
     cpuRatio('304 (LOG_LEVEL=warn)', carta304, bareTiny);
     cpuRatio('GET /v1/reference (LOG_LEVEL=warn)', cartaReference, bareTinyReference);
@@ -434,7 +438,7 @@ async function main(): Promise<void> {
     const p99Target = engine === 'pglite' ? 20 : 5;
     log(`poll p99 ${poll.p99} ms (${round(poll.rps)} req/s); idle poll ${round(idle.rps)} req/s vs tiny ${round(tiny2.rps)}`);
     absoluteMetric('GET /v1/orders?updatedSince polling, 10,000-order venue, 10 connections: p99', poll.p99, 'ms', '<=', p99Target, poll.p99 <= p99Target);
-    ratioMetric('idle poll (nothing new since the cursor): req/s vs bare tiny JSON', idle.rps, tiny2.rps, 'req/s', '>=', 0.5);
+    ratioMetric('idle poll (nothing new since the cursor): req/s vs bare tiny JSON', idle.rps, tiny2.rps, 'req/s', '>=', ISSUE_15_POSTGRES ? 0.7 : 0.5);
     cpuRatio('idle poll', idle, tiny2);
 
     if (engine === 'pglite') {
