@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { after, before, describe, it } from 'node:test';
-import { buildApp } from '../src/app.js';
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import pg from 'pg';
+import { buildApp } from '../src/app.js';
 import { CATCH_UP_TIMEOUT_MS, CHANGE_FEED_APPLICATION, ChangeFeed } from '../src/db/change-feed.js';
 import type { Database } from '../src/db/port.js';
 import { openPostgres } from '../src/db/postgres.js';
@@ -251,6 +251,14 @@ describe('the change feed behind a connection that stops answering', { skip }, (
 describe('catch-up round trips in a pipeline', { skip }, () => {
   // The proxy counts the feed's Syncs and can hold back PostgreSQL's replies.
   const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
+  /** Protocol messages: a type byte, then a length that counts itself. */
+  const messages = (bytes: Buffer) => {
+    const out: Buffer[] = [];
+    for (let at = 0; at + 5 <= bytes.length; at += 1 + bytes.readInt32BE(at + 1)) out.push(bytes.subarray(at, at + 1 + bytes.readInt32BE(at + 1)));
+    return out;
+  };
+  /** The ReadyForQuery messages among the replies held. */
+  const readies = (replies: Buffer[] | null) => messages(Buffer.concat(replies ?? [])).filter((m) => m[0] === 0x5a).length;
   let proxy: Awaited<ReturnType<typeof pgProxy>> | undefined;
   let syncs = 0;
   let held: Buffer[] | null = null;
@@ -287,12 +295,14 @@ describe('catch-up round trips in a pipeline', { skip }, () => {
 
     const order: string[] = [];
     held = [];
-    const before = syncs;
+    const syncsBefore = syncs;
     const first = feed.catchUp().then(() => order.push('first'));
-    for (let i = 0; syncs < before + 1 && i < 500; i += 1) await sleep(2);
-    assert.equal(syncs, before + 1, 'the Sync of the first batch went out at the end of its turn');
+    // Until PostgreSQL has answered the first Sync (its reply held here), so the write below commits after it.
+    for (let i = 0; readies(held) < 1 && i < 500; i += 1) await sleep(2);
+    assert.equal(syncs, syncsBefore + 1, 'the Sync of the first batch went out at the end of its turn');
+    assert.equal(readies(held), 1);
 
-    // A write committed elsewhere after the first Sync: the second batch must see it.
+    // A write committed elsewhere after the first Sync was answered: the second batch must see it.
     const epoch = feed.writeEpoch();
     await writer!.query('select pg_notify($1, $2)', [channel, '']);
     await nextTurn();
@@ -301,13 +311,17 @@ describe('catch-up round trips in a pipeline', { skip }, () => {
       order.push('second');
       seenBySecond = feed!.writeEpoch();
     });
-    for (let i = 0; syncs < before + 2 && i < 500; i += 1) await sleep(2);
-    assert.equal(syncs, before + 2, 'the Sync of the second batch went out while the first was unanswered');
+    for (let i = 0; readies(held) < 2 && i < 500; i += 1) await sleep(2);
+    assert.equal(syncs, syncsBefore + 2, 'the Sync of the second batch went out while the first was unanswered');
     assert.deepEqual(order, [], 'nothing is answered while the replies of PostgreSQL are held');
 
-    const replies = held;
+    // The replies one message at a time, each read on its own: a batch's reader runs before the next message.
+    const replies = messages(Buffer.concat(held));
     held = null;
-    for (const d of replies) toFeed!.write(d);
+    for (const message of replies) {
+      toFeed!.write(message);
+      await sleep(5);
+    }
     await Promise.all([first, second]);
     assert.deepEqual(order, ['first', 'second']);
     assert.ok(seenBySecond > epoch, 'the write committed before the second batch had moved the epoch when it was answered');
