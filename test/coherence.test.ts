@@ -11,6 +11,7 @@ import { openPostgres } from '../src/db/postgres.js';
 import type { App } from '../src/http/types.js';
 import { admin, call, createVenue, startApp, type TestApp } from './helpers/app.js';
 import { onPostgres } from './helpers/db.js';
+import { until } from './helpers/net.js';
 import { createOrder, orderBody, setUpOrderMenu, sleep } from './helpers/orders.js';
 
 // Two instances on one PostgreSQL schema, each with its own pool and change feed (as two
@@ -254,7 +255,10 @@ describe('catch-up round trips in a pipeline', { skip }, () => {
   /** Protocol messages: a type byte, then a length that counts itself. */
   const messages = (bytes: Buffer) => {
     const out: Buffer[] = [];
-    for (let at = 0; at + 5 <= bytes.length; at += 1 + bytes.readInt32BE(at + 1)) out.push(bytes.subarray(at, at + 1 + bytes.readInt32BE(at + 1)));
+    for (let at = 0, end = 0; at + 5 <= bytes.length; at = end) {
+      end = at + 1 + bytes.readInt32BE(at + 1);
+      out.push(bytes.subarray(at, end));
+    }
     return out;
   };
   /** The ReadyForQuery messages among the replies held. */
@@ -298,7 +302,8 @@ describe('catch-up round trips in a pipeline', { skip }, () => {
     const syncsBefore = syncs;
     const first = feed.catchUp().then(() => order.push('first'));
     // Until PostgreSQL has answered the first Sync (its reply held here), so the write below commits after it.
-    for (let i = 0; readies(held) < 1 && i < 500; i += 1) await sleep(2);
+    // A wait that times out is left to the assertions after it, which say what went wrong.
+    await until('the answer to the first Sync', () => readies(held) >= 1, 1000).catch(() => {});
     assert.equal(syncs, syncsBefore + 1, 'the Sync of the first batch went out at the end of its turn');
     assert.equal(readies(held), 1);
 
@@ -311,7 +316,7 @@ describe('catch-up round trips in a pipeline', { skip }, () => {
       order.push('second');
       seenBySecond = feed!.writeEpoch();
     });
-    for (let i = 0; readies(held) < 2 && i < 500; i += 1) await sleep(2);
+    await until('the answer to the second Sync', () => readies(held) >= 2, 1000).catch(() => {});
     assert.equal(syncs, syncsBefore + 2, 'the Sync of the second batch went out while the first was unanswered');
     assert.deepEqual(order, [], 'nothing is answered while the replies of PostgreSQL are held');
 
