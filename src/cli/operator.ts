@@ -12,6 +12,7 @@ import type {
   VenueView,
 } from '../modules/venues/venues.schemas.js';
 import { readStoredAdminToken } from '../server/admin-token.js';
+import { secureDataDir } from '../server/data-dir-mode.js';
 import { claimDataDirOrFindServer, type ServerNote } from '../server/server-file.js';
 import { createServices } from '../services.js';
 
@@ -87,13 +88,14 @@ export interface LocalDatabase {
 /**
  * The command's own database: PostgreSQL, or PGlite under DATA_DIR held by this process's lock
  * until close(), so no server can open the same files meanwhile. Or, when a server holds
- * DATA_DIR, that server.
+ * DATA_DIR, that server. On PGlite, DATA_DIR is checked and closed first, as a server does.
  */
 export async function openLocalDatabase(config: Config): Promise<LocalDatabase | { server: ServerNote }> {
   if (config.databaseUrl !== null) {
     const db = await openDatabase(config);
     return { db, close: () => db.close() };
   }
+  secureDataDir(config.dataDir);
   const claim = await claimDataDirOrFindServer(config.dataDir, { waitMs: CLAIM_WAIT_MS });
   if (claim.server) return { server: claim.server };
   const { lock } = claim;

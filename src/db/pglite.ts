@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { PGlite, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
 import {
   DeadlineExceededError,
@@ -15,12 +16,14 @@ import { WriteEpochs } from './write-epochs.js';
 // PGlite runs PostgreSQL in this process over one connection: statements never run in parallel,
 // and its transaction() holds an exclusive lock, so a deadline is enforced between statements.
 export async function openPglite(dataDir: string | null, onQuery?: QueryListener): Promise<Database> {
+  const closeFiles = dataDir !== null && openToOthersOrNew(dataDir);
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   // PGlite preallocates shared_buffers inside its WASM heap: the default 128 MB is most of an
   // embedded server's memory. 16 MB keeps the resident size low; the OS page cache still holds
   // the data files, so reads stay fast.
   const options = { postgresqlconf: ['shared_buffers = 16MB'] };
   const pg = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
+  if (closeFiles) closeToGroupAndOthers(fs.realpathSync(dataDir as string));
 
   // Move after every write that can have changed data (a committed transaction, a statement
   // that is not a plain select, a script), so in-process memos know when to read again.
@@ -88,4 +91,21 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
     },
     close: () => pg.close(),
   };
+}
+
+// PGlite writes a new database's files (initdb's) 0666 whatever the umask; what PostgreSQL adds
+// later follows the umask. They hold customers' details and webhook secrets, so a new database,
+// or one an earlier version left open, has every entry's group and other bits cleared once it is
+// open. The folder itself is closed last: while it is still open to others, the walk is not done.
+
+function openToOthersOrNew(dataDir: string): boolean {
+  if (process.platform === 'win32') return false;
+  return !fs.existsSync(path.join(dataDir, 'PG_VERSION')) || (fs.statSync(dataDir).mode & 0o077) !== 0;
+}
+
+function closeToGroupAndOthers(target: string): void {
+  const stat = fs.lstatSync(target);
+  if (stat.isSymbolicLink()) return;
+  if (stat.isDirectory()) for (const name of fs.readdirSync(target)) closeToGroupAndOthers(path.join(target, name));
+  if (stat.mode & 0o077) fs.chmodSync(target, stat.mode & 0o700);
 }

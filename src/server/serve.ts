@@ -8,6 +8,7 @@ import { openDatabase } from '../db/open.js';
 import type { Database } from '../db/port.js';
 import { ensureAdminToken } from './admin-token.js';
 import type { DataDirLock } from './data-dir-lock.js';
+import { secureDataDir } from './data-dir-mode.js';
 import { LogBuffer } from './log-buffer.js';
 import { claimDataDir, removeServerNote, writeServerNote } from './server-file.js';
 
@@ -28,6 +29,8 @@ export interface RunningServer {
 export async function serve(baseConfig: Config, options: { handleSignals?: boolean } = {}): Promise<RunningServer> {
   if (baseConfig.databaseUrl !== null) return start(baseConfig, null, options);
 
+  // Before anything under DATA_DIR is opened or written: a directory others can write is refused.
+  secureDataDir(baseConfig.dataDir);
   // Taken before the database is opened and let go after it is closed: two processes must never
   // have the same PGlite files open. The kernel lets it go if this process dies.
   const lock = await claimDataDir(baseConfig.dataDir, { waitMs: CLAIM_WAIT_MS });
@@ -41,8 +44,9 @@ export async function serve(baseConfig: Config, options: { handleSignals?: boole
     }
     const server = await start(config, lock, options);
     if (newAdminToken) {
-      // Printed once, on the first start; later starts read it from DATA_DIR.
-      process.stdout.write(
+      // Printed once, on the first start; later starts read it from DATA_DIR. On stderr, the
+      // terminal's: stdout carries the JSON log, which is often shipped and kept elsewhere.
+      process.stderr.write(
         [
           '',
           'Carta generated an operator token for this data directory (kept in DATA_DIR/admin-token):',
