@@ -5,6 +5,8 @@ import type { Config } from './config.js';
 import type { Database } from './db/port.js';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './http/error-handler.js';
 import { documentRoute, OPENAPI_ROUTE_SCHEMA, openApiDocument, registerOpenApi } from './http/openapi.js';
+import { LoadShedder } from './http/load-shedding.js';
+import { bodyDeadlines } from './http/plugins/body-deadline.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { requestGate, surfaceOf } from './http/plugins/request-gate.js';
 import { idempotency } from './http/plugins/idempotency.js';
@@ -81,6 +83,13 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
     requestIdHeader: false,
     logController: accessLog,
     bodyLimit: BODY_LIMIT_BYTES,
+    // No request holds the server's capacity by arriving slowly (docs/security.md, "Timeouts"):
+    // headers within headersTimeoutMs, every request whole within the longest body deadline (the
+    // shorter per-route ones are body-deadline.ts's), and no connection idle past idleTimeoutMs.
+    // Node looks for expired requests every second, not every 30.
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
+    requestTimeout: Math.max(config.uploadTimeoutMs, config.headersTimeoutMs),
+    connectionTimeout: config.idleTimeoutMs,
     // proxy-addr takes a hop count too, which Fastify's types leave out.
     trustProxy: config.trustProxy as boolean | string[],
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
@@ -126,7 +135,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   if (limiter) app.addHook('onClose', async () => limiter.close());
 
   const routes: RouteEntry[] = [];
-  const services = createServices({ config, db, routes: () => routes, resolve, clock, metrics: config.metrics, webhookDispatch, orderStreams }, await openBlobStore(config));
+  const services = createServices({ config, db, routes: () => routes, resolve, outboundLog: root ?? undefined, clock, metrics: config.metrics, webhookDispatch, orderStreams }, await openBlobStore(config));
   const { metrics } = services;
   accessLog.metrics = metrics;
   metrics?.countStreams(() => services.orderStreams.count());
@@ -155,7 +164,10 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   }
   // Every route gets its request id header, per-IP limits and its prefix's authentication as one
   // onRequest hook, built when the route is registered.
+  const shedder = new LoadShedder({ maxDelayMs: config.overloadDelayMs, maxHeapShare: config.overloadHeapPercent / 100 });
+  app.addHook('onClose', async () => shedder.close());
   const gate = requestGate({
+    shedder,
     apiKeys: services.apiKeys,
     limiter,
     adminToken: config.adminToken,
@@ -164,6 +176,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   });
   registerErrorHandling(app, gate.notFound);
   const withIdempotencyKey = idempotency(services.idempotency);
+  const withBodyDeadline = bodyDeadlines({ bodyMs: config.bodyTimeoutMs, uploadMs: config.uploadTimeoutMs });
   app.addHook('onRoute', (route) => {
     // Path parameters reach the database only through a params schema (text-safety.ts decides
     // there what a NUL in a name means); a route without one is a mistake caught at start.
@@ -172,6 +185,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
     if (route.logLevel) throw new Error(`${route.url} sets logLevel, which request loggers do not take`);
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
     gate.install(route);
+    withBodyDeadline(route);
     documentRoute(route);
     if (surfaceOf(route)?.auth === 'apiKey') withIdempotencyKey(route);
   });
@@ -198,7 +212,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   await app.register(async (uploads) => mediaRoutes(services)(prefixed(uploads, '/v1')));
   for (const routes of [bannersRoutes, promotionsRoutes, tablesRoutes, webhooksRoutes]) await routes(services)(v1);
 
-  await mediaFileRoutes(services)(prefixed(app, '/media'));
+  await mediaFileRoutes(services, limiter)(prefixed(app, '/media'));
 
   const guest = prefixed(app, '/guest/v1');
   await guestRoutes(services)(guest);

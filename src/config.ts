@@ -48,6 +48,17 @@ export interface Config {
   readonly apiServerUrl: string;
   readonly syncTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
+  /** A request's headers must arrive within this, from its first byte. */
+  readonly headersTimeoutMs: number;
+  /** A JSON body must have arrived this long after its headers (uploads: uploadTimeoutMs). */
+  readonly bodyTimeoutMs: number;
+  readonly uploadTimeoutMs: number;
+  /** A connection with no traffic either way for this long is closed. */
+  readonly idleTimeoutMs: number;
+  /** Event-loop delay (the median over a second) past which new requests are answered 503 at once. */
+  readonly overloadDelayMs: number;
+  /** Share of the heap limit in use past which new requests are answered 503 at once. */
+  readonly overloadHeapPercent: number;
   /** Base of image URLs: MEDIA_PUBLIC_URL, or this server's /media under PUBLIC_BASE_URL. */
   readonly mediaPublicUrl: string;
   /** Where image bytes live: an S3-compatible bucket, or (null) the database. */
@@ -90,6 +101,12 @@ export const ENVIRONMENT = {
   PUBLIC_BASE_URL: { default: 'http://HOST:PORT', doc: "Base of public links (QR table URLs, media) and the OpenAPI document's server (`/` when unset)" },
   SYNC_TIMEOUT_MS: { default: '30000', doc: 'The sync transaction window (spec 4.1 rule 11)' },
   SHUTDOWN_TIMEOUT_MS: { default: '10000', doc: 'How long a graceful shutdown waits for in-flight requests' },
+  HEADERS_TIMEOUT_MS: { default: '10000', doc: "A request's headers must arrive within this (else 408 and the connection closes)" },
+  BODY_TIMEOUT_MS: { default: '30000', doc: 'A JSON body must arrive within this after its headers (else 408 and the connection closes)' },
+  UPLOAD_TIMEOUT_MS: { default: '120000', doc: "An image upload's body must arrive within this after its headers" },
+  IDLE_TIMEOUT_MS: { default: '120000', doc: 'A connection with no traffic either way for this long is closed' },
+  OVERLOAD_DELAY_MS: { default: '500', doc: 'Median event-loop delay (over a second) past which new requests get 503 SERVER_BUSY with Retry-After (GET /health is still answered)' },
+  OVERLOAD_HEAP_PERCENT: { default: '90', doc: 'Share of the heap limit past which new requests get 503 SERVER_BUSY' },
   MEDIA_PUBLIC_URL: { default: 'PUBLIC_BASE_URL/media', doc: 'Base of image URLs (a CDN or the bucket); images are `<base>/<venueId>/<sha256>.webp`' },
   MEDIA_S3_BUCKET: { default: '(unset)', doc: 'Keep image bytes in this S3-compatible bucket instead of the database' },
   MEDIA_S3_REGION: { default: 'us-east-1', doc: 'The bucket\'s region' },
@@ -227,6 +244,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     apiServerUrl: env.PUBLIC_BASE_URL ? publicBaseUrl : '/',
     syncTimeoutMs: int(env, 'SYNC_TIMEOUT_MS', SYNC_WINDOW_MS, 100, 600_000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    headersTimeoutMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    bodyTimeoutMs: int(env, 'BODY_TIMEOUT_MS', 30_000, 100, 600_000),
+    uploadTimeoutMs: int(env, 'UPLOAD_TIMEOUT_MS', 120_000, 100, 3_600_000),
+    idleTimeoutMs: int(env, 'IDLE_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
+    overloadDelayMs: int(env, 'OVERLOAD_DELAY_MS', 500, 10, 600_000),
+    overloadHeapPercent: int(env, 'OVERLOAD_HEAP_PERCENT', 90, 10, 100),
     mediaPublicUrl,
     mediaS3: mediaS3(env),
     mediaConcurrency: int(env, 'MEDIA_CONCURRENCY', 2, 1, 64),

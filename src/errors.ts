@@ -56,7 +56,8 @@ export type ErrorCode =
   | 'WEBHOOK_NOT_FOUND'
   | 'WEBHOOK_DELIVERY_NOT_FOUND'
   | 'WEBHOOK_ENDPOINT_LIMIT_REACHED'
-  | 'STREAM_LIMIT_REACHED';
+  | 'STREAM_LIMIT_REACHED'
+  | 'SERVER_BUSY';
 
 /**
  * What each code tells a client, as the OpenAPI document shows it beside every response that can
@@ -101,6 +102,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
   IMAGE_WRONG_ASPECT_RATIO: 'banner images must be 3:1 within 2%',
   PREOPTIMIZED_INVALID: 'with preoptimized=true the bytes must already be a WebP of the largest size, at most 1 MB',
   MEDIA_BUSY: 'image processing is at capacity; retry after Retry-After',
+  SERVER_BUSY: 'the server is overloaded (its event loop or memory past a limit) and takes no new request; retry after Retry-After',
   BANNER_NOT_FOUND: 'no banner of this venue has that id',
   PROMOTION_NOT_FOUND: 'no promotion of this venue has that id',
   PROMOTION_ITEM_NOT_FOUND: 'no item of this promotion has that id',
@@ -216,14 +218,14 @@ export const errors = {
   // Spec 4.4: order lookups carry a message only, no code.
   orderNotFound: () => new AppError({ statusCode: 404, message: 'Order not found' }),
 
-  slugTaken: (slug: string) =>
-    new AppError({ statusCode: 409, code: 'SLUG_ALREADY_EXISTS', message: `Slug '${slug}' is already taken` }),
+  // Conflicts name the field, not the value sent (docs/security.md); an externalId names the item (decisions 11).
+  slugTaken: () => new AppError({ statusCode: 409, code: 'SLUG_ALREADY_EXISTS', message: 'The slug is already taken' }),
   externalIdTaken: (externalId: string) =>
     new AppError({ statusCode: 409, code: 'EXTERNAL_ID_ALREADY_EXISTS', message: `externalId '${externalId}' is already used by another item of this type` }),
   duplicatePromotionItem: () =>
     new AppError({ statusCode: 409, code: 'DUPLICATE_PROMOTION_ITEM', message: 'The product is already in this promotion' }),
-  tableNameTaken: (name: string) =>
-    new AppError({ statusCode: 409, code: 'TABLE_NAME_ALREADY_EXISTS', message: `A table named '${name}' already exists` }),
+  tableNameTaken: () =>
+    new AppError({ statusCode: 409, code: 'TABLE_NAME_ALREADY_EXISTS', message: 'Another table of this venue has that name' }),
   idempotencyKeyReused: () =>
     new AppError({
       statusCode: 409,
@@ -298,6 +300,13 @@ export const errors = {
       headers: { 'retry-after': String(retryAfterSec) },
     }),
   /** The connection to the database was lost or could not be made (a write cut at commit may have landed). */
+  serverBusy: (retryAfterSec: number) =>
+    new AppError({
+      statusCode: 503,
+      code: 'SERVER_BUSY',
+      message: 'The server is overloaded; retry after the Retry-After delay',
+      headers: { 'retry-after': String(retryAfterSec) },
+    }),
   databaseUnavailable: (retryAfterSec: number) =>
     new AppError({
       statusCode: 503,

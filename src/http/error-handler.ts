@@ -21,7 +21,7 @@ function fromFastifyError(err: FastifyError, request: FastifyRequest): AppError 
       return errors.payloadTooLarge(request.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return errors.validation(['content-type must be application/json']);
-    case 'FST_ERR_CTP_INVALID_JSON':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return errors.validation(['body must be valid JSON']);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -41,8 +41,10 @@ function fromFastifyError(err: FastifyError, request: FastifyRequest): AppError 
   if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON|__proto__|constructor/i.test(err.message))) {
     return errors.validation(['body must be valid JSON']);
   }
+  // Any other 4xx keeps its status, but not its message: Fastify's quote what was sent (a content
+  // type, a URL), and an error never echoes a value (docs/security.md).
   if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
-    return new AppError({ statusCode: err.statusCode, message: err.message });
+    return new AppError({ statusCode: err.statusCode, message: STATUS_CODES[err.statusCode] ?? 'Bad Request' });
   }
   return null;
 }
@@ -65,7 +67,9 @@ const internalError = () => new AppError({ statusCode: 500, message: 'Internal s
 
 function send(reply: FastifyReply, request: FastifyRequest, err: AppError) {
   if (err.headers) reply.headers(err.headers);
+  // Set here too for the errors raised before any route's gate (router, body parser on an unknown path).
   reply.header('x-request-id', request.id);
+  reply.header('x-content-type-options', 'nosniff');
   return reply.status(err.statusCode).type('application/json; charset=utf-8').send(envelope(err, request));
 }
 
@@ -136,15 +140,26 @@ const MALFORMED_REQUEST = { statusCode: 400, message: 'Malformed HTTP request' }
 export function clientErrorHandler(error: Error, socket: Socket): void {
   const err = error as NodeJS.ErrnoException & { rawPacket?: Buffer };
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const { statusCode, message } = CLIENT_ERRORS.get(err.code ?? '') ?? MALFORMED_REQUEST;
   // The request line may be readable even when the rest is not; the path is only ever echoed
   // as far as it is plain printable ASCII.
   const line = err.rawPacket?.subarray(0, 2048).toString('latin1').split('\r\n')[0] ?? '';
   const target = /^[A-Z]+ (\/[\x21-\x7e]*) HTTP\/1\.[01]$/.exec(line)?.[1] ?? '/';
-  const body = JSON.stringify(envelope(new AppError({ statusCode, message }), { id: randomUUID(), url: target }));
+  answerOnSocket(socket, CLIENT_ERRORS.get(err.code ?? '') ?? MALFORMED_REQUEST, target);
+}
+
+/**
+ * A body that stopped arriving before its route's deadline (app.ts): 408, as Node's own request
+ * timeout answers, on the socket, which closes; what the request held is released as it closes.
+ */
+export function bodyTimedOut(socket: Socket, url: string): void {
+  if (!socket.destroyed) answerOnSocket(socket, CLIENT_ERRORS.get('ERR_HTTP_REQUEST_TIMEOUT')!, url);
+}
+
+function answerOnSocket(socket: Socket, { statusCode, message }: { statusCode: number; message: string }, url: string): void {
+  const body = JSON.stringify(envelope(new AppError({ statusCode, message }), { id: randomUUID(), url }));
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }

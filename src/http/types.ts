@@ -21,8 +21,17 @@ declare module 'fastify' {
     buckets?: VenueBucket[] | ((request: FastifyRequest) => VenueBucket[]);
     /** Routes outside every rate limit (health and readiness probes). */
     rateLimit?: false;
+    /** Routes answered even while the server sheds load (the probes; load-shedding.ts). */
+    shed?: false;
     /** Open to anyone though its path is under an authenticated prefix (the OpenAPI document at /v1/openapi.json). */
     public?: true;
+    /**
+     * Path parameters that are credentials (a table's QR token, a guest order's token): masked in
+     * every log line and in the error envelope's `path` (request-logger.ts, shownPath).
+     */
+    secretParams?: readonly string[];
+    /** Responses carry order or customer data (or a secret): `Cache-Control: no-store`, set by the request gate. */
+    noStore?: true;
   }
   interface FastifyRequest {
     /**

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
+import { compileExplainer, explain, UNLISTED } from './bounded-errors.js';
 import { isCleanBody, unmatchableParams, unstorableText } from './text-safety.js';
 
 type AddFormats = (ajv: Ajv) => Ajv;
@@ -12,10 +13,13 @@ const addFormats: AddFormats =
 // Bodies are validated as sent: no type coercion (a "12" price is an error, not 12), no
 // defaults injected (an omitted field means "keep" in sync and patch), and nothing stripped
 // (an unknown property is an error, spec 4). Query strings and path params arrive as text,
-// so they are coerced and get their defaults.
-function makeAjv(httpPart: 'body' | 'other'): Ajv {
+// so they are coerced and get their defaults. Every input is checked by a validator that stops at
+// its first error; only an invalid one is explained by one that reports them all (bounded-errors.ts).
+type Part = 'body' | 'other';
+type Mode = 'first' | 'all';
+function makeAjv(httpPart: Part, mode: Mode): Ajv {
   const ajv = new Ajv({
-    allErrors: true,
+    allErrors: mode === 'all',
     strict: false,
     removeAdditional: false,
     coerceTypes: httpPart === 'body' ? false : 'array',
@@ -39,8 +43,25 @@ const MAX_TIMESTAMP = Date.parse('9999-12-30T00:00:00Z');
 export const inTimestampRange = (ms: number) => ms >= MIN_TIMESTAMP && ms <= MAX_TIMESTAMP;
 
 // Built on first use, like the validators: a start pays for neither until a request needs it.
-const ajvs: Partial<Record<'body' | 'other', Ajv>> = {};
-const ajvFor = (part: 'body' | 'other') => (ajvs[part] ??= makeAjv(part));
+const ajvs: Partial<Record<`${Part}-${Mode}`, Ajv>> = {};
+const ajvFor = (part: Part, mode: Mode) => (ajvs[`${part}-${mode}`] ??= makeAjv(part, mode));
+
+/** Validates against one schema: the value when valid, else its errors, bounded (bounded-errors.ts). */
+function schemaValidator(schema: object, part: Part) {
+  let check: ValidateFunction | undefined;
+  let explainer: ReturnType<typeof compileExplainer> | undefined;
+  return (value: unknown, checkText: boolean): ErrorObject[] | null => {
+    check ??= ajvFor(part, 'first').compile(schema);
+    const valid = check(value);
+    // Text PostgreSQL cannot store is refused for every part and every route (text-safety.ts);
+    // a JSON body whose raw text had no escape that could spell it is known clean already.
+    const text = !checkText || isCleanBody(value) ? [] : unstorableText(value);
+    if (valid && text.length === 0) return null;
+    if (valid) return text;
+    explainer ??= compileExplainer(schema, ajvFor(part, 'all'), ajvFor(part, 'first'));
+    return [...explain(explainer, value), ...text];
+  };
+}
 
 /**
  * Each route's validator is compiled when the route first validates, not at start: compiling
@@ -50,15 +71,10 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const part = httpPart === 'body' ? 'body' : 'other';
   // Path parameters are made storable before they are validated (below): nothing to walk.
   const checkText = httpPart !== 'params';
-  let compiled: ValidateFunction | undefined;
+  const errorsOf = schemaValidator(schema as object, part);
   const validate = (value: unknown) => {
-    compiled ??= ajvFor(part).compile(schema as object) as ValidateFunction;
-    const valid = compiled(value);
-    // Text PostgreSQL cannot store is refused for every part and every route (text-safety.ts);
-    // a JSON body whose raw text had no escape that could spell it is known clean already.
-    const text = !checkText || isCleanBody(value) ? [] : unstorableText(value);
-    if (valid && text.length === 0) return { value };
-    return { error: [...(valid ? [] : (compiled.errors ?? [])), ...text] as never };
+    const error = errorsOf(value, checkText);
+    return error === null ? { value } : { error: error as never };
   };
   if (httpPart === 'params') {
     return (params: unknown) => validate(unmatchableParams(params as Record<string, unknown>) ?? params);
@@ -117,41 +133,64 @@ function ruleText(e: ErrorObject): string {
   }
 }
 
+/** The most entries a validation error lists; one more line counts the rest. */
+export const MAX_LISTED_ERRORS = 100;
+
 /**
  * ajv errors -> the spec's errors[] entries, each starting with the field path (decisions 11):
- * `products[3].priceMinor must be >= 0`, `products[0].colour is not allowed`.
+ * `products[3].priceMinor must be >= 0`, `products[0].colour is not allowed`. At most
+ * MAX_LISTED_ERRORS of them, then `body has 250 more errors, not listed`.
  */
 export function formatValidationErrors(errs: readonly ErrorObject[], root = 'body'): string[] {
   // A nullable or alternative field fails as an anyOf: report the branch's real rule (a length, a
-  // range) when there is one, otherwise one line listing the accepted types.
-  const anyOfs = errs.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
-  const isBranch = (e: ErrorObject) =>
-    anyOfs.some((a) => a !== e && e.schemaPath.startsWith(a.schemaPath + '/'));
-  const out: string[] = [];
-  for (const e of errs) {
-    const path = fieldPath(e.instancePath);
-    const subject = path === '' ? root : path;
-    if (e.keyword === 'anyOf' || e.keyword === 'oneOf') {
-      const branches = errs.filter((b) => b.schemaPath.startsWith(e.schemaPath + '/'));
-      const specific = branches.filter((b) => b.keyword !== 'type' && b.keyword !== 'const' && b.keyword !== 'enum');
-      if (specific.length > 0) {
-        for (const b of specific) out.push(describe(b, root));
-      } else {
-        const allowed = branches.flatMap((b) => {
-          const p = b.params as Record<string, unknown>;
-          if (b.keyword === 'type') return [String(p.type)];
-          if (b.keyword === 'const') return [String(p.allowedValue)];
-          if (b.keyword === 'enum') return (p.allowedValues as unknown[]).map(String);
-          return [];
-        });
-        out.push(`${subject} must be one of: ${[...new Set(allowed)].join(', ')}`);
-      }
-      continue;
+  // range) when there is one, otherwise one line listing the accepted types. ajv lists a failed
+  // anyOf's branch errors just before it, so each anyOf finds its branches by looking back.
+  const branchesFrom = new Map<number, number>();
+  const isBranch = new Uint8Array(errs.length);
+  for (let i = errs.length - 1; i >= 0; i -= 1) {
+    const e = errs[i];
+    if ((e.keyword !== 'anyOf' && e.keyword !== 'oneOf') || isBranch[i]) continue;
+    let j = i - 1;
+    while (j >= 0 && errs[j].schemaPath.startsWith(`${e.schemaPath}/`) && errs[j].instancePath.startsWith(e.instancePath)) {
+      isBranch[j] = 1;
+      j -= 1;
     }
-    if (isBranch(e)) continue;
-    out.push(describe(e, root));
+    branchesFrom.set(i, j + 1);
   }
-  return [...new Set(out)];
+  const out = new Set<string>();
+  let unlisted = 0;
+  errs.forEach((e, i) => {
+    if (isBranch[i]) return;
+    if (e.keyword === UNLISTED) {
+      unlisted += (e.params as { count: number }).count;
+      return;
+    }
+    if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf') {
+      out.add(describe(e, root));
+      return;
+    }
+    const branches = errs.slice(branchesFrom.get(i), i);
+    const specific = branches.filter((b) => b.keyword !== 'type' && b.keyword !== 'const' && b.keyword !== 'enum');
+    if (specific.length > 0) {
+      for (const b of specific) out.add(describe(b, root));
+      return;
+    }
+    const allowed = branches.flatMap((b) => {
+      const p = b.params as Record<string, unknown>;
+      if (b.keyword === 'type') return [String(p.type)];
+      if (b.keyword === 'const') return [String(p.allowedValue)];
+      if (b.keyword === 'enum') return (p.allowedValues as unknown[]).map(String);
+      return [];
+    });
+    const path = fieldPath(e.instancePath);
+    out.add(`${path === '' ? root : path} must be one of: ${[...new Set(allowed)].join(', ')}`);
+  });
+  const listed = [...out];
+  if (listed.length <= MAX_LISTED_ERRORS && unlisted === 0) return listed;
+  const more = Math.max(0, listed.length - MAX_LISTED_ERRORS);
+  const shown = listed.slice(0, MAX_LISTED_ERRORS);
+  shown.push(`${root} has ${unlisted > 0 ? 'at least ' : ''}${more + unlisted} more errors, not listed`);
+  return shown;
 }
 
 function describe(e: ErrorObject, root: string): string {
@@ -168,13 +207,7 @@ function describe(e: ErrorObject, root: string): string {
 
 /** Validates input outside HTTP (the CLI) with the same schemas and messages as the routes. */
 export function assertValid<T>(schema: object, data: unknown): T {
-  const validate = ajvFor('body').compile(schema);
-  const valid = validate(data);
-  const text = unstorableText(data);
-  if (!valid || text.length > 0) {
-    throw Object.assign(new Error('Validation failed'), {
-      errors: formatValidationErrors([...(valid ? [] : (validate.errors ?? [])), ...text], 'input'),
-    });
-  }
+  const found = schemaValidator(schema, 'body')(data, true);
+  if (found) throw Object.assign(new Error('Validation failed'), { errors: formatValidationErrors(found, 'input') });
   return data as T;
 }

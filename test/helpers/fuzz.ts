@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
+import type { Config } from '../../src/config.js';
 import type { App } from '../../src/http/types.js';
 import { ADMIN_TOKEN, admin, call, createVenue, startApp, type TestApp, type VenueFixture } from './app.js';
 import { makeImage, toBase64 } from './images.js';
 import { burgerLine, createOrder, orderBody, setUpOrderMenu, type MenuIds } from './orders.js';
 import { injectBounded } from './inject-bounded.js';
 import { routeTable, type RouteKey } from './route-table.js';
+import { pathologicalBodies } from './stall-bodies.js';
 
 // Property-based fuzzing of every route the router serves (issue 12, docs/security.md). Each case
 // is one request: a route from the live route table, its path parameters (real ids of the fuzzed
@@ -90,10 +92,10 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
 }
 
 /** The venue every case runs against, with data behind every route; another venue; keys of every kind. */
-export async function fuzzWorld(): Promise<FuzzWorld> {
+export async function fuzzWorld(overrides: Partial<Config> = {}): Promise<FuzzWorld> {
   // Deliveries are queued, not sent: the dispatcher's writes would change the tables between a
   // refused request's checksums.
-  const t = await startApp({}, undefined, { webhookDispatch: { paused: true } });
+  const t = await startApp(overrides, undefined, { webhookDispatch: { paused: true } });
   const a = await createVenue(t.app, { plan: 'pro' });
   const ids = await setUpOrderMenu(t.app, a);
   const b = await createVenue(t.app);
@@ -243,6 +245,12 @@ function mutate(sample: unknown, m: Mutation): unknown {
   }
 }
 
+const pathological = new Map<string, string[]>();
+const smallPathological = (text: string, sample: unknown): string[] => {
+  if (!pathological.has(text)) pathological.set(text, Object.values(pathologicalBodies(sample, 0.05)));
+  return pathological.get(text)!;
+};
+
 /** Raw body text: what JSON.stringify would never produce. */
 function rawBodies(sample: unknown): fc.Arbitrary<string> {
   const text = JSON.stringify(sample ?? {});
@@ -254,6 +262,8 @@ function rawBodies(sample: unknown): fc.Arbitrary<string> {
       text.replace('{', '{"name":"first","name":"second",'), text.replace('{', '{"products":[],"products":1,'),
       text.replace(/"([^"]+)":/, '"$1":"\\u0000",'),
     ),
+    // The stall suite's shapes (test/stall.test.ts), at a twentieth of their size.
+    fc.constantFrom(...smallPathological(text, sample)),
     fc.string({ maxLength: 40 }).map((s) => text.replace('{', `{${JSON.stringify(s)}:1,`)),
   );
 }

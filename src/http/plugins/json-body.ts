@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errors } from '../../errors.js';
+import { jsonShapeProblem } from '../json-shape.js';
 import { noteParsedBody } from '../text-safety.js';
 
 type JsonParser = ReturnType<FastifyInstance['getDefaultJsonParser']>;
@@ -11,11 +13,17 @@ type Done = (err: Error | null, body?: unknown) => void;
  * Content-Type: application/json and nothing after it); the sha256 of the raw text is kept in
  * request.bodyDigest (the sync reuses work for a body it has seen, item-digests.ts, and an
  * Idempotency-Key compares requests by it, idempotency.ts); the text-safety check learns whether
- * the text could hold what PostgreSQL cannot store.
+ * the text could hold what PostgreSQL cannot store. A text whose shape would cost JSON.parse
+ * seconds is refused unparsed (json-shape.ts).
  */
 export function acceptJsonText(request: FastifyRequest, text: string, parseJson: JsonParser, done: Done): void {
   if (text.trim() === '') {
     done(null, undefined);
+    return;
+  }
+  const shape = jsonShapeProblem(text);
+  if (shape) {
+    done(errors.validation([shape]));
     return;
   }
   request.bodyDigest = createHash('sha256').update(text).digest('base64url');

@@ -1,6 +1,7 @@
 import type { FastifyContextConfig, FastifyReply, FastifyRequest, preValidationHookHandler, RouteOptions } from 'fastify';
-import type { BindRequestLog } from '../request-logger.js';
+import { declareSecretParams, type BindRequestLog } from '../request-logger.js';
 import type { ApiKeysService } from '../../modules/venues/api-keys.service.js';
+import type { LoadShedder } from '../load-shedding.js';
 import { limitIp, type RateLimiter } from '../rate-limit/limiter.js';
 import { adminAuth } from './admin-auth.js';
 import { apiKeyAuth } from './api-key-auth.js';
@@ -37,6 +38,22 @@ export interface GateDeps {
   bindLog?: BindRequestLog;
   /** The database's catch-up (PostgreSQL): before any read, see every write committed so far. */
   catchUp?: () => Promise<void>;
+  /** Answers 503 SERVER_BUSY while the server is overloaded (load-shedding.ts). */
+  shedder?: LoadShedder;
+}
+
+/** A path parameter whose name says it is a credential. */
+const CREDENTIAL_PARAM = /^:\w*(token|secret)\w*$/i;
+
+/**
+ * A route's secret path parameters, recorded for shownPath (request-logger.ts). A route with a
+ * parameter named like a credential (`:token`) must declare it: one added later cannot log its
+ * tokens by forgetting to.
+ */
+function declareSecrets(pattern: string, secretParams: readonly string[] | undefined): void {
+  const undeclared = pattern.split('/').filter((s) => CREDENTIAL_PARAM.test(s) && !secretParams?.includes(s.slice(1)));
+  if (undeclared.length > 0) throw new Error(`${pattern}: declare ${undeclared.join(', ')} in config.secretParams (it is a credential)`);
+  if (secretParams && secretParams.length > 0) declareSecretParams(pattern, secretParams);
 }
 
 /** A step of the gate: done when it returns nothing, else when its promise settles. */
@@ -61,20 +78,25 @@ function runSteps(steps: Step[], from: number, request: FastifyRequest, reply: F
  * request goes on in the same turn, without the promises and microtasks an async hook costs
  * (docs/performance.md, issue 15 seventh part). A step that throws is Fastify's to catch.
  */
-export function requestGate({ apiKeys, limiter, adminToken, bindLog, catchUp }: GateDeps) {
+export function requestGate({ apiKeys, limiter, adminToken, bindLog, catchUp, shedder }: GateDeps) {
   const authenticateOperator = adminAuth(adminToken);
 
   function gateFor(surface: Surface | undefined, config: FastifyContextConfig, pattern: string | null) {
     const steps: Step[] = [];
+    if (shedder && config.shed !== false) steps.push(shedder.check);
     if (limiter && config.rateLimit !== false) steps.push(limitIp(limiter));
     if (surface && catchUp) steps.push(catchUp);
     if (surface?.auth === 'apiKey') steps.push(apiKeyAuth(apiKeys, limiter, config));
     if (surface?.auth === 'operator') steps.push(authenticateOperator);
 
+    const noStore = config.noStore === true;
     return (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
       if (bindLog) bindLog(request, reply);
       request.routePattern = pattern;
       reply.header('x-request-id', request.id);
+      // Every response, errors and 304s included: a browser never guesses another type (docs/security.md).
+      reply.header('x-content-type-options', 'nosniff');
+      if (noStore) reply.header('cache-control', 'no-store');
       const pending = runSteps(steps, 0, request, reply);
       if (pending) pending.then(() => done(), done);
       else done();
@@ -84,6 +106,7 @@ export function requestGate({ apiKeys, limiter, adminToken, bindLog, catchUp }: 
   return {
     /** An onRoute hook: puts the route's gate first among its onRequest hooks. */
     install(route: RouteOptions): void {
+      declareSecrets(route.url, route.config?.secretParams);
       const gate = gateFor(surfaceOf(route), route.config ?? {}, route.url);
       route.onRequest = [gate, ...[route.onRequest ?? []].flat()] as RouteOptions['onRequest'];
     },

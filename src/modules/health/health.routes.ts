@@ -34,7 +34,7 @@ export function healthRoutes(db: Database) {
     });
 
     app.get('/health', {
-      config: { rateLimit: false },
+      config: { rateLimit: false, shed: false },
       schema: {
         operationId: 'getHealth',
         tags,
@@ -45,7 +45,7 @@ export function healthRoutes(db: Database) {
     }, async () => ({ status: 'ok' }));
 
     app.get('/ready', {
-      config: { rateLimit: false },
+      config: { rateLimit: false, shed: false },
       schema: {
         operationId: 'getReadiness',
         tags,

@@ -4,30 +4,44 @@ import { errors } from '../../errors.js';
  * Bounds what image ingest may hold at once (decisions 7: "at capacity: 503 MEDIA_BUSY").
  *
  * - `slots` images are processed side by side; the others admitted wait for a slot.
- * - At most `slots + queue` ingest requests are admitted at all, counted from before their body is
- *   read: each holds a body of up to 21 MB while it waits, so admission is what bounds memory. Past
- *   it the answer is MEDIA_BUSY with Retry-After, never a queue that grows.
+ * - At most `slots + queue` ingest requests are admitted at all, once their body has arrived: each
+ *   holds a body of up to 21 MB while it waits, so admission bounds memory, and a client that sends
+ *   its body slowly holds no place that another venue needs. Past it the answer is MEDIA_BUSY with
+ *   Retry-After, never a queue that grows.
+ * - While bodies arrive, each venue may receive at most `slots + queue` uploads at once (the same
+ *   answer past it): one venue's slow or stalled uploads hold only its own places, until the body
+ *   timeout cuts them.
  */
 export class MediaCapacity {
   private admitted = 0;
   private running = 0;
   private readonly waiting: (() => void)[] = [];
+  private readonly receiving = new Map<string, number>();
 
   constructor(
     readonly slots: number,
     readonly queue: number,
   ) {}
 
+  /** Takes a place to receive one upload's body for `venueId`, or throws MEDIA_BUSY; see admit. */
+  receive(venueId: string): () => void {
+    const count = this.receiving.get(venueId) ?? 0;
+    if (count >= this.slots + this.queue) throw errors.mediaBusy(this.retryAfterSec());
+    this.receiving.set(venueId, count + 1);
+    return once(() => {
+      const left = (this.receiving.get(venueId) ?? 1) - 1;
+      if (left === 0) this.receiving.delete(venueId);
+      else this.receiving.set(venueId, left);
+    });
+  }
+
   /** Takes an admission or throws MEDIA_BUSY; the returned release may be called more than once. */
   admit(): () => void {
     if (this.admitted >= this.slots + this.queue) throw errors.mediaBusy(this.retryAfterSec());
     this.admitted += 1;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
+    return once(() => {
       this.admitted -= 1;
-    };
+    });
   }
 
   /** Runs `work` in a processing slot, waiting for one first (admission bounds the wait). */
@@ -52,4 +66,13 @@ export class MediaCapacity {
   get inFlight(): number {
     return this.admitted;
   }
+}
+
+function once(release: () => void): () => void {
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    release();
+  };
 }

@@ -2,6 +2,7 @@ import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { actorOf as actor } from '../../http/actor.js';
 import { isNotModified, sendNotModified } from '../../http/etag.js';
 import type { ErrorCode } from '../../errors.js';
+import { limitIpUnlessFound, type RateLimiter } from '../../http/rate-limit/limiter.js';
 import { errorResponses, IdParams, NotModified } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
 import { MEDIA_BODY_LIMIT_BYTES } from '../../limits.js';
@@ -29,23 +30,27 @@ const UPLOAD_DESCRIPTION = [
   '- A URL is http(s) without credentials (`INVALID_SOURCE_URL`); one that leads to a loopback, private, link-local or other reserved address, ' +
     'at any of at most 3 redirects, is `BLOCKED_SOURCE_URL`; one that cannot be fetched is `SOURCE_FETCH_FAILED`.',
   '- Bytes that are not a JPEG, PNG, WebP, AVIF, GIF or TIFF are `INVALID_IMAGE`. The image is re-encoded as WebP without metadata.',
-  '- Past processing capacity the request is 503 `MEDIA_BUSY` with Retry-After, before its body is read.',
+  '- Past processing capacity the request is 503 `MEDIA_BUSY` with Retry-After, once its body has arrived (or, past the uploads a venue may send ' +
+    'at once, before it is read).',
 ].join('\n');
 
 /**
  * Image ingest and removal under /v1 (decisions section 7). Uploads take a 21 MB body (spec 8.1),
- * draw from the media bucket (media-fast with ?preoptimized=true, spec 8.4), and are admitted before
- * their body is read: past capacity the answer is 503 MEDIA_BUSY without reading it.
+ * draw from the media bucket (media-fast with ?preoptimized=true, spec 8.4), and are admitted once
+ * their body has arrived (media-capacity.ts): past capacity the answer is 503 MEDIA_BUSY.
  */
 export function mediaRoutes(services: Services) {
   const { media } = services;
 
   const upload = (preoptimizable: boolean): RouteShorthandOptions => ({
     bodyLimit: MEDIA_BODY_LIMIT_BYTES,
-    preParsing: async (_request, reply, payload) => {
-      // Held until the response has gone (or the connection dropped), processing included.
-      reply.raw.once('close', media.capacity.admit());
+    // Both held until the response has gone (or the connection dropped), processing included.
+    preParsing: async (request, reply, payload) => {
+      reply.raw.once('close', media.capacity.receive(request.venue.liveVenueId));
       return payload;
+    },
+    preValidation: async (_request, reply) => {
+      reply.raw.once('close', media.capacity.admit());
     },
     config: {
       buckets: preoptimizable
@@ -162,12 +167,16 @@ export function mediaRoutes(services: Services) {
 
 /**
  * GET /media/<venueId>/<sha256>.webp: public, immutable bytes (decisions 7). The key is the hash of
- * the bytes, so it is the strong ETag and the URL never needs to change meaning. Outside the per-IP
- * API limits: a guest's menu page loads one image per product at once.
+ * the bytes, so it is the strong ETag and the URL never needs to change meaning. A miss counts
+ * against the per-IP limits and a found image does not: a guest's menu page loads one image per
+ * product at once and a CDN pulls from few addresses, while misses asked for in a stream would
+ * each be a database (or bucket) look-up. A hot image is served before any limit is asked.
  */
-export function mediaFileRoutes(services: Services) {
+export function mediaFileRoutes(services: Services, limiter: RateLimiter | null) {
+  const { media } = services;
   return async function routes(app: App): Promise<void> {
     app.get('/:venueId/:file', {
+      // Limited by the handler, not the gate: a blob in memory takes no slot.
       config: { rateLimit: false },
       schema: {
         operationId: 'getMediaFile',
@@ -176,17 +185,21 @@ export function mediaFileRoutes(services: Services) {
         description:
           'One stored variant of an image, as the `imageUrl` and `variants[].url` of the reads link it (decisions 7): `<venueId>/<sha256>.webp`. ' +
           'Public and immutable: `Cache-Control: public, max-age=31536000, immutable`, with the hash as a strong ETag (If-None-Match answers 304). ' +
-          'Not rate limited.',
+          'Per-IP rate limits: a request that finds its image takes no slot, one that does not (404) takes one; past the limits only images ' +
+          'the server holds in memory are served, other requests are 429.',
         params: MediaFileParams,
         response: {
           200: { description: 'The image bytes', content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } } },
           304: NotModified,
           // Read from the database unless an S3 bucket holds the bytes (MEDIA_S3_BUCKET).
-          ...errorResponses({ 404: [{ message: 'Image not found' }], 503: ['DATABASE_UNAVAILABLE'] }),
+          ...errorResponses({ 404: [{ message: 'Image not found' }], 429: ['RATE_LIMITED'], 503: ['DATABASE_UNAVAILABLE'] }),
         },
       },
     }, async (request, reply) => {
-      const blob = await services.media.read(request.params.venueId, request.params.file);
+      const { venueId, file } = request.params;
+      const blob =
+        media.hot(venueId, file) ??
+        (limiter ? await limitIpUnlessFound(limiter, request, reply, () => media.read(venueId, file)) : await media.read(venueId, file));
       const etag = `"${blob.key}"`;
       reply.header('etag', etag);
       reply.header('cache-control', 'public, max-age=31536000, immutable');
