@@ -38,3 +38,18 @@ describe('MediaCapacity', () => {
     assert.equal(await capacity.run(async () => 'next'), 'next');
   });
 });
+
+describe('MediaCapacity while bodies arrive', () => {
+  it('lets each venue receive slots + queue uploads at once, whatever the others receive', () => {
+    const capacity = new MediaCapacity(1, 1);
+    const a = [capacity.receive('a'), capacity.receive('a')];
+    assert.throws(() => capacity.receive('a'), (err: unknown) => err instanceof AppError && err.code === 'MEDIA_BUSY');
+    const b = capacity.receive('b');
+    assert.equal(capacity.inFlight, 0, 'receiving takes no processing admission');
+    a[0]();
+    a[0]();
+    capacity.receive('a');
+    b();
+    assert.throws(() => capacity.receive('a'));
+  });
+});

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../src/http/schemas/common.js';
+import { noteParsedBody } from '../src/http/text-safety.js';
 import { assertValid, fieldPath, formatValidationErrors, validatorCompiler } from '../src/http/validation.js';
 
 /** Validates like a route does and returns the errors[] entries (empty when valid). */
@@ -164,5 +165,62 @@ describe('assertValid (the CLI path)', () => {
         return true;
       },
     );
+  });
+});
+
+describe('bounded validation (issue 33)', () => {
+  // The shapes of the reported attacks: errors by the million, and one anyOf per array element.
+  const Option = Type.Object({ ingredientExternalId: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+  const Group = Type.Object({ name: Type.String(), options: Type.Array(Option, { maxItems: 50 }) }, { additionalProperties: false });
+  const Product = Type.Object(
+    { externalId: Type.String(), salePriceMinor: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))), modifierGroups: Type.Optional(Type.Array(Group, { maxItems: 20 })) },
+    { additionalProperties: false },
+  );
+  const Body = Type.Object({ products: Type.Array(Product, { maxItems: 500 }) }, { additionalProperties: false });
+
+  /** As the route sees it: parsed from JSON text (so known free of text PostgreSQL cannot store). */
+  const timed = (value: unknown) => {
+    const text = JSON.stringify(value);
+    const data = JSON.parse(text);
+    noteParsedBody(text, data);
+    const started = performance.now();
+    const errors = check(Body, data);
+    return { errors, ms: performance.now() - started };
+  };
+
+  it('reports an over-long array once, without looking at its 1.7 million items', () => {
+    const { errors, ms } = timed({ products: Array.from({ length: 1_700_000 }, () => ({})) });
+    assert.deepEqual(errors, ['products must have at most 500 items']);
+    assert.ok(ms < 200, `${Math.round(ms)} ms`);
+  });
+
+  it('lists at most 100 errors and counts the rest in one line, in time linear in the body', () => {
+    const products = Array.from({ length: 500 }, (_, i) => ({
+      externalId: `p${i}`,
+      modifierGroups: Array.from({ length: 20 }, () => ({ name: 'g', options: Array.from({ length: 50 }, () => ({})) })),
+    }));
+    const { errors, ms } = timed({ products });
+    assert.equal(errors.length, 101);
+    assert.equal(errors[0], 'products[0].modifierGroups[0].options[0].ingredientExternalId is required');
+    assert.match(errors[100], /^body has at least \d+ more errors, not listed$/);
+    assert.ok(ms < 500, `${Math.round(ms)} ms`);
+  });
+
+  it('describes an invalid nullable field on every element once each, not once per pair', () => {
+    const { errors, ms } = timed({ products: Array.from({ length: 500 }, (_, i) => ({ externalId: `p${i}`, salePriceMinor: 'x' })) });
+    assert.equal(errors[0], 'products[0].salePriceMinor must be one of: integer, null');
+    assert.equal(errors[1], 'products[1].salePriceMinor must be one of: integer, null');
+    assert.equal(errors.length, 101);
+    assert.ok(ms < 200, `${Math.round(ms)} ms`);
+  });
+
+  it('counts exactly when every error was found', () => {
+    const errors = check(Body, { products: Array.from({ length: 150 }, () => ({ externalId: 1 })) });
+    assert.equal(errors.length, 101);
+    assert.equal(errors[100], 'body has 50 more errors, not listed');
+  });
+
+  it('still reports a nested range rule under an anyOf', () => {
+    assert.deepEqual(check(Body, { products: [{ externalId: 'a', salePriceMinor: -1 }] }), ['products[0].salePriceMinor must be >= 0']);
   });
 });

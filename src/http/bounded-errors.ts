@@ -8,7 +8,7 @@ import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 // invalid elements are only counted. The work is bounded by the data's size, never by its errors.
 
 /** Raw errors collected before the remaining invalid elements are only counted. */
-export const ERROR_BUDGET = 200;
+export const ERROR_BUDGET = 500;
 
 /** The last entry of a capped list: how many errors (at least) were left out of it. */
 export const UNLISTED = 'x-unlisted';
