@@ -224,6 +224,105 @@ describe('the live order stream', () => {
   });
 });
 
+describe('the live order stream when its key loses its right', () => {
+  let t: TestApp;
+  let base: string;
+
+  before(async () => {
+    // Heartbeats a minute apart: whatever ends a stream here, it is not a heartbeat.
+    t = await startApp({}, undefined, { orderStreams: { heartbeatMs: 60_000 } });
+    base = await listen(t.app);
+  });
+  after(() => t.close());
+
+  /** A paid venue with a menu, a stream on its key, and a second key of its own. */
+  async function followed() {
+    const venue = await createVenue(t.app, { plan: 'pro' });
+    const menu = await setUpOrderMenu(t.app, venue);
+    const stream = await streamOf(base, venue.key);
+    assert.equal(stream.status, 200);
+    await stream.until('the retry hint', () => stream.retry !== null);
+    return { venue, menu, stream };
+  }
+
+  const ends = async (stream: SseClient, what: string) => {
+    const start = Date.now();
+    await stream.until(what, () => stream.ended, 2000);
+    return Date.now() - start;
+  };
+
+  for (const [change, act] of [
+    ['revoked', (venue: VenueFixture) => admin(t.app, 'DELETE', `/api-keys/${venue.keyId}`)],
+    ['regenerated', (venue: VenueFixture) => admin(t.app, 'POST', `/api-keys/${venue.keyId}/regenerate`)],
+  ] as const) {
+    it(`ends the streams of a ${change} key at once and sends them no order placed after it, while the venue's other keys follow on`, async () => {
+      const { venue, menu, stream } = await followed();
+      const second = await admin(t.app, 'POST', `/venues/${venue.id}/api-keys`, { mode: 'live', readOnly: true });
+      const other = await streamOf(base, second.body.key);
+      try {
+        await other.until('the retry hint', () => other.retry !== null);
+        assert.ok([201, 204].includes((await act(venue)).status));
+        const order = await createOrder(t.app, venue.slug, orderBody(menu));
+        assert.ok((await ends(stream, 'the end')) < 1000);
+        assert.equal(stream.events.length, 0, 'nothing sent after the key lost its right');
+        await other.until('the order, on the key still valid', () => other.events.length === 1);
+        assert.equal(other.orders()[0].id, order.id);
+        assert.equal(other.ended, false);
+        assert.equal(t.services.orderStreams.count(venue.id), 1);
+      } finally {
+        other.close();
+      }
+    });
+  }
+
+  it('ends a stream at once when the subscription goes inactive, or the plan loses the Orders API', async () => {
+    for (const patch of [{ subscriptionStatus: 'suspended' }, { plan: 'free' }]) {
+      const { venue, menu, stream } = await followed();
+      expectStatus(await admin(t.app, 'PATCH', `/venues/${venue.id}`, patch), 200);
+      await createOrder(t.app, venue.slug, orderBody(menu)).catch(() => {});
+      assert.ok((await ends(stream, `the end after ${JSON.stringify(patch)}`)) < 1000);
+      assert.equal(stream.events.length, 0);
+    }
+  });
+
+  it('asks the key before every batch it sends: an order read after the key lost its right is never sent', async () => {
+    // A stream held straight on the server's streams, with a key whose answer the test decides: the
+    // order's own write (an orders-only write, which tells nothing of keys) is what wakes it.
+    const venue = await createVenue(t.app, { plan: 'pro' });
+    const menu = await setUpOrderMenu(t.app, venue);
+    let allowed = true;
+    const written: string[] = [];
+    let ended = false;
+    let close = () => {};
+    await t.services.orderStreams.open(
+      { venueId: venue.id, start: { now: true }, stillAllowed: () => allowed, log: { warn: () => {} } },
+      () => ({
+        write: (text) => written.push(text) > 0,
+        onDrain: () => {},
+        onClose: (listener) => {
+          close = listener;
+        },
+        end: () => {
+          ended = true;
+          close();
+        },
+        destroy: () => close(),
+      }),
+    );
+    await createOrder(t.app, venue.slug, orderBody(menu));
+    const start = Date.now();
+    while (!written.some((w) => w.includes('event: order.created')) && Date.now() - start < 2000) await sleep(5);
+    assert.ok(written.some((w) => w.includes('event: order.created')), 'an order is sent while the key is good');
+    allowed = false;
+    const before = written.length;
+    await createOrder(t.app, venue.slug, orderBody(menu));
+    while (!ended && Date.now() - start < 2000) await sleep(5);
+    assert.ok(ended, 'the stream ended');
+    assert.equal(written.length, before, 'the order read after that was not sent');
+    assert.equal(t.services.orderStreams.count(venue.id), 0);
+  });
+});
+
 describe('the live order stream at shutdown', () => {
   it('ends open streams when the server closes, so their clients reconnect elsewhere', async () => {
     const t = await startApp();
@@ -276,6 +375,30 @@ describe('the live order stream across instances (PostgreSQL)', { skip: !onPostg
         assert.ok(Date.now() - placedAt < 1000);
         await driveTo(a.app, v.key, order, 'preparing');
         await stream.until('its changes', () => stream.orders().at(-1)?.status === 'preparing', 1000);
+      } finally {
+        stream.close();
+      }
+    });
+  }
+
+  for (const listenFeed of [true, false]) {
+    it(`ends a stream held on instance B when its key is revoked through instance A, at once and before any later order${listenFeed ? '' : ', B polling without its change feed'}`, async () => {
+      const b = await instance(listenFeed);
+      const base = await listen(b);
+      const v = await createVenue(a.app, { plan: 'pro' });
+      const ids = await setUpOrderMenu(a.app, v);
+      const stream = await streamOf(base, v.key);
+      try {
+        assert.equal(stream.status, 200);
+        await stream.until('the retry hint', () => stream.retry !== null);
+        expectStatus(await admin(a.app, 'DELETE', `/api-keys/${v.keyId}`), 204);
+        // Placed through B itself: B hears of its own commit at once, and of A's revocation only
+        // through its feed (or its next poll); the stream must not send it either way.
+        const placed = await call(b, 'POST', `/guest/v1/venues/${v.slug}/orders`, { body: orderBody(ids) });
+        expectStatus(placed, 201);
+        // B's heartbeat is 15 s away: the revocation itself ends the stream.
+        await stream.until('the end', () => stream.ended, 1500);
+        assert.equal(stream.events.length, 0);
       } finally {
         stream.close();
       }

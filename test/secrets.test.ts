@@ -19,6 +19,10 @@ import { DEFAULT_TEST_ORDER_CONFIG, ORDER_MENU } from './helpers/orders.js';
 // - A translation value belongs to the menu: menu reads show it. It never reaches the log, an
 //   error (a sync's per-item errors included) or the audit log, whose changes hold counts and
 //   locales only (spec 2.8: "field values ... and secrets are never stored").
+// - A table's QR token and a guest order's view token (issue 33) are credentials in a path:
+//   whoever holds the link reads what it names. The responses that hand them out show them; no log
+//   line shows them, nor an error's `path`, on the routes that take them or on a path that only
+//   starts like one.
 //
 // What a request names is not secret: field names, locales, externalIds and the URL path (the
 // error envelope's `path`, spec 7) may be echoed, so canaries are planted as values. Query strings
@@ -41,7 +45,7 @@ interface Canary {
   shownIn: string[];
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Options = { key?: string; headers?: Record<string, string>; body?: unknown; raw?: string };
 
 interface Sent {
@@ -61,6 +65,8 @@ describe('secrets stay secret (issue 12)', () => {
   let readOnlyKey = '';
   let venue: { id: string; slug: string };
   let friesId = '';
+  let tableToken = '';
+  let orderToken = '';
   const audit: any[] = [];
 
   /** One request through the real app, kept with its label for the checks below. `raw` is sent as is. */
@@ -143,8 +149,28 @@ describe('secrets stay secret (issue 12)', () => {
     friesId = published.json.products.find((p: { externalId: string }) => p.externalId === 'fries').id;
 
     const order = await ok('order.create', 201, 'POST', ordersUrl(), { body: orderBody(), headers: { 'idempotency-key': 'canary-order-1' } });
+    const location = String(JSON.parse(order.headers).location);
+    orderToken = location.split('/').at(-1)!;
     await ok('order.list', 200, 'GET', '/v1/orders', { key: apiKey });
     await ok('order.status', 200, 'PATCH', `/v1/orders/${order.json.id}/status`, { key: apiKey, body: { status: 'confirmed' } });
+
+    // A table's and an order's tokens, on every route that takes one (issue 33).
+    const table = await ok('table.create', 201, 'POST', '/v1/tables', { key: apiKey, body: { name: 'Canary table' } });
+    tableToken = table.json.qrUrl.split('/t/')[1];
+    await ok('table.resolve', 200, 'GET', `/guest/v1/tables/${tableToken}`);
+    await ok('table.resolve-head', 200, 'HEAD', `/guest/v1/tables/${tableToken}`);
+    await ok('table.page', 200, 'GET', `/t/${tableToken}?lang=de`);
+    await ok('table.page-encoded', 200, 'GET', `/%74/${tableToken}`);
+    await ok('table.past-token', 404, 'GET', `/guest/v1/tables/${tableToken}/more${queryWith(apiKey)}`);
+    await ok('table.page-past-token', 404, 'GET', `/t/${tableToken}/more`);
+    await ok('table.wrong-case', 404, 'GET', `/guest/v1/Tables/${tableToken}x`);
+    await ok('table.bad-query', 400, 'GET', `/t/${tableToken}?lang=${'x'.repeat(40)}`);
+    const view = await ok('order.view', 200, 'GET', location);
+    await ok('order.view-304', 304, 'GET', location, { headers: { 'if-none-match': String(JSON.parse(view.headers).etag) } });
+    await ok('order.status-page', 200, 'GET', `/m/${venue.slug}/orders/${orderToken}`);
+    await ok('order.view-other-venue', 404, 'GET', `/guest/v1/venues/no-such-venue/orders/${orderToken}`);
+    await ok('order.view-past-token', 404, 'POST', `${location}/cancel`, { body: { token: orderToken } });
+    await ok('order.view-bad-escape', 400, 'GET', `${location}%E0%A4%A`);
 
     // Keys and tokens where they do not belong.
     await ok('auth.wrong-key', 401, 'GET', '/v1/menu', { key: WRONG_KEY });
@@ -232,6 +258,10 @@ describe('secrets stay secret (issue 12)', () => {
     { name: "the customer's phone", needles: ['31694172253'], credential: false, shownIn: [] },
     { name: "the customer's email", needles: ['ada.canary.9c41'], credential: false, shownIn: [] },
     { name: 'a translation value', needles: ['Kanarienvogel5e2b'], credential: false, shownIn: [] },
+    // Shown where they are handed out: the table's create response, the order's Location, and the
+    // pages their links open (which call the guest API with them).
+    { name: "a table's QR token", needles: [tableToken], credential: true, shownIn: ['table.create', 'table.page', 'table.page-encoded'] },
+    { name: "an order's view token", needles: [orderToken], credential: true, shownIn: ['order.create', 'order.status-page'] },
   ];
 
   /** "<where> shows <canary>" for every place that holds a canary's needle. */
@@ -250,6 +280,24 @@ describe('secrets stay secret (issue 12)', () => {
       // A 500 is logged as an error: the error serializer is exercised, not skipped.
       if (r.status >= 500) assert.ok(own.some((l) => l.level >= 50), `no error line for ${r.label}`);
     }
+  });
+
+  it("masks a table's and an order's token in the access lines of unmatched paths, the debug lines and the envelope's path", () => {
+    const byLabel = (label: string) => sent.find((r) => r.label === label)!;
+    const lines = logChunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const linesOf = (label: string) => lines.filter((l) => l.requestId === JSON.parse(byLabel(label).headers)['x-request-id']);
+    assert.equal(byLabel('table.past-token').json.path, '/guest/v1/tables/[Redacted]/more');
+    assert.equal(byLabel('table.past-token').json.message, 'Route GET /guest/v1/tables/[Redacted]/more not found');
+    assert.equal(byLabel('table.page-past-token').json.path, '/t/[Redacted]/more');
+    assert.equal(byLabel('table.bad-query').json.path, '/t/[Redacted]');
+    assert.equal(byLabel('order.view-past-token').json.path, `/guest/v1/venues/${venue.slug}/orders/[Redacted]/cancel`);
+    assert.equal(byLabel('order.view-bad-escape').json.path, `/guest/v1/venues/${venue.slug}/orders/[Redacted]`);
+    assert.equal(linesOf('table.past-token').find((l) => l.msg === 'request').route, '/guest/v1/tables/[Redacted]/more');
+    // At trace, the incoming line of a matched route shows its path, with the token masked.
+    assert.equal(linesOf('table.resolve').find((l) => l.msg === 'incoming request').url, '/guest/v1/tables/[Redacted]');
+    assert.equal(linesOf('table.page-encoded').find((l) => l.msg === 'incoming request').url, '/%74/[Redacted]');
+    assert.equal(linesOf('order.view').find((l) => l.msg === 'incoming request').url, `/guest/v1/venues/${venue.slug}/orders/[Redacted]`);
+    assert.equal(linesOf('order.view').find((l) => l.msg === 'request').route, '/guest/v1/venues/:slug/orders/:token');
   });
 
   it('logs and echoes the path without its query string, and with credential-shaped segments masked', () => {

@@ -3,7 +3,7 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { levels, symbols } from 'pino';
 import type { Metrics } from './metrics.js';
-import { loggedPath, type RootLogger } from './request-logger.js';
+import { shownPath, type RootLogger } from './request-logger.js';
 
 /** An access line's fields (the request id aside: a request's own logger binds it). */
 export function accessFields(request: FastifyRequest, reply: FastifyReply, ms: number) {
@@ -11,7 +11,7 @@ export function accessFields(request: FastifyRequest, reply: FastifyReply, ms: n
     method: request.method,
     // The pattern, not the path: bounded, and free of ids and tokens. An unmatched path is
     // shown as the error envelope shows it.
-    route: request.routePattern ?? loggedPath(request.url),
+    route: request.routePattern ?? shownPath(request.url),
     status: reply.statusCode,
     ms: Math.round(ms * 100) / 100,
     venueId: (request as { venue?: { venueId?: string } | null }).venue?.venueId,
@@ -97,7 +97,7 @@ export class AccessLogController extends LogController {
       (reply.raw as ClosingResponse)[ENDED] = { controller: this, request, reply, start: performance.now() };
       reply.raw.on('close', onResponseClose);
     }
-    if (root?.isLevelEnabled('debug')) root.debug({ requestId: request.id, method: request.method, url: loggedPath(request.url) }, 'incoming request');
+    if (root?.isLevelEnabled('debug')) root.debug({ requestId: request.id, method: request.method, url: shownPath(request.url) }, 'incoming request');
   }
 
   /** Fastify calls this only for a route with onResponse hooks: 'close' (ended) writes the line. */

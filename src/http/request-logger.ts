@@ -111,23 +111,90 @@ const CREDENTIAL = /carta(?:_|%5f)(live|test|admin)(?:_|%5f)[A-Za-z0-9]+/gi;
 const CREDENTIAL_HINT = /carta/i;
 
 /**
- * The request path as the log and the error envelope show it: no query string (query values can
- * be anything a client put there, `?api_key=` included) and credential-shaped segments masked,
- * because keys do get pasted into URLs.
+ * Path segments that are credentials by where they stand: a route declares its secret parameters
+ * (`config.secretParams`, e.g. a table's QR token in `/t/:token`), and the request gate records its
+ * pattern here as the route is registered (`declareSecretParams`). Held by the first static
+ * segment, so a path whose first segment starts no such route (every /v1 path) costs one look-up.
+ * Matched by prefix: a path that starts like a secret route (`/t/<token>/x`, a 404) has its
+ * segment masked too. Every app of a process registers the same routes, so the table is the same
+ * for all of them; it holds the shapes of paths, never a value.
  */
-export function shownPath(url: string): string {
-  const query = url.indexOf('?');
-  const path = query === -1 ? url : url.slice(0, query);
-  if (!CREDENTIAL_HINT.test(path)) return path;
-  return path.replace(CREDENTIAL, (_match, kind: string) => `carta_${kind.toLowerCase()}_[Redacted]`);
+interface SecretPattern {
+  /** The pattern's segments after the first: a static segment, or null for a parameter. */
+  rest: (string | null)[];
+  /** Which of `rest` are secret. */
+  secret: boolean[];
+}
+const SECRET_PATTERNS = new Map<string, SecretPattern[]>();
+const DECLARED = new Set<string>();
+
+/** Records that `pattern`'s parameters `names` are credentials. Throws for a name the pattern lacks (a typo). */
+export function declareSecretParams(pattern: string, names: readonly string[]): void {
+  const segments = pattern.split('/').filter((s) => s !== '');
+  for (const name of names) {
+    if (!segments.includes(`:${name}`)) throw new Error(`${pattern} declares secret parameter '${name}', which it does not have`);
+  }
+  const key = `${pattern} ${names.join(',')}`;
+  if (DECLARED.has(key)) return;
+  DECLARED.add(key);
+  const [first, ...rest] = segments;
+  if (first === undefined || first.startsWith(':')) throw new Error(`${pattern}: a secret parameter needs a static first segment`);
+  const list = SECRET_PATTERNS.get(first.toLowerCase()) ?? [];
+  list.push({
+    rest: rest.map((s) => (s.startsWith(':') ? null : s.toLowerCase())),
+    secret: rest.map((s) => s.startsWith(':') && names.includes(s.slice(1))),
+  });
+  SECRET_PATTERNS.set(first.toLowerCase(), list);
+}
+
+/** A segment as the router compares it (percent-decoded; case folded, since a near miss is masked too). */
+function segmentName(raw: string): string {
+  if (!raw.includes('%')) return raw.toLowerCase();
+  try {
+    return decodeURIComponent(raw).toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
+
+/** `path` with every segment that stands where a declared secret parameter does replaced by `[Redacted]`. */
+function maskSecretSegments(path: string): string {
+  let start = 0;
+  while (path.charCodeAt(start) === 47) start += 1;
+  const end = path.indexOf('/', start);
+  if (end === -1) return path;
+  const patterns = SECRET_PATTERNS.get(segmentName(path.slice(start, end)));
+  if (!patterns) return path;
+  const parts = path.split('/');
+  // Empty segments (`//t/x`) do not count: the position is the one the route would give.
+  const at: number[] = [];
+  for (let i = 0; i < parts.length; i += 1) if (parts[i] !== '') at.push(i);
+  let masked = false;
+  for (const { rest, secret } of patterns) {
+    for (let j = 0; j < rest.length && j + 1 < at.length; j += 1) {
+      const index = at[j + 1];
+      if (rest[j] !== null && rest[j] !== segmentName(parts[index])) break;
+      if (secret[j]) {
+        parts[index] = '[Redacted]';
+        masked = true;
+      }
+    }
+  }
+  return masked ? parts.join('/') : path;
 }
 
 /**
- * A path as every log line shows it: as the envelope shows it (no query, credentials masked), and
- * the guest page's bearer segments masked too (a table's `/t/<token>`, an order's `/orders/<token>`).
+ * The request path as every log line and the error envelope show it: no query string (query
+ * values can be anything a client put there, `?api_key=` included), credential-shaped segments
+ * masked, because keys do get pasted into URLs, and the segments routes declare secret masked
+ * (a table's QR token, a guest order's token: whoever holds the link reads what it names).
  */
-const BEARER_SEGMENT = /\/(t|orders)\/[^/]+/g;
-export const loggedPath = (url: string) => shownPath(url).replace(BEARER_SEGMENT, '/$1/[Redacted]');
+export function shownPath(url: string): string {
+  const query = url.indexOf('?');
+  const path = maskSecretSegments(query === -1 ? url : url.slice(0, query));
+  if (!CREDENTIAL_HINT.test(path)) return path;
+  return path.replace(CREDENTIAL, (_match, kind: string) => `carta_${kind.toLowerCase()}_[Redacted]`);
+}
 
 interface DatabaseError extends Error {
   code: string;
@@ -158,7 +225,7 @@ function databaseError(err: DatabaseError, serialized: { type: string; message: 
 const logSerializers = {
   req: (request: FastifyRequest) => ({
     method: request.method,
-    url: loggedPath(request.url),
+    url: shownPath(request.url),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,

@@ -74,13 +74,13 @@ export function guestPageRoutes(services: Services, config: Config, assets: Gues
       return sendRepresentation(request, reply, new Representation('text/html; charset=utf-8', Buffer.from(html)), headers);
     };
 
-    app.get('/t/:token', { errorHandler, schema: { hide, params: TokenParams, querystring: PageQuery } }, async (request, reply) =>
+    app.get('/t/:token', { errorHandler, config: { secretParams: ['token'] }, schema: { hide, params: TokenParams, querystring: PageQuery } }, async (request, reply) =>
       send(request, reply, await pages.tablePage(request.params.token, hintsOf(request))));
 
     app.get('/m/:slug', { errorHandler, schema: { hide, params: SlugParams, querystring: PageQuery } }, async (request, reply) =>
       send(request, reply, await pages.menuPage(request.params.slug, hintsOf(request))));
 
-    app.get('/m/:slug/orders/:token', { errorHandler, schema: { hide, params: GuestOrderParams, querystring: PageQuery } }, async (request, reply) =>
+    app.get('/m/:slug/orders/:token', { errorHandler, config: { secretParams: ['token'] }, schema: { hide, params: GuestOrderParams, querystring: PageQuery } }, async (request, reply) =>
       send(request, reply, await pages.statusPage(request.params.slug, request.params.token, hintsOf(request))));
 
     // Files served from memory take no per-IP slot, like the docs assets and image bytes.

@@ -7,6 +7,10 @@ import { guestOrderPath } from './guest.paths.js';
 import { GuestMenu, GuestMenuQuery, GuestOrder, GuestOrderBody, GuestOrderParams, SlugParams } from './guest.schemas.js';
 
 const tags = ['guest'];
+// An order's answers carry the guest's contact details or the order itself: never stored by a cache.
+const orderConfig = { noStore: true as const };
+// The order's token reads it: masked in logs and error paths like a key.
+const orderViewConfig = { noStore: true as const, secretParams: ['token'] };
 
 /** Public routes, no key (decisions section 2); only the per-IP limits apply. */
 export function guestRoutes(services: Services) {
@@ -39,6 +43,7 @@ export function guestRoutes(services: Services) {
     });
 
     app.post('/venues/:slug/orders', {
+      config: orderConfig,
       schema: {
         operationId: 'placeGuestOrder',
         tags,
@@ -83,6 +88,7 @@ export function guestRoutes(services: Services) {
     });
 
     app.get('/venues/:slug/orders/:token', {
+      config: orderViewConfig,
       schema: {
         operationId: 'getGuestOrder',
         tags,
@@ -100,7 +106,6 @@ export function guestRoutes(services: Services) {
       },
     }, async (request, reply) => {
       const found = await services.guest.order(request.params.slug, request.params.token);
-      reply.header('cache-control', 'no-cache');
       const current = conditionalView(request.headers['if-none-match'], reply, { view: null, etag: found.etag });
       return current === undefined ? reply : found.view();
     });

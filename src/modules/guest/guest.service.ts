@@ -145,7 +145,7 @@ export class GuestService {
     if (input.tableId === undefined) return { id: null, name: null, errors: [] };
     if (input.type !== 'dine_in') return { id: null, name: null, errors: ['tableId is only for dine_in orders'] };
     const row = await findTable(this.db, venueId, input.tableId);
-    if (!row || !row.is_active) return { id: null, name: null, errors: [`tableId '${input.tableId}' is not an active table of this venue`] };
+    if (!row || !row.is_active) return { id: null, name: null, errors: ['tableId is not an active table of this venue'] };
     return { id: row.id, name: row.name, errors: [] };
   }
 

@@ -37,7 +37,7 @@ export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { error
   input.items.forEach((line, i) => {
     const product = products.get(line.productId);
     if (!product) {
-      errors.push(`items[${i}].productId '${line.productId}' is not on the menu`);
+      errors.push(`items[${i}].productId is not on the menu`);
       return;
     }
     const options = new Map(product.modifierGroups.flatMap((g) => g.options.map((o) => [o.id, { group: g, option: o }] as const)));
@@ -51,7 +51,7 @@ export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { error
     (line.modifiers ?? []).forEach((m, j) => {
       const found = options.get(m.optionId);
       if (!found) {
-        errors.push(`items[${i}].modifiers[${j}].optionId '${m.optionId}' is not an option of product '${product.name}'`);
+        errors.push(`items[${i}].modifiers[${j}].optionId is not an option of product '${product.name}'`);
         return;
       }
       const quantity = m.quantity ?? 1;

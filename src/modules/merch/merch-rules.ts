@@ -53,11 +53,11 @@ export async function productIdOf(db: Queryable, venueId: string, ref: string): 
  * A write's unique or foreign-key violation as the error the client should see: the database
  * decides races (two creates with one name), not a read before the write.
  */
-export function fromViolation(err: unknown, subject: { externalId?: string | null; name?: string }): AppError | null {
+export function fromViolation(err: unknown, subject: { externalId?: string | null }): AppError | null {
   const constraint = violatedConstraint(err) ?? '';
   if (sqlState(err) === UNIQUE_VIOLATION) {
     if (constraint.endsWith('_external_id_key')) return errors.externalIdTaken(subject.externalId ?? '');
-    if (constraint === 'venue_tables_name_key') return errors.tableNameTaken(subject.name ?? '');
+    if (constraint === 'venue_tables_name_key') return errors.tableNameTaken();
     if (constraint === 'promotion_items_product_key') return errors.duplicatePromotionItem();
   }
   // The product was deleted between its look-up and the write.
@@ -66,7 +66,7 @@ export function fromViolation(err: unknown, subject: { externalId?: string | nul
 }
 
 /** Runs a write, turning its unique and foreign-key violations into their 409 / 404. */
-export async function mapViolations<T>(subject: { externalId?: string | null; name?: string }, write: () => Promise<T>): Promise<T> {
+export async function mapViolations<T>(subject: { externalId?: string | null }, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {

@@ -147,6 +147,8 @@ export function tablesRoutes(services: Services) {
 export function guestTableRoutes(services: Services) {
   return async function routes(app: App): Promise<void> {
     app.get('/tables/:token', {
+      // Whoever holds the token can order at the table: masked in logs and error paths.
+      config: { secretParams: ['token'] },
       schema: {
         operationId: 'getGuestTable',
         tags: ['guest'],

@@ -67,7 +67,7 @@ export class TablesService {
       await lockMerch(tx, venueId);
       assertRoom(venue.planDefinition.limits.maxQrTables, await countRows(tx, venueId, 'venue_tables'), (d) => errors.merchLimit('TABLE_LIMIT_REACHED', 'QR tables', d));
       const id = uuidv7();
-      await mapViolations({ externalId: input.externalId, name: input.name }, () =>
+      await mapViolations({ externalId: input.externalId }, () =>
         insertRow(tx, venueId, 'venue_tables', {
           id,
           external_id: input.externalId ?? null,
@@ -91,7 +91,7 @@ export class TablesService {
       assertIfMatch(ifMatch, current.etag);
       const change = new ChangeSet(row).plain(input, PLAIN_FIELDS);
       if (change.empty) return current;
-      await mapViolations({ externalId: input.externalId, name: input.name }, () => updateRow(tx, venueId, 'venue_tables', row.id, change.changes));
+      await mapViolations({ externalId: input.externalId }, () => updateRow(tx, venueId, 'venue_tables', row.id, change.changes));
       await audit(tx, actor, [{ action: 'table.update', entityType: 'table', entityRef: row.external_id ?? row.id, changes: { fields: change.fields } }]);
       return etagged(this.view(await this.load(tx, venueId, row.id)));
     }, { scope: { venueId } });

@@ -8,7 +8,7 @@ import { loadOrderViews } from './orders.service.js';
 export interface OrderStreamOptions {
   /** Streams one venue may hold open on this server. */
   perVenue?: number;
-  /** A comment line this often keeps proxies from closing an idle stream (and re-checks the key). */
+  /** A comment line this often keeps proxies from closing an idle stream (and re-checks the key, a backstop). */
   heartbeatMs?: number;
   /** How long a reader may leave what was written unread before it is disconnected. */
   slowReaderMs?: number;
@@ -28,8 +28,13 @@ export interface StreamLog {
 export interface OpenStream {
   venueId: string;
   start: StreamStart;
-  /** Asked at every heartbeat; false ends the stream (the key was revoked, the plan lost the Orders API). */
-  stillAllowed: () => Promise<boolean>;
+  /**
+   * Whether the stream's key may still follow the venue: false (or a throw) ends the stream (the key
+   * was revoked or regenerated, the subscription went inactive, the plan lost the Orders API).
+   * Asked before every batch of events is sent, after any write that may have changed a key or a
+   * venue, and at every heartbeat. Plain while the key's look-up is memoised (no round trip).
+   */
+  stillAllowed: () => boolean | Promise<boolean>;
   log: StreamLog;
 }
 
@@ -123,8 +128,12 @@ export class OrderStreams {
   }
 
   private readonly woken = (scope?: WriteScope): void => {
+    // A write without a scope may have been a key's revocation or regeneration, or a venue's
+    // subscription or plan (operator writes have none), here or, through the change feed, on
+    // another instance: every stream checks its key again before it reads on, and ends at once
+    // when it lost its right.
     if (!scope) {
-      for (const set of this.byVenue.values()) for (const stream of set) stream.wake();
+      for (const set of this.byVenue.values()) for (const stream of set) stream.wake(true);
       return;
     }
     const set = this.byVenue.get(scope.venueId);
@@ -164,6 +173,8 @@ class OrderStream {
   private sink: EventSink | null = null;
   /** A write may have committed since the last read. */
   private dirty = true;
+  /** A write since the last check may have taken the key's right away (see woken). */
+  private recheck = false;
   private reading = false;
   /** A read is scheduled for the next turn of the event loop. */
   private scheduled = false;
@@ -206,8 +217,13 @@ class OrderStream {
    * A write may have committed. The read runs on the next turn of the event loop, outside the
    * writer's call, and once for every write of that turn: a burst of orders is one read per stream.
    */
-  wake(): void {
+  wake(recheck = false): void {
     this.dirty = true;
+    if (recheck) {
+      this.recheck = true;
+      // A reader that is behind reads nothing until it drains: its key is checked on its own.
+      if (this.blocked) this.verify();
+    }
     if (this.scheduled || !this.sink || this.reading || this.blocked) return;
     this.scheduled = true;
     setImmediate(() => {
@@ -223,11 +239,21 @@ class OrderStream {
     try {
       while (this.dirty && !this.blocked && !this.closed) {
         this.dirty = false;
+        const recheck = this.recheck;
+        this.recheck = false;
         const rows = await orders.listOrders(this.streams.db, this.venueId, this.filter, this.streams.batch, 0);
         if (rows.length === this.streams.batch) this.dirty = true;
-        if (rows.length === 0 || this.closed) continue;
-        const views = await loadOrderViews(this.streams.db, this.venueId, rows);
         if (this.closed) return;
+        if (rows.length === 0) {
+          if (recheck && !(await this.allowed())) this.end();
+          continue;
+        }
+        const views = await loadOrderViews(this.streams.db, this.venueId, rows);
+        // The key as it is now, after the read: nothing is sent on a key revoked before it.
+        if (this.closed || !(await this.allowed())) {
+          this.end();
+          return;
+        }
         this.filter = { updatedAfter: rows[rows.length - 1].updated_at };
         this.write(views.map(frame).join(''));
       }
@@ -249,17 +275,39 @@ class OrderStream {
     this.slowTimer ??= setTimeout(() => this.sink?.destroy(), this.streams.slowReaderMs).unref();
   }
 
-  /** A heartbeat: a comment line (unless the reader is behind), and the key checked again. */
+  /**
+   * Whether the key may still follow the venue, as of now on every instance: on PostgreSQL a
+   * catch-up first (a round trip shared by every read of this turn, whatever READ_CONSISTENCY
+   * says), so a revocation committed anywhere before this moment has moved the key's memo.
+   */
+  private async allowed(): Promise<boolean> {
+    try {
+      await this.streams.db.catchUp?.();
+      return await this.request.stillAllowed();
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * A heartbeat: a comment line (unless the reader is behind), and the key checked again: a
+   * backstop for a database that cannot tell of every write (PostgreSQL without its change feed,
+   * between polls).
+   */
   beat(): void {
-    if (!this.sink || this.closed || this.checking) return;
+    if (!this.sink || this.closed) return;
     if (!this.blocked) this.write(':\n\n');
+    this.verify();
+  }
+
+  /** Checks the key now (unless a check is out already) and ends the stream if it lost its right. */
+  private verify(): void {
+    if (this.checking || this.closed) return;
     this.checking = true;
-    this.request
-      .stillAllowed()
+    void this.allowed()
       .then((allowed) => {
         if (!allowed) this.end();
       })
-      .catch(() => {})
       .finally(() => {
         this.checking = false;
       });

@@ -10,7 +10,8 @@ import { STREAM_RETRY_MS } from './order-stream.js';
 
 const tags = ['orders'];
 // Spec 5 rule 7: the Orders API needs a paid plan; the gate runs before validation and 404s.
-const config = { planFeature: 'ordersApi' as const };
+// Orders carry customers' contact details: no cache stores an answer (Cache-Control: no-store).
+const config = { planFeature: 'ordersApi' as const, noStore: true as const };
 
 export function ordersRoutes(services: Services) {
   return async function routes(app: App): Promise<void> {
@@ -79,15 +80,10 @@ export function ordersRoutes(services: Services) {
         {
           venueId,
           start,
-          // The key as it is now: revoked, or its venue's plan without the Orders API, ends the stream.
-          stillAllowed: async () => {
-            try {
-              const venue = await services.apiKeys.authenticate(authorization);
-              return venue.venueId === venueId && venue.planDefinition.features.ordersApi;
-            } catch {
-              return false;
-            }
-          },
+          // The key as it is now: revoked or regenerated (401), an inactive subscription (403), or
+          // its venue's plan without the Orders API ends the stream. Memoised until the next write.
+          stillAllowed: () =>
+            whenReady(services.apiKeys.authenticate(authorization), (venue) => venue.venueId === venueId && venue.planDefinition.features.ordersApi),
           log: request.log,
         },
         () => sseResponse(reply),

@@ -58,7 +58,7 @@ export class OrdersService {
     const statuses = q.status?.split(',').map((s) => s.trim()).filter(Boolean);
     const unknown = statuses?.filter((s) => !(ORDER_STATUSES as readonly string[]).includes(s)) ?? [];
     if (unknown.length > 0) {
-      throw errors.validation([`status must be a comma-separated list of: ${ORDER_STATUSES.join(', ')} (got '${unknown.join("', '")}')`]);
+      throw errors.validation([`status must be a comma-separated list of: ${ORDER_STATUSES.join(', ')}`]);
     }
     const filter: orders.OrderFilter = {
       statuses,

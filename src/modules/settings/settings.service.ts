@@ -77,7 +77,7 @@ export class SettingsService {
     const { venue } = actor;
     if (patch.orderConfig !== undefined && !venue.planDefinition.features.hasDelivery) throw errors.deliveryNotAvailable();
     if (patch.timezone !== undefined && !isValidTimeZone(patch.timezone)) {
-      throw errors.validation([`timezone must be an IANA time zone (e.g. Europe/Kyiv), got '${patch.timezone}'`]);
+      throw errors.validation(['timezone must be an IANA time zone (e.g. Europe/Kyiv)']);
     }
     return this.db.transaction(async (tx) => {
       const current = await this.read(tx, venue.venueId, { forUpdate: true });

@@ -14,6 +14,8 @@ import {
 } from './venues.schemas.js';
 
 const tags = ['operator'];
+// A response that shows a key: no cache may store it.
+const showsKey = { noStore: true as const };
 
 /** The operator API of decisions section 1, mounted under /admin/v1. */
 export function adminRoutes(services: Services) {
@@ -57,6 +59,7 @@ export function adminRoutes(services: Services) {
     }, async (request) => services.venues.update(request.params.id, request.body));
 
     app.post('/venues/:id/api-keys', {
+      config: showsKey,
       schema: {
         operationId: 'createApiKey',
         tags,
@@ -82,6 +85,7 @@ export function adminRoutes(services: Services) {
     }, async (request) => services.apiKeys.list(request.params.id));
 
     app.post('/api-keys/:id/regenerate', {
+      config: showsKey,
       schema: {
         operationId: 'regenerateApiKey',
         tags,

@@ -59,7 +59,7 @@ export class VenuesService {
         return this.get(id);
       } catch (err) {
         if (sqlState(err) !== UNIQUE_VIOLATION) throw err;
-        if (input.slug !== undefined || attempt >= 3) throw errors.slugTaken(slug);
+        if (input.slug !== undefined || attempt >= 3) throw errors.slugTaken();
       }
     }
   }
