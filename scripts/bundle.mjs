@@ -11,7 +11,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 await build({
   absWorkingDir: root,
-  entryPoints: { carta: 'dist/cli/index.js' },
+  // PGlite's thread loads its own file (src/db/pglite-thread.ts looks for it beside the chunks).
+  entryPoints: { carta: 'dist/cli/index.js', 'pglite-worker': 'dist/db/pglite-worker.js' },
   outdir: 'dist/bundle',
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
+import { PgliteThread, type ThreadTransaction } from './pglite-thread.js';
 import {
   DeadlineExceededError,
   isReadOnly,
@@ -13,8 +13,9 @@ import {
 } from './port.js';
 import { WriteEpochs } from './write-epochs.js';
 
-// PGlite runs PostgreSQL in this process over one connection: statements never run in parallel,
-// and its transaction() holds an exclusive lock, so a deadline is enforced between statements.
+// PGlite runs PostgreSQL in this process, on a thread of its own (pglite-thread.ts), over one
+// connection: statements never run in parallel, and a transaction holds the connection
+// exclusively, so a deadline is enforced between statements.
 export async function openPglite(dataDir: string | null, onQuery?: QueryListener): Promise<Database> {
   const closeFiles = dataDir !== null && openToOthersOrNew(dataDir);
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
@@ -22,7 +23,7 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
   // embedded server's memory. 16 MB keeps the resident size low; the OS page cache still holds
   // the data files, so reads stay fast.
   const options = { postgresqlconf: ['shared_buffers = 16MB'] };
-  const pg = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
+  const pg = await PgliteThread.open(dataDir, options);
   if (closeFiles) closeToGroupAndOthers(fs.realpathSync(dataDir as string));
 
   // Move after every write that can have changed data (a committed transaction, a statement
@@ -30,11 +31,11 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
   const epochs = new WriteEpochs();
 
   // `moves`: a statement outside a transaction that can write moves the epoch (not `unread`'s).
-  const run = async <R>(q: PGlite | PgliteTransaction, text: string, params?: readonly unknown[], moves = q === pg): Promise<QueryResult<R>> => {
+  const run = async <R>(q: PgliteThread | ThreadTransaction, text: string, params?: readonly unknown[], moves = q === pg): Promise<QueryResult<R>> => {
     onQuery?.(text);
     try {
-      const result = await q.query<R>(text, params as unknown[] | undefined);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+      const result = await q.query(text, params);
+      return { rows: result.rows as R[], rowCount: result.affectedRows ?? result.rows.length };
     } finally {
       if (moves && !isReadOnly(text)) epochs.moved();
     }

@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { PGliteOptions } from '@electric-sql/pglite';
+import type { WorkerReply, WorkerRequest } from './pglite-worker.js';
+
+// PGlite runs PostgreSQL in WebAssembly, synchronously: on the thread that serves requests, one
+// large statement (a 500-product sync's upsert takes seconds the first time) would keep every other
+// request waiting, /health included. So it runs on a worker thread (pglite-worker.ts), and this is
+// its handle here: the part of PGlite's API that pglite.ts uses, each statement a message.
+
+export interface ThreadResult {
+  rows: unknown[];
+  affectedRows?: number;
+}
+
+/** Statements inside a transaction (pglite.ts's `t`). */
+export interface ThreadTransaction {
+  query(text: string, params?: readonly unknown[]): Promise<ThreadResult>;
+  exec(sql: string): Promise<void>;
+}
+
+/**
+ * The worker's file beside this one: compiled (dist/db), bundled (this file in dist/bundle/chunks),
+ * or the sources, run by tsx (which a worker thread must register for itself).
+ */
+function startWorker(workerData: unknown): Worker {
+  const candidates = ['./pglite-worker.js', '../pglite-worker.js'].map((p) => new URL(p, import.meta.url));
+  const compiled = candidates.find((url) => fs.existsSync(fileURLToPath(url)));
+  if (compiled) return new Worker(compiled, { workerData });
+  const source = new URL('./pglite-worker.ts', import.meta.url).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); })`;
+  return new Worker(boot, { eval: true, workerData });
+}
+
+export class PgliteThread {
+  private readonly pending = new Map<number, { resolve: (reply: WorkerReply) => void; reject: (err: Error) => void }>();
+  private next = 1;
+  /** The end of the queue of statements and transactions: one at a time, as PGlite's own lock does. */
+  private tail: Promise<unknown> = Promise.resolve();
+  private failed: Error | null = null;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (reply: WorkerReply) => {
+      const waiter = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      waiter?.resolve(reply);
+    });
+    const fail = (err: Error) => {
+      this.failed = err;
+      for (const waiter of this.pending.values()) waiter.reject(err);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the PGlite thread exited (${code})`)));
+  }
+
+  static async open(dataDir: string | null, options: PGliteOptions): Promise<PgliteThread> {
+    const worker = startWorker({ dataDir, options });
+    const thread = new PgliteThread(worker);
+    const ready = await new Promise<WorkerReply>((resolve, reject) => thread.pending.set(0, { resolve, reject }));
+    if (ready.error) {
+      await worker.terminate();
+      throw rebuild(ready.error);
+    }
+    return thread;
+  }
+
+  private send(op: WorkerRequest['op'], text: string, params?: readonly unknown[]): Promise<WorkerReply> {
+    if (this.failed) return Promise.reject(this.failed);
+    const id = this.next++;
+    return new Promise<WorkerReply>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, op, text, params: params as unknown[] | undefined } satisfies WorkerRequest);
+    }).then((reply) => {
+      if (reply.error) throw rebuild(reply.error);
+      return reply;
+    });
+  }
+
+  /** Runs `work` once everything queued before it is done. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(work, work);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  private statement = async (text: string, params?: readonly unknown[]): Promise<ThreadResult> => {
+    const reply = await this.send('query', text, params);
+    return { rows: reply.rows ?? [], affectedRows: reply.affectedRows };
+  };
+
+  private script = async (sql: string): Promise<void> => {
+    await this.send('exec', sql);
+  };
+
+  query(text: string, params?: readonly unknown[]): Promise<ThreadResult> {
+    return this.exclusive(() => this.statement(text, params));
+  }
+
+  exec(sql: string): Promise<void> {
+    return this.exclusive(() => this.script(sql));
+  }
+
+  /** BEGIN, `fn`'s statements, COMMIT (ROLLBACK when it throws), with nothing else in between. */
+  transaction<T>(fn: (t: ThreadTransaction) => Promise<T>): Promise<T> {
+    return this.exclusive(async () => {
+      await this.statement('begin');
+      let open = true;
+      const t: ThreadTransaction = {
+        query: (text, params) => (open ? this.statement(text, params) : Promise.reject(new Error('Transaction is closed'))),
+        exec: (sql) => (open ? this.script(sql) : Promise.reject(new Error('Transaction is closed'))),
+      };
+      try {
+        const result = await fn(t);
+        open = false;
+        await this.statement('commit');
+        return result;
+      } catch (err) {
+        open = false;
+        await this.statement('rollback').catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    if (!this.failed) await this.exclusive(() => this.send('close', '')).catch(() => undefined);
+    await this.worker.terminate();
+  }
+}
+
+/** The statement's error as PGlite raised it: its message and fields (code, constraint, ...). */
+function rebuild({ message, name, ...fields }: NonNullable<WorkerReply['error']>): Error {
+  const err = Object.assign(new Error(message), fields);
+  if (typeof name === 'string') err.name = name;
+  return err;
+}
