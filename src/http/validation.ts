@@ -193,10 +193,13 @@ export function formatValidationErrors(errs: readonly ErrorObject[], root = 'bod
   return shown;
 }
 
+/** An unknown property's name as a message names it: sent by the caller, so never at length. */
+const shortName = (name: string) => (name.length > 64 ? `${name.slice(0, 64)}…` : name);
+
 function describe(e: ErrorObject, root: string): string {
   const p = e.params as Record<string, unknown>;
   if (e.keyword === 'additionalProperties') {
-    return `${fieldPath(e.instancePath, String(p.additionalProperty))} is not allowed`;
+    return `${fieldPath(e.instancePath, shortName(String(p.additionalProperty)))} is not allowed`;
   }
   if (e.keyword === 'required') {
     return `${fieldPath(e.instancePath, String(p.missingProperty))} is required`;

@@ -18,6 +18,8 @@ import {
 const tags = ['webhooks'];
 // Webhooks come with the Orders API: paid plans only, refused on free before validation and 404s.
 const config = { planFeature: 'ordersApi' as const };
+/** Responses that show the signing secret. */
+const secretConfig = { ...config, noStore: true as const };
 const PAID_ONLY = 'Paid plans only: 403 `PAID_PLAN_REQUIRED` on free.';
 
 /** /v1/webhooks (issue 16, docs/events.md): the endpoints a venue's events are sent to. */
@@ -38,7 +40,7 @@ export function webhooksRoutes(services: Services) {
     }, async (request) => webhooks.list(request.venue.venueId, request.query));
 
     app.post('/webhooks', {
-      config,
+      config: secretConfig,
       schema: {
         operationId: 'createWebhookEndpoint',
         tags,
@@ -101,7 +103,7 @@ export function webhooksRoutes(services: Services) {
     });
 
     app.post('/webhooks/:id/rotate-secret', {
-      config,
+      config: secretConfig,
       schema: {
         operationId: 'rotateWebhookSecret',
         tags,
