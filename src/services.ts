@@ -13,7 +13,7 @@ import { PromotionsService } from './modules/merch/promotions.service.js';
 import { TablesService } from './modules/merch/tables.service.js';
 import { Metrics } from './http/metrics.js';
 import { OutboundFetcher } from './outbound/fetch-bytes.js';
-import type { Resolver } from './outbound/guarded-connector.js';
+import type { OutboundLog, Resolver } from './outbound/guarded-connector.js';
 import { AuditService } from './modules/audit/audit.service.js';
 import { CleanupService } from './modules/menu/cleanup.service.js';
 import { GuestService } from './modules/guest/guest.service.js';
@@ -42,6 +42,8 @@ export interface ServiceDeps {
   routes?: () => readonly RouteEntry[];
   /** Name resolution for outbound requests (the system's by default; tests never reach real DNS). */
   resolve?: Resolver;
+  /** Where the SSRF guard logs what it refused and why (the app's logger); the client is told less. */
+  outboundLog?: OutboundLog;
   /** The time schedules are read at (tests move it). */
   clock?: () => number;
   /** Collect GET /metrics (the HTTP app, when METRICS is on). */
@@ -60,7 +62,7 @@ export async function openBlobStore(config: Config): Promise<BlobStore> {
 }
 
 /** Every service, wired once; the HTTP app and the CLI both use this. */
-export function createServices({ config, db, routes = () => [], resolve, clock = Date.now, metrics = false, webhookDispatch, orderStreams }: ServiceDeps, blobStore: BlobStore = new DatabaseBlobStore()) {
+export function createServices({ config, db, routes = () => [], resolve, outboundLog, clock = Date.now, metrics = false, webhookDispatch, orderStreams }: ServiceDeps, blobStore: BlobStore = new DatabaseBlobStore()) {
   const menuCache = new MenuCache();
   const urls = new MediaUrls(config.mediaPublicUrl);
   const media = new MediaService({
@@ -72,11 +74,11 @@ export function createServices({ config, db, routes = () => [], resolve, clock =
     urls,
     fetcher: new OutboundFetcher(
       { maxBytes: MEDIA_BINARY_CAP_BYTES, deadlineMs: config.mediaFetchTimeoutMs, maxRedirects: MEDIA_MAX_REDIRECTS },
-      { resolve, allow: config.ssrfTestAllow },
+      { resolve, allow: config.ssrfTestAllow, log: outboundLog },
     ),
   });
   const webhookEvents = new WebhookEvents(db);
-  const webhookSender = new WebhookSender({ resolve, allow: config.ssrfTestAllow }, { timeoutMs: webhookDispatch?.timeoutMs });
+  const webhookSender = new WebhookSender({ resolve, allow: config.ssrfTestAllow, log: outboundLog }, { timeoutMs: webhookDispatch?.timeoutMs });
   const dispatcher = new WebhookDispatcher(db, webhookSender, webhookDispatch);
   webhookEvents.onQueued = (venueId) => dispatcher.wake(venueId);
   webhookEvents.onSubscribed = () => dispatcher.arm();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyReply } from 'fastify';
 import { Redis } from 'ioredis';
@@ -169,6 +169,9 @@ async function withinOneSecond(
 
 const times = <T>(n: number, fn: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => fn(i));
 
+/** A /media URL of a venue id and key nobody stored: a fresh one each time, so no miss is a recent one. */
+const missingMedia = () => `/media/${randomUUID()}/${randomBytes(32).toString('hex')}.webp`;
+
 describe('per-IP buckets (decisions 10)', () => {
   let t: TestApp;
   before(async () => {
@@ -252,11 +255,66 @@ describe('per-IP buckets (decisions 10)', () => {
     assertRateLimited(probes[1], 'short');
   });
 
-  it('never limits image bytes at /media: a guest page loads one per product at once', async () => {
+  it('counts GET /metrics before its token: an IP guessing the operator token gets 429 after 10 a second', async () => {
+    const wrong = { authorization: `Bearer carta_admin_${'x'.repeat(40)}` };
+    const { burst, probes } = await withinOneSecond(
+      (ip) => times(10, () => hit(t.app, 'GET', '/metrics', { ip, headers: wrong })),
+      [(ip) => hit(t.app, 'GET', '/metrics', { ip, headers: wrong }), (ip) => hit(t.app, 'GET', '/metrics', { ip, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })],
+    );
+    assert.deepEqual(burst.map((r) => r.status), Array(10).fill(401));
+    assert.ok(burst.every((r) => bucketNames(r).join() === 'long,medium,short'), 'each was counted');
+    assertRateLimited(probes[0], 'short');
+    // From an exhausted IP even the right token waits: the limit is checked first.
+    assertRateLimited(probes[1], 'short');
+
+    // A scrape is one request of the scraper's budget.
+    const scrape = await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: freshIp(), headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    assert.equal(scrape.statusCode, 200);
+    assert.equal(scrape.headers['x-ratelimit-remaining-short'], '9');
+  });
+
+  it('counts /media misses by IP: past the limit a miss is 429 without a look-up', async () => {
+    const { burst, probes } = await withinOneSecond(
+      (ip) => times(10, () => hit(t.app, 'GET', missingMedia(), { ip })),
+      [(ip) => hit(t.app, 'GET', missingMedia(), { ip }), (ip) => hit(t.app, 'GET', `/media/not-a-venue/${'a'.repeat(64)}.webp`, { ip })],
+    );
+    assert.deepEqual(burst.map((r) => r.status), Array(10).fill(404));
+    assert.ok(burst.every((r) => bucketNames(r).join() === 'long,medium,short'), 'each miss was counted');
+    assertRateLimited(probes[0], 'short');
+    assertRateLimited(probes[1], 'short');
+  });
+
+  it('serves /media images that exist without taking a slot: a guest page loads one per product at once', async () => {
+    const venue = await createVenue(t.app, 'free');
+    assert.equal((await hit(t.app, 'POST', '/v1/sync', { key: venue.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 300 }] } })).status, 201);
+    const upload = await hit(t.app, 'POST', '/v1/products/p1/image', { key: venue.key, body: { base64: toBase64(await makeImage(400, 400, 'png')) } });
+    assert.equal(upload.status, 201, JSON.stringify(upload.body));
+    const path = new URL(upload.body.imageUrl).pathname;
+    const getImage = async (ip: string): Promise<Res> => {
+      const res = await t.app.inject({ method: 'GET', url: path, remoteAddress: ip });
+      return { status: res.statusCode, headers: res.headers, body: undefined };
+    };
+
+    // The first read is from the database: its slot is taken before the look-up and given back.
     const ip = freshIp();
-    const many = await Promise.all(times(30, () => hit(t.app, 'GET', `/media/${'0'.repeat(8)}-0000-7000-8000-${'0'.repeat(12)}/${'a'.repeat(64)}.webp`, { ip })));
-    assert.deepEqual(many.map((r) => r.status), Array(30).fill(404));
-    assert.deepEqual(bucketNames(many[29]), []);
+    const cold = await getImage(ip);
+    assert.equal(cold.status, 200);
+    assert.deepEqual(bucketNames(cold), [], 'a found image reports no buckets');
+    // Then from memory, as many at once as a menu page asks for.
+    const hot = await Promise.all(times(30, () => getImage(ip)));
+    assert.deepEqual(hot.map((r) => r.status), Array(30).fill(200));
+    assert.ok(hot.every((r) => bucketNames(r).length === 0));
+    const miss = await hit(t.app, 'GET', missingMedia(), { ip });
+    assert.equal(miss.status, 404);
+    assert.deepEqual([buckets(miss).short.remaining, buckets(miss).long.remaining], [9, 299], 'none of the 31 images took a slot');
+
+    // An IP past its limits still gets an image this server holds in memory.
+    const { probes } = await withinOneSecond(
+      (other) => times(10, () => hit(t.app, 'GET', missingMedia(), { ip: other })),
+      [(other) => hit(t.app, 'GET', missingMedia(), { ip: other }), getImage],
+    );
+    assertRateLimited(probes[0], 'short');
+    assert.equal(probes[1].status, 200);
   });
 
   it('never limits /health and /ready, even for an exhausted IP', async () => {
@@ -467,6 +525,66 @@ describe('client IP behind a trusted proxy (TRUST_PROXY)', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('IPv6 clients, keyed by their /64', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await limitedApp();
+  });
+  after(() => t.close());
+
+  let prefixes64 = 0;
+  /** The first 48 bits of a /64 no other test used: a client picks any address under the /64 ending in `:7`. */
+  const fresh48 = () => `2001:db8:${(prefixes64 += 1).toString(16)}`;
+
+  it('gives every address of one /64 one bucket, and another /64 its own', async () => {
+    const { burst, probes } = await withinOneSecond(
+      (p) => times(10, (i) => hit(t.app, 'GET', '/v1/openapi.json', { ip: `${p}:7::${(i + 1).toString(16)}` })),
+      [
+        (p) => hit(t.app, 'GET', '/v1/openapi.json', { ip: `${p}:7:ffff:ffff:ffff:ffff` }),
+        (p) => hit(t.app, 'GET', '/v1/openapi.json', { ip: `${p.toUpperCase()}:7:0:0:0:abcd` }),
+        (p) => hit(t.app, 'GET', '/v1/openapi.json', { ip: `${p}:8::1` }),
+      ],
+      fresh48,
+    );
+    assert.deepEqual(burst.map((r) => r.status), Array(10).fill(200));
+    assertRateLimited(probes[0], 'short');
+    assertRateLimited(probes[1], 'short');
+    assert.equal(probes[2].status, 200, 'the next /64 is another client');
+    assert.equal(buckets(probes[2]).short.remaining, 9);
+
+    if (process.env.REDIS_URL) {
+      // The Redis store keys the same way: one key for the /64.
+      const redis = new Redis(process.env.REDIS_URL);
+      try {
+        const keys = await redis.keys(`${t.config.redisKeyPrefix}ip:short:2001:db8:*`);
+        assert.ok(keys.length > 0 && keys.every((k) => k.endsWith('::/64')), keys.join(', '));
+      } finally {
+        redis.disconnect();
+      }
+    }
+  });
+
+  it('counts an IPv4-mapped address (a dual-stack socket) as its IPv4 address', async () => {
+    const { probes } = await withinOneSecond(
+      (ip) => times(10, (i) => hit(t.app, 'GET', '/v1/openapi.json', { ip: i % 2 === 0 ? ip : `::ffff:${ip}` })),
+      [(ip) => hit(t.app, 'GET', '/v1/openapi.json', { ip: `::ffff:${ip}` }), (ip) => hit(t.app, 'GET', '/v1/openapi.json', { ip })],
+    );
+    assertRateLimited(probes[0], 'short');
+    assertRateLimited(probes[1], 'short');
+  });
+
+  it('keys the buckets by the /64 prefix, IPv4 addresses as they are', () => {
+    const key = (ip: string) => ipChecks(ip)[0].key;
+    assert.equal(key('2001:db8:1:2:3:4:5:6'), 'ip:short:2001:db8:1:2::/64');
+    assert.equal(key('2001:DB8:1:2::9'), 'ip:short:2001:db8:1:2::/64');
+    assert.equal(key('2001:db8:1:3::9'), 'ip:short:2001:db8:1:3::/64');
+    assert.equal(key('::ffff:192.0.2.9'), 'ip:short:192.0.2.9');
+    assert.equal(key('192.0.2.9'), 'ip:short:192.0.2.9');
+    assert.equal(key('::1'), 'ip:short:::/64');
+    assert.deepEqual(ipChecks('fe80::1:2:3:4%eth0').map((c) => c.key), ['ip:short:fe80::/64', 'ip:medium:fe80::/64', 'ip:long:fe80::/64']);
   });
 });
 

@@ -5,7 +5,7 @@ import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { classifyAddress } from '../src/outbound/address-policy.js';
 import { OutboundError, OutboundFetcher } from '../src/outbound/fetch-bytes.js';
-import { vetHost, type Dialer, type Resolver } from '../src/outbound/guarded-connector.js';
+import { outboundFailure, vetHost, type Dialer, type Resolver } from '../src/outbound/guarded-connector.js';
 
 // The SSRF guard at its decision layer (decisions section 7): the address classifier, the host vet
 // with an injected DNS, and the fetcher with a dial hook that records the address it was handed.
@@ -243,6 +243,33 @@ describe('the fetcher: each hop vetted before it is dialled', () => {
     });
   }
 
+  it('tells the caller only that a name resolves to an address that is not allowed; the log says which and why', async () => {
+    const logged: Record<string, unknown>[] = [];
+    const f = new OutboundFetcher({ maxBytes: 1_000_000, deadlineMs: 5_000, maxRedirects: 3 }, { resolve: resolver, dial, log: { warn: (fields) => logged.push(fields) } });
+    try {
+      for (const [url, host, answer, reason] of [
+        ['http://internal.example/', 'internal.example', ['10.0.0.5'], /private/],
+        ['http://public.example/to-internal', 'internal.example', ['10.0.0.5'], /private/],
+        ['http://metadata.google.internal/', 'metadata.google.internal', ['169.254.169.254'], /linkLocal/],
+        ['https://mixed6.example/', 'mixed6.example', ['2606:4700::1', 'fd00::1'], /uniqueLocal/],
+        ['http://mapped.example/', 'mapped.example', ['::ffff:192.168.0.1'], /private/],
+      ] as const) {
+        logged.length = 0;
+        const err = await f.fetch(url).then(() => null, (e: unknown) => e);
+        assert.ok(err instanceof OutboundError && err.kind === 'blocked', `${url}: ${String(err)}`);
+        for (const address of answer) assert.ok(!err.message.includes(address), `${url}: the message names ${address}: ${err.message}`);
+        assert.doesNotMatch(err.message.replace(host, '<host>'), /private|link|local|reserved|mapped/i, `${url}: ${err.message}`);
+        assert.equal(logged.length, 1, url);
+        assert.equal(logged[0].purpose, 'media fetch');
+        assert.equal(logged[0].host, host);
+        assert.ok((answer as readonly string[]).includes(String(logged[0].address)), `${url}: logged ${String(logged[0].address)}`);
+        assert.match(String(logged[0].reason), reason);
+      }
+    } finally {
+      await f.close();
+    }
+  });
+
   it('reports a name that does not resolve as a failed fetch', async () => {
     assert.equal(await outcome('http://nowhere.example/'), 'failed');
     assert.deepEqual(dialled, []);
@@ -252,6 +279,26 @@ describe('the fetcher: each hop vetted before it is dialled', () => {
     for (const url of ['ftp://public.example/a.png', 'file:///etc/passwd', 'http://user:pass@public.example/a.png', 'http://:pass@public.example/', 'not a url', 'javascript:alert(1)', 'gopher://public.example/']) {
       assert.equal(await outcome(url), 'invalid_url', url);
     }
+  });
+});
+
+describe('what a failed outbound request tells the client', () => {
+  it('says a socket failure by its kind, never by its message, which names the address dialled', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:443'), { code: 'ECONNREFUSED' });
+    assert.equal(outboundFailure(refused), 'connection refused');
+    assert.equal(outboundFailure(new Error('fetch failed', { cause: refused })), 'connection refused');
+    const timeout = Object.assign(new Error('Connect Timeout Error (attempted address: 10.0.0.5:443, timeout: 5000ms)'), { code: 'UND_ERR_CONNECT_TIMEOUT' });
+    assert.equal(outboundFailure(timeout), 'no connection in time');
+    const tls = Object.assign(new Error("Hostname/IP does not match certificate's altnames: IP: 10.0.0.5 is not in the cert's list"), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' });
+    assert.equal(outboundFailure(tls), 'ERR_TLS_CERT_ALTNAME_INVALID');
+    assert.equal(outboundFailure(new Error('something about 10.0.0.5')), 'the request failed');
+  });
+
+  it("gives the guard's own verdicts as they are worded for the client", async () => {
+    const blocked = await vetHost('internal.example', 443, resolver).then(() => null, (e: unknown) => e);
+    assert.equal(outboundFailure(new Error('fetch failed', { cause: blocked })), 'internal.example resolves to an address that is not allowed');
+    const unknown = await vetHost('nowhere.example', 443, resolver).then(() => null, (e: unknown) => e);
+    assert.equal(outboundFailure(unknown), 'nowhere.example could not be resolved');
   });
 });
 

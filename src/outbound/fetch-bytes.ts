@@ -3,7 +3,7 @@
 // total deadline, and a byte cap enforced while streaming (a lying or absent Content-Length changes
 // nothing). What the bytes are is for the caller to sniff; response headers are not trusted.
 import type { Agent, Dispatcher } from 'undici';
-import { BlockedAddressError, openGuardedAgent, UnresolvableHostError, type GuardOptions } from './guarded-connector.js';
+import { BlockedAddressError, openGuardedAgent, outboundFailure, UnresolvableHostError, type GuardOptions } from './guarded-connector.js';
 
 type Undici = typeof import('undici');
 
@@ -63,24 +63,19 @@ export function parseOutboundUrl(raw: string | URL, base?: URL): URL {
   return url;
 }
 
-function describe(err: unknown): string {
-  if (err instanceof Error) {
-    const code = (err as { code?: string }).code;
-    return code ? `${code}: ${err.message}` : err.message;
-  }
-  return String(err);
-}
-
-/** The error an undici failure stands for, looking through the causes it wraps. */
+/**
+ * The error an undici failure stands for, looking through the causes it wraps. Its message goes
+ * to the client, so it says nothing the guard resolved (outboundFailure); the guard logs that.
+ */
 function classify(err: unknown, url: URL, deadlineHit: boolean, undici: Undici): OutboundError {
   for (let e: unknown = err; e instanceof Error; e = e.cause) {
     if (e instanceof OutboundError) return e;
-    if (e instanceof BlockedAddressError) return new OutboundError('blocked', `${url.host}: ${e.reason}`);
-    if (e instanceof UnresolvableHostError) return new OutboundError('failed', `${e.hostname} could not be resolved`);
+    if (e instanceof BlockedAddressError) return new OutboundError('blocked', e.literal ? `${url.host}: ${e.message}` : e.message);
+    if (e instanceof UnresolvableHostError) return new OutboundError('failed', e.message);
   }
   if (deadlineHit) return new OutboundError('failed', `${url.host} did not deliver within the time allowed`);
   if (err instanceof undici.errors.ConnectTimeoutError) return new OutboundError('failed', `${url.host} did not accept a connection in time`);
-  return new OutboundError('failed', `${url.host}: ${describe(err)}`);
+  return new OutboundError('failed', `${url.host}: ${outboundFailure(err)}`);
 }
 
 export class OutboundFetcher {
@@ -93,7 +88,7 @@ export class OutboundFetcher {
 
   /** undici and the guarded agent, made on the first fetch (a server that never fetches never loads them). */
   private async open(): Promise<{ undici: Undici; agent: Agent }> {
-    this.client ??= await openGuardedAgent(this.guard, { timeoutMs: this.limits.deadlineMs, connections: 4 });
+    this.client ??= await openGuardedAgent({ purpose: 'media fetch', ...this.guard }, { timeoutMs: this.limits.deadlineMs, connections: 4 });
     return this.client;
   }
 

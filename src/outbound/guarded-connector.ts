@@ -24,13 +24,21 @@ export interface AllowedEndpoint {
   port: number;
 }
 
+/**
+ * A refused host. Its message is what the client who asked may read: the verdict on an IP literal
+ * (the URL's own text), but for a name only that it resolves to an address that is not allowed,
+ * never which one or why: what a name resolves to inside the network is not the client's to learn.
+ * `address` and `reason` are for the operators' log.
+ */
 export class BlockedAddressError extends Error {
   constructor(
     readonly hostname: string,
     readonly address: string,
     readonly reason: string,
+    /** The host was this IP literal: nothing was resolved. */
+    readonly literal: boolean,
   ) {
-    super(`${hostname} resolves to a blocked address (${reason})`);
+    super(literal ? reason : `${hostname} resolves to an address that is not allowed`);
     this.name = 'BlockedAddressError';
   }
 }
@@ -44,12 +52,21 @@ export class UnresolvableHostError extends Error {
 
 export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
+/** Where the guard reports what it refused (the app's logger; pino's signature). */
+export interface OutboundLog {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
 export interface GuardOptions {
   resolve?: Resolver;
   dial?: Dialer;
   /** Tests only: loopback endpoints that pass the guard (config refuses it in production). */
   allow?: readonly AllowedEndpoint[];
   connectTimeoutMs?: number;
+  /** Told every refusal with the address and the reason, which the client is not (operators only). */
+  log?: OutboundLog;
+  /** What the connections are for, in those log lines ('media fetch', 'webhook'). */
+  purpose?: string;
 }
 
 function defaultPort(protocol: string): number {
@@ -89,7 +106,7 @@ export async function vetHost(
   for (const address of addresses) {
     if (allow.length > 0 && allowedForTests(allow, address, port)) continue;
     const verdict = classifyAddress(address);
-    if (!verdict.allowed) throw new BlockedAddressError(host, address, verdict.reason);
+    if (!verdict.allowed) throw new BlockedAddressError(host, address, verdict.reason, address === host);
   }
   return addresses[0];
 }
@@ -102,13 +119,50 @@ export function guardedConnector(options: GuardOptions, build: typeof buildConne
   const resolve = options.resolve ?? systemResolver;
   const dial = options.dial ?? build({ timeout: options.connectTimeoutMs ?? 5_000 });
   const allow = options.allow ?? [];
+  const { log, purpose = 'outbound request' } = options;
   return (opts, callback) => {
-    vetHost(opts.hostname, Number(opts.port) || defaultPort(opts.protocol), resolve, allow).then(
+    const port = Number(opts.port) || defaultPort(opts.protocol);
+    vetHost(opts.hostname, port, resolve, allow).then(
       // `host` (name:port) stays as it was, so TLS still names the server (SNI, certificate check).
       (address) => dial({ ...opts, hostname: address }, callback),
-      (err: Error) => callback(err, null),
+      (err: Error) => {
+        if (err instanceof BlockedAddressError) {
+          log?.warn({ purpose, host: err.hostname, port, address: err.address, reason: err.reason }, 'outbound connection refused by the SSRF guard');
+        }
+        callback(err, null);
+      },
     );
   };
+}
+
+/** Node's socket errors (their message names the address dialled), said without it. */
+const SOCKET_FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'no connection in time',
+  UND_ERR_SOCKET: 'connection closed',
+  UND_ERR_CLOSED: 'connection closed',
+};
+
+/**
+ * What a failed outbound request may tell the client who asked for it (an error response, a
+ * webhook's lastError): the guard's own verdicts as they say them, a socket or TLS failure by its
+ * code. Never the failure's own message, which can carry the address a name resolved to
+ * (`connect ECONNREFUSED 10.0.0.5:443`, undici's "attempted address").
+ */
+export function outboundFailure(err: unknown): string {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof BlockedAddressError || e instanceof UnresolvableHostError) return e.message;
+  }
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return SOCKET_FAILURES[code] ?? code;
+  }
+  return 'the request failed';
 }
 
 /**

@@ -436,7 +436,7 @@ export interface paths {
          *     The body is exactly one of `{ "base64": "..." }` or `{ "url": "https://..." }` (else 400 `INVALID_IMAGE_SOURCE`), at most 15 MB of image (413 `FILE_TOO_LARGE` for base64, `SOURCE_TOO_LARGE` for a URL) in a body of at most 21 MB.
          *     - A URL is http(s) without credentials (`INVALID_SOURCE_URL`); one that leads to a loopback, private, link-local or other reserved address, at any of at most 3 redirects, is `BLOCKED_SOURCE_URL`; one that cannot be fetched is `SOURCE_FETCH_FAILED`.
          *     - Bytes that are not a JPEG, PNG, WebP, AVIF, GIF or TIFF are `INVALID_IMAGE`. The image is re-encoded as WebP without metadata.
-         *     - Past processing capacity the request is 503 `MEDIA_BUSY` with Retry-After, before its body is read.
+         *     - Past processing capacity the request is 503 `MEDIA_BUSY` with Retry-After, once its body has arrived (or, past the uploads a venue may send at once, before it is read).
          *     - `?preoptimized=true` (media-fast bucket) stores a ready 1024x1024 WebP of at most 1 MB as sent; other bytes are 400 `PREOPTIMIZED_INVALID`.
          *
          *     Audited as `product.image` (sizes only); media bucket.
@@ -471,7 +471,7 @@ export interface paths {
          *     The body is exactly one of `{ "base64": "..." }` or `{ "url": "https://..." }` (else 400 `INVALID_IMAGE_SOURCE`), at most 15 MB of image (413 `FILE_TOO_LARGE` for base64, `SOURCE_TOO_LARGE` for a URL) in a body of at most 21 MB.
          *     - A URL is http(s) without credentials (`INVALID_SOURCE_URL`); one that leads to a loopback, private, link-local or other reserved address, at any of at most 3 redirects, is `BLOCKED_SOURCE_URL`; one that cannot be fetched is `SOURCE_FETCH_FAILED`.
          *     - Bytes that are not a JPEG, PNG, WebP, AVIF, GIF or TIFF are `INVALID_IMAGE`. The image is re-encoded as WebP without metadata.
-         *     - Past processing capacity the request is 503 `MEDIA_BUSY` with Retry-After, before its body is read.
+         *     - Past processing capacity the request is 503 `MEDIA_BUSY` with Retry-After, once its body has arrived (or, past the uploads a venue may send at once, before it is read).
          *     - `?preoptimized=true` (media-fast bucket) stores a ready 1536x512 WebP of at most 1 MB as sent; other bytes are 400 `PREOPTIMIZED_INVALID`.
          *
          *     Audited as `banner.image` (sizes only); media bucket.
@@ -506,7 +506,7 @@ export interface paths {
          *     The body is exactly one of `{ "base64": "..." }` or `{ "url": "https://..." }` (else 400 `INVALID_IMAGE_SOURCE`), at most 15 MB of image (413 `FILE_TOO_LARGE` for base64, `SOURCE_TOO_LARGE` for a URL) in a body of at most 21 MB.
          *     - A URL is http(s) without credentials (`INVALID_SOURCE_URL`); one that leads to a loopback, private, link-local or other reserved address, at any of at most 3 redirects, is `BLOCKED_SOURCE_URL`; one that cannot be fetched is `SOURCE_FETCH_FAILED`.
          *     - Bytes that are not a JPEG, PNG, WebP, AVIF, GIF or TIFF are `INVALID_IMAGE`. The image is re-encoded as WebP without metadata.
-         *     - Past processing capacity the request is 503 `MEDIA_BUSY` with Retry-After, before its body is read.
+         *     - Past processing capacity the request is 503 `MEDIA_BUSY` with Retry-After, once its body has arrived (or, past the uploads a venue may send at once, before it is read).
          *
          *     Audited as `logo.image` (sizes only); media bucket.
          *
@@ -1040,9 +1040,9 @@ export interface paths {
         };
         /**
          * Download an image file
-         * @description One stored variant of an image, as the `imageUrl` and `variants[].url` of the reads link it (decisions 7): `<venueId>/<sha256>.webp`. Public and immutable: `Cache-Control: public, max-age=31536000, immutable`, with the hash as a strong ETag (If-None-Match answers 304). Not rate limited.
+         * @description One stored variant of an image, as the `imageUrl` and `variants[].url` of the reads link it (decisions 7): `<venueId>/<sha256>.webp`. Public and immutable: `Cache-Control: public, max-age=31536000, immutable`, with the hash as a strong ETag (If-None-Match answers 304). Per-IP rate limits: a request that finds its image takes no slot, one that does not (404) takes one; past the limits only images the server holds in memory are served, other requests are 429.
          *
-         *     **Errors:** 400 ("Validation failed"); 404 ("Image not found"); 414 ("A path segment is longer than 512 characters"); 503 (`DATABASE_UNAVAILABLE`).
+         *     **Errors:** 400 ("Validation failed"); 404 ("Image not found"); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
          */
         get: operations["getMediaFile"];
         put?: never;
@@ -10252,6 +10252,20 @@ export interface operations {
              */
             414: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,14 +1,50 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import { errors } from '../../errors.js';
 import { IP_RATE_LIMITS, VENUE_RATE_LIMITS, VENUE_RATE_WINDOW_SEC, type VenueBucket } from '../../limits.js';
+import { remember } from '../../lru.js';
 import type { RateTier } from '../../modules/venues/plans.js';
 import type { BucketCheck, BucketState, ConsumeResult, RateStore } from './store.js';
 
 const IP_BUCKETS = Object.entries(IP_RATE_LIMITS) as [keyof typeof IP_RATE_LIMITS, { limit: number; windowSec: number }][];
 
+/** IPv6 address -> its client key, so a client's address is parsed once, not on each of its requests. */
+const ipv6Keys = new Map<string, string>();
+const IPV6_KEYS_MAX = 10_000;
+
+function ipv6Key(ip: string): string {
+  let address: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    address = ipaddr.parse(ip);
+  } catch {
+    return ip;
+  }
+  if (address.kind() === 'ipv4') return address.toString();
+  const v6 = address as ipaddr.IPv6;
+  // A dual-stack socket reports an IPv4 client as ::ffff:a.b.c.d: the same client as a.b.c.d.
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
+  return `${new ipaddr.IPv6([...v6.parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
+}
+
+/**
+ * Whose budget a client address draws from: an IPv4 address as it is; an IPv6 address by its /64,
+ * the smallest prefix a network hands one subscriber, who can pick any of its 2^64 addresses
+ * (a bucket per address would be no limit at all); an IPv4-mapped IPv6 address as its IPv4 one.
+ */
+export function clientKey(ip: string): string {
+  if (!ip.includes(':')) return ip;
+  let key = ipv6Keys.get(ip);
+  if (key === undefined) {
+    key = ipv6Key(ip);
+    remember(ipv6Keys, ip, key, IPV6_KEYS_MAX);
+  }
+  return key;
+}
+
 export function ipChecks(ip: string): BucketCheck[] {
-  return IP_BUCKETS.map(([name, { limit, windowSec }]) => ({ name, key: `ip:${name}:${ip}`, limit, windowMs: windowSec * 1000 }));
+  const client = clientKey(ip);
+  return IP_BUCKETS.map(([name, { limit, windowSec }]) => ({ name, key: `ip:${name}:${client}`, limit, windowMs: windowSec * 1000 }));
 }
 
 /** `general` on every /v1 request, plus the route's own buckets, at the plan's tier. */
@@ -76,6 +112,23 @@ export function limitIp(limiter: RateLimiter) {
     const { token, buckets } = await limiter.take(reply, checks);
     request.ipCharge = { checks, token, buckets };
   };
+}
+
+/**
+ * For a read that is free when it finds what was asked for and counted when it does not (GET
+ * /media, outside the gate's limits): the client's IP pays its slot before `read` runs, so a
+ * client past its limit gets 429 without a look-up, and gets it back, with no rate-limit headers
+ * on the answer, when `read` finds something. A read that throws (a 404) keeps the slot.
+ */
+export async function limitIpUnlessFound<T>(limiter: RateLimiter, request: FastifyRequest, reply: FastifyReply, read: () => Promise<T>): Promise<T> {
+  const checks = ipChecks(request.ip);
+  const { token } = await limiter.take(reply, checks);
+  const found = await read();
+  await limiter.refund(checks, token);
+  for (const { name } of checks) {
+    for (const header of ['limit', 'remaining', 'reset']) reply.removeHeader(`x-ratelimit-${header}-${name}`);
+  }
+  return found;
 }
 
 /** Buckets of a route: its config, where a function may depend on the request (dry runs). */

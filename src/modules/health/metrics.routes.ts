@@ -4,12 +4,13 @@ import type { App } from '../../http/types.js';
 
 /**
  * GET /metrics (docs/deployment.md): Prometheus text for a scraper holding the operator token.
- * Not an API operation (left out of the OpenAPI document) and not rate limited: a scrape every
- * few seconds must not eat a client's per-IP budget, and a wrong token is refused before any work.
+ * Not an API operation (left out of the OpenAPI document). Under the per-IP limits like the
+ * operator API, checked before the token: otherwise it is a place to guess the token at any rate.
+ * A scrape every few seconds is a small part of the scraper's budget.
  */
 export function metricsRoutes(metrics: Metrics, adminToken: string | null) {
   return async function routes(app: App): Promise<void> {
-    app.get('/metrics', { config: { rateLimit: false }, schema: { hide: true }, onRequest: adminAuth(adminToken) }, async (_request, reply) =>
+    app.get('/metrics', { schema: { hide: true }, onRequest: adminAuth(adminToken) }, async (_request, reply) =>
       reply.header('cache-control', 'no-store').type(metrics.contentType).send(await metrics.text()));
   };
 }

@@ -12,6 +12,7 @@ import type { DecodedUpload } from './media-body.js';
 import type { ImageTarget } from './image-targets.js';
 import type { MediaCache } from './media-cache.js';
 import type { MediaCapacity } from './media-capacity.js';
+import { MediaMisses } from './media-misses.js';
 import { deleteUnreferencedBlobs, venuesWithDeletions } from './media.repository.js';
 import type { ImageSourceInput, MediaImageView } from './media.schemas.js';
 import { BLOB_FILE, imageKeys, MEDIA_CONTENT_TYPE, type MediaUrls, type StoredImage } from './stored-image.js';
@@ -48,7 +49,11 @@ function toStored(processed: ProcessedImage): { image: StoredImage; blobs: BlobT
  * nothing else uses is one transaction, under the venue's menu lock.
  */
 export class MediaService {
-  constructor(private readonly deps: MediaDeps) {}
+  private readonly misses: MediaMisses;
+
+  constructor(private readonly deps: MediaDeps) {
+    this.misses = new MediaMisses(deps.db);
+  }
 
   get capacity(): MediaCapacity {
     return this.deps.capacity;
@@ -100,6 +105,7 @@ export class MediaService {
       ]);
       return gone;
     });
+    this.misses.forget(venueId, blobs.map((b) => b.key));
     await this.afterRelease(venueId, released);
     return urls.view(venueId, image) as MediaImageView;
   }
@@ -149,15 +155,27 @@ export class MediaService {
     return venues.length;
   }
 
-  /** GET /media/<venueId>/<key>.webp: the bytes, from memory when hot; 404 for anything else. */
+  /** GET /media/<venueId>/<key>.webp when this instance holds the bytes in memory (no look-up), else undefined. */
+  hot(venueId: string, file: string): ServedBlob | undefined {
+    const key = BLOB_FILE.exec(file)?.[1];
+    const bytes = key === undefined ? undefined : this.deps.cache.get(venueId, key);
+    return key !== undefined && bytes ? { key, bytes } : undefined;
+  }
+
+  /** GET /media/<venueId>/<key>.webp: the bytes, from memory when hot; 404 for anything else (a recent miss from memory too). */
   async read(venueId: string, file: string): Promise<ServedBlob> {
     const match = BLOB_FILE.exec(file);
     if (!match || !isUuid(venueId)) throw errors.imageNotFound();
     const key = match[1];
     const hit = this.deps.cache.get(venueId, key);
     if (hit) return { key, bytes: hit };
+    if (this.misses.has(venueId, key)) throw errors.imageNotFound();
+    const mark = this.misses.mark(venueId);
     const bytes = await this.deps.store.get(this.deps.db, venueId, key);
-    if (!bytes) throw errors.imageNotFound();
+    if (!bytes) {
+      this.misses.remember(venueId, key, mark);
+      throw errors.imageNotFound();
+    }
     this.deps.cache.set(venueId, key, bytes);
     return { key, bytes };
   }

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Dispatcher } from 'undici';
-import { openGuardedAgent, type GuardOptions } from '../../outbound/guarded-connector.js';
+import { openGuardedAgent, outboundFailure, type GuardOptions } from '../../outbound/guarded-connector.js';
 import type { AttemptOutcome } from './deliveries.repository.js';
 
 /** A 2xx within this long is a delivery; anything else, or nothing, an attempt to retry. */
@@ -64,7 +64,7 @@ export class WebhookSender {
   }
 
   private open() {
-    this.agent ??= openGuardedAgent({ ...this.guard, connectTimeoutMs: this.timeoutMs }, { timeoutMs: this.timeoutMs, connections: 8 });
+    this.agent ??= openGuardedAgent({ purpose: 'webhook', ...this.guard, connectTimeoutMs: this.timeoutMs }, { timeoutMs: this.timeoutMs, connections: 8 });
     return this.agent;
   }
 
@@ -102,13 +102,13 @@ export class WebhookSender {
       const ok = response.statusCode >= 200 && response.statusCode < 300;
       return outcome(response.statusCode, ok ? null : `answered ${response.statusCode}`);
     } catch (err) {
+      // Kept as the delivery's lastError, which the venue reads: never the address a name resolved
+      // to (outboundFailure); the guard logs a refusal's address and reason for operators.
       const name = err instanceof Error ? err.name : '';
       const error =
         name === 'TimeoutError' || name === 'AbortError' || name === 'HeadersTimeoutError' || name === 'BodyTimeoutError'
           ? `no answer within ${timeoutMs / 1000} s`
-          : err instanceof Error
-            ? err.message
-            : String(err);
+          : outboundFailure(err);
       return outcome(null, error.slice(0, 500));
     }
   }
