@@ -105,7 +105,7 @@ export const ENVIRONMENT = {
   BODY_TIMEOUT_MS: { default: '30000', doc: 'A JSON body must arrive within this after its headers (else 408 and the connection closes)' },
   UPLOAD_TIMEOUT_MS: { default: '120000', doc: "An image upload's body must arrive within this after its headers" },
   IDLE_TIMEOUT_MS: { default: '120000', doc: 'A connection with no traffic either way for this long is closed' },
-  OVERLOAD_DELAY_MS: { default: '500', doc: 'Median event-loop delay (over a second) past which new requests get 503 SERVER_BUSY with Retry-After (GET /health is still answered)' },
+  OVERLOAD_DELAY_MS: { default: '500', doc: 'Median event-loop delay, two seconds in a row, past which new requests get 503 SERVER_BUSY with Retry-After (GET /health is still answered)' },
   OVERLOAD_HEAP_PERCENT: { default: '90', doc: 'Share of the heap limit past which new requests get 503 SERVER_BUSY' },
   MEDIA_PUBLIC_URL: { default: 'PUBLIC_BASE_URL/media', doc: 'Base of image URLs (a CDN or the bucket); images are `<base>/<venueId>/<sha256>.webp`' },
   MEDIA_S3_BUCKET: { default: '(unset)', doc: 'Keep image bytes in this S3-compatible bucket instead of the database' },

@@ -8,11 +8,12 @@ import { errors } from '../errors.js';
 // onRequest hook that builds request.routeOptions (an object per request) on every route.
 
 const RESOLUTION_MS = 10;
+const SLOW_SAMPLES = 2;
 
 export interface LoadLimits {
   /**
-   * Median event-loop delay over the last sample, in milliseconds: a loop that is slow turn after
-   * turn (work queued faster than it is done), not one long turn.
+   * Median event-loop delay over a sample, in milliseconds, for two samples in a row: a loop that
+   * is slow turn after turn (work queued faster than it is done), not one long turn or one bad second.
    */
   maxDelayMs: number;
   /** Heap in use, as a share (0-1) of V8's heap limit. */
@@ -28,6 +29,7 @@ export class LoadShedder {
   private readonly retryAfterSec: number;
   /** Read by the request gate on every request: one boolean, updated by the sampler. */
   overloaded = false;
+  private slowSamples = 0;
 
   constructor(private readonly limits: LoadLimits) {
     const interval = limits.sampleIntervalMs ?? 1000;
@@ -43,7 +45,8 @@ export class LoadShedder {
     const delayMs = this.histogram.count > 0 ? Math.max(0, this.histogram.percentile(50) / 1e6 - RESOLUTION_MS) : 0;
     this.histogram.reset();
     const heapShare = process.memoryUsage().heapUsed / this.heapLimit;
-    this.overloaded = delayMs > this.limits.maxDelayMs || heapShare > this.limits.maxHeapShare;
+    this.slowSamples = delayMs > this.limits.maxDelayMs ? this.slowSamples + 1 : 0;
+    this.overloaded = this.slowSamples >= SLOW_SAMPLES || heapShare > this.limits.maxHeapShare;
   }
 
   /** The request gate's step: throws 503 SERVER_BUSY while overloaded. */
