@@ -84,11 +84,11 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
     logController: accessLog,
     bodyLimit: BODY_LIMIT_BYTES,
     // No request holds the server's capacity by arriving slowly (docs/security.md, "Timeouts"):
-    // headers within headersTimeoutMs, every request whole within the longest body deadline (the
-    // shorter per-route ones are body-deadline.ts's), and no connection idle past idleTimeoutMs.
+    // headers within headersTimeoutMs, every request whole within that and the longest body deadline
+    // (the per-route ones are body-deadline.ts's), and no connection idle past idleTimeoutMs.
     // Node looks for expired requests every second, not every 30.
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
-    requestTimeout: Math.max(config.uploadTimeoutMs, config.headersTimeoutMs),
+    requestTimeout: config.headersTimeoutMs + Math.max(config.bodyTimeoutMs, config.uploadTimeoutMs) + 1000,
     connectionTimeout: config.idleTimeoutMs,
     // proxy-addr takes a hop count too, which Fastify's types leave out.
     trustProxy: config.trustProxy as boolean | string[],

@@ -299,7 +299,6 @@ export const errors = {
       message: 'Another write for this venue is in progress; retry shortly',
       headers: { 'retry-after': String(retryAfterSec) },
     }),
-  /** The connection to the database was lost or could not be made (a write cut at commit may have landed). */
   serverBusy: (retryAfterSec: number) =>
     new AppError({
       statusCode: 503,
@@ -307,6 +306,7 @@ export const errors = {
       message: 'The server is overloaded; retry after the Retry-After delay',
       headers: { 'retry-after': String(retryAfterSec) },
     }),
+  /** The connection to the database was lost or could not be made (a write cut at commit may have landed). */
   databaseUnavailable: (retryAfterSec: number) =>
     new AppError({
       statusCode: 503,

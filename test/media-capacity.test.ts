@@ -53,3 +53,15 @@ describe('MediaCapacity while bodies arrive', () => {
     assert.throws(() => capacity.receive('a'));
   });
 });
+
+describe('MediaCapacity receiving budget', () => {
+  it('refuses a body that would take all venues past the bytes they may receive at once, and frees them as they end', () => {
+    const capacity = new MediaCapacity(2, 2, 100);
+    const first = capacity.receive('a', 60);
+    assert.throws(() => capacity.receive('b', 50), (err: unknown) => err instanceof AppError && err.code === 'MEDIA_BUSY');
+    const second = capacity.receive('b', 40);
+    first();
+    second();
+    capacity.receive('c', 100);
+  });
+});

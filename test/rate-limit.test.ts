@@ -295,7 +295,7 @@ describe('per-IP buckets (decisions 10)', () => {
       return { status: res.statusCode, headers: res.headers, body: undefined };
     };
 
-    // The first read is from the database: its slot is taken before the look-up and given back.
+    // The first read is from the database, and takes no slot either.
     const ip = freshIp();
     const cold = await getImage(ip);
     assert.equal(cold.status, 200);

@@ -72,7 +72,13 @@ export class PgliteThread {
     const id = this.next++;
     return new Promise<WorkerReply>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, op, text, params: params as unknown[] | undefined } satisfies WorkerRequest);
+      try {
+        // Parameters are structured-cloned: plain data (a Buffer arrives as a Uint8Array).
+        this.worker.postMessage({ id, op, text, params: params as unknown[] | undefined } satisfies WorkerRequest);
+      } catch (err) {
+        this.pending.delete(id);
+        reject(err as Error);
+      }
     }).then((reply) => {
       if (reply.error) throw rebuild(reply.error);
       return reply;

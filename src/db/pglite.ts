@@ -24,7 +24,15 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
   // the data files, so reads stay fast.
   const options = { postgresqlconf: ['shared_buffers = 16MB'] };
   const pg = await PgliteThread.open(dataDir, options);
-  if (closeFiles) closeToGroupAndOthers(fs.realpathSync(dataDir as string));
+  if (closeFiles) {
+    try {
+      closeToGroupAndOthers(fs.realpathSync(dataDir as string));
+    } catch (err) {
+      // The thread would keep the process alive after the error is reported.
+      await pg.close();
+      throw err;
+    }
+  }
 
   // Move after every write that can have changed data (a committed transaction, a statement
   // that is not a plain select, a script), so in-process memos know when to read again.

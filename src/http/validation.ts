@@ -87,13 +87,16 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
 type ValidatorFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator'];
 export const validatorFactory = (() => validatorCompiler) as unknown as ValidatorFactory;
 
-/** `/products/3/priceMinor` -> `products[3].priceMinor`. */
+const shortName = (name: string) => (name.length > 64 ? `${name.slice(0, 64)}…` : name);
+
+/** `/products/3/priceMinor` -> `products[3].priceMinor`; a segment over 64 characters is cut. */
 export function fieldPath(instancePath: string, child?: string): string {
   const parts = instancePath.split('/').slice(1);
   if (child !== undefined) parts.push(child);
   let out = '';
   for (const raw of parts) {
-    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    // A property name is the caller's text (a record's key, an unknown property): never at length.
+    const part = shortName(raw.replace(/~1/g, '/').replace(/~0/g, '~'));
     if (/^\d+$/.test(part)) out += `[${part}]`;
     else out += out === '' ? part : `.${part}`;
   }
@@ -139,7 +142,7 @@ export const MAX_LISTED_ERRORS = 100;
 /**
  * ajv errors -> the spec's errors[] entries, each starting with the field path (decisions 11):
  * `products[3].priceMinor must be >= 0`, `products[0].colour is not allowed`. At most
- * MAX_LISTED_ERRORS of them, then `body has 250 more errors, not listed`.
+ * MAX_LISTED_ERRORS of them, then one line for the rest (`body has 20 more errors and 380 more invalid items, not listed`).
  */
 export function formatValidationErrors(errs: readonly ErrorObject[], root = 'body'): string[] {
   // A nullable or alternative field fails as an anyOf: report the branch's real rule (a length, a
@@ -189,17 +192,15 @@ export function formatValidationErrors(errs: readonly ErrorObject[], root = 'bod
   if (listed.length <= MAX_LISTED_ERRORS && unlisted === 0) return listed;
   const more = Math.max(0, listed.length - MAX_LISTED_ERRORS);
   const shown = listed.slice(0, MAX_LISTED_ERRORS);
-  shown.push(`${root} has ${unlisted > 0 ? 'at least ' : ''}${more + unlisted} more errors, not listed`);
+  const rest = [...(more > 0 ? [`${more} more errors`] : []), ...(unlisted > 0 ? [`${unlisted} more invalid items`] : [])];
+  shown.push(`${root} has ${rest.join(' and ')}, not listed`);
   return shown;
 }
-
-/** An unknown property's name as a message names it: sent by the caller, so never at length. */
-const shortName = (name: string) => (name.length > 64 ? `${name.slice(0, 64)}…` : name);
 
 function describe(e: ErrorObject, root: string): string {
   const p = e.params as Record<string, unknown>;
   if (e.keyword === 'additionalProperties') {
-    return `${fieldPath(e.instancePath, shortName(String(p.additionalProperty)))} is not allowed`;
+    return `${fieldPath(e.instancePath, String(p.additionalProperty))} is not allowed`;
   }
   if (e.keyword === 'required') {
     return `${fieldPath(e.instancePath, String(p.missingProperty))} is required`;

@@ -1040,7 +1040,7 @@ export interface paths {
         };
         /**
          * Download an image file
-         * @description One stored variant of an image, as the `imageUrl` and `variants[].url` of the reads link it (decisions 7): `<venueId>/<sha256>.webp`. Public and immutable: `Cache-Control: public, max-age=31536000, immutable`, with the hash as a strong ETag (If-None-Match answers 304). Per-IP rate limits: a request that finds its image takes no slot, one that does not (404) takes one; past the limits only images the server holds in memory are served, other requests are 429.
+         * @description One stored variant of an image, as the `imageUrl` and `variants[].url` of the reads link it (decisions 7): `<venueId>/<sha256>.webp`. Public and immutable: `Cache-Control: public, max-age=31536000, immutable`, with the hash as a strong ETag (If-None-Match answers 304). Per-IP rate limits: a request that finds its image takes no slot, one that does not (404) takes one; after a miss refused 429, until its Retry-After, only images the server holds in memory are served to that address.
          *
          *     **Errors:** 400 ("Validation failed"); 404 ("Image not found"); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
          */

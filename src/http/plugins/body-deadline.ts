@@ -13,9 +13,10 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Gives every route that takes a body its deadline for receiving it: a body that stops arriving
- * (or trickles in) is answered 408 on the socket, which closes, and whatever the request had taken
- * (a media place, an idempotency key: nothing yet, they come after the body) goes with it. Node's
- * own requestTimeout, set to the longest deadline, is the backstop for every request.
+ * (or trickles in) is answered 408 on the socket, which closes, and what the request had taken
+ * goes with it (an upload's receiving place; its processing place and any idempotency key come
+ * only after the body). Node's own requestTimeout, past the longest deadline, is the backstop for
+ * every request, the unknown paths' included.
  */
 export function bodyDeadlines({ bodyMs, uploadMs }: BodyDeadlines) {
   const deadline = (ms: number): preParsingHookHandler => (request, reply, payload, done) => {

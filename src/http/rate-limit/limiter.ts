@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
-import { errors } from '../../errors.js';
+import { AppError, errors } from '../../errors.js';
 import { IP_RATE_LIMITS, VENUE_RATE_LIMITS, VENUE_RATE_WINDOW_SEC, type VenueBucket } from '../../limits.js';
 import { remember } from '../../lru.js';
 import type { RateTier } from '../../modules/venues/plans.js';
@@ -32,7 +32,9 @@ function ipv6Key(ip: string): string {
  * the smallest prefix a network hands one subscriber, who can pick any of its 2^64 addresses
  * (a bucket per address would be no limit at all); an IPv4-mapped IPv6 address as its IPv4 one.
  */
-export function clientKey(ip: string): string {
+export function clientKey(ip: string | undefined): string {
+  // A socket already gone reports no address.
+  if (!ip) return 'unknown';
   if (!ip.includes(':')) return ip;
   let key = ipv6Keys.get(ip);
   if (key === undefined) {
@@ -65,6 +67,8 @@ function setHeaders(reply: Pick<FastifyReply, 'header'>, buckets: BucketState[])
   }
 }
 
+const REFUSED_MAX = 10_000;
+
 /** Per-IP and per-venue rolling-window limits (spec 8.4, decisions 10) over one store. */
 export class RateLimiter {
   /** Told the bucket of every 429 (GET /metrics). */
@@ -93,6 +97,23 @@ export class RateLimiter {
     return this.store.refund(checks, token);
   }
 
+  /** Addresses refused a miss (limitIpOnMiss), until their Retry-After: at most REFUSED_MAX. */
+  private readonly refused = new Map<string, number>();
+
+  noteRefused(key: string, error: AppError): void {
+    const retryAfterSec = Number(error.headers?.['retry-after'] ?? 1);
+    if (this.refused.size >= REFUSED_MAX) this.refused.delete(this.refused.keys().next().value as string);
+    this.refused.set(key, this.now() + retryAfterSec * 1000);
+  }
+
+  wasRefused(key: string): boolean {
+    const until = this.refused.get(key);
+    if (until === undefined) return false;
+    if (until > this.now()) return true;
+    this.refused.delete(key);
+    return false;
+  }
+
   close(): Promise<void> {
     return this.store.close();
   }
@@ -116,19 +137,28 @@ export function limitIp(limiter: RateLimiter) {
 
 /**
  * For a read that is free when it finds what was asked for and counted when it does not (GET
- * /media, outside the gate's limits): the client's IP pays its slot before `read` runs, so a
- * client past its limit gets 429 without a look-up, and gets it back, with no rate-limit headers
- * on the answer, when `read` finds something. A read that throws (a 404) keeps the slot.
+ * /media, outside the gate's limits): a found image takes no slot; a miss takes one, and past the
+ * limits is 429. An address refused so is asked about before any look-up until its Retry-After has
+ * passed (the limiter remembers it), so misses cannot cost a look-up each once their budget is spent.
  */
-export async function limitIpUnlessFound<T>(limiter: RateLimiter, request: FastifyRequest, reply: FastifyReply, read: () => Promise<T>): Promise<T> {
-  const checks = ipChecks(request.ip);
-  const { token } = await limiter.take(reply, checks);
-  const found = await read();
-  await limiter.refund(checks, token);
-  for (const { name } of checks) {
-    for (const header of ['limit', 'remaining', 'reset']) reply.removeHeader(`x-ratelimit-${header}-${name}`);
+export async function limitIpOnMiss<T>(limiter: RateLimiter, request: FastifyRequest, reply: FastifyReply, read: () => Promise<T>): Promise<T> {
+  const key = clientKey(request.ip);
+  // Refused a miss within its Retry-After: asked again (429 with its headers, nothing counted when
+  // refused), never looked up first.
+  if (limiter.wasRefused(key)) await limiter.take(reply, ipChecks(request.ip));
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof AppError && err.statusCode === 404) {
+      try {
+        await limiter.take(reply, ipChecks(request.ip));
+      } catch (refused) {
+        if (refused instanceof AppError) limiter.noteRefused(key, refused);
+        throw refused;
+      }
+    }
+    throw err;
   }
-  return found;
 }
 
 /** Buckets of a route: its config, where a function may depend on the request (dry runs). */

@@ -10,25 +10,30 @@ import { errors } from '../../errors.js';
  *   Retry-After, never a queue that grows.
  * - While bodies arrive, each venue may receive at most `slots + queue` uploads at once (the same
  *   answer past it): one venue's slow or stalled uploads hold only its own places, until the body
- *   timeout cuts them.
+ *   timeout cuts them. All venues together may receive `receiveBudget` bytes at once (the bodies'
+ *   declared sizes, which the decoder allocates), so memory stays bounded however many upload.
  */
 export class MediaCapacity {
   private admitted = 0;
   private running = 0;
   private readonly waiting: (() => void)[] = [];
   private readonly receiving = new Map<string, number>();
+  private receivingBytes = 0;
 
   constructor(
     readonly slots: number,
     readonly queue: number,
+    readonly receiveBudget = Number.POSITIVE_INFINITY,
   ) {}
 
-  /** Takes a place to receive one upload's body for `venueId`, or throws MEDIA_BUSY; see admit. */
-  receive(venueId: string): () => void {
+  /** Takes a place to receive one upload's body of `bytes` for `venueId`, or throws MEDIA_BUSY; see admit. */
+  receive(venueId: string, bytes = 0): () => void {
     const count = this.receiving.get(venueId) ?? 0;
-    if (count >= this.slots + this.queue) throw errors.mediaBusy(this.retryAfterSec());
+    if (count >= this.slots + this.queue || this.receivingBytes + bytes > this.receiveBudget) throw errors.mediaBusy(this.retryAfterSec());
     this.receiving.set(venueId, count + 1);
+    this.receivingBytes += bytes;
     return once(() => {
+      this.receivingBytes -= bytes;
       const left = (this.receiving.get(venueId) ?? 1) - 1;
       if (left === 0) this.receiving.delete(venueId);
       else this.receiving.set(venueId, left);

@@ -2,7 +2,7 @@ import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { actorOf as actor } from '../../http/actor.js';
 import { isNotModified, sendNotModified } from '../../http/etag.js';
 import type { ErrorCode } from '../../errors.js';
-import { limitIpUnlessFound, type RateLimiter } from '../../http/rate-limit/limiter.js';
+import { limitIpOnMiss, type RateLimiter } from '../../http/rate-limit/limiter.js';
 import { errorResponses, IdParams, NotModified } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
 import { MEDIA_BODY_LIMIT_BYTES } from '../../limits.js';
@@ -46,7 +46,9 @@ export function mediaRoutes(services: Services) {
     bodyLimit: MEDIA_BODY_LIMIT_BYTES,
     // Both held until the response has gone (or the connection dropped), processing included.
     preParsing: async (request, reply, payload) => {
-      reply.raw.once('close', media.capacity.receive(request.venue.liveVenueId));
+      const declared = Number(request.headers['content-length']);
+      const bytes = Number.isFinite(declared) && declared > 0 ? Math.min(declared, MEDIA_BODY_LIMIT_BYTES) : MEDIA_BODY_LIMIT_BYTES;
+      reply.raw.once('close', media.capacity.receive(request.venue.liveVenueId, bytes));
       return payload;
     },
     preValidation: async (_request, reply) => {
@@ -185,8 +187,8 @@ export function mediaFileRoutes(services: Services, limiter: RateLimiter | null)
         description:
           'One stored variant of an image, as the `imageUrl` and `variants[].url` of the reads link it (decisions 7): `<venueId>/<sha256>.webp`. ' +
           'Public and immutable: `Cache-Control: public, max-age=31536000, immutable`, with the hash as a strong ETag (If-None-Match answers 304). ' +
-          'Per-IP rate limits: a request that finds its image takes no slot, one that does not (404) takes one; past the limits only images ' +
-          'the server holds in memory are served, other requests are 429.',
+          'Per-IP rate limits: a request that finds its image takes no slot, one that does not (404) takes one; after a miss refused 429, ' +
+          'until its Retry-After, only images the server holds in memory are served to that address.',
         params: MediaFileParams,
         response: {
           200: { description: 'The image bytes', content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } } },
@@ -199,7 +201,7 @@ export function mediaFileRoutes(services: Services, limiter: RateLimiter | null)
       const { venueId, file } = request.params;
       const blob =
         media.hot(venueId, file) ??
-        (limiter ? await limitIpUnlessFound(limiter, request, reply, () => media.read(venueId, file)) : await media.read(venueId, file));
+        (limiter ? await limitIpOnMiss(limiter, request, reply, () => media.read(venueId, file)) : await media.read(venueId, file));
       const etag = `"${blob.key}"`;
       reply.header('etag', etag);
       reply.header('cache-control', 'public, max-age=31536000, immutable');
