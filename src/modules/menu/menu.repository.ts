@@ -385,12 +385,12 @@ export async function bumpDraftVersion(db: Queryable, venueId: string): Promise<
 export async function insertPublication(
   db: Queryable,
   venueId: string,
-  p: { id: string; publishedAt: string; document: unknown; counts: unknown; mediaKeys: string[] },
+  p: { id: string; publishedAt: string; /** The document, serialised. */ json: string; counts: unknown; mediaKeys: string[] },
 ): Promise<void> {
   await db.query(
     `insert into menu_publications (venue_id, id, published_at, document, counts, media_keys)
      values ($1, $2, $3, $4::json, $5::jsonb, $6::text[])`,
-    [venueId, p.id, p.publishedAt, JSON.stringify(p.document), JSON.stringify(p.counts), p.mediaKeys],
+    [venueId, p.id, p.publishedAt, p.json, JSON.stringify(p.counts), p.mediaKeys],
   );
   await db.query(
     // A first publish of a never-edited draft keeps the draft's time (the venue's creation), so

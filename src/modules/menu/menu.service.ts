@@ -10,6 +10,7 @@ import type { VenueContext } from '../venues/api-keys.service.js';
 import type { CachedBody, MenuCache } from './menu-cache.js';
 import * as menu from './menu.repository.js';
 import type { PublishResult } from './menu.schemas.js';
+import { nextTurn } from '../../next-turn.js';
 import { menuDocument } from './menu.views.js';
 
 /** Draft and published menu reads (served from cached bytes) and publishing. */
@@ -77,7 +78,12 @@ export class MenuService {
         products: document.products.length,
       };
       const mediaKeys = [...new Set(rows.products.flatMap((p) => imageKeys(p.image)))];
-      await menu.insertPublication(tx, venue.venueId, { id: publicationId, publishedAt, document, counts, mediaKeys });
+      // A large menu's document takes tens of milliseconds to build, to serialise and to send:
+      // three turns, not one (docs/security.md, "Bounded work").
+      await nextTurn();
+      const json = JSON.stringify(document);
+      await nextTurn();
+      await menu.insertPublication(tx, venue.venueId, { id: publicationId, publishedAt, json, counts, mediaKeys });
       await audit(tx, actor, [{ action: 'menu.publish', entityType: 'menu', entityRef: publicationId, changes: { counts } }]);
       if (notify) queued = await this.events.record(tx, venue.venueId, 'menu.published', { publicationId, publishedAt, counts });
       return { publicationId, publishedAt, counts };
