@@ -44,7 +44,7 @@ export function clientKey(ip: string | undefined): string {
   return key;
 }
 
-export function ipChecks(ip: string): BucketCheck[] {
+export function ipChecks(ip: string | undefined): BucketCheck[] {
   const client = clientKey(ip);
   return IP_BUCKETS.map(([name, { limit, windowSec }]) => ({ name, key: `ip:${name}:${client}`, limit, windowMs: windowSec * 1000 }));
 }
@@ -73,6 +73,8 @@ const REFUSED_MAX = 10_000;
 export class RateLimiter {
   /** Told the bucket of every 429 (GET /metrics). */
   onRejected: ((bucket: string) => void) | null = null;
+  /** Addresses refused a miss (limitIpOnMiss), until their Retry-After: at most REFUSED_MAX. */
+  private readonly refused = new Map<string, number>();
 
   constructor(
     private readonly store: RateStore,
@@ -97,13 +99,9 @@ export class RateLimiter {
     return this.store.refund(checks, token);
   }
 
-  /** Addresses refused a miss (limitIpOnMiss), until their Retry-After: at most REFUSED_MAX. */
-  private readonly refused = new Map<string, number>();
-
   noteRefused(key: string, error: AppError): void {
     const retryAfterSec = Number(error.headers?.['retry-after'] ?? 1);
-    if (this.refused.size >= REFUSED_MAX) this.refused.delete(this.refused.keys().next().value as string);
-    this.refused.set(key, this.now() + retryAfterSec * 1000);
+    remember(this.refused, key, this.now() + retryAfterSec * 1000, REFUSED_MAX);
   }
 
   wasRefused(key: string): boolean {
@@ -143,15 +141,16 @@ export function limitIp(limiter: RateLimiter) {
  */
 export async function limitIpOnMiss<T>(limiter: RateLimiter, request: FastifyRequest, reply: FastifyReply, read: () => Promise<T>): Promise<T> {
   const key = clientKey(request.ip);
+  const checks = ipChecks(request.ip);
   // Refused a miss within its Retry-After: asked again (429 with its headers, nothing counted when
   // refused), never looked up first.
-  if (limiter.wasRefused(key)) await limiter.take(reply, ipChecks(request.ip));
+  if (limiter.wasRefused(key)) await limiter.take(reply, checks);
   try {
     return await read();
   } catch (err) {
     if (err instanceof AppError && err.statusCode === 404) {
       try {
-        await limiter.take(reply, ipChecks(request.ip));
+        await limiter.take(reply, checks);
       } catch (refused) {
         if (refused instanceof AppError) limiter.noteRefused(key, refused);
         throw refused;

@@ -166,9 +166,9 @@ export class MediaService {
   async read(venueId: string, file: string): Promise<ServedBlob> {
     const match = BLOB_FILE.exec(file);
     if (!match || !isUuid(venueId)) throw errors.imageNotFound();
+    const hot = this.hot(venueId, file);
+    if (hot) return hot;
     const key = match[1];
-    const hit = this.deps.cache.get(venueId, key);
-    if (hit) return { key, bytes: hit };
     if (this.misses.has(venueId, key)) throw errors.imageNotFound();
     const mark = this.misses.mark(venueId);
     const bytes = await this.deps.store.get(this.deps.db, venueId, key);
