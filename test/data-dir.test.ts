@@ -55,7 +55,9 @@ async function serveOnce(dataDir: string, extraEnv: Record<string, string> = {})
     await sleep(50);
   }
   child.kill('SIGTERM');
-  return { stdout, stderr, code: await closed };
+  // Awaited before the streams are read: the log's last lines arrive as the process exits.
+  const code = await closed;
+  return { stdout, stderr, code };
 }
 
 describe('the data directory', { skip }, () => {
