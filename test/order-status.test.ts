@@ -9,19 +9,10 @@ import {
   transitionErrorMessage,
   type OrderStatus,
 } from '../src/modules/orders/order-status.js';
+import { SPEC_ALLOWED_PAIRS, SPEC_ORDER_TRANSITIONS } from './helpers/order-transitions.js';
 
 // Spec 3.1, row by row: every (from, to) pair the table allows. Everything else is refused.
-const ALLOWED: readonly [OrderStatus, OrderStatus][] = [
-  ['new', 'confirmed'],
-  ['new', 'cancelled'],
-  ['confirmed', 'preparing'],
-  ['confirmed', 'cancelled'],
-  ['preparing', 'delivering'],
-  ['preparing', 'completed'],
-  ['preparing', 'cancelled'],
-  ['delivering', 'completed'],
-  ['delivering', 'cancelled'],
-];
+const ALLOWED = SPEC_ALLOWED_PAIRS;
 
 const isAllowed = (from: OrderStatus, to: OrderStatus) => ALLOWED.some(([f, t]) => f === from && t === to);
 
@@ -29,6 +20,10 @@ describe('order status machine (spec 3.1)', () => {
   it('has the six statuses in lifecycle order', () => {
     assert.deepEqual(ORDER_STATUSES, ['new', 'confirmed', 'preparing', 'delivering', 'completed', 'cancelled']);
     assert.deepEqual(Object.keys(ORDER_STATUS_TRANSITIONS), [...ORDER_STATUSES]);
+  });
+
+  it('has exactly the transition table of spec 3.1', () => {
+    assert.deepEqual(ORDER_STATUS_TRANSITIONS, SPEC_ORDER_TRANSITIONS);
   });
 
   for (const from of ORDER_STATUSES) {

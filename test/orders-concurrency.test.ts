@@ -3,15 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { ORDER_STATUSES, type OrderStatus } from '../src/modules/orders/order-status.js';
 import { call, createVenue, startApp, type TestApp, type VenueFixture } from './helpers/app.js';
 import { auditEntries, createOrder, driveTo, expectStatus, orderBody, PATH_TO, patchStatus, placeOrder, setUpOrderMenu, type MenuIds } from './helpers/orders.js';
+import { SPEC_ORDER_TRANSITIONS } from './helpers/order-transitions.js';
 
-const LEGAL: Record<OrderStatus, OrderStatus[]> = {
-  new: ['confirmed', 'cancelled'],
-  confirmed: ['preparing', 'cancelled'],
-  preparing: ['delivering', 'completed', 'cancelled'],
-  delivering: ['completed', 'cancelled'],
-  completed: [],
-  cancelled: [],
-};
+// Spec 3.1, as test/helpers/order-transitions.ts writes it out independently of src.
+const LEGAL = SPEC_ORDER_TRANSITIONS;
 
 /**
  * The audit entries of one order must form one chain of legal steps from `start` to the stored
