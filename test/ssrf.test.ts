@@ -3,9 +3,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import type { AppError } from '../src/errors.js';
+import { endpointUrl } from '../src/modules/webhooks/endpoint-url.js';
 import { classifyAddress } from '../src/outbound/address-policy.js';
 import { OutboundError, OutboundFetcher } from '../src/outbound/fetch-bytes.js';
-import { outboundFailure, vetHost, type Dialer, type Resolver } from '../src/outbound/guarded-connector.js';
+import { BlockedAddressError, outboundFailure, vetHost, type AllowedEndpoint, type Dialer, type Resolver } from '../src/outbound/guarded-connector.js';
 
 // The SSRF guard at its decision layer (decisions section 7): the address classifier, the host vet
 // with an injected DNS, and the fetcher with a dial hook that records the address it was handed.
@@ -95,7 +97,13 @@ const NAME_VECTORS: readonly [string, string][] = [
   ['mapped.example', 'blocked'],
   ['[::ffff:a9fe:a9fe]', 'blocked'],
   ['[fd00:ec2::254]', 'blocked'],
+  ['localhost', 'blocked'],
+  ['localhost.', 'blocked'],
+  ['LocalHost.', 'blocked'],
+  ['api.localhost', 'blocked'],
+  ['A.B.LOCALHOST.', 'blocked'],
   ['nowhere.example', 'unresolvable'],
+  ['localhost.example', 'unresolvable'],
 ];
 
 describe('the address classifier', () => {
@@ -125,6 +133,33 @@ describe('the host vet (every address of the answer must pass)', () => {
       }
     });
   }
+
+  it('decides a localhost name is loopback without asking the resolver (RFC 6761)', async () => {
+    const asked: string[] = [];
+    const recording: Resolver = async (hostname) => {
+      asked.push(hostname);
+      return resolver(hostname);
+    };
+    for (const name of ['localhost', 'localhost.', 'LOCALHOST', 'LocalHost.', 'api.localhost', 'x.y.localhost.', 'API.LOCALHOST.']) {
+      const err = await vetHost(name, 443, recording).then(() => null, (e: unknown) => e);
+      assert.ok(err instanceof BlockedAddressError, `${name}: ${String(err)}`);
+      assert.equal(err.literal, true, `${name}: judged by its text`);
+      assert.match(err.message, /localhost name/);
+    }
+    assert.deepEqual(asked, []);
+    // Names that only contain the word are ordinary names: DNS answers for them.
+    for (const name of ['localhost.example', 'notlocalhost', 'localhostx.', 'localhost..']) {
+      await assert.rejects(vetHost(name, 443, recording), { name: 'UnresolvableHostError' });
+    }
+    assert.deepEqual(asked, ['localhost.example', 'notlocalhost', 'localhostx.', 'localhost..']);
+  });
+
+  it('lets a test allowlist naming localhost pass a localhost name, as 127.0.0.1, without asking the resolver', async () => {
+    const refuse: Resolver = async (hostname) => assert.fail(`asked the resolver about ${hostname}`);
+    assert.equal(await vetHost('localhost.', 8080, refuse, [{ host: 'localhost', port: 8080 }]), '127.0.0.1');
+    assert.equal(await vetHost('LOCALHOST', 8080, refuse, [{ host: '127.0.0.1', port: 8080 }]), '127.0.0.1');
+    await assert.rejects(vetHost('localhost.', 8081, refuse, [{ host: 'localhost', port: 8080 }]), { name: 'BlockedAddressError' });
+  });
 
   it('lets a test allowlist pass only the loopback endpoint it names', async () => {
     const allow = [{ host: '127.0.0.1', port: 8080 }];
@@ -236,6 +271,9 @@ describe('the fetcher: each hop vetted before it is dialled', () => {
     'http://mixed.example/',
     'https://mixed6.example/',
     'http://metadata.google.internal/',
+    'http://localhost./',
+    'http://LOCALHOST:8080/',
+    'https://api.localhost./',
   ]) {
     it(`blocks ${url} before any dial`, async () => {
       assert.equal(await outcome(url), 'blocked');
@@ -279,6 +317,29 @@ describe('the fetcher: each hop vetted before it is dialled', () => {
     for (const url of ['ftp://public.example/a.png', 'file:///etc/passwd', 'http://user:pass@public.example/a.png', 'http://:pass@public.example/', 'not a url', 'javascript:alert(1)', 'gopher://public.example/']) {
       assert.equal(await outcome(url), 'invalid_url', url);
     }
+  });
+});
+
+describe('webhook endpoint URLs: the same decision at registration', () => {
+  const verdict = (url: string, allow: AllowedEndpoint[] = []) => {
+    try {
+      return endpointUrl(url, allow);
+    } catch (err) {
+      return (err as AppError).errors?.join('; ') ?? String(err);
+    }
+  };
+
+  it('refuses every localhost name, any case, with or without the trailing dot', () => {
+    for (const url of ['https://localhost/h', 'https://localhost./h', 'https://LOCALHOST./h', 'https://api.localhost/h', 'https://A.Localhost./h', 'https://127.0.0.1./h']) {
+      assert.match(verdict(url), /^url must not point to a loopback/, url);
+    }
+    assert.equal(verdict('https://localhost.example/h'), 'https://localhost.example/h');
+  });
+
+  it('takes plain http to a localhost name only for an endpoint the test allowlist names', () => {
+    assert.equal(verdict('http://localhost.:8080/h', [{ host: 'localhost', port: 8080 }]), 'http://localhost.:8080/h');
+    assert.equal(verdict('http://LOCALHOST:8080/h', [{ host: '127.0.0.1', port: 8080 }]), 'http://localhost:8080/h');
+    assert.equal(verdict('http://localhost:8081/h', [{ host: 'localhost', port: 8080 }]), 'url must use https');
   });
 });
 

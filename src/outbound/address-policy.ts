@@ -59,6 +59,27 @@ export function classifyAddress(address: string): AddressVerdict {
   return ip.kind() === 'ipv4' ? classifyV4(ip as ipaddr.IPv4) : classifyV6(ip as ipaddr.IPv6);
 }
 
+/**
+ * RFC 6761: `localhost` and every name under it mean loopback, whatever a resolver would answer
+ * (a system resolver may not know `localhost.` at all, and a DNS server may answer anything).
+ * Any case, with or without the root's trailing dot.
+ */
+export function isLocalhostName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
+/**
+ * The address a URL's host names by its text alone, without asking a resolver: an IP literal
+ * (brackets removed), or loopback for a localhost name; null for a name only DNS can answer.
+ * Media fetches and webhook URLs both decide by it, at registration and at every connection.
+ */
+export function addressOfHost(host: string): string | null {
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  if (net.isIP(bare) !== 0) return bare;
+  return isLocalhostName(bare) ? '127.0.0.1' : null;
+}
+
 /** true for the loopback forms a test allowlist may name (127.0.0.0/8, ::1, IPv4-mapped loopback). */
 export function isLoopback(address: string): boolean {
   const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;

@@ -3,9 +3,8 @@
 // never the name: a DNS answer that changes between the check and the connect (rebinding) cannot
 // move the connection. Every outbound request Carta makes on a client's behalf goes through it.
 import { lookup } from 'node:dns/promises';
-import net from 'node:net';
 import type { buildConnector } from 'undici';
-import { canonicalAddress, classifyAddress, isLoopback } from './address-policy.js';
+import { addressOfHost, canonicalAddress, classifyAddress, isLocalhostName, isLoopback } from './address-policy.js';
 
 export interface ResolvedAddress {
   address: string;
@@ -26,8 +25,9 @@ export interface AllowedEndpoint {
 
 /**
  * A refused host. Its message is what the client who asked may read: the verdict on an IP literal
- * (the URL's own text), but for a name only that it resolves to an address that is not allowed,
- * never which one or why: what a name resolves to inside the network is not the client's to learn.
+ * or a localhost name (the URL's own text), but for any other name only that it resolves to an
+ * address that is not allowed, never which one or why: what a name resolves to inside the network
+ * is not the client's to learn.
  * `address` and `reason` are for the operators' log.
  */
 export class BlockedAddressError extends Error {
@@ -35,7 +35,7 @@ export class BlockedAddressError extends Error {
     readonly hostname: string,
     readonly address: string,
     readonly reason: string,
-    /** The host was this IP literal: nothing was resolved. */
+    /** The host was judged by its text (an IP literal, a localhost name): nothing was resolved. */
     readonly literal: boolean,
   ) {
     super(literal ? reason : `${hostname} resolves to an address that is not allowed`);
@@ -81,9 +81,10 @@ export function allowedForTests(allow: readonly AllowedEndpoint[], address: stri
 }
 
 /**
- * The address to dial for `hostname`, or a BlockedAddressError. Every address of a multi-address
- * answer must pass: a name with one public and one private address is refused, since which one a
- * later connection (or a retry) would use is not ours to choose.
+ * The address to dial for `hostname`, or a BlockedAddressError. An IP literal or a localhost name
+ * is judged by its text, without asking the resolver (addressOfHost). Every address of a
+ * multi-address answer must pass: a name with one public and one private address is refused,
+ * since which one a later connection (or a retry) would use is not ours to choose.
  */
 export async function vetHost(
   hostname: string,
@@ -92,9 +93,10 @@ export async function vetHost(
   allow: readonly AllowedEndpoint[] = [],
 ): Promise<string> {
   const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  const named = addressOfHost(host);
   let addresses: string[];
-  if (net.isIP(host) !== 0) {
-    addresses = [host];
+  if (named !== null) {
+    addresses = [named];
   } else {
     try {
       addresses = (await resolve(host)).map((a) => a.address);
@@ -106,7 +108,10 @@ export async function vetHost(
   for (const address of addresses) {
     if (allow.length > 0 && allowedForTests(allow, address, port)) continue;
     const verdict = classifyAddress(address);
-    if (!verdict.allowed) throw new BlockedAddressError(host, address, verdict.reason, address === host);
+    if (!verdict.allowed) {
+      const reason = isLocalhostName(host) ? `${host} is a localhost name, which is loopback` : verdict.reason;
+      throw new BlockedAddressError(host, address, reason, named !== null);
+    }
   }
   return addresses[0];
 }

@@ -3,14 +3,10 @@
 // (src/outbound/), which resolves it and checks every address at send time. A host that is an IP
 // literal, or a localhost name, is judged now by the same address policy, so an endpoint that
 // could only ever reach inside the network is refused up front instead of failing every delivery.
-import net from 'node:net';
 import { errors } from '../../errors.js';
 import { WEBHOOK_URL_MAX_LENGTH } from '../../limits.js';
-import { classifyAddress } from '../../outbound/address-policy.js';
+import { addressOfHost, classifyAddress } from '../../outbound/address-policy.js';
 import { allowedForTests, type AllowedEndpoint } from '../../outbound/guarded-connector.js';
-
-/** RFC 6761: `localhost` and every name under it are loopback, whatever a resolver says. */
-const isLocalhostName = (host: string) => host === 'localhost' || host.endsWith('.localhost');
 
 const refused = (rule: string) => errors.validation([`url ${rule}`]);
 
@@ -31,14 +27,15 @@ export function endpointUrl(raw: string, allow: readonly AllowedEndpoint[]): str
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refused('must use https');
 
   const host = url.hostname.replace(/\.$/, '');
-  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  // What the host names without DNS, decided as the connection guard decides it (address-policy.ts).
+  const named = addressOfHost(host);
   const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-  const testEndpoint = allowedForTests(allow, isLocalhostName(host) ? '127.0.0.1' : bare, port);
+  const testEndpoint = named !== null && allowedForTests(allow, named, port);
 
   if (url.protocol === 'http:' && !testEndpoint) throw refused('must use https');
   // `https://./` parses, to a host that is only the root's dot.
   if (host === '') throw refused('must name a host');
-  const internal = isLocalhostName(host) || (net.isIP(bare) !== 0 && !classifyAddress(bare).allowed);
+  const internal = named !== null && !classifyAddress(named).allowed;
   if (internal && !testEndpoint) throw refused('must not point to a loopback, private, link-local or otherwise reserved address');
   if (url.href.length > WEBHOOK_URL_MAX_LENGTH) throw refused(`must be at most ${WEBHOOK_URL_MAX_LENGTH} characters`);
   return url.href;
