@@ -1,4 +1,5 @@
-// `npm run lint:openapi`: Redocly's recommended rules on the committed document (redocly.yaml),
+// `npm run lint:openapi`: Redocly's recommended rules on the committed document, at their strict
+// severity (redocly.yaml), so a finding the recommended set calls a warning fails the run too;
 // offline: no telemetry, no update check. A node script so the environment is set on every shell.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';

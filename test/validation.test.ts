@@ -139,6 +139,39 @@ describe('formatValidationErrors (decisions 11)', () => {
   });
 });
 
+describe('numbers no route can use (issue 34)', () => {
+  const Query = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) });
+  const max = Number.MAX_SAFE_INTEGER;
+
+  it('refuses a query integer that text coerces to Infinity or past the safe integers', () => {
+    for (const text of ['Infinity', '1e308', '1e400', '9007199254740993']) {
+      assert.deepEqual(check(Query, { page: text }, 'querystring', 'query'), [`page must be <= ${max}`], text);
+    }
+    assert.deepEqual(check(Query, { page: '-Infinity' }, 'querystring', 'query'), ['page must be >= 1']);
+    assert.deepEqual(check(Query, { limit: 'Infinity' }, 'querystring', 'query'), ['limit must be <= 100']);
+    for (const text of ['NaN', '1.5', '', 'abc']) {
+      assert.deepEqual(check(Query, { page: text }, 'querystring', 'query'), ['page must be an integer'], text);
+    }
+    assert.deepEqual(check(Query, { page: String(max) }, 'querystring', 'query'), []);
+  });
+
+  it('refuses a body number JSON read as Infinity, in a field of any name at any depth', () => {
+    const Body = Type.Object({
+      default: Type.Integer(),
+      items: Type.Array(Type.Object({ ratio: Type.Number(), at: Type.Optional(Nullable(Type.Integer({ maximum: 5 }))) })),
+    });
+    const body = JSON.parse('{"default":1e400,"items":[{"ratio":-1e400,"at":1e400}]}');
+    assert.deepEqual(check(Body, body).sort(), ['default must be <= 9007199254740991', 'items[0].at must be <= 5', `items[0].ratio must be >= ${-Number.MAX_VALUE}`]);
+    assert.deepEqual(check(Body, { default: -max, items: [{ ratio: 0.5, at: null }] }), []);
+  });
+
+  it('leaves the schema the OpenAPI document shows as it was', () => {
+    const Body = Type.Object({ n: Type.Integer() });
+    check(Body, { n: 1 });
+    assert.equal((Body.properties.n as { maximum?: number }).maximum, undefined);
+  });
+});
+
 describe('assertValid (the CLI path)', () => {
   const Body = Type.Object({ currency: StringEnum(['EUR', 'USD'] as const) }, { additionalProperties: false });
 

@@ -130,7 +130,7 @@ const CLIENT_ERRORS = new Map([
   ['ERR_HTTP_REQUEST_TIMEOUT', { statusCode: 408, message: 'The request did not arrive in time' }],
   ['HPE_HEADER_OVERFLOW', { statusCode: 431, message: 'Request headers are too large' }],
 ]);
-const MALFORMED_REQUEST = { statusCode: 400, message: 'Malformed HTTP request' };
+export const MALFORMED_REQUEST = { statusCode: 400, message: 'Malformed HTTP request' };
 
 /**
  * Errors Node's HTTP parser raises before a request exists (a malformed request line, headers

@@ -46,11 +46,51 @@ export const inTimestampRange = (ms: number) => ms >= MIN_TIMESTAMP && ms <= MAX
 const ajvs: Partial<Record<`${Part}-${Mode}`, Ajv>> = {};
 const ajvFor = (part: Part, mode: Mode) => (ajvs[`${part}-${mode}`] ??= makeAjv(part, mode));
 
+// Keywords whose value is data, not a schema; and those whose value maps names to schemas.
+const VALUE_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+
+/**
+ * `schema` with every integer held to the safe integers and every number to the finite ones.
+ * Ajv turns query text into a number with `+text`, so `Infinity`, `1e308` and `9007199254740993`
+ * (read as ...992) pass as integers, and JSON reads `1e400` as Infinity; one without a range of
+ * its own then reaches arithmetic and SQL as a number no database takes (an offset of Infinity
+ * was a 500). Held here, every route refuses them as a 400 naming the field.
+ */
+export function finiteNumbers(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(finiteNumbers);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, sub] of Object.entries(schema)) {
+    if (VALUE_KEYWORDS.has(key)) out[key] = sub;
+    else if (SCHEMA_MAPS.has(key) && sub !== null && typeof sub === 'object') {
+      out[key] = Object.fromEntries(Object.entries(sub).map(([name, s]) => [name, finiteNumbers(s)]));
+    } else out[key] = finiteNumbers(sub);
+  }
+  const types = ([] as unknown[]).concat(out.type);
+  const bound = types.includes('integer') ? Number.MAX_SAFE_INTEGER : types.includes('number') ? Number.MAX_VALUE : undefined;
+  if (bound !== undefined) {
+    out.minimum = typeof out.minimum === 'number' ? Math.max(out.minimum, -bound) : -bound;
+    out.maximum = typeof out.maximum === 'number' ? Math.min(out.maximum, bound) : bound;
+  }
+  return out;
+}
+
+// One copy per schema, so a shape many routes share (a list's query) is still compiled once.
+const boundedSchemas = new WeakMap<object, object>();
+function bounded(schema: object): object {
+  let copy = boundedSchemas.get(schema);
+  if (!copy) boundedSchemas.set(schema, (copy = finiteNumbers(schema) as object));
+  return copy;
+}
+
 /** Validates against one schema: the value when valid, else its errors, bounded (bounded-errors.ts). */
-function schemaValidator(schema: object, part: Part) {
+function schemaValidator(given: object, part: Part) {
+  let schema: object | undefined;
   let check: ValidateFunction | undefined;
   let explainer: ReturnType<typeof compileExplainer> | undefined;
   return (value: unknown, checkText: boolean): ErrorObject[] | null => {
+    schema ??= bounded(given);
     check ??= ajvFor(part, 'first').compile(schema);
     const valid = check(value);
     // Text PostgreSQL cannot store is refused for every part and every route (text-safety.ts);

@@ -277,8 +277,12 @@ function encodeSegment(value: string): string {
   }
 }
 
-const QUERY_KEYS = ['locale', 'version', 'page', 'limit', 'status', 'type', 'since', 'updatedSince', 'createdFrom', 'createdTo', 'dryRun', 'action', 'fields', '__proto__'];
-const QUERY_VALUES = ['-1', '0', '1', '2', '1e9', '99999999999999999999', 'abc', '', 'true', 'false', 'null', '%FF', '%00', '2026-01-01T00:00:00Z', '0000-01-01T00:00:00Z', 'draft', 'published', 'new', 'uk', 'en', 'x'.repeat(300)];
+const QUERY_KEYS = ['locale', 'version', 'page', 'limit', 'size', 'status', 'type', 'since', 'updatedSince', 'createdFrom', 'createdTo', 'dryRun', 'action', 'fields', '__proto__'];
+// Numbers that text coerces to something no list can use (Infinity, past 2^53) sit with the plain odd text.
+const QUERY_VALUES = [
+  '-1', '0', '1', '2', '1e9', '99999999999999999999', '1e308', '1e400', 'Infinity', '-Infinity', 'NaN', '1.5', '9007199254740993', '0x10', ' 7 ',
+  'abc', '', 'true', 'false', 'null', '%FF', '%00', '2026-01-01T00:00:00Z', '0000-01-01T00:00:00Z', 'draft', 'published', 'new', 'uk', 'en', 'x'.repeat(300),
+];
 
 const queryString: fc.Arbitrary<string> = fc
   .array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ maxLength: 6 })), fc.oneof(fc.constantFrom(...QUERY_VALUES), fc.string({ maxLength: 10 }))), { maxLength: 4 })

@@ -14,6 +14,8 @@ export interface paths {
         /**
          * Liveness probe
          * @description Answers `{ "status": "ok" }` while the process serves requests, without touching the database (decisions 0).
+         *
+         *     **Errors:** 400 ("Malformed HTTP request").
          */
         get: operations["getHealth"];
         put?: never;
@@ -34,6 +36,8 @@ export interface paths {
         /**
          * Readiness probe
          * @description Answers `{ "status": "ready" }` when the database answers within 2 s, else 503 `{ "status": "unavailable" }` (decisions 0), also while the server shuts down: take the instance out of the load balancer until it is ready again.
+         *
+         *     **Errors:** 400 ("Malformed HTTP request").
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1327,6 +1331,18 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description Bad request:
+             *     - "Malformed HTTP request" (message, no code): Node cannot parse the request line or a header; answered on the connection, which then closes
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getReadiness: {
@@ -1347,6 +1363,18 @@ export interface operations {
                     "application/json": {
                         status: string;
                     };
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Malformed HTTP request" (message, no code): Node cannot parse the request line or a header; answered on the connection, which then closes
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Not ready, `unavailable`: the database did not answer in time */

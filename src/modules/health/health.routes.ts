@@ -1,9 +1,17 @@
 import { Type } from 'typebox';
 import type { Database } from '../../db/port.js';
+import { MALFORMED_REQUEST } from '../../http/error-handler.js';
+import { errorResponses } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
 
 const tags = ['health'];
 const Status = (description: string) => Type.Object({ status: Type.String() }, { description });
+
+// The probes take no input and no credentials, so their own work refuses nothing; the one 4xx a
+// probe's request can get is the server's, for bytes that are not an HTTP request it can read.
+const probeErrors = errorResponses({
+  400: [{ message: MALFORMED_REQUEST.message, when: 'Node cannot parse the request line or a header; answered on the connection, which then closes' }],
+});
 
 /**
  * A readiness probe answers within this: a database that does not answer (a connect waiting out
@@ -40,7 +48,7 @@ export function healthRoutes(db: Database) {
         tags,
         summary: 'Liveness probe',
         description: 'Answers `{ "status": "ok" }` while the process serves requests, without touching the database (decisions 0).',
-        response: { 200: Status('Alive: `ok`') },
+        response: { 200: Status('Alive: `ok`'), ...probeErrors },
       },
     }, async () => ({ status: 'ok' }));
 
@@ -56,6 +64,7 @@ export function healthRoutes(db: Database) {
         response: {
           200: Status('Ready: `ready`'),
           503: Status('Not ready, `unavailable`: the database did not answer in time'),
+          ...probeErrors,
         },
       },
     }, async (request, reply) => {

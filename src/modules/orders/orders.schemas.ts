@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ListEnvelope, Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
+import { ListEnvelope, Nullable, PageQuery, StringEnum, Timestamp } from '../../http/schemas/common.js';
 import { ORDER_STATUSES } from './order-status.js';
 
 export const ORDER_TYPES = ['delivery', 'pickup', 'dine_in'] as const;
@@ -60,8 +60,7 @@ export type OrderListView = Static<typeof OrderList>;
 
 // Timestamps are checked by the service so the message can name the parameter (decisions 5).
 export const OrderListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  ...PageQuery,
   status: Type.Optional(Type.String({ description: 'Comma-separated statuses', maxLength: 200 })),
   type: Type.Optional(StringEnum(ORDER_TYPES)),
   createdFrom: Type.Optional(Type.String({ description: 'ISO 8601 with a timezone; inclusive' })),
