@@ -1,5 +1,39 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+// The layers of src/, top to bottom (docs/architecture.md): an import points down or sideways
+// within its layer, never up, and never in a circle.
+//   entry    main.ts, cli/, server/          start, stop, commands
+//   app      app.ts, services.ts             builds the services and the HTTP app around them
+//   http     http/ (all but http/schemas/)   plugins, error rendering, the request gate
+//   modules  modules/<feature>/              routes, services, repositories of one feature
+//   base     db/, outbound/, shared/, http/schemas/ and the root files (errors, config, ...)
+// Inside a module only its HTTP-facing files (routes, pages and what renders or parses for them)
+// use the HTTP layer; services and repositories do not.
+const ENTRY = './src/{main.ts,cli/**,server/**}';
+const APP = './src/{app,services}.ts';
+const HTTP = './src/http/{!(schemas)/**,*.ts}';
+const MODULES = './src/modules/**';
+const MODULE_HTTP_FACING = 'src/modules/**/{*.routes,*.page,page.render,media-body,representation}.ts';
+const BASE = ['src/db/**', 'src/outbound/**', 'src/shared/**', 'src/http/schemas/**', 'src/*.ts'];
+
+/** The layers a file may not import, for the files that `files` matches and `ignores` leaves. */
+const layerRule = (files, ignores, forbidden, message) => ({
+  files,
+  ignores,
+  rules: {
+    'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [{ target: './src/**', from: forbidden, message }] }],
+  },
+});
+
+// A module reaches another module through its service (or its schemas and views), never through
+// its repository: the SQL of a table has one owner.
+const foreignRepository = {
+  group: ['../*/*.repository.js'],
+  message: "another module's repository is its own: go through that module's service",
+};
 
 export default tseslint.config(
   { ignores: ['dist/', 'packages/*/dist/', 'node_modules/', 'data/', '.tmp/', 'bench/results/'] },
@@ -12,5 +46,25 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  // Later blocks replace the rule of earlier ones for the files they match: from the top layer down.
+  layerRule(['src/**/*.ts'], ['src/main.ts', 'src/cli/**', 'src/server/**'], [ENTRY], 'main, cli and server are the top layer: nothing imports them'),
+  layerRule(['src/**/*.ts'], ['src/main.ts', 'src/cli/**', 'src/server/**', 'src/app.ts', 'src/services.ts'], [ENTRY, APP], 'app.ts and services.ts wire everything: only main, cli and server import them'),
+  layerRule(['src/modules/**/*.ts'], [MODULE_HTTP_FACING], [ENTRY, APP, HTTP], 'services and repositories do not use the HTTP layer: what they share with it lives in src/shared/'),
+  layerRule(BASE, ['src/main.ts', 'src/app.ts', 'src/services.ts'], [ENTRY, APP, HTTP, MODULES], 'the base layer (db, outbound, shared, http/schemas, root files) imports no module and no HTTP code'),
+  {
+    files: ['src/modules/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [foreignRepository] }] },
   },
 );

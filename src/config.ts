@@ -2,11 +2,22 @@
 // typed Config that is passed to everything else.
 import path from 'node:path';
 import { MB, SYNC_WINDOW_MS } from './limits.js';
-import type { S3Settings } from './modules/media/s3-blob-store.js';
 import { isLoopback } from './outbound/address-policy.js';
 import type { AllowedEndpoint } from './outbound/guarded-connector.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** An S3-compatible bucket for image bytes (MEDIA_S3_*). */
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** An S3-compatible endpoint (MinIO, R2, ...); AWS when null. */
+  endpoint: string | null;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  forcePathStyle: boolean;
+  prefix: string;
+}
 
 export interface Config {
   readonly port: number;

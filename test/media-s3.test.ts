@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { GetObjectCommand, NoSuchKey, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
-import type { S3Settings } from '../src/modules/media/s3-blob-store.js';
+import type { S3Settings } from '../src/config.js';
 import { call, createVenue, startApp, syncOk, type TestApp, type VenueFixture } from './helpers/app.js';
 import { makeImage, toBase64 } from './helpers/images.js';
 import { freePort } from './helpers/net.js';

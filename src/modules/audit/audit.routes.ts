@@ -1,8 +1,11 @@
 import type { App } from '../../http/types.js';
-import type { Services } from '../../services.js';
+import type { AuditService } from './audit.service.js';
 import { AuditList, AuditQuery } from './audit.schemas.js';
 
-export function auditRoutes(services: Services) {
+/** The services these routes call. */
+type RouteServices = { audit: AuditService };
+
+export function auditRoutes(services: RouteServices) {
   return async function routes(app: App): Promise<void> {
     app.get('/audit-log', {
       schema: {

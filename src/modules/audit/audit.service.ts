@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../../db/port.js';
-import { listEnvelope, pageWindow } from '../../http/pagination.js';
+import { listEnvelope, pageWindow } from '../../shared/pagination.js';
 import { uuidv7 } from '../../ids.js';
 import type { AuditAction } from '../../operations.js';
 import type { VenueContext } from '../venues/api-keys.service.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isNotModified, sendNotModified } from '../../http/etag.js';
+import { isNotModified, sendNotModified } from '../../http/etag-reply.js';
 
 export type Encoding = 'br' | 'gzip';
 

@@ -5,7 +5,8 @@ import { AppError, errors } from '../../errors.js';
 import { contentSecurityPolicy, pageHeaders } from '../../http/html.js';
 import { shownPath } from '../../http/request-logger.js';
 import type { App } from '../../http/types.js';
-import type { Services } from '../../services.js';
+import type { GuestService } from '../guest/guest.service.js';
+import type { TablesService } from '../merch/tables.service.js';
 import { IMMUTABLE, Representation, sendRepresentation } from '../docs/representation.js';
 import { GuestOrderParams, SlugParams } from '../guest/guest.schemas.js';
 import { TokenParams } from '../merch/tables.schemas.js';
@@ -13,6 +14,9 @@ import { GUEST_ASSETS_PATH, loadGuestAssets, type GuestAssets } from './page.ass
 import { renderMessagePage } from './page.render.js';
 import { GuestPageService, type LanguageHints, type RenderedPage } from './page.service.js';
 import { uiStrings, type UiStrings } from './shared/strings.js';
+
+/** The services these routes call. */
+type RouteServices = { guest: GuestService; tables: TablesService };
 
 const PageQuery = Type.Object({ lang: Type.Optional(Type.String({ maxLength: 35 })) });
 const FileParams = Type.Object({ file: Type.String({ maxLength: 200 }) });
@@ -42,7 +46,7 @@ function messageFor(error: AppError, strings: UiStrings): { status: number; mess
  * (the venue's menu link), GET /m/:slug/orders/:token (an order's status) and their assets.
  * Public, per-IP limits like the guest API.
  */
-export function guestPageRoutes(services: Services, config: Config, assets: GuestAssets = loadGuestAssets()) {
+export function guestPageRoutes(services: RouteServices, config: Config, assets: GuestAssets = loadGuestAssets()) {
   return async function routes(app: App): Promise<void> {
     if (!assets.script) app.log.warn('guest page assets are not built (npm run build): pages are served without script and styles');
     const pages = new GuestPageService(services.guest, services.tables, assets);

@@ -1,10 +1,13 @@
 import { errorResponses, IdempotencyHeaders, NotModified } from '../../http/schemas/common.js';
-import { conditionalView, sendCached } from '../../http/etag.js';
+import { conditionalView, sendCached } from '../../http/etag-reply.js';
 import type { App } from '../../http/types.js';
-import type { Services } from '../../services.js';
+import type { GuestService } from './guest.service.js';
 import { Order } from '../orders/orders.schemas.js';
 import { guestOrderPath } from './guest.paths.js';
 import { GuestMenu, GuestMenuQuery, GuestOrder, GuestOrderBody, GuestOrderParams, SlugParams } from './guest.schemas.js';
+
+/** The services these routes call. */
+type RouteServices = { guest: GuestService };
 
 const tags = ['guest'];
 // An order's answers carry the guest's contact details or the order itself: never stored by a cache.
@@ -13,7 +16,7 @@ const orderConfig = { noStore: true as const };
 const orderViewConfig = { noStore: true as const, secretParams: ['token'] };
 
 /** Public routes, no key (decisions section 2); only the per-IP limits apply. */
-export function guestRoutes(services: Services) {
+export function guestRoutes(services: RouteServices) {
   return async function routes(app: App): Promise<void> {
     app.get('/venues/:slug/menu', {
       schema: {

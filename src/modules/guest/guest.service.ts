@@ -10,7 +10,7 @@ import type { CachedBody, MenuCache } from '../menu/menu-cache.js';
 import { findPublicationDocument } from '../menu/menu.repository.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
 import * as orders from '../orders/orders.repository.js';
-import { loadOrderViews } from '../orders/orders.service.js';
+import { loadOrderViews } from '../orders/order-reads.js';
 import { orderMarks, orderViews, placedOrderView } from '../orders/order-view.js';
 import type { OrderView } from '../orders/orders.schemas.js';
 import type { MediaUrls } from '../media/stored-image.js';

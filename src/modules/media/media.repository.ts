@@ -1,5 +1,4 @@
 import type { Queryable } from '../../db/port.js';
-import type { StoredImage } from './stored-image.js';
 
 export interface BlobRow {
   key: string;
@@ -72,40 +71,6 @@ export async function deleteUnreferencedBlobs(db: Queryable, venueId: string, ke
 }
 
 // ---- what refers to images ----------------------------------------------------------------------
-
-/** Sets (or clears) a banner's image. */
-export async function setBannerImage(db: Queryable, venueId: string, bannerId: string, image: StoredImage | null): Promise<void> {
-  await db.query(
-    `update banners set image = $3::jsonb, revision = revision + 1, updated_at = now() where venue_id = $1 and id = $2`,
-    [venueId, bannerId, image === null ? null : JSON.stringify(image)],
-  );
-}
-
-/** Sets (or clears) a product's image; its revision and updatedAt move like any other change. */
-export async function setProductImage(db: Queryable, venueId: string, productId: string, image: StoredImage | null): Promise<void> {
-  await db.query(
-    `update products set image = $3::jsonb, revision = revision + 1, updated_at = now() where venue_id = $1 and id = $2`,
-    [venueId, productId, image === null ? null : JSON.stringify(image)],
-  );
-}
-
-export async function findLogo(db: Queryable, venueId: string): Promise<StoredImage | null> {
-  const { rows } = await db.query<{ logo: StoredImage | null }>('select logo from venue_settings where venue_id = $1', [venueId]);
-  return rows[0]?.logo ?? null;
-}
-
-/**
- * Sets (or clears) the venue's logo. The settings row is made on first use with the defaults a
- * missing row stands for (decisions 6); its updatedAt moves, so settings and guest reads refresh.
- */
-export async function setLogo(db: Queryable, venueId: string, image: StoredImage | null): Promise<void> {
-  await db.query(
-    `insert into venue_settings (venue_id, enabled_languages, logo)
-     select v.id, array[v.default_language], $2::jsonb from venues v where v.id = $1
-     on conflict (venue_id) do update set logo = excluded.logo, revision = venue_settings.revision + 1, updated_at = now()`,
-    [venueId, image === null ? null : JSON.stringify(image)],
-  );
-}
 
 // ---- S3 store: deletions that happen after commit -------------------------------------------------
 

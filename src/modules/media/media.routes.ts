@@ -1,16 +1,22 @@
 import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { actorOf as actor } from '../../http/actor.js';
-import { isNotModified, sendNotModified } from '../../http/etag.js';
+import { isNotModified, sendNotModified } from '../../http/etag-reply.js';
 import type { ErrorCode } from '../../errors.js';
 import { limitIpOnMiss, type RateLimiter } from '../../http/rate-limit/limiter.js';
 import { errorResponses, IdParams, NotModified } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
 import { MEDIA_BODY_LIMIT_BYTES } from '../../limits.js';
-import type { Services } from '../../services.js';
+import type { MediaService } from './media.service.js';
 import { ProductRefParams } from '../menu/menu.schemas.js';
-import { bannerImage, logoImage, productImage, type ImageTarget } from './image-targets.js';
+import { productImage } from '../menu/product-image.js';
+import { bannerImage } from '../merch/banner-image.js';
+import { logoImage } from '../settings/logo-image.js';
+import type { ImageTarget } from './image-targets.js';
 import { registerMediaBody } from './media-body.js';
 import { ImageDeleted, ImageSourceBody, ImageUploadQuery, MediaFileParams, MediaImage, type ImageSourceInput } from './media.schemas.js';
+
+/** The services these routes call. */
+type RouteServices = { media: MediaService };
 
 const tags = ['media'];
 
@@ -39,7 +45,7 @@ const UPLOAD_DESCRIPTION = [
  * draw from the media bucket (media-fast with ?preoptimized=true, spec 8.4), and are admitted once
  * their body has arrived (media-capacity.ts): past capacity the answer is 503 MEDIA_BUSY.
  */
-export function mediaRoutes(services: Services) {
+export function mediaRoutes(services: RouteServices) {
   const { media } = services;
 
   const upload = (preoptimizable: boolean): RouteShorthandOptions => ({
@@ -174,7 +180,7 @@ export function mediaRoutes(services: Services) {
  * product at once and a CDN pulls from few addresses, while misses asked for in a stream would
  * each be a database (or bucket) look-up. A hot image is served before any limit is asked.
  */
-export function mediaFileRoutes(services: Services, limiter: RateLimiter | null) {
+export function mediaFileRoutes(services: RouteServices, limiter: RateLimiter | null) {
   const { media } = services;
   return async function routes(app: App): Promise<void> {
     app.get('/:venueId/:file', {

@@ -4,7 +4,7 @@ import { errors } from '../../errors.js';
 import { isUuid } from '../../ids.js';
 import type { OutboundFetcher } from '../../outbound/fetch-bytes.js';
 import { audit, type Actor } from '../audit/audit.service.js';
-import { lockMenu } from '../menu/menu.repository.js';
+import { lockMenu } from '../../db/venue-locks.js';
 import type { BlobStore, BlobToStore } from './blob-store.js';
 import type { ImageProcessor, ProcessedImage } from './image-processor.js';
 import { readImageSource } from './image-source.js';

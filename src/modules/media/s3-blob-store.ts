@@ -12,23 +12,13 @@
 //   between cancels the deletion (it runs under the same lock), so an object in use is never deleted.
 import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Database, Queryable } from '../../db/port.js';
-import { lockMenu } from '../menu/menu.repository.js';
+import { lockMenu } from '../../db/venue-locks.js';
 import type { BlobStore, BlobToStore } from './blob-store.js';
 import * as media from './media.repository.js';
+import type { S3Settings } from '../../config.js';
 
 /** The most keys one DeleteObjects request takes. */
 const DELETE_BATCH = 1000;
-
-export interface S3Settings {
-  bucket: string;
-  region: string;
-  /** An S3-compatible endpoint (MinIO, R2, ...); AWS when null. */
-  endpoint: string | null;
-  accessKeyId: string | null;
-  secretAccessKey: string | null;
-  forcePathStyle: boolean;
-  prefix: string;
-}
 
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3' as const;

@@ -4,6 +4,7 @@ import { isUuid } from '../../ids.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import * as menu from './menu.repository.js';
 import type { CleanupInput, CleanupResult } from './menu.schemas.js';
+import { lockMenu } from '../../db/venue-locks.js';
 
 type Kind = 'product' | 'category' | 'ingredient';
 const TABLES = { product: 'products', category: 'categories', ingredient: 'ingredients' } as const;
@@ -20,7 +21,7 @@ export class CleanupService {
     const venueId = actor.venue.venueId;
     const everything = input.items.length === 0;
     return this.db.transaction(async (tx) => {
-      await menu.lockMenu(tx, venueId);
+      await lockMenu(tx, venueId);
       const ids: Record<Kind, string[] | 'all'> = { product: 'all', category: 'all', ingredient: 'all' };
       const notFound: string[] = [];
       if (!everything) {

@@ -1,4 +1,4 @@
-import { etagOf } from '../../http/etag.js';
+import { etagOf } from '../../shared/etag.js';
 import { remember } from '../../lru.js';
 
 /** A serialised read, ready to send: the bytes and their ETag. */

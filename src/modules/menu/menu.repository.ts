@@ -73,14 +73,6 @@ const PRODUCT_COLUMNS = `id, external_id, name, description, price_minor, sale_p
   badge_label, badge_color, category_id, ingredient_ids, modifier_groups, sort_order, menu_visible, cleaned_up_at,
   image, translations, revision, updated_at`;
 
-/**
- * Serialises the writers of one venue's menu (sync, publish, patch, cleanup, translations): two
- * syncs at once run one after the other and each sees the other's result. Held to commit.
- */
-export async function lockMenu(db: Queryable, venueId: string): Promise<void> {
-  await db.query(`select pg_advisory_xact_lock(hashtextextended('menu:' || $1::text, 0))`, [venueId]);
-}
-
 // ---- look-ups by externalId: one statement per table, whatever the number of items -----------
 
 export async function findCategoriesByExternalIds(db: Queryable, venueId: string, externalIds: string[]): Promise<CategoryRow[]> {
@@ -451,4 +443,12 @@ export async function findProductsByGroupIds(db: Queryable, venueId: string, gro
     [venueId, groupIds],
   );
   return rows;
+}
+
+/** Sets (or clears) a product's image; its revision and updatedAt move like any other change. */
+export async function setProductImage(db: Queryable, venueId: string, productId: string, image: StoredImage | null): Promise<void> {
+  await db.query(
+    `update products set image = $3::jsonb, revision = revision + 1, updated_at = now() where venue_id = $1 and id = $2`,
+    [venueId, productId, image === null ? null : JSON.stringify(image)],
+  );
 }

@@ -1,8 +1,12 @@
 import { errorResponses, NotModified } from '../../http/schemas/common.js';
-import { isNotModified, sendCached, sendNotModified } from '../../http/etag.js';
+import { isNotModified, sendCached, sendNotModified } from '../../http/etag-reply.js';
 import { actorOf } from '../../http/actor.js';
 import type { App } from '../../http/types.js';
-import type { Services } from '../../services.js';
+import type { Metrics } from '../../http/metrics.js';
+import type { CleanupService } from './cleanup.service.js';
+import type { MenuService } from './menu.service.js';
+import type { ProductsService } from './products.service.js';
+import type { SyncService } from './sync.service.js';
 import { whenReady } from '../../when-ready.js';
 import {
   CleanupBody,
@@ -20,9 +24,12 @@ import {
   SyncResponse,
 } from './menu.schemas.js';
 
+/** The services these routes call. */
+type RouteServices = { cleanup: CleanupService; menu: MenuService; metrics: Metrics | null; products: ProductsService; sync: SyncService };
+
 const tags = ['menu'];
 
-export function menuRoutes(services: Services) {
+export function menuRoutes(services: RouteServices) {
   return async function routes(app: App): Promise<void> {
     app.post('/sync', {
       // A dry run skips the heavy bucket (spec 4.1); the limiter reads the query for that.

@@ -12,6 +12,7 @@ import * as menu from './menu.repository.js';
 import type { PublishResult } from './menu.schemas.js';
 import { nextTurn } from '../../next-turn.js';
 import { menuDocument } from './menu.views.js';
+import { lockMenu } from '../../db/venue-locks.js';
 
 /** Draft and published menu reads (served from cached bytes) and publishing. */
 export class MenuService {
@@ -62,7 +63,7 @@ export class MenuService {
     const notify = await this.events.wanted(venue.venueId, 'menu.published');
     let queued = 0;
     const result = await this.db.transaction(async (tx) => {
-      await menu.lockMenu(tx, venue.venueId);
+      await lockMenu(tx, venue.venueId);
       const rows = await menu.loadMenu(tx, venue.venueId);
       const publicationId = uuidv7();
       const publishedAt = new Date().toISOString();

@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
-import { assertIfMatch, etagOf } from '../../http/etag.js';
+import { assertIfMatch, etagOf } from '../../shared/etag.js';
 import { stableStringify } from '../../stable-json.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { MediaService } from '../media/media.service.js';
@@ -10,6 +10,7 @@ import * as menu from './menu.repository.js';
 import type { ProductPatchInput, ProductViewValue } from './menu.schemas.js';
 import { productView, type ImageView } from './menu.views.js';
 import { checkTranslations, mergeTranslations } from './translations.js';
+import { lockMenu } from '../../db/venue-locks.js';
 
 export interface ProductRead {
   product: ProductViewValue;
@@ -72,7 +73,7 @@ export class ProductsService {
   async patch(actor: Actor, ref: string, input: ProductPatchInput, ifMatch: string | undefined): Promise<ProductRead> {
     const venueId = actor.venue.venueId;
     return this.db.transaction(async (tx) => {
-      await menu.lockMenu(tx, venueId);
+      await lockMenu(tx, venueId);
       const row = await findProductByRef(tx, venueId, ref, true);
       if (!row) throw errors.productNotFound();
       const current = await this.read(tx, venueId, row);
@@ -119,7 +120,7 @@ export class ProductsService {
   async delete(actor: Actor, ref: string): Promise<{ id: string; externalId: string | null; deleted: true }> {
     const venueId = actor.venue.venueId;
     const { result, released } = await this.db.transaction(async (tx) => {
-      await menu.lockMenu(tx, venueId);
+      await lockMenu(tx, venueId);
       const row = await findProductByRef(tx, venueId, ref, true);
       if (!row) throw errors.productNotFound();
       await menu.deleteProduct(tx, venueId, row.id);

@@ -3,12 +3,13 @@ import { DeadlineExceededError, type Database, type Queryable } from '../../db/p
 import { errors, type BulkLimitCode } from '../../errors.js';
 import { uuidv7 } from '../../ids.js';
 import { audit, type Actor } from '../audit/audit.service.js';
-import { countUsage } from '../reference/usage.repository.js';
+import { planUsage } from '../reference/reference.service.js';
 import { readSettings } from '../settings/settings.service.js';
 import * as menu from './menu.repository.js';
 import type { SyncInput, SyncResult } from './menu.schemas.js';
 import { ItemDigestCache } from './item-digests.js';
 import { planSync, productHashes, referencedExternalIds, type SectionName, type StoredState, type SyncPlan } from './sync.planner.js';
+import { lockMenu } from '../../db/venue-locks.js';
 
 const LIMIT_CODES: Record<SectionName, BulkLimitCode> = {
   categories: 'CATEGORY_BULK_LIMIT_EXCEEDED',
@@ -36,7 +37,7 @@ export function scheduleErrors(input: SyncInput): string[] {
 
 /** Spec 4.1 rule 9: new items only, against everything stored (hidden products included). */
 async function checkPlanLimits(tx: Queryable, actor: Actor, plan: SyncPlan): Promise<void> {
-  const usage = await countUsage(tx, actor.venue.venueId);
+  const usage = await planUsage(tx, actor.venue.venueId);
   const limits = actor.venue.planDefinition.limits;
   const caps: Record<SectionName, number> = {
     categories: limits.maxCategories,
@@ -143,7 +144,7 @@ export class SyncService {
       // Spec 4.1 rules 2 and 11: one transaction, bounded by the sync window.
       return await this.db.transaction(
         async (tx) => {
-          await menu.lockMenu(tx, venueId);
+          await lockMenu(tx, venueId);
           const settings = await readSettings(tx, venueId);
           const stored = await loadStored(tx, venueId, input, digestOf);
           const plan = planSync(input, stored, { enabledLanguages: new Set(settings.enabledLanguages), newId: uuidv7, digestOf });

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/port.js';
 import type { StoredImage } from '../media/stored-image.js';
 import type { StoredTranslations } from '../menu/translations.schemas.js';
-import { findRow, listRows, selectRows } from './merch.repository.js';
+import { findRow, listRows, selectRows } from '../../db/keyed-rows.js';
 
 export interface BannerRow {
   id: string;
@@ -51,5 +51,13 @@ export async function updateBannerTranslations(db: Queryable, venueId: string, r
      from jsonb_to_recordset($2::jsonb) as r(id uuid, translations jsonb)
      where b.venue_id = $1 and b.id = r.id`,
     [venueId, JSON.stringify(rows)],
+  );
+}
+
+/** Sets (or clears) a banner's image. */
+export async function setBannerImage(db: Queryable, venueId: string, bannerId: string, image: StoredImage | null): Promise<void> {
+  await db.query(
+    `update banners set image = $3::jsonb, revision = revision + 1, updated_at = now() where venue_id = $1 and id = $2`,
+    [venueId, bannerId, image === null ? null : JSON.stringify(image)],
   );
 }

@@ -1,15 +1,18 @@
 import { actorOf as actor } from '../../http/actor.js';
-import { conditionalView, withEtag } from '../../http/etag.js';
+import { conditionalView, withEtag } from '../../http/etag-reply.js';
 import { errorResponses, IdParams, ListQuery, NotModified } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
-import type { Services } from '../../services.js';
+import type { BannersService } from './banners.service.js';
 import { Banner, BannerCreateBody, BannerList, BannerPatchBody } from './banners.schemas.js';
 import { Deleted } from './merch.schemas.js';
+
+/** The services these routes call. */
+type RouteServices = { banners: BannersService };
 
 const tags = ['banners'];
 
 /** /v1/banners (decisions section 8). Images: POST|DELETE /v1/banners/:id/image (media routes). */
-export function bannersRoutes(services: Services) {
+export function bannersRoutes(services: RouteServices) {
   const { banners } = services;
 
   return async function routes(app: App): Promise<void> {

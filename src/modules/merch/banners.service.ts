@@ -1,18 +1,20 @@
 import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
-import { listEnvelope, pageWindow } from '../../http/pagination.js';
-import { assertIfMatch } from '../../http/etag.js';
+import { listEnvelope, pageWindow } from '../../shared/pagination.js';
+import { assertIfMatch } from '../../shared/etag.js';
 import { uuidv7 } from '../../ids.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { MediaService } from '../media/media.service.js';
 import { imageKeys, type MediaUrls } from '../media/stored-image.js';
-import { lockMenu } from '../menu/menu.repository.js';
+import { lockMenu } from '../../db/venue-locks.js';
 import { checkTranslations, mergeTranslations } from '../menu/translations.js';
 import { readSettings } from '../settings/settings.service.js';
 import { findBanner, listBanners, type BannerRow } from './banners.repository.js';
 import type { BannerCreateInput, BannerPatchInput, BannerView } from './banners.schemas.js';
-import { countRows, deleteRow, insertRow, lockMerch, updateRow } from './merch.repository.js';
-import { assertHttpsLink, assertRoom, ChangeSet, etagged, mapViolations, nextSchedule, productIdOf, type Etagged } from './merch-rules.js';
+import { countRows, deleteRow, insertRow, updateRow } from '../../db/keyed-rows.js';
+import { lockMerch } from '../../db/venue-locks.js';
+import { assertHttpsLink, assertRoom, ChangeSet, mapViolations, nextSchedule, productIdOf } from './merch-rules.js';
+import { etagged, type Etagged } from '../../shared/etag.js';
 
 export function bannerView(row: BannerRow, urls: MediaUrls, venueId: string): BannerView {
   const image = urls.view(venueId, row.image);

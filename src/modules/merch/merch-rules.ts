@@ -1,8 +1,7 @@
 // Rules the three merchandising resources share: schedules, product references, unique keys
-// decided by the database, plan limits, ETags.
+// decided by the database, plan limits.
 import { FOREIGN_KEY_VIOLATION, type Queryable, sqlState, UNIQUE_VIOLATION, violatedConstraint } from '../../db/port.js';
 import { AppError, errors } from '../../errors.js';
-import { etagOf } from '../../http/etag.js';
 import { jsonEqual } from '../../stable-json.js';
 import { findProductByRef } from '../menu/products.service.js';
 import { normaliseScheduleTime, scheduleInstant } from './schedule.js';
@@ -77,16 +76,6 @@ export async function mapViolations<T>(subject: { externalId?: string | null }, 
 /** Decisions 8 and 11: a create past the plan's limit, with { limit, available, requested }. */
 export function assertRoom(limit: number, current: number, refuse: (details: { limit: number; available: number; requested: number }) => Error): void {
   if (current + 1 > limit) throw refuse({ limit, available: Math.max(0, limit - current), requested: 1 });
-}
-
-export interface Etagged<T> {
-  view: T;
-  etag: string;
-}
-
-/** The read shape and its ETag (the bytes of that shape: any change moves it). */
-export function etagged<T>(view: T): Etagged<T> {
-  return { view, etag: etagOf(JSON.stringify(view)) };
 }
 
 /** Decisions 8: a banner's link must be https. */

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/port.js';
 import { isUuid } from '../../ids.js';
-import { findRow, listRows, selectRows, updateRow } from './merch.repository.js';
+import { findRow, listRows, selectRows, updateRow } from '../../db/keyed-rows.js';
 
 export interface PromotionRow {
   id: string;

@@ -1,8 +1,8 @@
 import { actorOf as actor } from '../../http/actor.js';
-import { conditionalView, withEtag } from '../../http/etag.js';
+import { conditionalView, withEtag } from '../../http/etag-reply.js';
 import { errorResponses, IdParams, ListQuery, NotModified } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
-import type { Services } from '../../services.js';
+import type { PromotionsService } from './promotions.service.js';
 import { Deleted } from './merch.schemas.js';
 import {
   ItemParams,
@@ -16,10 +16,13 @@ import {
   PromotionPatchBody,
 } from './promotions.schemas.js';
 
+/** The services these routes call. */
+type RouteServices = { promotions: PromotionsService };
+
 const tags = ['promotions'];
 
 /** /v1/promotions and /v1/promotions/:id/items (decisions section 8). */
-export function promotionsRoutes(services: Services) {
+export function promotionsRoutes(services: RouteServices) {
   const { promotions } = services;
 
   return async function routes(app: App): Promise<void> {

@@ -1,12 +1,13 @@
 import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
-import { assertIfMatch } from '../../http/etag.js';
-import { listEnvelope, pageWindow } from '../../http/pagination.js';
+import { assertIfMatch } from '../../shared/etag.js';
+import { listEnvelope, pageWindow } from '../../shared/pagination.js';
 import { uuidv7 } from '../../ids.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import { readSettings } from '../settings/settings.service.js';
-import { deleteRow, insertRow, updateRow } from './merch.repository.js';
-import { ChangeSet, etagged, mapViolations, nextSchedule, productIdOf, type Etagged } from './merch-rules.js';
+import { deleteRow, insertRow, updateRow } from '../../db/keyed-rows.js';
+import { ChangeSet, mapViolations, nextSchedule, productIdOf } from './merch-rules.js';
+import { etagged, type Etagged } from '../../shared/etag.js';
 import * as promotions from './promotions.repository.js';
 import type {
   PromotionCreateInput,

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/port.js';
 import type { SubscriptionStatus } from '../venues/plans.js';
-import { findRow, listRows } from './merch.repository.js';
+import { findRow, listRows } from '../../db/keyed-rows.js';
 
 export interface TableRow {
   id: string;

@@ -1,17 +1,20 @@
 import { actorOf as actor } from '../../http/actor.js';
-import { conditionalView, withEtag } from '../../http/etag.js';
+import { conditionalView, withEtag } from '../../http/etag-reply.js';
 import { errorResponses, IdParams, ListQuery, NotModified } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
-import type { Services } from '../../services.js';
+import type { TablesService } from './tables.service.js';
 import { Deleted } from './merch.schemas.js';
 import { GuestTable, QrPngQuery, QrSheetQuery, Table, TableCreateBody, TableList, TablePatchBody, TokenParams } from './tables.schemas.js';
+
+/** The services these routes call. */
+type RouteServices = { tables: TablesService };
 
 const tags = ['tables'];
 
 const svgResponse = (description: string) => ({ description, content: { 'image/svg+xml': { schema: { type: 'string' } } } });
 
 /** /v1/tables (decisions section 8): tables, their QR codes and a printable sheet. */
-export function tablesRoutes(services: Services) {
+export function tablesRoutes(services: RouteServices) {
   const { tables } = services;
 
   return async function routes(app: App): Promise<void> {
@@ -144,7 +147,7 @@ export function tablesRoutes(services: Services) {
 }
 
 /** GET /guest/v1/tables/:token: where a table's QR code leads (public, per-IP limits only). */
-export function guestTableRoutes(services: Services) {
+export function guestTableRoutes(services: RouteServices) {
   return async function routes(app: App): Promise<void> {
     app.get('/tables/:token', {
       // Whoever holds the token can order at the table: masked in logs and error paths.

@@ -1,9 +1,9 @@
 import type { Database, WriteScope } from '../../db/port.js';
 import { errors } from '../../errors.js';
-import type { EventSink } from '../../http/sse.js';
+import type { EventSink } from '../../shared/event-sink.js';
 import { ORDER_STREAMS_PER_VENUE } from '../../limits.js';
 import * as orders from './orders.repository.js';
-import { loadOrderViews } from './orders.service.js';
+import { loadOrderViews } from './order-reads.js';
 
 export interface OrderStreamOptions {
   /** Streams one venue may hold open on this server. */

@@ -2,18 +2,23 @@ import { errorResponses } from '../../http/schemas/common.js';
 import { sendJson } from '../../http/send-json.js';
 import { actorOf } from '../../http/actor.js';
 import type { App } from '../../http/types.js';
-import type { Services } from '../../services.js';
+import type { OrderStreams } from './order-stream.js';
+import type { OrdersService } from './orders.service.js';
+import type { ApiKeysService } from '../venues/api-keys.service.js';
 import { whenReady } from '../../when-ready.js';
 import { SSE_HEADERS, sseResponse } from '../../http/sse.js';
 import { Order, OrderIdParams, OrderList, OrderListQuery, OrderStatusBody, OrderStreamHeaders, OrderStreamQuery } from './orders.schemas.js';
 import { STREAM_RETRY_MS } from './order-stream.js';
+
+/** The services these routes call. */
+type RouteServices = { apiKeys: ApiKeysService; orderStreams: OrderStreams; orders: OrdersService };
 
 const tags = ['orders'];
 // Spec 5 rule 7: the Orders API needs a paid plan; the gate runs before validation and 404s.
 // Orders carry customers' contact details: no cache stores an answer (Cache-Control: no-store).
 const config = { planFeature: 'ordersApi' as const, noStore: true as const };
 
-export function ordersRoutes(services: Services) {
+export function ordersRoutes(services: RouteServices) {
   return async function routes(app: App): Promise<void> {
     app.get('/orders', {
       config,

@@ -1,16 +1,16 @@
 import { EpochMemo } from '../../db/epoch-memo.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
-import type { Database, Queryable } from '../../db/port.js';
+import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
-import { listEnvelope, pageWindow } from '../../http/pagination.js';
+import { listEnvelope, pageWindow } from '../../shared/pagination.js';
 import { isUuid } from '../../ids.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import { ORDER_STATUSES, canTransition, transitionErrorMessage, type OrderStatus } from './order-status.js';
 import * as orders from './orders.repository.js';
 import type { OrderListQueryValue, OrderListView, OrderStreamQueryValue, OrderView } from './orders.schemas.js';
 import type { StreamStart } from './order-stream.js';
-import { orderViews } from './order-view.js';
-import { inTimestampRange } from '../../http/validation.js';
+import { loadOrderViews } from './order-reads.js';
+import { inTimestampRange } from '../../shared/timestamps.js';
 
 // ISO 8601 date-time with an explicit zone: Z or +hh:mm / -hh:mm (decisions section 5).
 const ZONED_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
@@ -27,11 +27,6 @@ function zoned(name: string, value: string | undefined): string | undefined {
     throw errors.invalidParameter(`${name} must be an ISO 8601 timestamp with a timezone (Z or +hh:mm)`);
   }
   return new Date(value).toISOString();
-}
-
-export async function loadOrderViews(db: Queryable, venueId: string, rows: orders.OrderRow[]): Promise<OrderView[]> {
-  const lines = await orders.findOrderLines(db, venueId, rows.map((r) => r.id));
-  return orderViews(rows, lines.items, lines.modifiers);
 }
 
 export class OrdersService {

@@ -1,10 +1,13 @@
 import { sendJson } from '../../http/send-json.js';
 import type { App } from '../../http/types.js';
-import type { Services } from '../../services.js';
+import type { ReferenceService } from './reference.service.js';
 import { whenReady } from '../../when-ready.js';
 import { Reference } from './reference.schemas.js';
 
-export function referenceRoutes(services: Services) {
+/** The services these routes call. */
+type RouteServices = { reference: ReferenceService };
+
+export function referenceRoutes(services: RouteServices) {
   return async function routes(app: App): Promise<void> {
     app.get('/reference', {
       schema: {

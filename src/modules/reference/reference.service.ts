@@ -1,5 +1,5 @@
 import { EpochMemo } from '../../db/epoch-memo.js';
-import type { Database } from '../../db/port.js';
+import type { Database, Queryable } from '../../db/port.js';
 import {
   BODY_LIMIT_BYTES,
   CLEANUP_ARRAY_CAP,
@@ -29,6 +29,11 @@ import { countUsage, type Usage } from './usage.repository.js';
 export interface RouteEntry {
   method: string;
   url: string;
+}
+
+/** Plan usage (spec 8.3) in the caller's transaction: sync checks its limits against the same counts GET /v1/reference shows. */
+export function planUsage(db: Queryable, venueId: string): Promise<Usage> {
+  return countUsage(db, venueId);
 }
 
 /** Groups /v1 routes by their first path segment: the `resources` index of spec 2.9. */

@@ -46,3 +46,21 @@ export async function saveSettings(db: Queryable, venueId: string, s: SettingsWr
     [venueId, s.name, s.defaultLanguage, s.enabledLanguages, s.cardStyle, s.timezone, JSON.stringify(s.orderConfig)],
   );
 }
+
+export async function findLogo(db: Queryable, venueId: string): Promise<StoredImage | null> {
+  const { rows } = await db.query<{ logo: StoredImage | null }>('select logo from venue_settings where venue_id = $1', [venueId]);
+  return rows[0]?.logo ?? null;
+}
+
+/**
+ * Sets (or clears) the venue's logo. The settings row is made on first use with the defaults a
+ * missing row stands for (decisions 6); its updatedAt moves, so settings and guest reads refresh.
+ */
+export async function setLogo(db: Queryable, venueId: string, image: StoredImage | null): Promise<void> {
+  await db.query(
+    `insert into venue_settings (venue_id, enabled_languages, logo)
+     select v.id, array[v.default_language], $2::jsonb from venues v where v.id = $1
+     on conflict (venue_id) do update set logo = excluded.logo, revision = venue_settings.revision + 1, updated_at = now()`,
+    [venueId, image === null ? null : JSON.stringify(image)],
+  );
+}

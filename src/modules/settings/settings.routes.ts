@@ -1,13 +1,16 @@
 import { errorResponses, NotModified } from '../../http/schemas/common.js';
 import { actorOf } from '../../http/actor.js';
 import type { App } from '../../http/types.js';
-import { isNotModified, sendNotModified } from '../../http/etag.js';
-import type { Services } from '../../services.js';
+import { isNotModified, sendNotModified } from '../../http/etag-reply.js';
+import type { SettingsService } from './settings.service.js';
 import { Settings, SettingsPatchBody } from './settings.schemas.js';
+
+/** The services these routes call. */
+type RouteServices = { settings: SettingsService };
 
 const tags = ['settings'];
 
-export function settingsRoutes(services: Services) {
+export function settingsRoutes(services: RouteServices) {
   return async function routes(app: App): Promise<void> {
     app.get('/settings', {
       schema: {

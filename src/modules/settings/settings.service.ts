@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
-import { assertIfMatch, etagOf } from '../../http/etag.js';
+import { assertIfMatch, etagOf } from '../../shared/etag.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { MediaUrls } from '../media/stored-image.js';
 import { findSettings, saveSettings, type SettingsRow } from './settings.repository.js';

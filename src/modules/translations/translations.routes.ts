@@ -1,10 +1,13 @@
 import { errorResponses } from '../../http/schemas/common.js';
 import { actorOf } from '../../http/actor.js';
 import type { App } from '../../http/types.js';
-import type { Services } from '../../services.js';
+import type { TranslationsService } from './translations.service.js';
 import { TranslationsBody, TranslationsResponse, type TranslationsInput } from './translations.schemas.js';
 
-export function translationsRoutes(services: Services) {
+/** The services these routes call. */
+type RouteServices = { translations: TranslationsService };
+
+export function translationsRoutes(services: RouteServices) {
   return async function routes(app: App): Promise<void> {
     app.put('/translations', {
       config: { buckets: ['heavy'] },

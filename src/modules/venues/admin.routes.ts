@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
-import type { Services } from '../../services.js';
+import type { ApiKeysService } from './api-keys.service.js';
+import type { VenuesService } from './venues.service.js';
 import {
   ApiKeyCreateBody,
   ApiKeyCreated,
@@ -13,12 +14,15 @@ import {
   VenuePatchBody,
 } from './venues.schemas.js';
 
+/** The services these routes call. */
+type RouteServices = { apiKeys: ApiKeysService; venues: VenuesService };
+
 const tags = ['operator'];
 // A response that shows a key: no cache may store it.
 const showsKey = { noStore: true as const };
 
 /** The operator API of decisions section 1, mounted under /admin/v1. */
-export function adminRoutes(services: Services) {
+export function adminRoutes(services: RouteServices) {
   return async function routes(app: App): Promise<void> {
     app.post('/venues', {
       schema: {

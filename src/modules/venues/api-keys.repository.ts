@@ -1,7 +1,8 @@
 import type { Queryable } from '../../db/port.js';
 import type { Plan, SubscriptionStatus } from './plans.js';
+import type { KeyMode } from './venues.schemas.js';
 
-export type KeyMode = 'live' | 'test';
+export type { KeyMode };
 
 export interface ApiKeyRow {
   id: string;

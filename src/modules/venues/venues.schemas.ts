@@ -3,6 +3,10 @@ import { StringEnum, Timestamp } from '../../http/schemas/common.js';
 import { CURRENCIES, LANGUAGES } from '../reference/catalog.js';
 import { PLANS, SUBSCRIPTION_STATUSES } from './plans.js';
 
+/** An API key's mode (decisions section 1): `carta_live_...` or `carta_test_...`. */
+export const KEY_MODES = ['live', 'test'] as const;
+export type KeyMode = (typeof KEY_MODES)[number];
+
 const Slug = Type.String({ pattern: '^[a-z0-9-]{3,64}$', description: '[a-z0-9-]{3,64}, unique' });
 
 export const VenueCreateBody = Type.Object(
@@ -45,7 +49,7 @@ export const VenueParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
 export const ApiKeyCreateBody = Type.Object(
   {
-    mode: StringEnum(['live', 'test'] as const),
+    mode: StringEnum(KEY_MODES),
     readOnly: Type.Optional(Type.Boolean({ default: false })),
     label: Type.Optional(Type.String({ maxLength: 100 })),
   },
@@ -56,7 +60,7 @@ export type ApiKeyCreateInput = Static<typeof ApiKeyCreateBody>;
 export const ApiKeyCreated = Type.Object({
   id: Type.String(),
   key: Type.String({ description: 'Shown only in this response; only a hash is stored' }),
-  mode: StringEnum(['live', 'test'] as const),
+  mode: StringEnum(KEY_MODES),
   readOnly: Type.Boolean(),
   label: Type.Union([Type.String(), Type.Null()]),
   createdAt: Timestamp,
@@ -65,7 +69,7 @@ export type ApiKeyCreatedView = Static<typeof ApiKeyCreated>;
 
 export const ApiKeySummary = Type.Object({
   id: Type.String(),
-  mode: StringEnum(['live', 'test'] as const),
+  mode: StringEnum(KEY_MODES),
   readOnly: Type.Boolean(),
   label: Type.Union([Type.String(), Type.Null()]),
   hint: Type.String({ description: 'The last 4 characters of the key' }),

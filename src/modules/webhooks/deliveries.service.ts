@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
-import { listEnvelope, pageWindow } from '../../http/pagination.js';
+import { listEnvelope, pageWindow } from '../../shared/pagination.js';
 import { isUuid } from '../../ids.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import { findDelivery, listDeliveries, redeliver, type AttemptRow, type DeliveryRow } from './deliveries.repository.js';

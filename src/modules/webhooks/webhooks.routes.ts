@@ -3,7 +3,8 @@ import { actorOf as actor } from '../../http/actor.js';
 import { errorResponses, IdParams, ListQuery } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
 import { WEBHOOK_ENDPOINTS_PER_VENUE } from '../../limits.js';
-import type { Services } from '../../services.js';
+import type { WebhookDeliveriesService } from './deliveries.service.js';
+import type { WebhooksService } from './webhooks.service.js';
 import {
   WebhookCreateBody,
   WebhookDelivery,
@@ -15,6 +16,9 @@ import {
   WebhookPatchBody,
 } from './webhooks.schemas.js';
 
+/** The services these routes call. */
+type RouteServices = { webhookDeliveries: WebhookDeliveriesService; webhooks: WebhooksService };
+
 const tags = ['webhooks'];
 // Webhooks come with the Orders API: paid plans only, refused on free before validation and 404s.
 const config = { planFeature: 'ordersApi' as const };
@@ -23,7 +27,7 @@ const secretConfig = { ...config, noStore: true as const };
 const PAID_ONLY = 'Paid plans only: 403 `PAID_PLAN_REQUIRED` on free.';
 
 /** /v1/webhooks (issue 16, docs/events.md): the endpoints a venue's events are sent to. */
-export function webhooksRoutes(services: Services) {
+export function webhooksRoutes(services: RouteServices) {
   const { webhooks, webhookDeliveries } = services;
 
   return async function routes(app: App): Promise<void> {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
-import { listEnvelope, pageWindow } from '../../http/pagination.js';
+import { listEnvelope, pageWindow } from '../../shared/pagination.js';
 import { uuidv7 } from '../../ids.js';
 import { WEBHOOK_ENDPOINTS_PER_VENUE } from '../../limits.js';
 import type { AllowedEndpoint } from '../../outbound/guarded-connector.js';

@@ -1,27 +1,10 @@
-import { createHash } from 'node:crypto';
-import { errors } from '../errors.js';
-
-/** A strong ETag from the representation's bytes: it changes exactly when the content does. */
-export function etagOf(body: string | Buffer): string {
-  return `"${createHash('sha1').update(body).digest('base64url').slice(0, 27)}"`;
-}
-
-function tags(header: string): string[] {
-  return header.split(',').map((t) => t.trim().replace(/^W\//, ''));
-}
+import { entityTags } from '../shared/etag.js';
 
 /** If-None-Match: true when the client's copy is current (answer 304). */
 export function isNotModified(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch === etag) return true; // the usual case: the one tag the client was sent
-  return ifNoneMatch.trim() === '*' || tags(ifNoneMatch).includes(etag);
-}
-
-/** If-Match on a write: a stale tag is 412 STALE_RESOURCE (spec 4.2). Absent = unconditional. */
-export function assertIfMatch(ifMatch: string | undefined, currentEtag: string): void {
-  if (ifMatch === undefined) return;
-  if (ifMatch.trim() === '*') return;
-  if (!tags(ifMatch).includes(currentEtag)) throw errors.staleResource();
+  return ifNoneMatch.trim() === '*' || entityTags(ifNoneMatch).includes(etag);
 }
 
 interface ConditionalReply {

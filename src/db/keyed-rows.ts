@@ -1,26 +1,21 @@
-// SQL shared by the three merchandising tables (banners, promotions, venue_tables): each is keyed
-// by (venue_id, id), carries an optional external_id unique per venue, and bumps `revision` and
-// `updated_at` on every change. Table and column names come from this code, never from a request.
-import type { Queryable } from '../../db/port.js';
-import { isUuid } from '../../ids.js';
+// SQL shared by the tables keyed by (venue_id, id) that are written field by field: the three
+// merchandising tables (banners, promotions, venue_tables), which also carry an optional
+// external_id unique per venue and bump `revision` and `updated_at` on every change, and the
+// webhook endpoints (read and deleted here). Table and column names come from the calling
+// repository, never from a request.
+import { isUuid } from '../ids.js';
+import type { Queryable } from './port.js';
 
-export type MerchTable = 'banners' | 'promotions' | 'venue_tables';
-/** Tables keyed by (venue_id, id) that the plain reads and the delete below serve too. */
-export type KeyedTable = MerchTable | 'webhook_endpoints';
+/** Tables written through insertRow and updateRow: they carry `revision` and `updated_at`. */
+export type RevisedTable = 'banners' | 'promotions' | 'venue_tables';
+/** Tables keyed by (venue_id, id) that the plain reads and the delete below serve. */
+export type KeyedTable = RevisedTable | 'webhook_endpoints';
 
 /** Columns stored as jsonb: their values are sent as JSON text and cast. */
 const JSONB = new Set(['translations', 'image']);
 
 const param = (column: string, n: number) => (JSONB.has(column) ? `$${n}::jsonb` : `$${n}`);
 const value = (column: string, v: unknown) => (JSONB.has(column) && v !== null ? JSON.stringify(v) : v);
-
-/**
- * Serialises the merchandising writes of one venue that must see each other: creates against the
- * plan's limit. Held to commit.
- */
-export async function lockMerch(db: Queryable, venueId: string): Promise<void> {
-  await db.query(`select pg_advisory_xact_lock(hashtextextended('merch:' || $1::text, 0))`, [venueId]);
-}
 
 /** One row by id; an id that is not a uuid matches nothing (rather than failing the cast). */
 export async function findRow<R>(db: Queryable, venueId: string, table: KeyedTable, columns: string, id: string, forUpdate = false): Promise<R | null> {
@@ -67,7 +62,7 @@ export async function listRows<R>(
   return { rows, total: await countRows(db, venueId, table) };
 }
 
-export async function insertRow(db: Queryable, venueId: string, table: MerchTable, row: Record<string, unknown>): Promise<void> {
+export async function insertRow(db: Queryable, venueId: string, table: RevisedTable, row: Record<string, unknown>): Promise<void> {
   const columns = Object.keys(row);
   await db.query(
     `insert into ${table} (venue_id, ${columns.join(', ')}) values ($1, ${columns.map((c, i) => param(c, i + 2)).join(', ')})`,
@@ -76,7 +71,7 @@ export async function insertRow(db: Queryable, venueId: string, table: MerchTabl
 }
 
 /** Sets the given columns of one row (none: only touches it); its revision and updatedAt move. */
-export async function updateRow(db: Queryable, venueId: string, table: MerchTable, id: string, changes: Record<string, unknown>): Promise<void> {
+export async function updateRow(db: Queryable, venueId: string, table: RevisedTable, id: string, changes: Record<string, unknown>): Promise<void> {
   const columns = Object.keys(changes);
   await db.query(
     `update ${table} set ${columns.map((c, i) => `${c} = ${param(c, i + 3)}`).join(', ')}${columns.length ? ', ' : ''}
