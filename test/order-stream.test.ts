@@ -295,7 +295,7 @@ describe('the live order stream when its key loses its right', () => {
     let ended = false;
     let close = () => {};
     await t.services.orderStreams.open(
-      { venueId: venue.id, start: { now: true }, stillAllowed: () => allowed, log: { warn: () => {} } },
+      { venueId: venue.id, start: { now: true }, stillAllowed: async () => allowed, log: { warn: () => {} } },
       () => ({
         write: (text) => written.push(text) > 0,
         onDrain: () => {},

@@ -47,11 +47,13 @@ describe('write epochs', () => {
     let loads = 0;
     const load = async () => `v${++loads}`;
     assert.equal(await memo.get('a', { venueId: A }, load), 'v1');
-    assert.equal(memo.get('a', { venueId: A }, load), 'v1', 'a hit comes without a promise');
+    assert.equal(memo.peek('a'), 'v1', 'a hit comes without a promise');
     epochs.moved({ venueId: B });
     epochs.moved({ venueId: A, ordersOnly: true });
-    assert.equal(memo.get('a', { venueId: A }, load), 'v1', 'another venue, and this venue\'s orders, leave it');
+    assert.equal(memo.peek('a'), 'v1', 'another venue, and this venue\'s orders, leave it');
+    assert.equal(await memo.get('a', { venueId: A }, load), 'v1');
     epochs.moved({ venueId: A });
+    assert.equal(memo.peek('a'), undefined, 'a write to its venue ends it');
     assert.equal(await memo.get('a', { venueId: A }, load), 'v2');
 
     // A scope found from the value: a miss (no venue) is read again after any write.

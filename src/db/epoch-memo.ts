@@ -21,11 +21,21 @@ export class EpochMemo<V> {
     private readonly maxEntries = 10_000,
   ) {}
 
-  /** The value, without a promise when it is memoised (a hot read then costs no microtask). */
-  get(key: string, scope: MemoScope<V>, load: () => Promise<V>): V | Promise<V> {
-    if (!this.db.coherent()) return load();
+  /**
+   * The memoised value while nothing it was read from has been written since, else undefined (then
+   * `get` reads it). A memoised value is never undefined: a look-up that finds nothing is kept as null.
+   */
+  peek(key: string): V | undefined {
+    if (!this.db.coherent()) return undefined;
     const hit = this.entries.get(key);
-    if (hit && hit.epoch === this.db.writeEpoch(hit.scope)) return hit.value;
+    return hit && hit.epoch === this.db.writeEpoch(hit.scope) ? hit.value : undefined;
+  }
+
+  /** The value: the memoised one while current, else read through `load` (and memoised). */
+  async get(key: string, scope: MemoScope<V>, load: () => Promise<V>): Promise<V> {
+    const hit = this.peek(key);
+    if (hit !== undefined) return hit;
+    if (!this.db.coherent()) return load();
     return this.fill(key, scope, load);
   }
 

@@ -1,6 +1,6 @@
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../errors.js';
-import { whenReady } from '../../when-ready.js';
+import { whenReady } from '../serve-cached.js';
 import type { ApiKeysService, VenueContext } from '../../modules/venues/api-keys.service.js';
 import { limitVenue, type RateLimiter } from '../rate-limit/limiter.js';
 
@@ -24,6 +24,9 @@ export function apiKeyAuth(apiKeys: ApiKeysService, limiter: RateLimiter | null,
     });
   };
   return function authenticate(request: FastifyRequest, reply: FastifyReply): void | Promise<void> {
-    return whenReady(apiKeys.authenticate(request.headers.authorization), (venue) => admit(request, reply, venue));
+    const { authorization } = request.headers;
+    const known = apiKeys.peek(authorization);
+    if (known) return admit(request, reply, known);
+    return apiKeys.authenticate(authorization).then((venue) => admit(request, reply, venue));
   };
 }

@@ -23,15 +23,18 @@ export class MenuCache {
 
   constructor(private readonly maxVenues = 1000) {}
 
-  /** The cached entry when current (no promise: a hot read costs no microtask), else built. */
-  get(venueId: string, kind: string, version: string, build: () => Promise<string>): CachedBody | Promise<CachedBody> {
+  /** The cached entry while it is of `version`, else undefined (then `get` builds it). */
+  peek(venueId: string, kind: string, version: string): CachedBody | undefined {
     const kinds = this.venues.get(venueId);
     const hit = kinds?.get(kind);
-    if (hit && hit.version === version) {
-      this.touch(venueId, kinds as Map<string, CachedBody>);
-      return hit;
-    }
-    return this.fill(venueId, kind, version, build);
+    if (!hit || hit.version !== version) return undefined;
+    this.touch(venueId, kinds as Map<string, CachedBody>);
+    return hit;
+  }
+
+  /** The entry of `version`: the cached one, or built and cached. */
+  async get(venueId: string, kind: string, version: string, build: () => Promise<string>): Promise<CachedBody> {
+    return this.peek(venueId, kind, version) ?? this.fill(venueId, kind, version, build);
   }
 
   private async fill(venueId: string, kind: string, version: string, build: () => Promise<string>): Promise<CachedBody> {

@@ -7,7 +7,7 @@ import type { CleanupService } from './cleanup.service.js';
 import type { MenuService } from './menu.service.js';
 import type { ProductsService } from './products.service.js';
 import type { SyncService } from './sync.service.js';
-import { whenReady } from '../../when-ready.js';
+import { serveCached } from '../../http/serve-cached.js';
 import {
   CleanupBody,
   CleanupResponse,
@@ -86,10 +86,14 @@ export function menuRoutes(services: RouteServices) {
         querystring: MenuQuery,
         response: { 200: MenuDocument, 304: NotModified, ...errorResponses({ 404: ['MENU_NOT_PUBLISHED'] }) },
       },
-    }, (request, reply) =>
-      whenReady(services.menu.read(request.venue, request.query.version ?? 'draft'), (cached) => {
-        sendCached(request.headers['if-none-match'], reply, cached);
-      }));
+    }, (request, reply) => {
+      const version = request.query.version ?? 'draft';
+      return serveCached(
+        () => services.menu.peek(request.venue, version),
+        () => services.menu.read(request.venue, version),
+        (cached) => sendCached(request.headers['if-none-match'], reply, cached),
+      );
+    });
 
     app.post('/publish', {
       config: { buckets: ['heavy'] },

@@ -2,7 +2,6 @@ import { EpochMemo } from '../../db/epoch-memo.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
-import { whenReady } from '../../when-ready.js';
 import { uuidv7 } from '../../ids.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import { imageKeys, type MediaUrls } from '../media/stored-image.js';
@@ -13,6 +12,11 @@ import type { PublishResult } from './menu.schemas.js';
 import { nextTurn } from '../../next-turn.js';
 import { menuDocument } from './menu.views.js';
 import { lockMenu } from '../../db/venue-locks.js';
+
+/** What the cached bytes of a menu version are keyed by: the draft's version, or the publication (none yet: null). */
+function cacheKey(state: menu.MenuStateRow, version: 'draft' | 'published'): string | null {
+  return version === 'draft' ? `d${state.draft_version}` : state.latest_publication_id;
+}
 
 /** Draft and published menu reads (served from cached bytes) and publishing. */
 export class MenuService {
@@ -27,15 +31,23 @@ export class MenuService {
     this.states = new EpochMemo(db);
   }
 
-  read(venue: VenueContext, version: 'draft' | 'published'): CachedBody | Promise<CachedBody> {
-    const state = this.states.get(venue.venueId, { venueId: venue.venueId }, () => menu.getMenuState(this.db, venue.venueId));
-    // Synchronous while everything is memoised: a 304 then awaits nothing but the route's own await.
-    return whenReady(state, (s) => this.readAt(venue, version, s));
+  /**
+   * The menu's cached bytes while the venue's menu state and its serialised document are both
+   * memoised, else undefined (then `read`): the HTTP layer answers a hot read, a 304 most of the
+   * time, in the turn that read its request.
+   */
+  peek(venue: VenueContext, version: 'draft' | 'published'): CachedBody | undefined {
+    const state = this.states.peek(venue.venueId);
+    if (state === undefined) return undefined;
+    const key = cacheKey(state, version);
+    return key === null ? undefined : this.cache.peek(venue.venueId, version, key);
   }
 
-  private readAt(venue: VenueContext, version: 'draft' | 'published', state: menu.MenuStateRow): CachedBody | Promise<CachedBody> {
+  async read(venue: VenueContext, version: 'draft' | 'published'): Promise<CachedBody> {
+    const state = await this.states.get(venue.venueId, { venueId: venue.venueId }, () => menu.getMenuState(this.db, venue.venueId));
+    const key = cacheKey(state, version);
     if (version === 'draft') {
-      return this.cache.get(venue.venueId, 'draft', `d${state.draft_version}`, async () => {
+      return this.cache.get(venue.venueId, version, key as string, async () => {
         const rows = await menu.loadMenu(this.db, venue.venueId);
         const doc = menuDocument(rows, {
           version: 'draft',
@@ -50,7 +62,7 @@ export class MenuService {
     }
     const publicationId = state.latest_publication_id;
     if (!publicationId) throw errors.menuNotPublished();
-    return this.cache.get(venue.venueId, 'published', publicationId, async () => {
+    return this.cache.get(venue.venueId, version, publicationId, async () => {
       const document = await menu.findPublicationDocument(this.db, venue.venueId, publicationId);
       if (document === null) throw errors.menuNotPublished();
       return document;

@@ -4,7 +4,6 @@
 import { createHash } from 'node:crypto';
 import { EpochMemo } from '../../db/epoch-memo.js';
 import type { Database } from '../../db/port.js';
-import { whenReady } from '../../when-ready.js';
 import type { MediaImageView } from '../media/media.schemas.js';
 import type { MediaUrls } from '../media/stored-image.js';
 import { allBanners, type BannerRow } from './banners.repository.js';
@@ -88,12 +87,11 @@ export class GuestMerch {
 
   /**
    * What is live now. The guest menu asks on every request: the answer is kept until the data
-   * changes (a write moves the epoch) or the clock crosses a schedule boundary, and given without
-   * a promise while it is (as EpochMemo gives it).
+   * changes (a write moves the epoch) or the clock crosses a schedule boundary.
    */
-  live(venueId: string, timeZone: string): LiveMerch | Promise<LiveMerch> {
-    const loaded = this.loaded.get(venueId, { venueId }, () => this.load(venueId));
-    return whenReady(loaded, (l) => this.liveIn(venueId, l, timeZone));
+  async live(venueId: string, timeZone: string): Promise<LiveMerch> {
+    const loaded = await this.loaded.get(venueId, { venueId }, () => this.load(venueId));
+    return this.liveIn(venueId, loaded, timeZone);
   }
 
   private liveIn(venueId: string, loaded: Loaded, timeZone: string): LiveMerch {

@@ -34,7 +34,7 @@ export interface OpenStream {
    * Asked before every batch of events is sent, after any write that may have changed a key or a
    * venue, and at every heartbeat. Plain while the key's look-up is memoised (no round trip).
    */
-  stillAllowed: () => boolean | Promise<boolean>;
+  stillAllowed: () => Promise<boolean>;
   log: StreamLog;
 }
 

@@ -5,7 +5,7 @@ import type { App } from '../../http/types.js';
 import type { OrderStreams } from './order-stream.js';
 import type { OrdersService } from './orders.service.js';
 import type { ApiKeysService } from '../venues/api-keys.service.js';
-import { whenReady } from '../../when-ready.js';
+import { serveCached } from '../../http/serve-cached.js';
 import { SSE_HEADERS, sseResponse } from '../../http/sse.js';
 import { Order, OrderIdParams, OrderList, OrderListQuery, OrderStatusBody, OrderStreamHeaders, OrderStreamQuery } from './orders.schemas.js';
 import { STREAM_RETRY_MS } from './order-stream.js';
@@ -44,9 +44,11 @@ export function ordersRoutes(services: RouteServices) {
         },
       },
     }, (request, reply) =>
-      whenReady(services.orders.listJson(request.venue.venueId, request.query, request.url), (json) => {
-        sendJson(reply, json);
-      }));
+      serveCached(
+        () => services.orders.peekListJson(request.venue.venueId, request.url),
+        () => services.orders.listJson(request.venue.venueId, request.query, request.url),
+        (json) => sendJson(reply, json),
+      ));
 
     app.get('/orders/stream', {
       config,
@@ -87,8 +89,10 @@ export function ordersRoutes(services: RouteServices) {
           start,
           // The key as it is now: revoked or regenerated (401), an inactive subscription (403), or
           // its venue's plan without the Orders API ends the stream. Memoised until the next write.
-          stillAllowed: () =>
-            whenReady(services.apiKeys.authenticate(authorization), (venue) => venue.venueId === venueId && venue.planDefinition.features.ordersApi),
+          stillAllowed: async () => {
+            const venue = await services.apiKeys.authenticate(authorization);
+            return venue.venueId === venueId && venue.planDefinition.features.ordersApi;
+          },
           log: request.log,
         },
         () => sseResponse(reply),

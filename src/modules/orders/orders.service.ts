@@ -40,11 +40,16 @@ export class OrdersService {
     this.pages = new EpochMemo(db, 2_000);
   }
 
+  /** The page as JSON while memoised, else undefined (then `listJson`); `url` as in listJson. */
+  peekListJson(venueId: string, url: string): Buffer | undefined {
+    return this.pages.peek(`${venueId}${url}`);
+  }
+
   /**
    * The page as JSON, ready to send. `url` is the request's URL as sent, whose query `q` was parsed
    * from: it names the page as well as `q` does, without serialising `q` on every poll.
    */
-  listJson(venueId: string, q: OrderListQueryValue, url: string): Buffer | Promise<Buffer> {
+  async listJson(venueId: string, q: OrderListQueryValue, url: string): Promise<Buffer> {
     return this.pages.get(`${venueId}${url}`, { venueId, orders: true }, async () => Buffer.from(JSON.stringify(await this.list(venueId, q))));
   }
 

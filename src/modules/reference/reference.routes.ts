@@ -1,7 +1,7 @@
 import { sendJson } from '../../http/send-json.js';
 import type { App } from '../../http/types.js';
 import type { ReferenceService } from './reference.service.js';
-import { whenReady } from '../../when-ready.js';
+import { serveCached } from '../../http/serve-cached.js';
 import { Reference } from './reference.schemas.js';
 
 /** The services these routes call. */
@@ -21,8 +21,10 @@ export function referenceRoutes(services: RouteServices) {
         response: { 200: Reference },
       },
     }, (request, reply) =>
-      whenReady(services.reference.json(request.venue), (json) => {
-        sendJson(reply, json);
-      }));
+      serveCached(
+        () => services.reference.peekJson(request.venue),
+        () => services.reference.json(request.venue),
+        (json) => sendJson(reply, json),
+      ));
   };
 }

@@ -67,8 +67,13 @@ export class ReferenceService {
     this.usage = new EpochMemo(db);
   }
 
+  /** The reference as JSON while memoised, else undefined (then `json`). */
+  peekJson(venue: VenueContext): Buffer | undefined {
+    return this.documents.get(venue.plan)?.peek(venue.venueId);
+  }
+
   /** The reference as JSON, ready to send (encoded once, rebuilt only after a write). */
-  json(venue: VenueContext): Buffer | Promise<Buffer> {
+  async json(venue: VenueContext): Promise<Buffer> {
     // Kept encoded: a hot read sends the bytes without encoding 3 KB of text again.
     let documents = this.documents.get(venue.plan);
     if (!documents) this.documents.set(venue.plan, (documents = new EpochMemo(this.db)));

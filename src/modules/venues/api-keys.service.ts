@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { EpochMemo } from '../../db/epoch-memo.js';
 import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
-import { whenReady } from '../../when-ready.js';
 import { randomBase62, uuidv7 } from '../../ids.js';
 import * as keys from './api-keys.repository.js';
 import type { ApiKeyCreateInput, ApiKeyCreatedView, ApiKeySummaryView } from './venues.schemas.js';
@@ -136,25 +135,34 @@ export class ApiKeysService {
     await keys.revokeApiKey(this.db, existing.venue_id, keyId);
   }
 
-
+  /**
+   * The key's venue while it is memoised, checked as `authenticate` checks it (its errors thrown),
+   * else undefined (then `authenticate`): the request gate admits a hot request in the turn that
+   * read it.
+   */
+  peek(authorization: string | undefined): VenueContext | undefined {
+    const known = authorization === undefined ? undefined : this.hashes.get(authorization);
+    if (known === undefined) return undefined;
+    const venue = this.contexts.peek(known);
+    return venue === undefined ? undefined : this.admitted(authorization, known, known, venue);
+  }
 
   /**
    * Spec section 5: the three 401s, then the subscription check. Read-only and plan gates depend on
-   * the route and are applied by the auth plugin. Without a promise while the key's venue is
-   * memoised: a hot read then authenticates in the turn that read its request.
+   * the route and are applied by the auth plugin.
    */
-  authenticate(authorization: string | undefined): VenueContext | Promise<VenueContext> {
+  async authenticate(authorization: string | undefined): Promise<VenueContext> {
     // The header as sent, not the token parsed out of it: a client sends the same header on every
     // request, so a known one skips the parse as well as the sha256.
     const known = authorization === undefined ? undefined : this.hashes.get(authorization);
     const keyHash = known ?? hashApiKey(bearerToken(authorization));
     // Scoped to the venue the key acts on. A test key's row belongs to the live venue, outside that
     // scope: key writes (create, regenerate, revoke) therefore stay unscoped and move every memo.
-    const venue = this.contexts.get(keyHash, (venue) => (venue ? { venueId: venue.venueId } : undefined), async () => {
+    const venue = await this.contexts.get(keyHash, (venue) => (venue ? { venueId: venue.venueId } : undefined), async () => {
       const row = await keys.findKeyContextByHash(this.db, keyHash);
       return row && venueContext(row);
     });
-    return whenReady(venue, (v) => this.admitted(authorization, known, keyHash, v));
+    return this.admitted(authorization, known, keyHash, venue);
   }
 
   private admitted(authorization: string | undefined, known: string | undefined, keyHash: string, venue: VenueContext | null): VenueContext {
@@ -167,5 +175,4 @@ export class ApiKeysService {
     if (INACTIVE_SUBSCRIPTIONS.includes(venue.subscriptionStatus)) throw errors.subscriptionInactive(venue.subscriptionStatus);
     return venue;
   }
-
 }
