@@ -3,6 +3,7 @@ import * as ajvFormats from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
 import { compileExplainer, explain, UNLISTED } from './bounded-errors.js';
 import { isCleanBody, unmatchableParams, unstorableText } from './text-safety.js';
+import { inTimestampRange } from '../shared/timestamps.js';
 
 type AddFormats = (ajv: Ajv) => Ajv;
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped once or twice.
@@ -36,11 +37,6 @@ function makeAjv(httpPart: Part, mode: Mode): Ajv {
   });
   return ajv;
 }
-
-const MIN_TIMESTAMP = Date.parse('0001-01-02T00:00:00Z');
-const MAX_TIMESTAMP = Date.parse('9999-12-30T00:00:00Z');
-/** True for a time PostgreSQL stores and gives back as sent (shared with the query parsers). */
-export const inTimestampRange = (ms: number) => ms >= MIN_TIMESTAMP && ms <= MAX_TIMESTAMP;
 
 // Built on first use, like the validators: a start pays for neither until a request needs it.
 const ajvs: Partial<Record<`${Part}-${Mode}`, Ajv>> = {};
