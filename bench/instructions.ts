@@ -1,5 +1,5 @@
 // `npm run bench -- --instructions`: the hot reads counted in instructions instead of seconds
-// (docs/performance.md, "Issue 15, sixth part"). On a shared machine the CPU time of one request moves
+// (docs/performance.md, "Running the bench"). On a shared machine the CPU time of one request moves
 // by a third between runs; an instruction count does not move with the machine's load. Each server runs
 // under valgrind's callgrind with counting off, is warmed up, and counts only a window of requests
 // (callgrind_control -i on/off). Kernel time is not counted, so these ratios are lower than the CPU

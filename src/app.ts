@@ -71,10 +71,10 @@ const MEDIA_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 export async function buildApp({ config, db, logStream, resolve, clock, webhookDispatch, orderStreams }: AppDeps): Promise<BuiltApp> {
   const accessLog = new AccessLogController();
   // The root logger is ours, not Fastify's: given a logger, Fastify adds 'finish' and 'error'
-  // listeners to every response to report its completion, a tenth of a hot read's CPU, which the
-  // access log's one listener does instead (access-log.ts). Nor a request logger factory: the
-  // request gate gives each request its `log`, a child of this root made when it logs
-  // (requestLogBinder in request-logger.ts).
+  // listeners to every response to report its completion, which the access log's one listener
+  // does instead (access-log.ts). Nor a request logger factory: the request gate gives each
+  // request its `log`, a child of this root made when it logs (requestLogBinder in
+  // request-logger.ts).
   const root = config.logLevel === 'silent' ? null : rootLogger(config.logLevel, logStream);
   const bindLog = root ? requestLogBinder(root) : undefined;
   const app = Fastify({
@@ -195,8 +195,8 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
 
   // Routes join the root scope with their prefix in front (route-prefix.ts): Fastify gives every
   // encapsulated plugin its own Request and Reply classes, and the hot paths (Fastify's and ours)
-  // went megamorphic as a server served more kinds of request (docs/performance.md, issue 15 fifth
-  // and ninth parts). The one scope left is the uploads' own body parser.
+  // go megamorphic as a server serves more kinds of request (docs/performance.md, "What every
+  // request pays"). The one scope left is the uploads' own body parser.
   await healthRoutes(db)(app);
   if (metrics) await metricsRoutes(metrics, config.adminToken)(app);
 

@@ -29,7 +29,7 @@ export const TRANSLATIONS_SECTION_CAP = 500;
 export const SYNC_WINDOW_MS = 30_000;
 
 /**
- * Webhook endpoints a venue (and, apart, its sandbox) may register (issue 16). One number for
+ * Webhook endpoints a venue (and, apart, its sandbox) may register (docs/events.md). One number for
  * every plan that has them: webhooks ride on the paid plans' ordersApi feature, and those plans
  * share their limits (decisions 9).
  */

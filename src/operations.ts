@@ -1,6 +1,6 @@
 // Named operations: the audit log's action values (spec 4.6, plus product.update from
-// decisions section 4 and the webhook endpoints' of issue 16), shared by the audit writer, its
-// list filter and the OpenAPI document.
+// decisions section 4 and the webhook endpoints' actions of docs/events.md), shared by the audit
+// writer, its list filter and the OpenAPI document.
 
 export const AUDIT_ACTIONS = [
   'menu.sync',

@@ -16,7 +16,7 @@ import { decodeScope, WriteEpochs } from './write-epochs.js';
  * sends one tiny command per batch of requests instead of its queries per request. A batch's round
  * trip goes out at once, even while earlier ones are out: PostgreSQL answers them in order, and a
  * batch that waited for the one ahead of it would wait one and a half round trips on average
- * (measured: docs/performance.md, issue 15 tenth part).
+ * (docs/performance.md, "PostgreSQL: other instances' writes and strict reads").
  *
  * While the connection is down the feed is not coherent: memos read through (always correct,
  * only slower) until it is back, listening, with a new epoch.

@@ -1,4 +1,4 @@
-// The access log (issue 15): one line per request, written when it completes, with what an
+// The access log: one line per request, written when it completes, with what an
 // operator looks for: method, route pattern, status, duration, request id and venue.
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { levels, symbols } from 'pino';
@@ -25,7 +25,7 @@ type PinoInternals = RootLogger & { [symbols.chindingsSym]: string; [symbols.str
 /**
  * The line `root.info({ requestId, ...accessFields }, 'request')` writes, built here and handed to
  * the logger's own stream. pino's general path (a walk over the object, with a serializer and
- * redaction check per key) was a tenth of a 304's CPU in a profile; these fields are known,
+ * redaction check per key) is a large share of a hot read's CPU; these fields are known,
  * numbers or strings that JSON.stringify escapes. Same bytes as pino's
  * (test/logging.test.ts compares them), so log shippers see no difference.
  */
@@ -76,7 +76,7 @@ function onResponseClose(this: ClosingResponse): void {
  * Fastify is built without a logger of its own (app.ts), so it adds no 'finish' and 'error'
  * listeners to every response to call requestCompleted: the one 'close' listener here serves the
  * access line and the metrics, and only when one of them is on (at LOG_LEVEL=warn without metrics
- * a request gets none; docs/performance.md, issue 15 seventh part).
+ * a request gets none; docs/performance.md, "What every request pays").
  */
 export class AccessLogController extends LogController {
   /** Set once the app exists (the controller is built before it). */

@@ -1,4 +1,4 @@
-// GET /metrics (issue 15): what operators graph and alert on, in the Prometheus text format
+// GET /metrics (docs/deployment.md): what operators graph and alert on, in the Prometheus text format
 // (prom-client). Labels are bounded by construction: route patterns, status classes, bucket names,
 // sync sections. Never a venue id, a path or anything a client chooses.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -19,11 +19,11 @@ interface Series {
 
 /**
  * The request histogram, observed on every request: prom-client's Histogram hashes its label
- * object on each observe, about a microsecond, a tenth of a cached read. Here a series is found
- * by route, then method, then status class, and counted in place; prom-client formats it at
- * scrape time like its own. The route and method strings are the same objects on every request
+ * object on each observe, which a cached read feels. Here a series is found by route, then
+ * method, then status class, and counted in place; prom-client formats it at scrape time like
+ * its own. The route and method strings are the same objects on every request
  * (the pattern registered, Node's method names), whose hashes V8 keeps: a key built per request
- * was a fresh string hashed on every look-up, about 2% of a cached read.
+ * would be a fresh string, hashed on every look-up.
  */
 class RequestHistogram {
   readonly type = 'histogram';

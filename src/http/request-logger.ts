@@ -9,9 +9,9 @@ type ChildOptions = Parameters<FastifyBaseLogger['child']>[1];
 
 /**
  * A request's logger that becomes a pino child (with the request id bound) only when the request
- * logs something. Building the child on every request cost about 1.5 µs, a tenth of a hot read,
- * and at LOG_LEVEL=warn most requests log nothing. A line that is logged is the child's own, so
- * the output is the same as with an eager child.
+ * logs something: building a child costs every request, and at LOG_LEVEL=warn most requests log
+ * nothing. A line that is logged is the child's own, so the output is the same as with an eager
+ * child.
  */
 class LazyRequestLogger {
   private made: FastifyBaseLogger | undefined;
@@ -70,10 +70,10 @@ export type BindRequestLog = (request: FastifyRequest, reply: FastifyReply) => v
  * The request gate's first step (request-gate.ts): the request's and the reply's `log`, a lazy child
  * of `root` with the request id bound. Fastify can make request loggers itself, through a
  * childLoggerFactory, but then checks on every request that the logger it got has seven methods,
- * by name: megamorphic look-ups that cost a hot read about 3,400 instructions, 5% of it
- * (docs/performance.md, issue 15 ninth part). Built without a logger or a factory (app.ts), Fastify
- * gives every request a shared logger that discards everything, which this replaces before
- * anything of the request's own can log. A route's own `logLevel` is refused at start (app.ts).
+ * by name: look-ups that go megamorphic on the hot path (docs/performance.md, "What every request
+ * pays"). Built without a logger or a factory (app.ts), Fastify gives every request a shared
+ * logger that discards everything, which this replaces before anything of the request's own can
+ * log. A route's own `logLevel` is refused at start (app.ts).
  */
 export function requestLogBinder(root: RootLogger): BindRequestLog {
   return (request, reply) => {
@@ -98,7 +98,7 @@ export function rootLogger(level: string, stream?: { write(line: string): void }
   return (stream ? pino(options, stream as DestinationStream) : pino(options)) as unknown as RootLogger;
 }
 
-// What the log may say about a request and an error (issue 12, docs/security.md): never a key, a
+// What the log may say about a request and an error (docs/security.md): never a key, a
 // token, a customer's contact details or any other value a client sent. Headers and bodies are
 // never logged; these serializers cover the URL and errors, the two places values slip through.
 

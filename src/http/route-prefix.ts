@@ -7,7 +7,7 @@ const SHORTHANDS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'] 
  * itself with the prefix in front. Fastify applies a prefix only to an encapsulated plugin
  * (`app.register`), and each one is a server object of its own, with its own Request and Reply
  * classes; with a scope per prefix Fastify's route handler met one of each per scope and its
- * look-ups went megamorphic (docs/performance.md, issue 15 fifth and ninth parts). Hooks, parsers
+ * look-ups went megamorphic (docs/performance.md, "What every request pays"). Hooks, parsers
  * and decorators still reach `app`, so a module that needs a scope of its own is registered in one.
  */
 export function prefixed(app: App, prefix: string): App {

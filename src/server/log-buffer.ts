@@ -7,10 +7,10 @@ interface LogOut {
 /**
  * Log lines gathered into one write of about `minChars` characters, or whatever has gathered
  * after `flushMs`. sonic-boom can buffer too (its minLength), but it measures the UTF-8 length of
- * everything gathered so far on every line it adds: about 4,000 instructions per access line with
- * a 4 KB buffer, a fifth of what the access log costs a request (docs/performance.md, issue 15
- * eighth part). Here a line costs a push; the length is a character count, which is all a
- * threshold needs, and sonic-boom measures each batch once when it is written.
+ * everything gathered so far on every line it adds, so a line costs more the fuller the buffer
+ * (docs/performance.md, "What every request pays"). Here a line costs a push; the length is a
+ * character count, which is all a threshold needs, and sonic-boom measures each batch once when
+ * it is written.
  */
 export class LogBuffer {
   private lines: string[] = [];

@@ -170,8 +170,8 @@ type ServingSocket = Socket & { _httpMessage?: ServerResponse | null };
  * of it once it is written in full ('finish'), the same field its own check reads. From close() on,
  * a connection is let go as soon as its responses are written: one begun before shutdown went out
  * keep-alive, and its idle connection would otherwise hold the process until the keep-alive
- * timeout. Nothing is tracked per request (a listener per response cost a hot read about 3% of its
- * CPU; docs/performance.md, issue 15 seventh part).
+ * timeout. Nothing is tracked per request: a listener per response would cost every hot read
+ * (docs/performance.md, "Private internals relied on").
  */
 function drainGracefully(server: Server): void {
   const sockets = new Set<ServingSocket>();

@@ -1,5 +1,5 @@
 // Keeps one of Node's tick objects alive for the life of the process, so that `process.nextTick`
-// stays on V8's fast path (docs/performance.md, "Issue 15, sixth part").
+// stays on V8's fast path (docs/performance.md, "Private internals relied on").
 //
 // Node (20, 22 and 24 alike) builds every tick as an object literal whose first keys are computed
 // symbols (`{ [async_id_symbol]: id, [trigger_async_id_symbol]: id, ..., callback, args }`), and
@@ -7,9 +7,9 @@
 // records the one map it saw there and holds that map weakly. Tick objects live for microseconds,
 // so a full garbage collection that finds none alive frees their maps; the next tick then meets a
 // map the feedback does not name, and V8 marks the key megamorphic for good. From then on the
-// optimised code defines every key of every tick through the runtime: about 40% more
-// instructions per 304. Whether it happened depended on where a process's collections fell, which
-// is why one build served the same read at two speeds in different processes.
+// optimised code defines every key of every tick through the runtime, and every request is
+// markedly slower. Whether it happens depends on where a process's collections fall, so one build
+// can serve the same read at two speeds in different processes.
 //
 // A tick object held for good keeps its map, and so the maps before it (a map keeps its parent
 // alive). It has to be taken before the process's first full collection, which is why the entry

@@ -1,4 +1,4 @@
--- The guest's handle on an order they placed (issue 14, docs/guest-page.md): an unguessable token
+-- The guest's handle on an order they placed (docs/guest-page.md): an unguessable token
 -- given in the creation response's Location, which reads that order's public view and nothing
 -- else. Looked up within the venue named by the URL, like every other query.
 alter table orders add column guest_token text;

@@ -1,4 +1,4 @@
--- Webhook endpoints (issue 16, docs/events.md): where a venue's events are sent, which events, and
+-- Webhook endpoints (docs/events.md): where a venue's events are sent, which events, and
 -- the secret each delivery is signed with (Standard Webhooks). This is what the management API
 -- (/v1/webhooks) keeps; deliveries come with their own tables.
 

@@ -1,4 +1,4 @@
--- Webhook delivery (issue 16, docs/events.md): an outbox of events written in the transaction of the
+-- Webhook delivery (docs/events.md): an outbox of events written in the transaction of the
 -- change that causes them, one delivery per subscribed endpoint, and every attempt made.
 
 create table webhook_events (

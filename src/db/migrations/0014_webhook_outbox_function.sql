@@ -1,4 +1,4 @@
--- The outbox's write as a function (issue 16, docs/events.md): the event, and one delivery for each
+-- The outbox's write as a function (docs/events.md): the event, and one delivery for each
 -- enabled endpoint of the venue subscribed to its type, or with p_endpoint (a ping) for that one
 -- alone, whatever it subscribes to and whether or not it is enabled; no endpoint, no row. Returns
 -- the deliveries' ids.

@@ -17,7 +17,7 @@ const hide = true;
 const REVALIDATE = { 'cache-control': 'no-cache' };
 
 /**
- * GET /docs: the API reference in the browser (issue 13), one page per audience (documents.ts),
+ * GET /docs: the API reference in the browser (docs/api-docs.md), one page per audience (documents.ts),
  * on Swagger UI served from its npm package. Public like the document itself.
  * `openApiJson` is the generated document as `GET /v1/openapi.json` serves it.
  */

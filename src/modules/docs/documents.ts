@@ -1,5 +1,5 @@
 /**
- * The three audiences of the API, each with a reference of its own at /docs (issue 13): the
+ * The three audiences of the API, each with a reference of its own at /docs (docs/api-docs.md): the
  * integrator's `/v1`, the public guest API and the operator API. Each reference is the generated
  * document (`GET /v1/openapi.json`) cut to its paths, so there is still one source of truth.
  */

@@ -42,7 +42,7 @@ function messageFor(error: AppError, strings: UiStrings): { status: number; mess
 }
 
 /**
- * The guest page (issue 14, docs/guest-page.md): GET /t/:token (a table's QR code), GET /m/:slug
+ * The guest page (docs/guest-page.md): GET /t/:token (a table's QR code), GET /m/:slug
  * (the venue's menu link), GET /m/:slug/orders/:token (an order's status) and their assets.
  * Public, per-IP limits like the guest API.
  */

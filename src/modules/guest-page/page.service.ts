@@ -1,4 +1,4 @@
-// The guest page (issue 14, docs/guest-page.md): which menu, language and ordering a link gets,
+// The guest page (docs/guest-page.md): which menu, language and ordering a link gets,
 // and the rendered bytes, cached by what they are built from like the guest menu JSON.
 import { LRUCache } from 'lru-cache';
 import { Representation } from '../docs/representation.js';

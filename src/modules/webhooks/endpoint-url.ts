@@ -1,4 +1,4 @@
-// What a webhook endpoint's URL must be when it is registered (issue 16, docs/events.md). No DNS
+// What a webhook endpoint's URL must be when it is registered (docs/events.md). No DNS
 // query is made here: a name is accepted, and delivery goes through the outbound guard
 // (src/outbound/), which resolves it and checks every address at send time. A host that is an IP
 // literal, or a localhost name, is judged now by the same address policy, so an endpoint that

@@ -26,7 +26,7 @@ const config = { planFeature: 'ordersApi' as const };
 const secretConfig = { ...config, noStore: true as const };
 const PAID_ONLY = 'Paid plans only: 403 `PAID_PLAN_REQUIRED` on free.';
 
-/** /v1/webhooks (issue 16, docs/events.md): the endpoints a venue's events are sent to. */
+/** /v1/webhooks (docs/events.md): the endpoints a venue's events are sent to. */
 export function webhooksRoutes(services: RouteServices) {
   const { webhooks, webhookDeliveries } = services;
 

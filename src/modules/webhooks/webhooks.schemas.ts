@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { IdParams, ListEnvelope, Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
 import { WEBHOOK_URL_MAX_LENGTH } from '../../limits.js';
 
-/** The events an endpoint can subscribe to (issue 16, docs/events.md), in the order they are stored and shown. */
+/** The events an endpoint can subscribe to (docs/events.md), in the order they are stored and shown. */
 export const WEBHOOK_EVENTS = ['order.created', 'order.updated', 'menu.published'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

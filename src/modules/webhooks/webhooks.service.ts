@@ -59,7 +59,7 @@ function view(row: WebhookEndpointRow): WebhookEndpointView {
 
 const withSecret = (row: WebhookEndpointRow): WebhookEndpointWithSecretView => ({ ...view(row), secret: row.secret });
 
-/** Webhook endpoints (issue 16, docs/events.md): where a venue's events go, and their signing secrets. */
+/** Webhook endpoints (docs/events.md): where a venue's events go, and their signing secrets. */
 export class WebhooksService {
   constructor(
     private readonly db: Database,
