@@ -119,7 +119,7 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   return (data: unknown) => validate(data === undefined || data === null ? {} : data);
 };
 
-/** The validator compiler as Fastify's schema controller takes it (for every route and part). */
+/** The validator compiler as Fastify's schema controller takes it (for every route, every part of a request). */
 type ValidatorFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator'];
 export const validatorFactory = (() => validatorCompiler) as unknown as ValidatorFactory;
 
