@@ -58,8 +58,9 @@ describe('webhook delivery', () => {
   });
 
   it('writes the payload in the order\'s own statement exactly as the read shows it: number, times, lines, modifiers, table, text', async () => {
-    // The statement fills in the number and times (and the scheduled time as stored) where the
-    // payload had marks: text that looks like a mark, quotes and non-Latin text stay as written.
+    // The statement builds the body from the rows it inserts: its number and times from the order
+    // clock, the scheduled time as stored, and text (quotes, backslashes, line breaks, non-Latin
+    // text) escaped as the read's JSON has it.
     const table = await call(t.app, 'POST', '/v1/tables', { key: v.key, body: { name: 'Window "4" — вікно' } });
     expectStatus(table, 201);
     const burger = ids.options.burger;
@@ -81,7 +82,93 @@ describe('webhook delivery', () => {
     assert.equal(read.body.scheduledFor, '2027-03-14T16:00:00.123Z');
     assert.equal(read.body.orderNumber, placed.body.orderNumber);
     assert.equal(read.body.items[0].modifiers.length, 3);
-    assert.doesNotMatch(event.raw.body, /carta-(number|time|scheduled-for)-[0-9a-f]{32}/, 'no mark is left in the payload');
+  });
+
+  it('pins the order.created body field by field: keys in the documented order, types, and the values placed', async () => {
+    const burger = ids.options.burger;
+    const sentAt = new Date().toISOString();
+    const placed = await placeOrder(t.app, v.slug, orderBody(ids, {
+      type: 'delivery',
+      customerEmail: 'ada@example.com',
+      deliveryAddress: 'Khreshchatyk 1, Kyiv',
+      deliveryNotes: 'Ring twice',
+      changeFromAmount: 5000,
+      items: [burgerLine(ids, 2, [{ optionId: burger.Extras.cheese, quantity: 2 }]), { productId: ids.productIds.fries, quantity: 3 }],
+    }));
+    expectStatus(placed, 201);
+    const event = await until('order.created', () => receiver.unique().find((r) => r.type === 'order.created' && r.body.data.order.id === placed.body.id));
+    const body = JSON.parse(event.raw.body);
+
+    assert.deepEqual(Object.keys(body), ['id', 'type', 'timestamp', 'venueId', 'data'], 'the envelope of docs/events.md, in its order');
+    assert.equal(body.id, event.id);
+    assert.equal(body.type, 'order.created');
+    assert.match(body.timestamp, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    assert.ok(body.timestamp >= sentAt && body.timestamp <= new Date().toISOString(), 'drafted when the order was placed');
+    assert.equal(body.venueId, v.id);
+    assert.deepEqual(Object.keys(body.data), ['order']);
+
+    const order = body.data.order;
+    assert.deepEqual(Object.keys(order), [
+      'id', 'orderNumber', 'status', 'allowedTransitions', 'type', 'customerName', 'customerPhone', 'customerEmail',
+      'deliveryAddress', 'deliveryNotes', 'paymentMethod', 'comment', 'changeFromAmount', 'scheduledFor', 'tableId',
+      'tableName', 'currency', 'subtotalAmount', 'deliveryFee', 'discountAmount', 'totalAmount', 'createdAt', 'updatedAt',
+      'confirmedAt', 'completedAt', 'items',
+    ]);
+    const expected: Record<string, unknown> = {
+      id: placed.body.id,
+      orderNumber: placed.body.orderNumber,
+      status: 'new',
+      allowedTransitions: ['confirmed', 'cancelled'],
+      type: 'delivery',
+      customerName: 'Ada',
+      customerPhone: '+380501234567',
+      customerEmail: 'ada@example.com',
+      deliveryAddress: 'Khreshchatyk 1, Kyiv',
+      deliveryNotes: 'Ring twice',
+      paymentMethod: 'cash',
+      comment: null,
+      changeFromAmount: 5000,
+      scheduledFor: null,
+      tableId: null,
+      tableName: null,
+      currency: placed.body.currency,
+      subtotalAmount: placed.body.subtotalAmount,
+      deliveryFee: placed.body.deliveryFee,
+      discountAmount: placed.body.discountAmount,
+      totalAmount: placed.body.totalAmount,
+      createdAt: placed.body.createdAt,
+      updatedAt: placed.body.createdAt,
+      confirmedAt: null,
+      completedAt: null,
+    };
+    for (const [field, value] of Object.entries(expected)) assert.deepEqual(order[field], value, field);
+    assert.equal(typeof order.orderNumber, 'string');
+    assert.equal(typeof order.currency, 'string');
+    for (const field of ['subtotalAmount', 'deliveryFee', 'discountAmount', 'totalAmount']) assert.ok(Number.isInteger(order[field]), field);
+    assert.equal(order.deliveryFee, 250, 'under the free-delivery threshold');
+
+    assert.equal(order.items.length, 2);
+    for (const item of order.items) {
+      assert.deepEqual(Object.keys(item), ['productExternalId', 'productName', 'quantity', 'unitPrice', 'totalPrice', 'modifiers']);
+      for (const m of item.modifiers) assert.deepEqual(Object.keys(m), ['groupName', 'ingredientExternalId', 'ingredientName', 'priceAdjustment', 'quantity']);
+    }
+    const [burgers, fries] = order.items;
+    assert.deepEqual([burgers.productExternalId, burgers.productName, burgers.quantity], ['burger', 'Burger', 2]);
+    assert.deepEqual(burgers.modifiers, [
+      { groupName: 'Bun', ingredientExternalId: 'bun-white', ingredientName: 'White bun', priceAdjustment: 0, quantity: 1 },
+      { groupName: 'Extras', ingredientExternalId: 'cheese', ingredientName: 'Cheese', priceAdjustment: 100, quantity: 2 },
+    ]);
+    assert.deepEqual([fries.productExternalId, fries.productName, fries.quantity, fries.modifiers], ['fries', 'Fries', 3, []]);
+    order.items.forEach((item: any, i: number) => {
+      assert.equal(item.unitPrice, placed.body.items[i].unitPrice);
+      assert.equal(item.totalPrice, placed.body.items[i].totalPrice);
+      assert.ok(Number.isInteger(item.unitPrice) && Number.isInteger(item.totalPrice));
+    });
+
+    // The guest's answer and the read are the same order, whatever their key order.
+    assert.deepEqual(order, placed.body);
+    const read = await call(t.app, 'GET', `/v1/orders/${placed.body.id}`, { key: v.key });
+    assert.deepEqual(order, read.body);
   });
 
   it('sends order.updated with the previous and new status, and menu.published', async () => {

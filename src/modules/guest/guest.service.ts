@@ -11,7 +11,7 @@ import { findPublicationDocument } from '../menu/menu.repository.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
 import * as orders from '../orders/orders.repository.js';
 import { loadOrderViews } from '../orders/order-reads.js';
-import { orderMarks, orderViews, placedOrderView } from '../orders/order-view.js';
+import { orderViews } from '../orders/order-view.js';
 import type { OrderView } from '../orders/orders.schemas.js';
 import type { MediaUrls } from '../media/stored-image.js';
 import { effectiveLanguages, effectiveOrderConfig } from '../settings/settings.service.js';
@@ -234,12 +234,8 @@ export class GuestService {
       ...order,
     };
     // The outbox is part of the order's own statement (one round trip under the venue's order lock),
-    // so its payload is built now, with marks for what only that statement knows.
-    let event: orders.NewOrderEvent | null = null;
-    if (await this.events.wanted(venue.id, 'order.created')) {
-      const marks = orderMarks();
-      event = { ...this.events.draft(venue.id, 'order.created', { order: placedOrderView(newOrder, marks) }), marks };
-    }
+    // which builds the event's body from the rows it inserts.
+    const event = (await this.events.wanted(venue.id, 'order.created')) ? this.events.head('order.created') : null;
     // One statement committed on its own: the venue's order lock is held while the server runs it,
     // never across a round trip to this process.
     const inserted = await this.db.alone({ venueId: venue.id, ordersOnly: true }, (db, notify) =>

@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { newOrderLines, type NewOrder, type OrderItemRow, type OrderMarks, type OrderModifierRow, type OrderRow } from './orders.repository.js';
+import type { OrderItemRow, OrderModifierRow, OrderRow } from './orders.repository.js';
 import { allowedTransitions } from './order-status.js';
 import type { OrderView } from './orders.schemas.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** Rows -> the Order of spec 2.7, lines grouped under their orders. */
-export function orderViews(orders: OrderRow[], items: OrderItemRow[], modifiers: OrderModifierRow[]): OrderView[] {
+/** Item and modifier rows -> each order's lines as the Order of spec 2.7 shows them, by order id. */
+export function lineViews(items: OrderItemRow[], modifiers: OrderModifierRow[]): Map<string, OrderView['items']> {
   const modifiersByItem = new Map<string, OrderModifierRow[]>();
   for (const m of modifiers) {
     const key = `${m.order_id}:${m.item_position}`;
@@ -33,6 +32,12 @@ export function orderViews(orders: OrderRow[], items: OrderItemRow[], modifiers:
     });
     itemsByOrder.set(it.order_id, list);
   }
+  return itemsByOrder;
+}
+
+/** Rows -> the Order of spec 2.7, lines grouped under their orders. */
+export function orderViews(orders: OrderRow[], items: OrderItemRow[], modifiers: OrderModifierRow[]): OrderView[] {
+  const itemsByOrder = lineViews(items, modifiers);
   return orders.map((o) => ({
     id: o.id,
     orderNumber: o.order_number,
@@ -61,47 +66,4 @@ export function orderViews(orders: OrderRow[], items: OrderItemRow[], modifiers:
     completedAt: iso(o.completed_at),
     items: itemsByOrder.get(o.id) ?? [],
   }));
-}
-
-/** Fresh marks for one order's event (OrderMarks): unguessable, and left as they are by JSON.stringify. */
-export function orderMarks(): OrderMarks {
-  const mark = (what: string) => `carta-${what}-${randomBytes(16).toString('hex')}`;
-  return { number: mark('number'), time: mark('time'), scheduledFor: mark('scheduled-for') };
-}
-
-/**
- * The view of an order about to be placed, for the event its statement writes: what the statement
- * alone knows is marked (its number, created and updated times, and scheduled time), and the
- * statement replaces each mark with the value the read shows.
- */
-export function placedOrderView(o: NewOrder, marks: OrderMarks): OrderView {
-  const { items, modifiers } = newOrderLines(o);
-  const row: OrderRow = {
-    id: o.id,
-    order_number: marks.number,
-    status: 'new',
-    type: o.type as OrderRow['type'],
-    customer_name: o.customerName,
-    customer_phone: o.customerPhone,
-    customer_email: o.customerEmail,
-    delivery_address: o.deliveryAddress,
-    delivery_notes: o.deliveryNotes,
-    payment_method: o.paymentMethod as OrderRow['payment_method'],
-    comment: o.comment,
-    change_from_amount: o.changeFromAmount,
-    scheduled_for: null,
-    table_id: o.tableId,
-    table_name: o.tableName,
-    currency: o.currency,
-    subtotal_amount: o.subtotalAmount,
-    delivery_fee: o.deliveryFee,
-    discount_amount: o.discountAmount,
-    total_amount: o.totalAmount,
-    created_at: new Date(0),
-    updated_at: new Date(0),
-    confirmed_at: null,
-    completed_at: null,
-  };
-  const [view] = orderViews([row], items, modifiers);
-  return { ...view, scheduledFor: o.scheduledFor === null ? null : marks.scheduledFor, createdAt: marks.time, updatedAt: marks.time };
 }

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/port.js';
-import { outboxCall, type OutboxEvent } from '../webhooks/deliveries.repository.js';
-import type { OrderStatus } from './order-status.js';
+import { outboxCall, payloadSql, type EventHead } from '../webhooks/deliveries.repository.js';
+import { allowedTransitions, type OrderStatus } from './order-status.js';
+import { lineViews } from './order-view.js';
 
 export interface OrderRow {
   id: string;
@@ -127,7 +128,7 @@ export interface OrderKey {
 }
 
 /** The lines of a new order as rows (with each item's product, which the read does not show). */
-export function newOrderLines(o: NewOrder): { items: (OrderItemRow & { product_id: string })[]; modifiers: OrderModifierRow[] } {
+function newOrderLines(o: NewOrder): { items: (OrderItemRow & { product_id: string })[]; modifiers: OrderModifierRow[] } {
   const items = o.items.map((it, position) => ({
     order_id: o.id,
     position,
@@ -151,35 +152,40 @@ export function newOrderLines(o: NewOrder): { items: (OrderItemRow & { product_i
   return { items, modifiers };
 }
 
-/**
- * Stand-ins in an event's payload for what only the order's statement knows: its number and time
- * from the order clock, and its scheduled time as the database keeps it. Random per order, so no
- * text a guest writes can be taken for one.
- */
-export interface OrderMarks {
-  number: string;
-  time: string;
-  scheduledFor: string;
-}
-
-/** An `order.created` event whose payload carries `marks`, written by the order's own statement. */
-export interface NewOrderEvent extends OutboxEvent {
-  marks: OrderMarks;
-}
-
 /** A timestamp as JSON shows it (Date.prototype.toISOString), from a timestamptz of millisecond precision or finer. */
 const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The Order of spec 2.7 as JSON, built in SQL from an order row `o` (ORDER_COLUMNS), with JSON
+ * expressions for its allowed transitions and its lines: the same fields, in the same order and of
+ * the same types, as orderViews (order-view.ts) gives the read; test/webhook-delivery.test.ts holds
+ * the two equal.
+ */
+const orderJson = (o: string, transitions: string, lines: string) => `json_build_object(
+  'id', ${o}.id, 'orderNumber', ${o}.order_number, 'status', ${o}.status, 'allowedTransitions', ${transitions}, 'type', ${o}.type,
+  'customerName', ${o}.customer_name, 'customerPhone', ${o}.customer_phone, 'customerEmail', ${o}.customer_email,
+  'deliveryAddress', ${o}.delivery_address, 'deliveryNotes', ${o}.delivery_notes, 'paymentMethod', ${o}.payment_method,
+  'comment', ${o}.comment, 'changeFromAmount', ${o}.change_from_amount, 'scheduledFor', ${isoText(`${o}.scheduled_for`)},
+  'tableId', ${o}.table_id, 'tableName', ${o}.table_name, 'currency', ${o}.currency, 'subtotalAmount', ${o}.subtotal_amount,
+  'deliveryFee', ${o}.delivery_fee, 'discountAmount', ${o}.discount_amount, 'totalAmount', ${o}.total_amount,
+  'createdAt', ${isoText(`${o}.created_at`)}, 'updatedAt', ${isoText(`${o}.updated_at`)},
+  'confirmedAt', ${isoText(`${o}.confirmed_at`)}, 'completedAt', ${isoText(`${o}.completed_at`)}, 'items', ${lines})`;
 
 /**
  * Places an order in one statement, committed on its own (Database.alone): it records its
  * Idempotency-Key (taking over an expired row), ticks the venue's order clock (the number, and the
  * row lock that orders the venue's writes until commit, see tickClock), inserts the order, its
- * items and their modifiers, with `event` writes the outbox (the event with the marks replaced, and
- * its deliveries), and evaluates `notify`. The lock is held only while the server runs and commits
- * the statement, so a busy venue's orders queue behind each other for that alone. Returns the order
- * as the read would (the row from RETURNING, the lines as written) and how many deliveries it
- * queued, or null, having written nothing, when the key is live for another order (a retry, or one
- * racing): the caller answers from that order.
+ * items and their modifiers, with `event` writes the outbox (the event and its deliveries), and
+ * evaluates `notify`. The lock is held only while the server runs and commits the statement, so a
+ * busy venue's orders queue behind each other for that alone. Returns the order as the read would
+ * (the row from RETURNING, the lines as written) and how many deliveries it queued, or null,
+ * having written nothing, when the key is live for another order (a retry, or one racing): the
+ * caller answers from that order.
+ *
+ * The event's body is built by the statement from the order row it inserts (its number and times
+ * come from the order clock, its scheduled time as stored), with the lines as the JSON of the rows
+ * it inserts (lineViews): built back from the line rows in SQL, they would take two nested
+ * subqueries more to plan, on every order, on engines that plan every statement sent.
  *
  * Lock order: the key, then the clock (every part but the key reads the clock, and the clock reads
  * the key's outcome). A request racing on one key waits for the key's writer to commit and then
@@ -190,13 +196,13 @@ export async function insertOrder(
   venueId: string,
   o: NewOrder,
   key: OrderKey | null,
-  event: NewOrderEvent | null,
+  event: EventHead | null,
   notify: string,
 ): Promise<(InsertedOrder & { queued: number }) | null> {
   const { items, modifiers } = newOrderLines(o);
-  const payload = `(select replace(replace(replace($28::text, $29::text, p.order_number), $30::text, ${isoText('p.created_at')}),
-         $31::text, coalesce(${isoText('p.scheduled_for')}, '')) from placed p)`;
-  const outbox = event === null ? '' : `, queued as (select ${outboxCall({ venue: '$1::uuid', id: '$26::uuid', type: '$27::text', payload })} as id from placed)`;
+  const payload = payloadSql({ venue: '$1::uuid', id: '$26::uuid', type: '$27::text', timestamp: '$28::text',
+    data: `json_build_object('order', ${orderJson('p', '$29::json', '$30::json')})` });
+  const outbox = event === null ? '' : `, queued as (select ${outboxCall({ venue: '$1::uuid', id: '$26::uuid', type: '$27::text', payload })} as id from placed p)`;
   const { rows } = await db.query<OrderRow & { queued: number }>(
     `with recorded as (
        insert into order_idempotency_keys as k (venue_id, key, request_hash, order_id)
@@ -236,7 +242,8 @@ export async function insertOrder(
       o.paymentMethod, o.comment, o.changeFromAmount, o.scheduledFor, o.tableId, o.tableName, o.currency, o.subtotalAmount,
       o.deliveryFee, o.discountAmount, o.totalAmount, o.publicationId, o.guestToken, JSON.stringify(items),
       JSON.stringify(modifiers), key?.key ?? null, key?.requestHash ?? null,
-      ...(event === null ? [] : [event.id, event.type, event.payload, event.marks.number, event.marks.time, event.marks.scheduledFor])],
+      ...(event === null ? [] : [event.id, event.type, event.timestamp, JSON.stringify(allowedTransitions('new')),
+        JSON.stringify(lineViews(items, modifiers).get(o.id) ?? [])])],
   );
   if (rows.length === 0) return null;
   const { queued, ...row } = rows[0];

@@ -1,7 +1,7 @@
 import { EpochMemo } from '../../db/epoch-memo.js';
 import type { Database, Queryable } from '../../db/port.js';
 import { uuidv7 } from '../../ids.js';
-import { recordEvent, subscribedEvents, type OutboxEvent } from './deliveries.repository.js';
+import { recordEvent, subscribedEvents, type EventHead, type OutboxEvent } from './deliveries.repository.js';
 import type { WebhookEvent } from './webhooks.schemas.js';
 
 /**
@@ -29,13 +29,20 @@ export class WebhookEvents {
   }
 
   /**
+   * A new event's id and time, for a change whose statement writes the outbox and builds the body
+   * from the rows it writes (outboxCall with payloadSql), as a guest order does.
+   */
+  head(type: WebhookEvent | 'ping'): EventHead {
+    return { id: uuidv7(), type, timestamp: new Date().toISOString() };
+  }
+
+  /**
    * An event as the outbox stores it: its body is `{ id, type, timestamp, venueId, data }`
-   * (docs/events.md), `data` the event's own part. For a change whose statement writes the outbox
-   * itself (outboxCall), as a guest order does.
+   * (docs/events.md), `data` the event's own part.
    */
   draft(venueId: string, type: WebhookEvent | 'ping', data: Record<string, unknown>): OutboxEvent {
-    const id = uuidv7();
-    return { id, type, payload: JSON.stringify({ id, type, timestamp: new Date().toISOString(), venueId, data }) };
+    const { id, timestamp } = this.head(type);
+    return { id, type, payload: JSON.stringify({ id, type, timestamp, venueId, data }) };
   }
 
   /** Writes the event in the caller's transaction; returns how many deliveries it queued. */
