@@ -39,7 +39,7 @@ const TAGS = [
     name: 'webhooks',
     description:
       "Webhook endpoints: where the venue's events (order.created, order.updated, menu.published) are sent, signed with a secret " +
-      'in the Standard Webhooks format that can be rotated (issue 16). Paid plans only (403 PAID_PLAN_REQUIRED on free).',
+      'in the Standard Webhooks format that can be rotated (docs/events.md). Paid plans only (403 PAID_PLAN_REQUIRED on free).',
   },
   { name: 'audit', description: 'The audit trail of every mutating call (spec 4.6).' },
   {

@@ -7,8 +7,8 @@ const buildDefault = SerializerSelector();
 
 /**
  * Fastify's own response serialisers (fast-json-stringify, shared schemas included), each built
- * when its route first answers with that status rather than at start: building every one was
- * about a tenth of a restart (docs/performance.md).
+ * when its route first answers with that status rather than at start: building every one at start
+ * lengthens a restart (docs/performance.md).
  */
 export const lazySerializers: BuildSerializer = (externalSchemas, options) => {
   const build = buildDefault(externalSchemas, options);

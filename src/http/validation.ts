@@ -101,13 +101,13 @@ function schemaValidator(given: object, part: Part) {
 
 /**
  * Each route's validator is compiled when the route first validates, not at start: compiling
- * every schema of every route was about a fifth of a restart (docs/performance.md).
+ * every schema of every route is a large share of a restart (docs/performance.md).
  */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const part = httpPart === 'body' ? 'body' : 'other';
+  const kind: Part = httpPart === 'body' ? 'body' : 'other';
   // Path parameters are made storable before they are validated (below): nothing to walk.
   const checkText = httpPart !== 'params';
-  const errorsOf = schemaValidator(schema as object, part);
+  const errorsOf = schemaValidator(schema as object, kind);
   const validate = (value: unknown) => {
     const error = errorsOf(value, checkText);
     return error === null ? { value } : { error: error as never };
@@ -115,7 +115,7 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   if (httpPart === 'params') {
     return (params: unknown) => validate(unmatchableParams(params as Record<string, unknown>) ?? params);
   }
-  if (part !== 'body') return validate;
+  if (kind !== 'body') return validate;
   return (data: unknown) => validate(data === undefined || data === null ? {} : data);
 };
 
@@ -132,9 +132,9 @@ export function fieldPath(instancePath: string, child?: string): string {
   let out = '';
   for (const raw of parts) {
     // A property name is the caller's text (a record's key, an unknown property): never at length.
-    const part = shortName(raw.replace(/~1/g, '/').replace(/~0/g, '~'));
-    if (/^\d+$/.test(part)) out += `[${part}]`;
-    else out += out === '' ? part : `.${part}`;
+    const segment = shortName(raw.replace(/~1/g, '/').replace(/~0/g, '~'));
+    if (/^\d+$/.test(segment)) out += `[${segment}]`;
+    else out += out === '' ? segment : `.${segment}`;
   }
   return out;
 }

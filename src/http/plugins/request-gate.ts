@@ -76,7 +76,7 @@ function runSteps(steps: Step[], from: number, request: FastifyRequest, reply: F
  * the hot reads (a 304, an idle poll) are mostly this hook. It is a callback hook, not an async
  * one: when every step finishes at once (a memoised key, no limits to ask a store about) the
  * request goes on in the same turn, without the promises and microtasks an async hook costs
- * (docs/performance.md, issue 15 seventh part). A step that throws is Fastify's to catch.
+ * (docs/performance.md, "What every request pays"). A step that throws is Fastify's to catch.
  */
 export function requestGate({ apiKeys, limiter, adminToken, bindLog, catchUp, shedder }: GateDeps) {
   const authenticateOperator = adminAuth(adminToken);

@@ -18,8 +18,8 @@ export interface BlobWrite {
 
 /**
  * Content-addressed: a key already stored is the same bytes, so a second insert does nothing.
- * Bytes travel as base64 text decoded by the database: PGlite takes a bytea parameter about six
- * times slower (a 100 KB image cost 10 ms), and PostgreSQL takes either at the same speed.
+ * Bytes travel as base64 text decoded by the database: PGlite takes a bytea parameter several times
+ * slower, and PostgreSQL takes either at the same speed.
  */
 export async function insertBlobs(db: Queryable, venueId: string, blobs: BlobWrite[]): Promise<void> {
   if (blobs.length === 0) return;
