@@ -130,7 +130,12 @@ export class GuestService {
     return doc;
   }
 
-  /** The first order of a live Idempotency-Key, or 409 when the key came with another body. */
+  /**
+   * The first order of a live Idempotency-Key, or 409 when the key came with another body.
+   * Guest orders keep keys of their own rather than the /v1 idempotency step, because decisions 2
+   * replays the order a key made (200), not the first response, and the order's one statement
+   * records the key where the /v1 step would add two round trips to every order (docs/architecture.md).
+   */
   private async replay(db: Queryable, venueId: string, key: string, requestHash: string): Promise<PlacedOrder | null> {
     const previous = await orders.findIdempotencyKey(db, venueId, key);
     if (!previous) return null;
