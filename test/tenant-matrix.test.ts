@@ -3,6 +3,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { App } from '../src/http/types.js';
+import { buildApp } from '../src/app.js';
 import { call, startApp, type TestApp } from './helpers/app.js';
 import { makeImage, toBase64 } from './helpers/images.js';
 import { injectBounded } from './helpers/inject-bounded.js';
@@ -287,6 +288,31 @@ function leaks(res: LightMyRequestResponse, probe: Probe, canaries: string[], al
 
 // ---- the matrix ------------------------------------------------------------------------------------
 
+// ---- memos after writes ---------------------------------------------------------------------------
+
+/** The reads memos and caches serve (a venue's menus, reference, lists, settings, guest menu). */
+const MEMOISED_READS = [
+  '/v1/menu',
+  '/v1/menu?version=published',
+  '/v1/reference',
+  '/v1/orders?limit=100',
+  '/v1/settings',
+  '/v1/banners',
+  '/v1/promotions',
+  '/v1/tables',
+];
+
+/** What each memoised read answers a tenant, as status and body. */
+async function memoisedReads(app: App, tenant: Tenant): Promise<string[]> {
+  const urls = [...MEMOISED_READS.map((url) => ({ url, key: tenant.venue.key })), { url: `/guest/v1/venues/${tenant.venue.slug}/menu`, key: undefined }];
+  const out: string[] = [];
+  for (const { url, key } of urls) {
+    const res = await app.inject({ method: 'GET', url, headers: key ? { authorization: `Bearer ${key}` } : {} });
+    out.push(`${url} ${res.statusCode} ${res.body}`);
+  }
+  return out;
+}
+
 describe('tenant-isolation matrix: every /v1 route x every credential (issue 12)', () => {
   let t: TestApp;
   let a: Tenant;
@@ -352,14 +378,31 @@ describe('tenant-isolation matrix: every /v1 route x every credential (issue 12)
     const bBefore = await snapshot(t.app, b);
     const canariesOfB = canariesOf(b, bBefore);
     const failures: string[] = [];
+    // Every write is followed by the memoised reads of both venues, compared with a twin app on the
+    // same database whose memos never hold (coherent() false): a write whose scope left a memo
+    // stale answers differently here (src/db/write-scope.ts).
+    const fresh = await buildApp({ config: t.config, db: { ...t.database.db, coherent: () => false } });
+    await fresh.app.ready();
     for (const probe of runOrder(probes)) {
+      const writes = probe.method !== 'GET' && probe.method !== 'HEAD';
+      if (writes) for (const tenant of [a, b]) await memoisedReads(t.app, tenant);
       const res = await send(t.app, probe, a.venue.key);
+      if (writes) {
+        for (const tenant of [a, b]) {
+          const served = await memoisedReads(t.app, tenant);
+          const read = await memoisedReads(fresh.app, tenant);
+          served.forEach((line, i) => {
+            if (line !== read[i]) failures.push(`after ${probe.method} ${probe.url}: stale ${line.slice(0, 200)}`);
+          });
+        }
+      }
       const cell = `own live | ${probe.method} ${probe.url}`;
       const failure = checkOutcome(res, expectedOutcome(probe.entry, probe.method, 'own live'), probe.method);
       if (failure) failures.push(`${cell}: ${failure}`);
       const leaked = leaks(res, probe, canariesOfB);
       if (leaked) failures.push(`${cell}: ${leaked}`);
     }
+    await fresh.app.close();
     assert.deepEqual(failures, []);
     assert.deepEqual(await snapshot(t.app, b), bBefore, "B's data after A's own calls");
   });

@@ -5,6 +5,7 @@ import type { Database } from '../src/db/port.js';
 import { decodeScope, encodeScope, WriteEpochs } from '../src/db/write-epochs.js';
 import { admin, call, createVenue, startApp, type TestApp, type VenueFixture } from './helpers/app.js';
 import { expectStatus, orderBody, placeOrder, setUpOrderMenu, type MenuIds } from './helpers/orders.js';
+import { assertWithinScope, writesOrdersOnly, WriteTracker } from '../src/db/write-scope.js';
 
 const A = '00000000-0000-7000-8000-00000000000a';
 const B = '00000000-0000-7000-8000-00000000000b';
@@ -152,5 +153,47 @@ describe('write epochs through the API: one venue\'s writes leave the others\' m
     expectStatus(placed, 201);
     const next = await call(t.app, 'GET', '/v1/orders', { key: b.v.key });
     assert.ok(next.body.items.some((o: { id: string }) => o.id === placed.body.id), 'the new order is listed');
+  });
+});
+
+describe('write scopes found from the statements', () => {
+  it("counts a statement as the venue's orders only when every table it writes is an order-side one", () => {
+    const ordersOnly = [
+      'insert into orders (venue_id, id) values ($1, $2)',
+      `with placed as (insert into orders (venue_id) values ($1) returning id), lines as (insert into order_items (order_id) select id from placed)
+       select id from placed, webhook_outbox($1, $2, 'order.created', '{}')`,
+      'update orders set status = $3 where venue_id = $1 and id = $2',
+      "insert into order_clocks (venue_id, last) values ($1, now()) on conflict (venue_id) do update set last = excluded.last",
+      'UPDATE webhook_deliveries SET status = $2 WHERE venue_id = $1',
+      'delete from idempotency_keys where venue_id = $1 and created_at < $2',
+      'insert into audit_log (venue_id, action) values ($1, $2)',
+    ];
+    const venueWide = [
+      'update products set name = $3 where venue_id = $1 and id = $2',
+      'with o as (update orders set status = $2 where venue_id = $1) update venue_settings set revision = revision + 1 where venue_id = $1',
+      'insert into orders (venue_id) values ($1); delete from banners where venue_id = $1',
+      'update webhook_endpoints set failing_since = now() where venue_id = $1',
+      'select pg_advisory_xact_lock(1)',
+    ];
+    for (const text of ordersOnly) assert.equal(writesOrdersOnly(text), true, text);
+    for (const text of venueWide) assert.equal(writesOrdersOnly(text), false, text);
+    // A row lock is not a write of its table.
+    assert.equal(writesOrdersOnly('update orders set status = $2 where id in (select id from products for update)'), true);
+  });
+
+  it('narrows a transaction to its orders only while every write was one, and a script to everything', () => {
+    const orders = new WriteTracker(A);
+    orders.note('update orders set status = $2 where venue_id = $1');
+    orders.note('insert into audit_log (venue_id) values ($1)');
+    assert.deepEqual(orders.scope(), { venueId: A, ordersOnly: true });
+    orders.note('update products set revision = revision + 1 where venue_id = $1');
+    assert.deepEqual(orders.scope(), { venueId: A });
+
+    const script = new WriteTracker(A);
+    script.note(null);
+    assert.deepEqual(script.scope(), { venueId: A });
+    assert.equal(new WriteTracker(undefined).scope(), undefined, 'no venue: anything');
+    assert.throws(() => assertWithinScope({ venueId: A, ordersOnly: true }, 'update products set name = $2'), /declared to write only orders/);
+    assert.doesNotThrow(() => assertWithinScope({ venueId: A, ordersOnly: true }, 'insert into orders (venue_id) values ($1)'));
   });
 });

@@ -12,6 +12,7 @@ import {
   type TransactionOptions,
 } from './port.js';
 import { WriteEpochs } from './write-epochs.js';
+import { assertWithinScope, WriteTracker } from './write-scope.js';
 
 // PGlite runs PostgreSQL in this process, on a thread of its own (pglite-thread.ts), over one
 // connection: statements never run in parallel, and a transaction holds the connection
@@ -61,16 +62,19 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
     query: (text, params) => run(pg, text, params),
     unread,
     async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-      const { deadline, scope } = options;
+      const { deadline } = options;
+      const writes = new WriteTracker(options.venueId);
       try {
         return await pg.transaction(async (t) => {
           const tx: Transaction = {
             query: (text, params) => {
               if (deadline !== undefined && Date.now() > deadline) throw new DeadlineExceededError();
+              if (!isReadOnly(text)) writes.note(text);
               return run(t, text, params);
             },
             exec: async (sql) => {
               onQuery?.(sql);
+              writes.note(null);
               await t.exec(sql);
             },
           };
@@ -79,13 +83,19 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
           return result;
         });
       } finally {
-        epochs.moved(scope);
+        epochs.moved(writes.scope());
       }
     },
     // One connection, no other instance: the statement's commit is all there is to it.
     async alone(scope, fn) {
+      const checked: Queryable = {
+        query: (text, params) => {
+          assertWithinScope(scope, text);
+          return unread.query(text, params);
+        },
+      };
       try {
-        return await fn(unread, 'null');
+        return await fn(checked, 'null');
       } finally {
         epochs.moved(scope);
       }

@@ -41,8 +41,11 @@ export interface ReadScope {
 }
 
 export interface TransactionOptions {
-  /** What the transaction writes, if it writes (see WriteScope); none: anything. */
-  scope?: WriteScope;
+  /**
+   * The venue whose rows the transaction writes, if it writes only one venue's; none: anything.
+   * Whether it wrote only that venue's orders is found from its statements (write-scope.ts).
+   */
+  venueId?: string;
   /**
    * Absolute time (ms since epoch) by which the transaction must finish. Every statement is
    * bounded by the time left; past it the statement fails with DeadlineExceededError and the

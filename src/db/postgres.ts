@@ -15,6 +15,7 @@ import {
   type WriteScope,
 } from './port.js';
 import { encodeScope } from './write-epochs.js';
+import { assertWithinScope, WriteTracker } from './write-scope.js';
 
 export interface PostgresOptions {
   url: string;
@@ -116,13 +117,13 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     // Autocommit: nothing to notify.
     unread,
     async transaction<T>(fn: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-      const { deadline, scope } = options;
+      const { deadline } = options;
+      const writes = new WriteTracker(options.venueId);
       const waitStarted = performance.now();
       const client = await pool.connect();
       checkoutWaitMs += performance.now() - waitStarted;
       checkouts += 1;
       let broken = false;
-      let writes = false;
       try {
         await client.query('BEGIN');
         if (deadline !== undefined && hasTransactionTimeout) {
@@ -131,7 +132,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         const tx: Transaction = {
           exec: async (sql) => {
             onQuery?.(sql);
-            writes = true;
+            writes.note(null);
             await client.query(sql);
           },
           query: async (text, params) => {
@@ -142,22 +143,22 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
               if (left <= 0) throw new DeadlineExceededError();
               await client.query(`SET LOCAL statement_timeout = ${Math.ceil(left)}`);
             }
-            if (!isReadOnly(text)) writes = true;
+            if (!isReadOnly(text)) writes.note(text);
             return run(client, text, params);
           },
         };
         const result = await fn(tx);
         if (deadline !== undefined && Date.now() > deadline) throw new DeadlineExceededError();
         // The notification goes out with the commit (same round trip), and only if it commits.
-        await client.query(writes ? `select ${notifyCall(scope)}; COMMIT` : 'COMMIT');
-        if (writes) wrote(scope);
+        await client.query(writes.wrote ? `select ${notifyCall(writes.scope())}; COMMIT` : 'COMMIT');
+        if (writes.wrote) wrote(writes.scope());
         return result;
       } catch (err) {
         if (isConnectionLost(err)) {
           // The server rolls back what it had not committed; nothing is retried here, because a cut
           // COMMIT may have landed. Memos read again in case it did.
           broken = true;
-          if (writes) wrote();
+          if (writes.wrote) wrote();
         } else {
           try {
             await client.query('ROLLBACK');
@@ -173,8 +174,14 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       }
     },
     async alone<T>(scope: WriteScope, fn: (db: Queryable, notify: string) => Promise<T>): Promise<T> {
+      const checked: Queryable = {
+        query: (text, params) => {
+          assertWithinScope(scope, text);
+          return unread.query(text, params);
+        },
+      };
       try {
-        const result = await fn(unread, notifyCall(scope));
+        const result = await fn(checked, notifyCall(scope));
         wrote(scope);
         return result;
       } catch (err) {

@@ -52,6 +52,6 @@ export class CleanupService {
         },
       }]);
       return { ...counts, notFound, cleanedAt: new Date().toISOString() };
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 }

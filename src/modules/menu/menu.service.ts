@@ -100,7 +100,7 @@ export class MenuService {
       await audit(tx, actor, [{ action: 'menu.publish', entityType: 'menu', entityRef: publicationId, changes: { counts } }]);
       if (notify) queued = await this.events.record(tx, venue.venueId, 'menu.published', { publicationId, publishedAt, counts });
       return { publicationId, publishedAt, counts };
-    }, { scope: { venueId: venue.venueId } });
+    }, { venueId: venue.venueId });
     this.events.queued(venue.venueId, queued);
     return result;
   }

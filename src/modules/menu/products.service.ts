@@ -114,7 +114,7 @@ export class ProductsService {
       await audit(tx, actor, [{ action: 'product.update', entityType: 'product', entityRef: row.external_id ?? row.id, changes: { fields } }]);
       const updated = await findProductByRef(tx, venueId, row.id);
       return this.read(tx, venueId, updated!);
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 
   async delete(actor: Actor, ref: string): Promise<{ id: string; externalId: string | null; deleted: true }> {
@@ -131,7 +131,7 @@ export class ProductsService {
         { action: 'product.delete', entityType: 'product', entityRef: row.external_id ?? row.id, changes: { id: row.id, externalId: row.external_id } },
       ]);
       return { result: { id: row.id, externalId: row.external_id, deleted: true as const }, released: gone };
-    }, { scope: { venueId } });
+    }, { venueId });
     await this.media.afterRelease(venueId, released);
     return result;
   }

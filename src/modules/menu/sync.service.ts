@@ -167,7 +167,7 @@ export class SyncService {
             syncedAt: new Date().toISOString(),
           };
         },
-        { deadline: Date.now() + windowMs, scope: { venueId } },
+        { deadline: Date.now() + windowMs, venueId },
       );
     } catch (err) {
       if (err instanceof DeadlineExceededError) throw errors.syncTooLarge(windowMs);

@@ -107,7 +107,7 @@ export class BannersService {
       );
       await audit(tx, actor, [{ action: 'banner.create', entityType: 'banner', entityRef: input.externalId ?? id, changes: { id, externalId: input.externalId ?? null } }]);
       return this.read(await this.load(tx, venueId, id), venueId);
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 
   /** Omitted keeps, null clears, a value sets; If-Match guards against lost updates (412). */
@@ -132,7 +132,7 @@ export class BannersService {
       await mapViolations({ externalId: input.externalId }, () => updateRow(tx, venueId, 'banners', row.id, change.changes));
       await audit(tx, actor, [{ action: 'banner.update', entityType: 'banner', entityRef: row.external_id ?? row.id, changes: { fields: change.fields } }]);
       return this.read(await this.load(tx, venueId, row.id), venueId);
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 
   async delete(actor: Actor, id: string): Promise<{ id: string; deleted: true }> {
@@ -145,7 +145,7 @@ export class BannersService {
       const gone = await this.media.release(tx, venueId, imageKeys(row.image));
       await audit(tx, actor, [{ action: 'banner.delete', entityType: 'banner', entityRef: row.external_id ?? row.id, changes: { id: row.id, externalId: row.external_id } }]);
       return gone;
-    }, { scope: { venueId } });
+    }, { venueId });
     await this.media.afterRelease(venueId, released);
     return { id, deleted: true };
   }

@@ -105,7 +105,7 @@ export class PromotionsService {
       );
       await audit(tx, actor, [{ action: 'promotion.create', entityType: 'promotion', entityRef: input.externalId ?? id, changes: { id, externalId: input.externalId ?? null } }]);
       return this.read(tx, venueId, await this.load(tx, venueId, id));
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 
   async patch(actor: Actor, id: string, input: PromotionPatchInput, ifMatch: string | undefined): Promise<Etagged<PromotionView>> {
@@ -122,7 +122,7 @@ export class PromotionsService {
       await mapViolations({ externalId: input.externalId }, () => updateRow(tx, venueId, 'promotions', row.id, change.changes));
       await audit(tx, actor, [{ action: 'promotion.update', entityType: 'promotion', entityRef: row.external_id ?? row.id, changes: { fields: change.fields } }]);
       return this.read(tx, venueId, await this.load(tx, venueId, row.id));
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 
   async delete(actor: Actor, id: string): Promise<{ id: string; deleted: true }> {
@@ -132,7 +132,7 @@ export class PromotionsService {
       await deleteRow(tx, venueId, 'promotions', row.id);
       await audit(tx, actor, [{ action: 'promotion.delete', entityType: 'promotion', entityRef: row.external_id ?? row.id, changes: { id: row.id, externalId: row.external_id } }]);
       return { id: row.id, deleted: true as const };
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 
   // ---- items ----------------------------------------------------------------------------------
@@ -164,7 +164,7 @@ export class PromotionsService {
         { action: 'promotion.item_add', entityType: 'promotion_item', entityRef: id, changes: { promotionId: promotion.id, productId } },
       ]);
       return etagged(itemView(await this.loadItem(tx, venueId, promotion.id, id)));
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 
   async patchItem(actor: Actor, promotionId: string, itemId: string, input: PromotionItemPatchInput, ifMatch: string | undefined): Promise<Etagged<PromotionItemView>> {
@@ -185,7 +185,7 @@ export class PromotionsService {
         { action: 'promotion.item_update', entityType: 'promotion_item', entityRef: item.id, changes: { promotionId: promotion.id, fields: change.fields } },
       ]);
       return etagged(itemView(await this.loadItem(tx, venueId, promotion.id, item.id)));
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 
   async removeItem(actor: Actor, promotionId: string, itemId: string): Promise<{ id: string; deleted: true }> {
@@ -199,6 +199,6 @@ export class PromotionsService {
         { action: 'promotion.item_remove', entityType: 'promotion_item', entityRef: item.id, changes: { promotionId: promotion.id, productId: item.product_id } },
       ]);
       return { id: item.id, deleted: true as const };
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 }

@@ -82,7 +82,7 @@ export class TablesService {
       );
       await audit(tx, actor, [{ action: 'table.create', entityType: 'table', entityRef: input.externalId ?? id, changes: { id, externalId: input.externalId ?? null } }]);
       return etagged(this.view(await this.load(tx, venueId, id)));
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 
   async patch(actor: Actor, id: string, input: TablePatchInput, ifMatch: string | undefined): Promise<Etagged<TableView>> {
@@ -96,7 +96,7 @@ export class TablesService {
       await mapViolations({ externalId: input.externalId }, () => updateRow(tx, venueId, 'venue_tables', row.id, change.changes));
       await audit(tx, actor, [{ action: 'table.update', entityType: 'table', entityRef: row.external_id ?? row.id, changes: { fields: change.fields } }]);
       return etagged(this.view(await this.load(tx, venueId, row.id)));
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 
   /** A new link for a table whose code leaked: the old one stops working at once. */
@@ -107,7 +107,7 @@ export class TablesService {
       await updateRow(tx, venueId, 'venue_tables', row.id, { token: newToken() });
       await audit(tx, actor, [{ action: 'table.update', entityType: 'table', entityRef: row.external_id ?? row.id, changes: { fields: ['qrUrl'] } }]);
       return etagged(this.view(await this.load(tx, venueId, row.id)));
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 
   async delete(actor: Actor, id: string): Promise<{ id: string; deleted: true }> {
@@ -117,7 +117,7 @@ export class TablesService {
       await deleteRow(tx, venueId, 'venue_tables', row.id);
       await audit(tx, actor, [{ action: 'table.delete', entityType: 'table', entityRef: row.external_id ?? row.id, changes: { id: row.id, externalId: row.external_id } }]);
       return { id: row.id, deleted: true as const };
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 
   async qr(venueId: string, id: string, format: 'svg'): Promise<string>;

@@ -129,7 +129,7 @@ export class OrdersService {
       const order = (await loadOrderViews(tx, venueId, [row]))[0];
       if (notify && previousStatus) queued = await this.events.record(tx, venueId, 'order.updated', { order, previousStatus, status: to });
       return order;
-    }, { scope: { venueId, ordersOnly: true } });
+    }, { venueId });
     this.events.queued(venueId, queued);
     return view;
   }

@@ -97,7 +97,7 @@ export class SettingsService {
       await saveSettings(tx, venue.venueId, next);
       await audit(tx, actor, [{ action: 'settings.update', entityType: 'settings', entityRef: null, changes: { fields } }]);
       return withEtag(await this.read(tx, venue.venueId));
-    }, { scope: { venueId: venue.venueId } });
+    }, { venueId: venue.venueId });
   }
 }
 

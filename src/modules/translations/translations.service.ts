@@ -36,6 +36,6 @@ export class TranslationsService {
       const records = [...draft.records, ...banners.records];
       if (records.length > 0) await audit(tx, actor, records);
       return { applied: draft.applied + banners.applied, notFound: [...draft.notFound, ...banners.notFound] };
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 }

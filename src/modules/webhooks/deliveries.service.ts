@@ -48,7 +48,7 @@ export class WebhookDeliveriesService {
   async retry(actor: Actor, endpointId: string, deliveryId: string): Promise<WebhookDeliveryView> {
     const venueId = actor.venue.venueId;
     // Checked in the transaction: an endpoint deleted meanwhile is a 404, not a foreign-key failure.
-    // Its bookkeeping touches no venue data a memo reads (WriteScope ordersOnly).
+    // Its bookkeeping writes only order-side tables: its commit leaves the venue's other memos (write-scope.ts).
     const id = await this.db.transaction(async (tx) => {
       await this.endpoint(tx, venueId, endpointId);
       if (!isUuid(deliveryId)) throw errors.webhookDeliveryNotFound();
@@ -56,7 +56,7 @@ export class WebhookDeliveriesService {
       if (!created) throw errors.webhookDeliveryNotFound();
       await audit(tx, actor, [{ action: 'webhook.retry', entityType: 'webhook', entityRef: endpointId, changes: { deliveryId, retriedAs: created } }]);
       return created;
-    }, { scope: { venueId, ordersOnly: true } });
+    }, { venueId });
     this.events.queued(venueId, 1);
     return this.read(venueId, endpointId, id);
   }
@@ -69,7 +69,7 @@ export class WebhookDeliveriesService {
       if (!created) throw errors.webhookNotFound();
       await audit(tx, actor, [{ action: 'webhook.test', entityType: 'webhook', entityRef: endpointId, changes: { deliveryId: created } }]);
       return created;
-    }, { scope: { venueId, ordersOnly: true } });
+    }, { venueId });
     this.events.queued(venueId, 1);
     return this.read(venueId, endpointId, id);
   }

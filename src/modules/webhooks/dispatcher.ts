@@ -224,7 +224,7 @@ export class WebhookDispatcher {
     // Disabling an endpoint changes what the venue's events reach, so it moves the venue's memos.
     const { failingSince } = await recordBatch(this.db.unread, venueId, endpointId, entries);
     const reason = failed && this.disableReason(failed, failingSince);
-    if (reason) await this.db.transaction((tx) => disableEndpoint(tx, venueId, endpointId, reason), { scope: { venueId } });
+    if (reason) await this.db.transaction((tx) => disableEndpoint(tx, venueId, endpointId, reason), { venueId });
   }
 
   /** Why a failed attempt turns its endpoint off (a 410, or failing for a day), or null. */

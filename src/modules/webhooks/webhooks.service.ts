@@ -97,7 +97,7 @@ export class WebhooksService {
       await insertEndpoint(tx, venueId, { id, url, events: canonicalEvents(input.events), description: input.description ?? null, mode, secret: newSecret() });
       await audit(tx, actor, [{ action: 'webhook.create', entityType: 'webhook', entityRef: id, changes: { id } }]);
       return withSecret(await this.load(tx, venueId, id));
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 
   /** Changes the fields sent; `enabled: true` also clears disabledReason. A PATCH that changes nothing is not audited. */
@@ -116,7 +116,7 @@ export class WebhooksService {
       await updateEndpoint(tx, venueId, row.id, change.changes as WebhookEndpointChanges);
       await audit(tx, actor, [{ action: 'webhook.update', entityType: 'webhook', entityRef: row.id, changes: { fields: change.fields } }]);
       return view(await this.load(tx, venueId, row.id));
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 
   /**
@@ -130,7 +130,7 @@ export class WebhooksService {
       await rotateSecret(tx, venueId, row.id, newSecret(), PREVIOUS_SECRET_GRACE_HOURS);
       await audit(tx, actor, [{ action: 'webhook.update', entityType: 'webhook', entityRef: row.id, changes: { fields: ['secret'] } }]);
       return withSecret(await this.load(tx, venueId, row.id));
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 
   async delete(actor: Actor, id: string): Promise<void> {
@@ -139,6 +139,6 @@ export class WebhooksService {
       const row = await this.load(tx, venueId, id, true);
       await deleteEndpoint(tx, venueId, row.id);
       await audit(tx, actor, [{ action: 'webhook.delete', entityType: 'webhook', entityRef: row.id, changes: { id: row.id } }]);
-    }, { scope: { venueId } });
+    }, { venueId });
   }
 }
