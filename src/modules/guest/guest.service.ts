@@ -1,17 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { EpochMemo } from '../../db/epoch-memo.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
-import type { Database, Queryable } from '../../db/port.js';
+import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { uuidv7 } from '../../ids.js';
 import { remember } from '../../lru.js';
 import { stableStringify } from '../../stable-json.js';
 import type { CachedBody, MenuCache } from '../menu/menu-cache.js';
-import { findPublicationDocument } from '../menu/menu.repository.js';
+import { publicationDocument } from '../menu/menu.service.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
-import * as orders from '../orders/orders.repository.js';
+import { findGuestOrder, insertGuestOrder, replayGuestOrder, type NewOrder } from '../orders/guest-orders.js';
 import { loadOrderViews } from '../orders/order-reads.js';
-import { orderViews } from '../orders/order-view.js';
 import type { OrderView } from '../orders/orders.schemas.js';
 import type { MediaUrls } from '../media/stored-image.js';
 import { effectiveLanguages, effectiveOrderConfig } from '../settings/settings.service.js';
@@ -20,7 +19,7 @@ import { findGuestVenue, type GuestVenueRow } from './guest.repository.js';
 import type { GuestMenuView, GuestOrderInput, GuestOrderView } from './guest.schemas.js';
 import { guestMenu, promoPrice, type GuestVenueInfo } from './guest-view.js';
 import type { GuestMerch } from '../merch/guest-merch.js';
-import { findTable } from '../merch/tables.repository.js';
+import { activeTable } from '../merch/tables.service.js';
 import { priceOrder } from './pricing.js';
 
 function venueInfo(v: GuestVenueRow, urls: MediaUrls): GuestVenueInfo {
@@ -123,7 +122,7 @@ export class GuestService {
   private async snapshot(venueId: string, publicationId: string): Promise<MenuDocumentValue> {
     const hit = this.snapshots.get(publicationId);
     if (hit) return hit;
-    const text = await findPublicationDocument(this.db, venueId, publicationId);
+    const text = await publicationDocument(this.db, venueId, publicationId);
     if (text === null) throw errors.menuNotPublished();
     const doc = JSON.parse(text) as MenuDocumentValue;
     remember(this.snapshots, publicationId, doc, MAX_SNAPSHOTS);
@@ -136,22 +135,18 @@ export class GuestService {
    * replays the order a key made (200), not the first response, and the order's one statement
    * records the key where the /v1 step would add two round trips to every order (docs/architecture.md).
    */
-  private async replay(db: Queryable, venueId: string, key: string, requestHash: string): Promise<PlacedOrder | null> {
-    const previous = await orders.findIdempotencyKey(db, venueId, key);
-    if (!previous) return null;
-    if (previous.request_hash !== requestHash) throw errors.idempotencyKeyReused();
-    const row = await orders.findOrderWithToken(db, venueId, previous.order_id);
-    if (!row) return null;
-    return { order: (await loadOrderViews(db, venueId, [row]))[0], token: row.guest_token, replayed: true };
+  private async replay(venueId: string, key: string, requestHash: string): Promise<PlacedOrder | null> {
+    const previous = await replayGuestOrder(this.db, venueId, key, requestHash);
+    return previous && { ...previous, replayed: true };
   }
 
   /** A dine-in order's table: an active table of this venue, named by its id; otherwise errors. */
   private async table(venueId: string, input: GuestOrderInput): Promise<{ id: string | null; name: string | null; errors: string[] }> {
     if (input.tableId === undefined) return { id: null, name: null, errors: [] };
     if (input.type !== 'dine_in') return { id: null, name: null, errors: ['tableId is only for dine_in orders'] };
-    const row = await findTable(this.db, venueId, input.tableId);
-    if (!row || !row.is_active) return { id: null, name: null, errors: ['tableId is not an active table of this venue'] };
-    return { id: row.id, name: row.name, errors: [] };
+    const table = await activeTable(this.db, venueId, input.tableId);
+    if (!table) return { id: null, name: null, errors: ['tableId is not an active table of this venue'] };
+    return { id: table.id, name: table.name, errors: [] };
   }
 
   /** What is live of merchandising, by the venue's timezone (UTC until one is set, as in settings). */
@@ -212,14 +207,14 @@ export class GuestService {
       // A retry of a request that already made its order gets that order back (decisions 2), even
       // when the menu or settings would now refuse the same request. Looked up only here: a new
       // key (the common case) is recorded by the order's own statement below.
-      const replay = idempotencyKey === undefined ? null : await this.replay(this.db, venue.id, idempotencyKey, requestHash);
+      const replay = idempotencyKey === undefined ? null : await this.replay(venue.id, idempotencyKey, requestHash);
       if (replay) return replay;
       throw errors.validation([...table.errors, ...priced.errors]);
     }
     const order = priced.order;
     const key = idempotencyKey === undefined ? null : { key: idempotencyKey, requestHash };
     const token = newGuestToken();
-    const newOrder: orders.NewOrder = {
+    const newOrder: NewOrder = {
       id: uuidv7(),
       type: input.type,
       customerName: input.customerName ?? null,
@@ -241,18 +236,14 @@ export class GuestService {
     // The outbox is part of the order's own statement (one round trip under the venue's order lock),
     // which builds the event's body from the rows it inserts.
     const event = (await this.events.wanted(venue.id, 'order.created')) ? this.events.head('order.created') : null;
-    // One statement committed on its own: the venue's order lock is held while the server runs it,
-    // never across a round trip to this process.
-    const inserted = await this.db.alone({ venueId: venue.id, ordersOnly: true }, (db, notify) =>
-      orders.insertOrder(db, venue.id, newOrder, key, event, notify),
-    );
+    const inserted = await insertGuestOrder(this.db, venue.id, newOrder, key, event);
     if (inserted) {
       this.events.queued(venue.id, inserted.queued);
-      return { order: orderViews([inserted.row], inserted.items, inserted.modifiers)[0], token, replayed: false };
+      return { order: inserted.order, token, replayed: false };
     }
     // Two requests with one key: the insert that lost waited for the winner's commit, whose order
     // this one answers with (or 409 when its body differs).
-    const replay = await this.replay(this.db, venue.id, idempotencyKey!, requestHash);
+    const replay = await this.replay(venue.id, idempotencyKey!, requestHash);
     if (!replay) throw errors.idempotencyKeyReused();
     return replay;
   }
@@ -264,7 +255,7 @@ export class GuestService {
   async order(slug: string, token: string): Promise<{ etag: string; tableId: string | null; view: () => Promise<GuestOrderView> }> {
     const venue = await this.known(slug);
     if (!GUEST_TOKEN.test(token)) throw errors.orderNotFound();
-    const row = await orders.findOrderByGuestToken(this.db, venue.id, token);
+    const row = await findGuestOrder(this.db, venue.id, token);
     if (!row) throw errors.orderNotFound();
     return {
       etag: `"${row.updated_at.getTime().toString(36)}"`,

@@ -1,7 +1,7 @@
 // Server-side pricing of a guest order (decisions section 2). Pure: the snapshot, the settings
 // and the request in; the priced lines or every validation error out.
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
-import type { NewOrder } from '../orders/orders.repository.js';
+import type { NewOrder } from '../orders/guest-orders.js';
 import type { OrderConfigValue } from '../settings/settings.schemas.js';
 import type { GuestOrderInput } from './guest.schemas.js';
 import { effectivePrice, guestVisible } from './guest-view.js';

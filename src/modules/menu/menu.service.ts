@@ -1,6 +1,6 @@
 import { EpochMemo } from '../../db/epoch-memo.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
-import type { Database } from '../../db/port.js';
+import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { uuidv7 } from '../../ids.js';
 import { audit, type Actor } from '../audit/audit.service.js';
@@ -16,6 +16,11 @@ import { lockMenu } from '../../db/venue-locks.js';
 /** What the cached bytes of a menu version are keyed by: the draft's version, or the publication (none yet: null). */
 function cacheKey(state: menu.MenuStateRow, version: 'draft' | 'published'): string | null {
   return version === 'draft' ? `d${state.draft_version}` : state.latest_publication_id;
+}
+
+/** A publication's stored document (JSON text), or null: the guest menu is built from it. */
+export function publicationDocument(db: Queryable, venueId: string, publicationId: string): Promise<string | null> {
+  return menu.findPublicationDocument(db, venueId, publicationId);
 }
 
 /** Draft and published menu reads (served from cached bytes) and publishing. */

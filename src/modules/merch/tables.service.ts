@@ -20,6 +20,12 @@ const newToken = () => randomBase62(22);
 const PLAIN_FIELDS = { externalId: 'external_id', name: 'name', seats: 'seats', zone: 'zone', isActive: 'is_active' } as const;
 
 /** QR tables (decisions section 8): CRUD, plan limit, their codes and printable sheets. */
+/** An active table of the venue by its id, or null: what a dine-in order may name. */
+export async function activeTable(db: Queryable, venueId: string, id: string): Promise<{ id: string; name: string } | null> {
+  const row = await findTable(db, venueId, id);
+  return row && row.is_active ? { id: row.id, name: row.name } : null;
+}
+
 export class TablesService {
   constructor(
     private readonly db: Database,

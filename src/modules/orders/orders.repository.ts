@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/port.js';
-import { outboxCall, payloadSql, type EventHead } from '../webhooks/deliveries.repository.js';
+import { outboxCall, payloadSql, type EventHead } from '../webhooks/outbox-sql.js';
 import { allowedTransitions, type OrderStatus } from './order-status.js';
 import { lineViews } from './order-view.js';
 

@@ -1,38 +1,6 @@
 import type { Queryable } from '../../db/port.js';
+import { outboxCall, type OutboxEvent } from './outbox-sql.js';
 import type { WebhookEvent } from './webhooks.schemas.js';
-
-/** A new event's id (the webhook-id), type and time: what its body says besides the venue and `data`. */
-export interface EventHead {
-  id: string;
-  type: string;
-  timestamp: string;
-}
-
-/** An event as written: its id (the webhook-id), type and payload (the body as signed and sent). */
-export interface OutboxEvent {
-  id: string;
-  type: string;
-  payload: string;
-}
-
-/**
- * The outbox's write as an SQL expression of the statement that makes the change, so the event
- * commits with it or not at all: a call of webhook_outbox (migration 0014, whose plans PostgreSQL
- * keeps for the session), which writes the event and one delivery for each enabled endpoint of the
- * venue subscribed to its type, or with `endpoint` (a ping) for that one alone, and gives the
- * deliveries' ids, a row each (no endpoint, no row). Each argument is an SQL expression: a
- * parameter, or a value the statement computes.
- */
-export const outboxCall = (sql: { venue: string; id: string; type: string; payload: string; endpoint?: string }) =>
-  `webhook_outbox(${sql.venue}, ${sql.id}, ${sql.type}, ${sql.payload}${sql.endpoint === undefined ? '' : `, ${sql.endpoint}`})`;
-
-/**
- * An event's body as an SQL expression, for a statement that builds `data` from the rows it
- * writes: `{ id, type, timestamp, venueId, data }` in that order, as WebhookEvents.draft writes it
- * (json_build_object keeps the order it is given; jsonb would sort the keys).
- */
-export const payloadSql = (sql: { venue: string; id: string; type: string; timestamp: string; data: string }) =>
-  `json_build_object('id', ${sql.id}, 'type', ${sql.type}, 'timestamp', ${sql.timestamp}, 'venueId', ${sql.venue}, 'data', ${sql.data})::text`;
 
 /**
  * Writes an event and its deliveries (outboxCall) on their own, in the caller's transaction, with

@@ -1,7 +1,8 @@
 import { EpochMemo } from '../../db/epoch-memo.js';
 import type { Database, Queryable } from '../../db/port.js';
 import { uuidv7 } from '../../ids.js';
-import { recordEvent, subscribedEvents, type EventHead, type OutboxEvent } from './deliveries.repository.js';
+import { recordEvent, subscribedEvents } from './deliveries.repository.js';
+import type { EventHead, OutboxEvent } from './outbox-sql.js';
 import type { WebhookEvent } from './webhooks.schemas.js';
 
 /**
