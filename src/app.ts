@@ -1,4 +1,5 @@
 import Fastify from 'fastify';
+import pino from 'pino';
 import { AccessLogController } from './http/access-log.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
@@ -75,7 +76,9 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   // does instead (access-log.ts). Nor a request logger factory: the request gate gives each
   // request its `log`, a child of this root made when it logs (requestLogBinder in
   // request-logger.ts).
-  const root = config.logLevel === 'silent' ? null : rootLogger(config.logLevel, logStream);
+  // Stdout through pino's default destination unless the server hands its buffer (serve.ts).
+  const out = config.logLevel === 'silent' ? null : (logStream ?? pino.destination());
+  const root = out ? rootLogger(config.logLevel, out) : null;
   const bindLog = root ? requestLogBinder(root) : undefined;
   const app = Fastify({
     logger: false,
@@ -107,6 +110,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
     // Before any plugin: every encapsulated instance inherits `log` from this one.
     app.log = root;
     accessLog.root = root;
+    accessLog.out = out;
   }
 
   app.decorateRequest('venue', null as never);

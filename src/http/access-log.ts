@@ -1,9 +1,9 @@
 // The access log: one line per request, written when it completes, with what an
 // operator looks for: method, route pattern, status, duration, request id and venue.
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
-import { levels, symbols } from 'pino';
+import { levels } from 'pino';
 import type { Metrics } from './metrics.js';
-import { shownPath, type RootLogger } from './request-logger.js';
+import { BASE_JSON, shownPath, type LogStream, type RootLogger } from './request-logger.js';
 
 /** An access line's fields (the request id aside: a request's own logger binds it). */
 export function accessFields(request: FastifyRequest, reply: FastifyReply, ms: number) {
@@ -20,22 +20,20 @@ export function accessFields(request: FastifyRequest, reply: FastifyReply, ms: n
 
 const INFO = levels.values.info;
 
-type PinoInternals = RootLogger & { [symbols.chindingsSym]: string; [symbols.streamSym]: { write(line: string): void } };
-
 /**
- * The line `root.info({ requestId, ...accessFields }, 'request')` writes, built here and handed to
- * the logger's own stream. pino's general path (a walk over the object, with a serializer and
+ * The line `root.info({ requestId, ...accessFields }, 'request')` writes, built here and written to
+ * the stream the root logger writes to (app.ts hands both the same one). pino's general path (a walk over the object, with a serializer and
  * redaction check per key) is a large share of a hot read's CPU; these fields are known,
  * numbers or strings that JSON.stringify escapes. Same bytes as pino's
  * (test/logging.test.ts compares them), so log shippers see no difference.
  */
-function writeAccessLine(root: PinoInternals, request: FastifyRequest, reply: FastifyReply, elapsed: number): void {
+function writeAccessLine(out: LogStream, request: FastifyRequest, reply: FastifyReply, elapsed: number): void {
   const { method, route, status, ms, venueId } = accessFields(request, reply, elapsed);
   // The request id is a UUID or an inbound id of [A-Za-z0-9._:-] (request-id.ts) and a venue id a
   // UUID: neither needs escaping. Methods and route patterns are few and the same strings on every
   // request: each is escaped once.
-  root[symbols.streamSym].write(
-    `{"level":${INFO},"time":${Date.now()}${root[symbols.chindingsSym]},"requestId":"${request.id}",` +
+  out.write(
+    `{"level":${INFO},"time":${Date.now()}${BASE_JSON},"requestId":"${request.id}",` +
       `"method":${quoted(method)},"route":${request.routePattern ? quoted(route) : JSON.stringify(route)},"status":${status},"ms":${ms}` +
       `${venueId === undefined ? '' : `,"venueId":"${venueId}"`},"msg":"request"}\n`,
   );
@@ -81,6 +79,8 @@ function onResponseClose(this: ClosingResponse): void {
 export class AccessLogController extends LogController {
   /** Set once the app exists (the controller is built before it). */
   root: RootLogger | null = null;
+  /** The root logger's stream, which the access line is written to. */
+  out: LogStream | null = null;
   /** Request counts and durations for GET /metrics, when on. */
   metrics: Metrics | null = null;
 
@@ -110,6 +110,6 @@ export class AccessLogController extends LogController {
     // 200): it leaves the in-flight count, is not timed and writes no access line.
     this.metrics?.requestEnded(request.method, request.routePattern ?? 'unmatched', reply.statusCode, ms / 1000, answered);
     const root = this.root;
-    if (answered && root?.isLevelEnabled('info')) writeAccessLine(root as PinoInternals, request, reply, ms);
+    if (answered && this.out && root?.isLevelEnabled('info')) writeAccessLine(this.out, request, reply, ms);
   }
 }

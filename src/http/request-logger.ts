@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { pino, stdSerializers, type DestinationStream, type LoggerOptions } from 'pino';
 
@@ -81,21 +82,32 @@ export function requestLogBinder(root: RootLogger): BindRequestLog {
   };
 }
 
+/** Where log lines go: a stream that takes whole lines (the server's LogBuffer, a test's array). */
+export interface LogStream {
+  write(line: string): unknown;
+}
+
+/** The fields every line carries after level and time, as pino's default base gives them. */
+const BASE = { pid: process.pid, hostname: os.hostname() };
+/** The same fields as JSON text, as they follow `"time":...` in a line (the access line writes them itself). */
+export const BASE_JSON = `,"pid":${BASE.pid},"hostname":${JSON.stringify(BASE.hostname)}`;
+
 /**
- * The process's logger: pino at `level`, writing to `stream` (stdout by default), with the
- * serializers and redaction of docs/security.md. Fastify's own `res` serializer is kept, so a line
- * logged with `res` reads as it did when Fastify built the logger.
+ * The process's logger: pino at `level`, writing to `stream`, with the serializers and redaction of
+ * docs/security.md. Fastify's own `res` serializer is kept, so a line logged with `res` reads as it
+ * did when Fastify built the logger.
  */
-export function rootLogger(level: string, stream?: { write(line: string): void }): RootLogger {
+export function rootLogger(level: string, stream: LogStream): RootLogger {
   const options: LoggerOptions = {
     level,
+    base: BASE,
     serializers: { res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }), ...logSerializers },
     // Keys, tokens and bodies never reach the log (docs/security.md): the request serializer
     // logs no headers and no query string, the error serializer no database values, and
     // redact guards credential headers logged by hand.
     redact: ['req.headers.authorization', 'headers.authorization', 'authorization'],
   };
-  return (stream ? pino(options, stream as DestinationStream) : pino(options)) as unknown as RootLogger;
+  return pino(options, stream as DestinationStream) as unknown as RootLogger;
 }
 
 // What the log may say about a request and an error (docs/security.md): never a key, a
