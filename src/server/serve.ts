@@ -1,4 +1,4 @@
-import type { Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import pino from 'pino';
 import { buildApp } from '../app.js';
@@ -158,41 +158,39 @@ async function serveDatabase(config: Config, db: Database, lock: DataDirLock | n
   return { url, close };
 }
 
-/** Node's own field: the response a connection is writing, cleared once it is written in full. */
-type ServingSocket = Socket & { _httpMessage?: ServerResponse | null };
-
 /**
  * Makes server.close() let every response finish. Node's own closeIdleConnections(), which close()
  * calls first, destroys each connection it deems idle, and it deems idle one whose response has
  * been ended but is still being written (a menu of megabytes to a slow client): the client got a
- * cut body. Here a connection is idle only while no response is in progress on it: Node assigns a
- * response to its connection when the request is read (pipelined ones queue behind it) and lets go
- * of it once it is written in full ('finish'), the same field its own check reads. From close() on,
- * a connection is let go as soon as its responses are written: one begun before shutdown went out
- * keep-alive, and its idle connection would otherwise hold the process until the keep-alive
- * timeout. Nothing is tracked per request: a listener per response would cost every hot read
- * (docs/performance.md, "Private internals relied on").
+ * cut body. Here a connection is idle only while its last response is written in full: the
+ * server's 'request' event names each connection's latest response (pipelined ones are written in
+ * order, so the latest is the last to finish). From close() on, a connection is let go as soon as
+ * its responses are written: one begun before shutdown went out keep-alive, and its idle
+ * connection would otherwise hold the process until the keep-alive timeout. One map write per
+ * request, no listener per response.
  */
 function drainGracefully(server: Server): void {
-  const sockets = new Set<ServingSocket>();
-  server.on('connection', (socket: ServingSocket) => {
+  const sockets = new Set<Socket>();
+  const latest = new WeakMap<Socket, ServerResponse>();
+  server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  // 'close' comes after 'finish', once the next pipelined response (if any) has the connection.
-  const endOnceWritten = (socket: ServingSocket): void => {
-    const response = socket._httpMessage;
-    // end(), not destroy(): what was written still reaches the client before the FIN.
-    if (response) response.once('close', () => endOnceWritten(socket));
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => latest.set(request.socket, response));
+  // end(), not destroy(): what was written still reaches the client before the FIN.
+  const endOnceWritten = (socket: Socket): void => {
+    const response = latest.get(socket);
+    if (response && !response.writableFinished && !response.destroyed) response.once('close', () => endOnceWritten(socket));
     else socket.end();
   };
   // Node's close() and Fastify's may each call this: a connection is waited on once.
-  const ending = new WeakSet<ServingSocket>();
+  const ending = new WeakSet<Socket>();
   server.closeIdleConnections = () => {
     for (const socket of sockets) {
       if (ending.has(socket)) continue;
       ending.add(socket);
-      if (socket._httpMessage) endOnceWritten(socket);
+      const response = latest.get(socket);
+      if (response && !response.writableFinished && !response.destroyed) endOnceWritten(socket);
       else socket.destroy();
     }
   };
