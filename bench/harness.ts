@@ -266,7 +266,7 @@ export function autocannonRun(url: string, headers: Record<string, string>, limi
   else args.push('-a', String(limit.amount));
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
   args.push(url);
-  return new Promise<{ requests: { average: number }; latency: { p99: number }; non2xx: number }>((resolve, reject) => {
+  return new Promise<{ requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number }>((resolve, reject) => {
     const child = PIN
       ? spawn('taskset', ['-c', LOAD_CPU, process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
       : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -279,6 +279,8 @@ export function autocannonRun(url: string, headers: Record<string, string>, limi
 
 export interface Load {
   rps: number;
+  /** Latency percentiles in ms, as autocannon reports them (whole milliseconds). */
+  p50: number;
   p99: number;
   non2xx: number;
   /** CPU the serving process spent per request, in µs (null when its pid is unknown). */
@@ -291,7 +293,7 @@ async function timedRun(url: string, headers: Record<string, string>, pid: numbe
   const result = await autocannonRun(url, headers, { duration: LOAD_SECONDS });
   const requests = result.requests.average * LOAD_SECONDS;
   const cpuUs = pid && requests > 0 ? ((cpuMs(pid) - cpuBefore) * 1000) / requests : null;
-  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, cpuUs };
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, cpuUs };
 }
 
 /**
@@ -307,6 +309,7 @@ async function loadPinned(url: string, headers: Record<string, string>, pid: num
   const runs = [await timedRun(url, headers, pid), await timedRun(url, headers, pid)];
   return {
     rps: Math.max(...runs.map((r) => r.rps)),
+    p50: Math.min(...runs.map((r) => r.p50)),
     p99: Math.min(...runs.map((r) => r.p99)),
     non2xx: Math.max(...runs.map((r) => r.non2xx)),
     cpuUs: runs.every((r) => r.cpuUs !== null) ? Math.min(...runs.map((r) => r.cpuUs as number)) : null,
