@@ -1,3 +1,4 @@
+import net from 'node:net';
 import pg from 'pg';
 import type { ReadScope, WriteListener, WriteScope } from './port.js';
 import { decodeScope, WriteEpochs } from './write-epochs.js';
@@ -12,10 +13,9 @@ import { decodeScope, WriteEpochs } from './write-epochs.js';
  * notification of a write its client already saw committed elsewhere. `catchUp()` closes that
  * gap: it resolves after a round trip on this same connection that started after the call, and
  * PostgreSQL delivers every notification committed before a command ahead of that command's
- * reply. Requests that arrive in one turn of the event loop share a round trip, so a busy instance
- * sends one tiny command per batch of requests instead of its queries per request. A batch's round
- * trip goes out at once, even while earlier ones are out: PostgreSQL answers them in order, and a
- * batch that waited for the one ahead of it would wait one and a half round trips on average
+ * reply. The round trip is an empty query, the lightest command a client can send. Requests that
+ * arrive while one is out, or in one turn of the event loop, share the next, so a busy instance
+ * sends one tiny command per batch of requests instead of its queries per request
  * (docs/performance.md, "PostgreSQL: other instances' writes and strict reads").
  *
  * While the connection is down the feed is not coherent: memos read through (always correct,
@@ -27,19 +27,6 @@ import { decodeScope, WriteEpochs } from './write-epochs.js';
  */
 export const CATCH_UP_TIMEOUT_MS = 2000;
 
-/** The protocol connection under a pg client: pg has no public API for what the feed needs of it. */
-interface ProtocolConnection {
-  stream?: { destroy(): void };
-  sync(): void;
-  on(event: 'readyForQuery', listener: () => void): void;
-}
-const protocolOf = (client: pg.Client) => (client as unknown as { connection: ProtocolConnection }).connection;
-
-/** A connection that stopped answering is dropped by closing its socket directly. */
-function destroySocket(client: pg.Client): void {
-  protocolOf(client)?.stream?.destroy();
-}
-
 /** Callers that share one round trip. */
 interface Batch {
   promise: Promise<void>;
@@ -49,7 +36,7 @@ interface Batch {
 
 interface RoundTrip {
   batch: Batch;
-  /** performance.now() when its Sync was sent. */
+  /** performance.now() when it was sent. */
   sent: number;
 }
 
@@ -58,13 +45,15 @@ export const CHANGE_FEED_APPLICATION = 'carta-change-feed';
 
 export class ChangeFeed {
   private client: pg.Client | null = null;
+  /** The current client's socket (pg opens it through the `stream` option): a stuck one is destroyed. */
+  private socket: net.Socket | null = null;
   private listening = false;
   private readonly epochs = new WriteEpochs();
-  /** Callers waiting for the next round trip, which is sent at the end of this turn. */
+  /** Callers waiting for the next round trip, sent at the end of this turn or when the one out returns. */
   private open: Batch | null = null;
-  /** The round trips out, oldest first: each ReadyForQuery answers the oldest. */
-  private outstanding: RoundTrip[] = [];
-  /** Drops a connection whose oldest round trip is out longer than CATCH_UP_TIMEOUT_MS. */
+  /** The round trip out, if any. */
+  private out: RoundTrip | null = null;
+  /** Drops a connection whose round trip is out longer than CATCH_UP_TIMEOUT_MS. */
   private watchdog: NodeJS.Timeout | null = null;
   private retry: NodeJS.Timeout | null = null;
   private closed = false;
@@ -87,12 +76,14 @@ export class ChangeFeed {
   async start(): Promise<void> {
     // keepAlive: a peer that vanished is noticed by the OS, not only by a catch-up that times out.
     // query_timeout bounds the LISTEN of a connection that opened but stopped answering.
+    const socket = new net.Socket();
     const client = new pg.Client({
       ...this.clientConfig,
       application_name: CHANGE_FEED_APPLICATION,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
       query_timeout: 10_000,
+      stream: () => socket,
     });
     const lost = (err?: Error) => {
       if (this.client !== client) return;
@@ -106,7 +97,7 @@ export class ChangeFeed {
       this.settleAll();
       client.end().catch(() => {});
       // end() waits for the server to close a connection that may be stuck: let the socket go now.
-      destroySocket(client);
+      socket.destroy();
       this.scheduleRetry();
     };
     this.drop = lost;
@@ -116,14 +107,11 @@ export class ChangeFeed {
       this.epochs.moved(decodeScope(message.payload));
     });
     this.client = client;
+    this.socket = socket;
     try {
       await client.connect();
       await client.query(`listen ${pg.escapeIdentifier(this.channel)}`);
       if (this.client !== client || this.closed) return;
-      // From here on the connection runs no query: every ReadyForQuery answers a catch-up's Sync.
-      protocolOf(client).on('readyForQuery', () => {
-        if (this.client === client) this.answer();
-      });
       // Anything written while this instance was not listening is unknown: every memo reads again.
       this.epochs.moved();
       this.listening = true;
@@ -176,58 +164,59 @@ export class ChangeFeed {
         release = resolve;
       });
       this.open = { promise, release, waits: 0 };
-      setImmediate(this.flush);
+      // While a round trip is out, the next goes when it returns (answered).
+      if (!this.out) setImmediate(this.flush);
     }
     this.open.waits += 1;
     return this.open.promise;
   }
 
-  /**
-   * Sends the open batch's round trip: a protocol Sync, which the server answers with
-   * ReadyForQuery once it has sent every notification pending for this connection, as it does
-   * after a query, without parsing or running anything (the lightest command there is).
-   */
+  /** Sends the open batch's round trip: an empty query, which the server answers at once. */
   private readonly flush = (): void => {
     const batch = this.open;
-    if (!batch) return;
+    if (!batch || this.out) return;
     this.open = null;
     const client = this.client;
     if (!client || !this.listening) {
       batch.release();
       return;
     }
-    this.outstanding.push({ batch, sent: performance.now() });
-    protocolOf(client).sync();
-    if (!this.watchdog) this.watch(CATCH_UP_TIMEOUT_MS);
+    const trip: RoundTrip = { batch, sent: performance.now() };
+    this.out = trip;
+    // A failed round trip means a lost connection, which `lost` reports; its readers go on.
+    client.query('').then(() => this.answered(trip), () => this.answered(trip));
+    this.watch(CATCH_UP_TIMEOUT_MS);
   };
 
-  /** A ReadyForQuery: the oldest round trip out is answered. */
-  private answer(): void {
-    const trip = this.outstanding.shift();
-    if (!trip) return;
+  /** The round trip is back: its readers go on, and the batch that gathered meanwhile goes out. */
+  private answered(trip: RoundTrip): void {
+    if (this.out !== trip) return;
+    this.out = null;
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.watchdog = null;
     this.onRoundTrip?.((performance.now() - trip.sent) / 1000, trip.batch.waits);
     trip.batch.release();
+    if (this.open) this.flush();
   }
 
-  /** Checks the oldest round trip out in `ms`: one timer for all of them, not one per round trip. */
+  /** Drops the connection if the round trip out is not back within `ms`. */
   private watch(ms: number): void {
     this.watchdog = setTimeout(() => {
       this.watchdog = null;
-      const oldest = this.outstanding[0];
-      if (!oldest) return;
-      const waited = performance.now() - oldest.sent;
-      if (waited < CATCH_UP_TIMEOUT_MS) this.watch(CATCH_UP_TIMEOUT_MS - waited);
-      else this.drop?.(new Error(`change feed gave no answer within ${CATCH_UP_TIMEOUT_MS} ms`));
+      if (this.out) this.drop?.(new Error(`change feed gave no answer within ${CATCH_UP_TIMEOUT_MS} ms`));
     }, ms).unref();
   }
 
-  /** Every round trip out ends unanswered: its readers go on (the memos read through while not coherent). */
+  /** The round trip out and the batch gathering behind it end unanswered: their readers go on (the memos read through while not coherent). */
   private settleAll(): void {
-    const trips = this.outstanding;
-    this.outstanding = [];
+    const trip = this.out;
+    const open = this.open;
+    this.out = null;
+    this.open = null;
     if (this.watchdog) clearTimeout(this.watchdog);
     this.watchdog = null;
-    for (const trip of trips) trip.batch.release();
+    trip?.batch.release();
+    open?.release();
   }
 
   async close(): Promise<void> {
@@ -236,14 +225,14 @@ export class ChangeFeed {
     if (this.retry) clearTimeout(this.retry);
     // Reads waiting for a round trip go on (through the memos' read-through) rather than hang.
     this.settleAll();
-    this.open?.release();
-    this.open = null;
     const client = this.client;
+    const socket = this.socket;
     this.client = null;
+    this.socket = null;
     if (client) {
       // A stuck connection would never finish end(): give it a moment, then let the socket go.
       await Promise.race([client.end().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
-      destroySocket(client);
+      socket?.destroy();
     }
   }
 }
