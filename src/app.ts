@@ -12,7 +12,6 @@ import { registerJsonBody } from './http/plugins/json-body.js';
 import { requestGate, surfaceOf } from './http/plugins/request-gate.js';
 import { idempotency } from './http/plugins/idempotency.js';
 import { genReqId } from './http/plugins/request-id.js';
-import { prefixed } from './http/route-prefix.js';
 import { RateLimiter } from './http/rate-limit/limiter.js';
 import { MemoryRateStore } from './http/rate-limit/memory-store.js';
 import { ErrorResponse } from './http/schemas/common.js';
@@ -197,10 +196,6 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   await registerOpenApi(app, { version: VERSION, serverUrl: config.apiServerUrl });
   app.addSchema(ErrorResponse);
 
-  // Routes join the root scope with their prefix in front (route-prefix.ts): Fastify gives every
-  // encapsulated plugin its own Request and Reply classes, and the hot paths (Fastify's and ours)
-  // go megamorphic as a server serves more kinds of request (docs/performance.md, "What every
-  // request pays"). The one scope left is the uploads' own body parser.
   await healthRoutes(db)(app);
   if (metrics) await metricsRoutes(metrics, config.adminToken)(app);
 
@@ -210,20 +205,20 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   );
   await docsRoutes(document)(app);
 
-  // In this order, which is the OpenAPI document's.
-  const v1 = prefixed(app, '/v1');
-  for (const routes of [referenceRoutes, menuRoutes, settingsRoutes, translationsRoutes, auditRoutes, ordersRoutes]) await routes(services)(v1);
-  await app.register(async (uploads) => mediaRoutes(services)(prefixed(uploads, '/v1')));
-  for (const routes of [bannersRoutes, promotionsRoutes, tablesRoutes, webhooksRoutes]) await routes(services)(v1);
-
-  await mediaFileRoutes(services, limiter)(prefixed(app, '/media'));
-
-  const guest = prefixed(app, '/guest/v1');
-  await guestRoutes(services)(guest);
-  await guestTableRoutes(services)(guest);
+  // In this order, which is the OpenAPI document's. Each prefix is a Fastify plugin of its own.
+  await app.register(async (v1) => {
+    for (const routes of [referenceRoutes, menuRoutes, settingsRoutes, translationsRoutes, auditRoutes, ordersRoutes]) await routes(services)(v1);
+    // The uploads' own body parser (media-body.ts) stays in their scope.
+    await v1.register(async (uploads) => mediaRoutes(services)(uploads));
+    for (const routes of [bannersRoutes, promotionsRoutes, tablesRoutes, webhooksRoutes]) await routes(services)(v1);
+  }, { prefix: '/v1' });
+  await app.register(async (media) => mediaFileRoutes(services, limiter)(media), { prefix: '/media' });
+  await app.register(async (guest) => {
+    await guestRoutes(services)(guest);
+    await guestTableRoutes(services)(guest);
+  }, { prefix: '/guest/v1' });
   await guestPageRoutes(services, config)(app);
-
-  await adminRoutes(services)(prefixed(app, '/admin/v1'));
+  await app.register(async (admin) => adminRoutes(services)(admin), { prefix: '/admin/v1' });
 
   return { app, services };
 }
