@@ -9,9 +9,18 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const args = process.argv.slice(2);
 const files = args.filter((a) => !a.startsWith('--'));
 const testDirs = ['test', 'packages/client/test'];
-const testFiles = files.length
-  ? files
-  : testDirs.flatMap((dir) => fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(dir, f)));
+/** Every `*.test.ts` under `dir`, in its folders too (test/<area>/...), as paths from the root. */
+function findTests(dir) {
+  return fs
+    .readdirSync(path.join(root, dir), { withFileTypes: true })
+    .flatMap((entry) => {
+      const rel = path.join(dir, entry.name);
+      if (entry.isDirectory()) return findTests(rel);
+      return entry.name.endsWith('.test.ts') ? [rel] : [];
+    })
+    .sort();
+}
+const testFiles = files.length ? files : testDirs.flatMap(findTests);
 
 function newestMtime(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
@@ -52,7 +61,8 @@ process.stdout.write(`carta tests on ${engine}: ${testFiles.length} files\n`);
 const concurrency = Math.max(1, Math.min(4, os.availableParallelism()));
 // The stall suite measures how long GET /health waits: it runs alone, after the rest, so other
 // test files do not take its CPU.
-const ALONE = new Set(['test/stall.test.ts']);
+const ALONE = new Set(['test/server/stall.test.ts']);
+const isAlone = (f) => ALONE.has(path.relative(root, path.resolve(root, f)).split(path.sep).join('/'));
 const run = (files, fileConcurrency) =>
   files.length === 0
     ? { status: 0 }
@@ -61,7 +71,7 @@ const run = (files, fileConcurrency) =>
         cwd: root,
         env,
       });
-const shared = run(testFiles.filter((f) => !ALONE.has(f)), concurrency);
-const alone = run(testFiles.filter((f) => ALONE.has(f)), 1);
+const shared = run(testFiles.filter((f) => !isAlone(f)), concurrency);
+const alone = run(testFiles.filter(isAlone), 1);
 if (templateDir) fs.rmSync(templateDir, { recursive: true, force: true });
 process.exit((shared.status ?? 1) || (alone.status ?? 1));

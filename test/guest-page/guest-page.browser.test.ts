@@ -1,0 +1,397 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import axe from 'axe-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { fill, uiStrings } from '../../src/modules/guest-page/shared/strings.js';
+import { call, startApp, type TestApp } from '../helpers/app.js';
+import { setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
+import { expectStatus, patchStatus } from '../helpers/orders.js';
+
+// The guest page in a real browser (issue 14, docs/guest-page.md): a guest scans a table's link,
+// switches language, orders a burger with its required bun, trips the client and the server
+// validation once each, places the order with a double click and watches the status page follow
+// the kitchen. The same order again with the keyboard alone, and axe-core on every screen.
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const PHONE = { width: 390, height: 844 };
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** Screenshots of each step, for a human to look at (not committed). */
+const SHOTS = path.join(ROOT, 'test-results/guest-page');
+
+const en = uiStrings('en');
+const es = uiStrings('es');
+
+/** Burger 1000 + Brioche bun 150 (test/helpers/orders.ts ORDER_MENU). */
+const BURGER_BRIOCHE = 1150;
+/** Burger 1000 + Brioche bun 150 + one Cheese 100. */
+const BURGER_BRIOCHE_CHEESE = 1250;
+
+interface Visit {
+  page: Page;
+  context: BrowserContext;
+  /** Script errors and console errors the page should not have. */
+  problems: string[];
+  /** Requests to anywhere but the test server (aborted). */
+  foreign: string[];
+  /** POSTs to the guest order API, with their Idempotency-Key. */
+  posts: { url: string; key: string | undefined }[];
+}
+
+const chromiumMissing = !fs.existsSync(CHROMIUM);
+
+describe('the guest page in Chromium (issue 14)', { skip: chromiumMissing ? `${CHROMIUM} is not installed (.ci/run installs it)` : false, timeout: 120_000 }, () => {
+  let t: TestApp;
+  let origin: string;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  before(async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    t = await startApp();
+    origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    assert.match(origin, /^http:\/\/127\.0\.0\.1:\d+$/);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+  after(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+    await browser?.close();
+    await t?.close();
+  });
+
+  /** A fresh phone-sized context (empty localStorage) that can reach the test server only. */
+  async function open(url: string): Promise<Visit> {
+    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1, hasTouch: false, locale: 'en-US' });
+    contexts.push(context);
+    await context.route((u) => u.origin !== origin, (route) => route.abort());
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    const visit: Visit = { page, context, problems: [], foreign: [], posts: [] };
+    page.on('request', (request) => {
+      if (!request.url().startsWith(`${origin}/`)) visit.foreign.push(request.url());
+      if (request.method() === 'POST' && /\/guest\/v1\/venues\/[^/]+\/orders$/.test(new URL(request.url()).pathname)) {
+        visit.posts.push({ url: request.url(), key: request.headers()['idempotency-key'] });
+      }
+    });
+    page.on('pageerror', (error) => visit.problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      // A refused order is a 400 the page handles; the browser logs the status of any failed fetch.
+      if (message.type() === 'error' && !/status of 400/.test(message.text())) visit.problems.push(`console error: ${message.text()}`);
+    });
+    const response = await page.goto(url);
+    assert.equal(response?.status(), 200, url);
+    return visit;
+  }
+
+  /** The table's link, on the listening server (the fixture's qrUrl names PUBLIC_BASE_URL). */
+  const tableUrl = (fx: GuestPageFixture) => `${origin}/t/${fx.table.token}`;
+
+  async function shot(page: Page, name: string): Promise<void> {
+    const file = path.join(SHOTS, name);
+    await page.screenshot({ path: file });
+    assert.ok(fs.statSync(file).size > 5_000, `a screenshot with content at ${file}`);
+  }
+
+  /** axe-core in the page: the serious and critical violations, readable. */
+  async function seriousViolations(page: Page): Promise<string[]> {
+    if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(axe.source);
+    return page.evaluate<string[]>(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.impact + ' ' + v.id + ': ' + v.help + ' -> ' + v.nodes.slice(0, 3).map((n) => n.html.slice(0, 160) + ' [' + n.failureSummary + ']').join(' | ')))`);
+  }
+
+  /**
+   * Presses Tab (Shift+Tab when `backwards`) until the focused element matches `selector`; the
+   * predicate runs in the page on document.activeElement. Fails after `max` presses.
+   */
+  async function tabTo(page: Page, selector: string, max = 80, backwards = false): Promise<void> {
+    for (let i = 0; i <= max; i += 1) {
+      if (await focused(page, selector)) return;
+      await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
+    }
+    const at = await page.evaluate<string>(`document.activeElement ? document.activeElement.outerHTML.slice(0, 200) : 'nothing'`);
+    assert.fail(`${selector} not reached with ${max} Tab presses; focus is on ${at}`);
+  }
+
+  // In-page expressions are strings: this project's TypeScript has no DOM library (like docs-page.test.ts).
+  /** Whether the focused element matches `selector`. */
+  const focused = (page: Page, selector: string) =>
+    page.evaluate<boolean>(`!!document.activeElement && document.activeElement.matches(${JSON.stringify(selector)})`);
+  /** Whether focus is inside the element with this id. */
+  const focusInside = (page: Page, id: string) =>
+    page.evaluate<boolean>(`!!document.getElementById(${JSON.stringify(id)})?.contains(document.activeElement)`);
+  /** The text of the label around the focused element. */
+  const focusedLabel = (page: Page) => page.evaluate<string>(`document.activeElement?.closest('label')?.textContent ?? ''`);
+
+  function burgerOf(fx: GuestPageFixture): { id: string; bunGroupId: string } {
+    const burger = fx.ids.guestMenu.products.find((p: any) => p.id === fx.ids.productIds.burger);
+    const bun = burger.modifierGroups.find((g: any) => g.name === 'Bun');
+    return { id: burger.id, bunGroupId: bun.id };
+  }
+
+  async function venueOrders(fx: GuestPageFixture): Promise<any[]> {
+    const res = await call(t.app, 'GET', '/v1/orders', { key: fx.v.key });
+    expectStatus(res, 200);
+    return res.body.items;
+  }
+
+  const statusPage = (fx: GuestPageFixture) => new RegExp(`^${origin}/m/${fx.v.slug}/orders/[^/?]+\\?lang=`);
+
+  it('takes a table order from scan to confirmed: languages, both validations, a double click that makes one order', async () => {
+    const fx = await setUpGuestPage(t.app);
+    const burger = burgerOf(fx);
+    const { page, problems, foreign, posts } = await open(tableUrl(fx));
+    const html = page.locator('html');
+
+    // Scanned: the menu in English at table 5, the script's Add buttons shown.
+    assert.equal(await html.getAttribute('lang'), 'en');
+    assert.equal(await html.getAttribute('dir'), 'ltr');
+    assert.ok(await page.getByText('Table 5', { exact: true }).isVisible(), '"Table 5" on screen');
+    await page.getByRole('button', { name: 'Add Burger' }).waitFor({ state: 'visible' });
+    await shot(page, '01-menu.png');
+
+    // Español, then العربية (right to left), then back to Spanish to order.
+    await page.locator('nav.langs a[hreflang="es"]').click();
+    await page.waitForURL(/[?&]lang=es\b/);
+    assert.equal(await html.getAttribute('lang'), 'es');
+    assert.equal(await html.getAttribute('dir'), 'ltr');
+    assert.ok(await page.locator('h3.card-title', { hasText: 'Hamburguesa' }).isVisible(), '"Hamburguesa" on screen');
+    assert.ok(await page.getByText('Mesa 5', { exact: true }).isVisible(), '"Mesa 5" on screen');
+    await shot(page, '02-spanish.png');
+
+    await page.locator('nav.langs a[hreflang="ar"]').click();
+    await page.waitForURL(/[?&]lang=ar\b/);
+    assert.equal(await html.getAttribute('lang'), 'ar');
+    assert.equal(await html.getAttribute('dir'), 'rtl');
+    assert.ok(await page.locator('h3.card-title', { hasText: 'برغر' }).isVisible(), '"برغر" on screen');
+    await shot(page, '03-arabic.png');
+
+    await page.locator('nav.langs a[hreflang="es"]').click();
+    await page.waitForURL(/[?&]lang=es\b/);
+    assert.equal(await html.getAttribute('dir'), 'ltr');
+
+    // The Burger without its bun: the dialog says so next to the group and stays open.
+    await page.getByRole('button', { name: 'Añadir Hamburguesa' }).click();
+    const dialog = page.locator('dialog#product-dialog');
+    await dialog.locator('#pd-add').waitFor({ state: 'visible' });
+    assert.equal(await dialog.locator('#pd-title').innerText(), 'Hamburguesa');
+    await dialog.locator('#pd-add').click();
+    const bunError = dialog.locator(`#err-g-${burger.bunGroupId}`);
+    await bunError.waitFor({ state: 'visible' });
+    assert.equal(await bunError.innerText(), es.chooseOne);
+    assert.equal(await dialog.getAttribute('open'), '', 'the dialog stays open');
+    assert.ok(await focused(page, `[data-group="${burger.bunGroupId}"] input`), 'focus moves to the group that needs a choice');
+    await shot(page, '04-dialog-required.png');
+
+    await dialog.getByLabel(/Brioche bun/).check();
+    assert.equal(await bunError.isVisible(), false, 'the error goes once a bun is chosen');
+    assert.match(await dialog.locator('#pd-add').innerText(), /11,50/, 'the button shows 1000 + 150');
+    await dialog.locator('#pd-add').click();
+    await dialog.waitFor({ state: 'hidden' });
+    assert.equal(await page.locator('#announce').innerText(), fill(es.added, { name: 'Hamburguesa' }));
+
+    // The cart survives a change of language (local storage, docs/guest-page.md).
+    const openCart = page.locator('#open-cart');
+    await openCart.waitFor({ state: 'visible' });
+    assert.match(await openCart.innerText(), /\(1\)/);
+    await page.locator('nav.langs a[hreflang="en"]').click();
+    await page.waitForURL(/[?&]lang=en\b/);
+    await openCart.waitFor({ state: 'visible' });
+    assert.equal(await openCart.innerText(), fill(en.viewOrder, { count: 1, price: '€11.50' }));
+    await page.locator('nav.langs a[hreflang="es"]').click();
+    await page.waitForURL(/[?&]lang=es\b/);
+
+    // The cart: one line; an email the server refuses comes back next to its field.
+    await openCart.waitFor({ state: 'visible' });
+    assert.match(await openCart.innerText(), /\(1\)/);
+    await openCart.click();
+    const cartDialog = page.locator('dialog#cart-dialog');
+    await cartDialog.locator('#checkout').waitFor({ state: 'visible' });
+    assert.match(await cartDialog.locator('#cart-lines').innerText(), /Hamburguesa/);
+    assert.match(await cartDialog.locator('#cart-lines').innerText(), /Brioche bun/);
+    assert.equal(await cartDialog.locator('input[name="paymentMethod"]').count(), 2);
+    await cartDialog.locator('#f-customerName').fill('Ada');
+    await cartDialog.locator('#f-customerEmail').fill('not-an-email');
+    await shot(page, '05-cart.png');
+
+    const refused = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith(`/guest/v1/venues/${fx.v.slug}/orders`));
+    await cartDialog.locator('#place-order').click();
+    assert.equal((await refused).status(), 400, 'the server refuses the email');
+    const emailError = cartDialog.locator('#err-customerEmail');
+    await emailError.waitFor({ state: 'visible' });
+    assert.match(await emailError.innerText(), /\S/, 'the server message is shown');
+    assert.equal(await cartDialog.locator('#f-customerEmail').getAttribute('aria-invalid'), 'true');
+    assert.equal(await cartDialog.locator('#form-error').innerText(), es.fixErrors);
+    assert.equal(await cartDialog.locator('#err-customerName').isVisible(), false, 'only the email is marked');
+    assert.deepEqual(await venueOrders(fx), [], 'no order yet');
+    await shot(page, '06-server-error.png');
+
+    // Fixed, then a double click on "Hacer el pedido": one order, and the status page. The request
+    // is held for a moment so the button can be seen busy while it runs.
+    await cartDialog.locator('#f-customerEmail').fill('ada@example.com');
+    const postsBefore = posts.length;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(`${origin}/guest/v1/venues/${fx.v.slug}/orders`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const place = cartDialog.locator('#place-order');
+    const arrived = page.waitForURL(statusPage(fx), { timeout: 10_000 });
+    await place.dblclick();
+    assert.equal(await place.isDisabled(), true, 'disabled while the order is sent');
+    assert.equal(await place.innerText(), es.placing);
+    assert.equal(await place.getAttribute('aria-busy'), 'true');
+    release();
+    await arrived;
+    const sent = posts.slice(postsBefore);
+    assert.ok(sent.length >= 1, 'the order was sent');
+    assert.equal(new Set(sent.map((p) => p.key)).size, 1, `one Idempotency-Key for the double click: ${JSON.stringify(sent)}`);
+    assert.ok(sent[0].key, 'with an Idempotency-Key');
+
+    const orders = await venueOrders(fx);
+    assert.equal(orders.length, 1, `exactly one order: ${JSON.stringify(orders.map((o) => o.id))}`);
+    const [order] = orders;
+    assert.equal(order.tableId, fx.table.id);
+    assert.equal(order.tableName, '5');
+    assert.equal(order.type, 'dine_in');
+    assert.equal(order.totalAmount, BURGER_BRIOCHE);
+    assert.equal(order.customerName, 'Ada');
+    assert.equal(order.customerEmail, 'ada@example.com');
+    assert.equal(order.status, 'new');
+    assert.deepEqual(order.items.map((i: any) => [i.productName, i.quantity, i.modifiers.map((m: any) => m.ingredientName)]), [['Burger', 1, ['Brioche bun']]]);
+
+    const url = new URL(page.url());
+    assert.equal(url.searchParams.get('lang'), 'es');
+    assert.equal(await html.getAttribute('lang'), 'es');
+    const main = page.locator('main#status');
+    assert.equal(await main.getAttribute('data-status'), 'new');
+    assert.equal(await page.locator('#status-now').innerText(), es.status_new);
+    assert.match(await main.innerText(), new RegExp(`Pedido ${order.orderNumber}`));
+    assert.equal(await page.locator('ol#status-steps li[aria-current="step"]').innerText(), es.status_new);
+    await shot(page, '07-status-new.png');
+
+    // The venue confirms through the API; the page follows by itself (it polls every 4 s).
+    expectStatus(await patchStatus(t.app, fx.v.key, order.id, 'confirmed'), 200);
+    await page.locator('main#status[data-status="confirmed"]').waitFor({ state: 'attached', timeout: 10_000 });
+    assert.equal(await page.locator('#status-now').innerText(), es.status_confirmed);
+    assert.equal(await page.locator('ol#status-steps li[aria-current="step"]').innerText(), es.status_confirmed);
+    assert.equal(await page.locator('ol#status-steps li.done').count(), 1);
+    await shot(page, '08-status-confirmed.png');
+
+    assert.equal((await venueOrders(fx)).length, 1, 'still one order');
+    assert.deepEqual(problems, []);
+    assert.deepEqual(foreign, []);
+  });
+
+  it('takes the whole order with the keyboard alone', async () => {
+    const fx = await setUpGuestPage(t.app);
+    const burger = burgerOf(fx);
+    const { page, problems, foreign } = await open(tableUrl(fx));
+    await page.locator(`button.add[data-product="${burger.id}"]`).waitFor({ state: 'visible' });
+
+    // The Burger's Add button, from the top of the page.
+    await tabTo(page, `button.add[data-product="${burger.id}"]`);
+    assert.equal(await page.evaluate<string | null>(`document.activeElement.getAttribute('aria-label')`), `${en.add} Burger`);
+    await page.keyboard.press('Enter');
+    const dialog = page.locator('dialog#product-dialog');
+    await dialog.locator('#pd-add').waitFor({ state: 'visible' });
+    assert.ok(await focusInside(page, 'product-dialog'), 'focus moves into the dialog');
+    // Escape closes it and gives focus back to the button; Enter opens it again.
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    assert.ok(await focused(page, `button.add[data-product="${burger.id}"]`), 'focus back on Add Burger');
+    await page.keyboard.press('Enter');
+    await dialog.locator('#pd-add').waitFor({ state: 'visible' });
+    assert.ok(await focusInside(page, 'product-dialog'), 'focus moves into the dialog again');
+
+    // Bun: into the radio group, an arrow picks Brioche; Extras: one Cheese; Remove: Onion.
+    await tabTo(page, '#product-dialog input[type="radio"]', 20);
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await dialog.getByLabel(/Brioche bun/).isChecked(), true, 'ArrowDown chose Brioche');
+    await tabTo(page, '#product-dialog input[type="number"]', 20);
+    assert.match(await focusedLabel(page), /Cheese/);
+    await page.keyboard.press('ArrowUp');
+    await tabTo(page, '#product-dialog input[type="checkbox"]', 20);
+    assert.match(await focusedLabel(page), /Onion/);
+    await page.keyboard.press('Space');
+    assert.equal(await dialog.getByLabel('Onion').isChecked(), true, 'Space ticked Onion');
+    await tabTo(page, '#pd-add', 20);
+    assert.match(await dialog.locator('#pd-add').innerText(), /12\.50/, 'the button shows 1000 + 150 + 100');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'hidden' });
+
+    // The cart bar, the name, and "Place order".
+    await page.locator('#open-cart').waitFor({ state: 'visible' });
+    await tabTo(page, '#open-cart');
+    await page.keyboard.press('Enter');
+    const cartDialog = page.locator('dialog#cart-dialog');
+    await cartDialog.locator('#checkout').waitFor({ state: 'visible' });
+    assert.ok(await focusInside(page, 'cart-dialog'), 'focus moves into the cart');
+    await tabTo(page, '#f-customerName', 30);
+    await page.keyboard.type('Kim');
+    await tabTo(page, '#place-order', 30);
+    await Promise.all([page.waitForURL(statusPage(fx), { timeout: 10_000 }), page.keyboard.press('Enter')]);
+    await page.locator('main#status[data-status="new"]').waitFor({ state: 'attached' });
+
+    const orders = await venueOrders(fx);
+    assert.equal(orders.length, 1);
+    const [order] = orders;
+    assert.equal(order.customerName, 'Kim');
+    assert.equal(order.tableId, fx.table.id);
+    assert.equal(order.totalAmount, BURGER_BRIOCHE_CHEESE);
+    assert.deepEqual(
+      order.items[0].modifiers.map((m: any) => [m.groupName, m.ingredientName, m.quantity]).sort(),
+      [['Bun', 'Brioche bun', 1], ['Extras', 'Cheese', 1], ['Remove', 'Onion', 1]],
+    );
+    assert.deepEqual(problems, []);
+    assert.deepEqual(foreign, []);
+  });
+
+  it('has no serious or critical axe-core violation on the menu, the product dialog, the cart and the status page', async () => {
+    const fx = await setUpGuestPage(t.app);
+    const burger = burgerOf(fx);
+    const { page, problems, foreign } = await open(tableUrl(fx));
+    const found: Record<string, string[]> = {};
+
+    await page.locator(`button.add[data-product="${burger.id}"]`).waitFor({ state: 'visible' });
+    found.menu = await seriousViolations(page);
+
+    await page.locator(`button.add[data-product="${burger.id}"]`).click();
+    const dialog = page.locator('dialog#product-dialog');
+    await dialog.locator('#pd-add').waitFor({ state: 'visible' });
+    await dialog.locator('#pd-add').click();
+    await dialog.locator(`#err-g-${burger.bunGroupId}`).waitFor({ state: 'visible' });
+    found['product dialog (with its error)'] = await seriousViolations(page);
+    await dialog.getByLabel(/White bun/).check();
+    await dialog.locator('#pd-add').click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await page.locator('#open-cart').click();
+    const cartDialog = page.locator('dialog#cart-dialog');
+    await cartDialog.locator('#checkout').waitFor({ state: 'visible' });
+    found.cart = await seriousViolations(page);
+    await cartDialog.locator('#f-customerEmail').fill('not-an-email');
+    await cartDialog.locator('#place-order').click();
+    await cartDialog.locator('#err-customerEmail').waitFor({ state: 'visible' });
+    found['cart (with a server error)'] = await seriousViolations(page);
+
+    await cartDialog.locator('#f-customerEmail').fill('');
+    await Promise.all([page.waitForURL(statusPage(fx), { timeout: 10_000 }), cartDialog.locator('#place-order').click()]);
+    await page.locator('main#status').waitFor();
+    found['status page'] = await seriousViolations(page);
+
+    for (const [where, violations] of Object.entries(found)) {
+      if (violations.length > 0) console.log(`axe on ${where}:\n  ${violations.join('\n  ')}`);
+    }
+    assert.deepEqual(found, { menu: [], 'product dialog (with its error)': [], cart: [], 'cart (with a server error)': [], 'status page': [] });
+    assert.deepEqual(problems, []);
+    assert.deepEqual(foreign, []);
+  });
+});
