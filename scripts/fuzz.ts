@@ -1,4 +1,4 @@
-// `npm run fuzz -- --seed N --runs N [--time-limit-ms N]`: the fuzz suite of test/fuzz.test.ts,
+// `npm run fuzz -- --seed N --runs N [--time-limit-ms N]`: the fuzz suite of test/suites/fuzz.test.ts,
 // longer and on any seed, against a database of its own (PGlite, or DATABASE_URL's server).
 // A failure prints fast-check's report: the seed and path that replay the shrunk request.
 import { parseArgs } from 'node:util';

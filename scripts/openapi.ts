@@ -1,5 +1,5 @@
 // Writes docs/openapi.json, the committed copy of GET /v1/openapi.json that reviewers read;
-// test/openapi-drift.test.ts fails when the routes and the committed copy disagree.
+// test/suites/openapi-drift.test.ts fails when the routes and the committed copy disagree.
 import fs from 'node:fs';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';

@@ -25,7 +25,7 @@ const INFO = levels.values.info;
  * the stream the root logger writes to (app.ts hands both the same one). pino's general path (a walk over the object, with a serializer and
  * redaction check per key) is a large share of a hot read's CPU; these fields are known,
  * numbers or strings that JSON.stringify escapes. Same bytes as pino's
- * (test/logging.test.ts compares them), so log shippers see no difference.
+ * (test/http/logging.test.ts compares them), so log shippers see no difference.
  */
 function writeAccessLine(out: LogStream, request: FastifyRequest, reply: FastifyReply, elapsed: number): void {
   const { method, route, status, ms, venueId } = accessFields(request, reply, elapsed);

@@ -117,7 +117,7 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumMissing ? `${C
     assert.fail(`${selector} not reached with ${max} Tab presses; focus is on ${at}`);
   }
 
-  // In-page expressions are strings: this project's TypeScript has no DOM library (like docs-page.test.ts).
+  // In-page expressions are strings: this project's TypeScript has no DOM library (like test/docs/docs-page.test.ts).
   /** Whether the focused element matches `selector`. */
   const focused = (page: Page, selector: string) =>
     page.evaluate<boolean>(`!!document.activeElement && document.activeElement.matches(${JSON.stringify(selector)})`);

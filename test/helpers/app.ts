@@ -30,7 +30,7 @@ export async function startApp(
 ): Promise<TestApp> {
   const database = await testDatabase(onQuery);
   // Like the rate limits, load shedding is out of reach unless a test sets it: a test file's own
-  // work on a busy CI machine would otherwise read as overload (test/load-shedding.test.ts sets it).
+  // work on a busy CI machine would otherwise read as overload (test/http/load-shedding.test.ts sets it).
   const config = loadConfig(
     { RATE_LIMITS: 'off', LOG_LEVEL: 'silent', ADMIN_TOKEN, DATA_DIR: '/nonexistent', REDIS_URL: process.env.REDIS_URL, OVERLOAD_DELAY_MS: '600000' },
     overrides,

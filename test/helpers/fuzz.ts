@@ -262,7 +262,7 @@ function rawBodies(sample: unknown): fc.Arbitrary<string> {
       text.replace('{', '{"name":"first","name":"second",'), text.replace('{', '{"products":[],"products":1,'),
       text.replace(/"([^"]+)":/, '"$1":"\\u0000",'),
     ),
-    // The stall suite's shapes (test/stall.test.ts), at a twentieth of their size.
+    // The stall suite's shapes (test/server/stall.test.ts), at a twentieth of their size.
     fc.constantFrom(...smallPathological(text, sample)),
     fc.string({ maxLength: 40 }).map((s) => text.replace('{', `{${JSON.stringify(s)}:1,`)),
   );

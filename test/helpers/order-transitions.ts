@@ -3,7 +3,7 @@ import type { OrderStatus } from '../../src/modules/orders/order-status.js';
 // The order status machine as the spec writes it (api-spec 3.1, the table's rows in their order;
 // decisions 5 for the 422), written out here independently of src/modules/orders/order-status.ts,
 // so that the tests check src against the spec rather than against itself. Every test that needs
-// the table takes it from here; test/order-status.test.ts checks that src's table equals it.
+// the table takes it from here; test/orders/order-status.test.ts checks that src's table equals it.
 
 /** For each status, the statuses it may move to, in the spec table's row order. Terminal: []. */
 export const SPEC_ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {

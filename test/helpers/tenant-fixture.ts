@@ -4,7 +4,7 @@ import { admin, call, type VenueFixture } from './app.js';
 import { createOrder, DEFAULT_TEST_ORDER_CONFIG, expectStatus, publish, readMenuIds } from './orders.js';
 
 /*
- * A fully populated tenant for suites that probe isolation (tenant-matrix.test.ts): a venue whose
+ * A fully populated tenant for suites that probe isolation (test/suites/tenant-matrix.test.ts): a venue whose
  * every string carries a unique tag, its refs, its extra keys, a snapshot of everything it holds and
  * the canary strings that identify its data.
  */

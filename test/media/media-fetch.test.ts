@@ -10,7 +10,7 @@ import { makeImage } from '../helpers/images.js';
 // remote host and is let through the guard by SSRF_TEST_ALLOW (config.ssrfTestAllow); every other
 // vector here lands on loopback even if the guard failed, and a second server records whether any
 // connection reached it. Private, link-local, metadata and DNS vectors are tested at the decision
-// layer (ssrf.test.ts), never end to end.
+// layer (test/outbound/ssrf.test.ts), never end to end.
 
 const MB = 1024 * 1024;
 

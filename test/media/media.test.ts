@@ -12,7 +12,7 @@ import { animatedGif, makeImage, makeRotatedJpegWithGps, pixel, pngBomb, toBase6
 
 // Media ingest and serving (decisions section 7, spec 4.6, 7, 8.1): product images and the logo
 // from base64, checked and re-encoded with sharp, stored content-addressed and served at /media.
-// Remote URLs are media-fetch.test.ts; the SSRF vectors are ssrf.test.ts.
+// Remote URLs are media-fetch.test.ts; the SSRF vectors are test/outbound/ssrf.test.ts.
 
 let t: TestApp;
 before(async () => {

@@ -13,7 +13,7 @@ import { BlockedAddressError, outboundFailure, vetHost, type AllowedEndpoint, ty
 // with an injected DNS, and the fetcher with a dial hook that records the address it was handed.
 // None of these vectors opens a connection anywhere: blocked addresses are never dialled, and the
 // one "public" address the hook accepts is answered by a test server on loopback. The end-to-end
-// vectors, which land on loopback if the guard fails, are in media-fetch.test.ts.
+// vectors, which land on loopback if the guard fails, are in test/media/media-fetch.test.ts.
 // docs/media.md lists every vector here with its result; the last test keeps the two in step.
 
 /** [address, allowed] as a socket would be handed it after resolution. */

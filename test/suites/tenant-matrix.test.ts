@@ -343,7 +343,7 @@ describe('tenant-isolation matrix: every /v1 route x every credential (issue 12)
 
   it('has an entry for every /v1 route the router serves, and none for a route that is gone', async () => {
     const uncovered = v1Routes.filter((route) => !caseOf(route));
-    assert.deepEqual(uncovered, [], 'add these routes to ROUTES in test/tenant-matrix.test.ts');
+    assert.deepEqual(uncovered, [], 'add these routes to ROUTES in test/suites/tenant-matrix.test.ts');
     const stale = Object.keys(ROUTES).filter((route) => !v1Routes.includes(route));
     assert.deepEqual(stale, [], 'these ROUTES entries match no served route');
     // The table read from the router agrees with the resource index clients see (spec 2.9).

@@ -368,7 +368,7 @@ describe('webhook delivery: what venues without webhooks pay, and the guard at s
     }
     assert.ok(row, 'an attempt was recorded');
     assert.equal(row.status_code, null);
-    // What the venue reads says that the address is not allowed, never which one (issue 33; test/ssrf-messages.test.ts).
+    // What the venue reads says that the address is not allowed, never which one (issue 33; test/outbound/ssrf-messages.test.ts).
     assert.match(String(row.error), /not allowed/);
     assert.doesNotMatch(String(row.error), /10\.1\.2\.3|private/);
   });

@@ -21,7 +21,7 @@ import { Receiver, venueWithEndpoint } from '../helpers/webhook-receiver.js';
 // The kill lands while the endpoint's queue waits for the retry of the failed delivery, so no
 // delivery is leased at that moment: one that was would wait out its 30 s lease (the dispatcher's
 // default, which a server process takes) before any instance sent it again, longer than this test
-// may take. A delivery claimed by an instance that died is test/webhook-dispatch.test.ts's case.
+// may take. A delivery claimed by an instance that died is test/webhooks/webhook-dispatch.test.ts's case.
 
 /** `carta serve` as `npm start` runs it (bin/carta.js; scripts/test.mjs rebuilds it when src changed). */
 const startServer = (env: NodeJS.ProcessEnv): Promise<ServerProcess> =>

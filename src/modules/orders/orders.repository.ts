@@ -158,7 +158,7 @@ const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY
 /**
  * The Order of spec 2.7 as JSON, built in SQL from an order row `o` (ORDER_COLUMNS), with JSON
  * expressions for its allowed transitions and its lines: the same fields, in the same order and of
- * the same types, as orderViews (order-view.ts) gives the read; test/webhook-delivery.test.ts holds
+ * the same types, as orderViews (order-view.ts) gives the read; test/webhooks/webhook-delivery.test.ts holds
  * the two equal.
  */
 const orderJson = (o: string, transitions: string, lines: string) => `json_build_object(

@@ -25,7 +25,7 @@ export const SECRET_PREFIX = 'whsec_';
  * Node's crypto rather than the standardwebhooks package's sign(), which hashes in JavaScript and
  * costs several times the CPU on every delivery. The tests' receiver
  * verifies every signature with that package, and a unit test compares the two
- * (test/webhook-signature.test.ts).
+ * (test/webhooks/webhook-signature.test.ts).
  */
 function sign(secret: string, messageId: string, seconds: number, payload: string): string {
   const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
