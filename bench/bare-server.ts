@@ -2,10 +2,10 @@
 // pre-encoded Buffer, and a tiny JSON route. Carta's routes are measured as ratios against it.
 // `/reference` sends the reference document's bytes (REFERENCE_FILE), to tell what sending its
 // body costs a server from what Carta adds.
-// Node's tick path kept fast, as in Carta (src/server/tick-shape.ts). Without it this process can
+// Node's tick path kept fast, as in Carta (src/server/internals/tick-shape.ts). Without it this process can
 // fall to the slow path as well (one went from 67,000 to 104,000 instructions a request within a
 // run), and a ratio would measure which of the two processes fell.
-import '../src/server/tick-shape.js';
+import '../src/server/internals/tick-shape.js';
 import fs from 'node:fs';
 import Fastify from 'fastify';
 

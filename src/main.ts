@@ -1,5 +1,5 @@
-// First, before any module's start-up work can run a full collection (src/server/tick-shape.ts).
-import './server/tick-shape.js';
+// First, before any module's start-up work can run a full collection (src/server/internals/tick-shape.ts).
+import './server/internals/tick-shape.js';
 import { loadConfig } from './config.js';
 import { serve } from './server/serve.js';
 

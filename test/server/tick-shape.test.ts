@@ -1,4 +1,4 @@
-// The tick-shape keeper (src/server/tick-shape.ts): after full collections that find no tick object
+// The tick-shape keeper (src/server/internals/tick-shape.ts): after full collections that find no tick object
 // alive, Node's process.nextTick must keep its monomorphic literal feedback, so that its optimised
 // code defines a tick's keys inline instead of through V8's runtime. Read from V8's own feedback
 // vector (%DebugPrint), in a child process per case; a control without the keeper shows that the
@@ -10,9 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { keptTick } from '../../src/server/tick-shape.js';
+import { keptTick } from '../../src/server/internals/tick-shape.js';
 
-const keeperModule = pathToFileURL(path.resolve(import.meta.dirname, '../../src/server/tick-shape.ts')).href;
+const keeperModule = pathToFileURL(path.resolve(import.meta.dirname, '../../src/server/internals/tick-shape.ts')).href;
 
 // Plain JavaScript (V8's `%` syntax is not TypeScript): warm nextTick up until it records its
 // feedback and its optimised code is in (the pause lets a compile on a busy machine finish), collect
