@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { purgeExpiredOrderKeys } from '../../src/modules/orders/guest-orders.js';
 import { admin, call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 import {
   burgerLine,
@@ -475,6 +476,22 @@ describe('guest order placement', () => {
       const list = await listOrders(v);
       assert.equal(list.total, 1);
       assert.deepEqual(list.items.map((o: any) => o.id), [first.body.id]);
+    });
+
+    it("deletes a venue's keys past their 24 hours and keeps the live ones and other venues' keys", async () => {
+      const { v, ids } = await venueWithMenu();
+      const other = await venueWithMenu();
+      expectStatus(await placeOrder(t.app, v.slug, orderBody(ids), 'key-old'), 201);
+      expectStatus(await placeOrder(t.app, v.slug, orderBody(ids), 'key-live'), 201);
+      expectStatus(await placeOrder(t.app, other.v.slug, orderBody(other.ids), 'key-old'), 201);
+      const db = t.database.db;
+      await db.query(`update order_idempotency_keys set created_at = now() - interval '25 hours' where key = 'key-old'`);
+      await purgeExpiredOrderKeys(db, v.id);
+      const { rows } = await db.query<{ venue_id: string; key: string }>(
+        'select venue_id, key from order_idempotency_keys where venue_id = any($1::uuid[]) order by key, venue_id',
+        [[v.id, other.v.id]],
+      );
+      assert.deepEqual(rows.map((r) => `${r.venue_id === v.id ? 'v' : 'other'}:${r.key}`).sort(), ['other:key-old', 'v:key-live']);
     });
 
     it('treats a body with the same content in another property order as the same body', async () => {

@@ -57,7 +57,8 @@ export class IdempotencyService {
   private execute(id: string, venueId: string, key: string): Begun {
     let done!: () => void;
     this.running.set(id, new Promise<void>((resolve) => (done = resolve)));
-    if (Math.random() * PURGE_EVERY < 1) void keys.deleteExpiredKeys(this.db, venueId).catch(() => undefined);
+    // Scoped to the venue (its orders' side only): a purge leaves every other memo as it is.
+    if (Math.random() * PURGE_EVERY < 1) void this.db.transaction((tx) => keys.deleteExpiredKeys(tx, venueId), { venueId }).catch(() => undefined);
     return {
       kind: 'execute',
       finish: async (response) => {

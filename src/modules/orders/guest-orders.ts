@@ -11,6 +11,9 @@ import type { OrderView } from './orders.schemas.js';
 
 export type { NewOrder, OrderKey, OrderRow } from './orders.repository.js';
 
+/** One order in this many also clears the venue's expired keys (an indexed delete), as /v1 keys are cleared. */
+const PURGE_EVERY = 64;
+
 /** An order as the API shows it, with the guest's token for its public view. */
 export interface GuestOrderRead {
   order: OrderView;
@@ -31,6 +34,7 @@ export async function insertGuestOrder(
 ): Promise<(GuestOrderRead & { queued: number }) | null> {
   const inserted = await db.alone({ venueId, ordersOnly: true }, (tx, notify) => orders.insertOrder(tx, venueId, order, key, event, notify));
   if (!inserted) return null;
+  if (key !== null && Math.random() * PURGE_EVERY < 1) void purgeExpiredOrderKeys(db, venueId).catch(() => undefined);
   return { order: orderViews([inserted.row], inserted.items, inserted.modifiers)[0], token: order.guestToken, queued: inserted.queued };
 }
 
@@ -47,4 +51,9 @@ export async function replayGuestOrder(db: Queryable, venueId: string, key: stri
 /** The order a guest token names (its row: the status page reads its lines only when it changed). */
 export function findGuestOrder(db: Queryable, venueId: string, token: string): Promise<orders.OrderRow | null> {
   return orders.findOrderByGuestToken(db, venueId, token);
+}
+
+/** Deletes the venue's guest-order keys past their 24 hours; a replay never sees them (findIdempotencyKey). */
+export function purgeExpiredOrderKeys(db: Database, venueId: string): Promise<void> {
+  return db.transaction((tx) => orders.deleteExpiredOrderKeys(tx, venueId), { venueId });
 }

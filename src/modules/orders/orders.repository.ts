@@ -364,3 +364,8 @@ export async function findIdempotencyKey(db: Queryable, venueId: string, key: st
   return rows[0] ?? null;
 }
 
+
+/** Deletes the venue's guest-order keys past their 24 hours (by the expiry index). */
+export async function deleteExpiredOrderKeys(db: Queryable, venueId: string): Promise<void> {
+  await db.query(`delete from order_idempotency_keys where venue_id = $1 and created_at < now() - interval '24 hours'`, [venueId]);
+}
