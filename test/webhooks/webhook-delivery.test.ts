@@ -295,9 +295,10 @@ describe('webhook delivery to a receiver that does not answer in time', () => {
   let endpointId: string;
 
   before(async () => {
-    // The send timeout shortened from 10 s so that a hang ends at once; the first retry waits a
-    // second, long enough to read the timed-out attempt in the log while the delivery is pending.
-    const dispatch = { pollMs: 50, timeoutMs: TIMEOUT_MS, retryDelaysMs: [1_000, 100, 100, 100], leaseMs: 15_000 };
+    // The send timeout shortened from 10 s so that a hang ends at once; the first retry waits three
+    // seconds, long enough to read the timed-out attempt in the log while the delivery is pending
+    // even on a loaded machine (after one second, a slow read once met the retry already claimed).
+    const dispatch = { pollMs: 50, timeoutMs: TIMEOUT_MS, retryDelaysMs: [3_000, 100, 100, 100], leaseMs: 15_000 };
     ({ t, v, ids, endpointId } = await startWithReceiver(receiver, dispatch, ['order.created']));
   });
   after(() => Promise.all([t.close(), receiver.close()]));
