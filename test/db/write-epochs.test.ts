@@ -123,6 +123,16 @@ describe('write epochs through the API: one venue\'s writes leave the others\' m
     assert.equal(sql.length, 1, `one statement places the order: ${sql.join(' | ')}`);
   });
 
+  it("a write of another venue with an Idempotency-Key leaves this venue's memos (its key is an order-side write of its own venue)", async () => {
+    expectStatus(await placeOrder(t.app, b.v.slug, orderBody(b.ids)), 201);
+    const keyed = await call(t.app, 'PATCH', '/v1/settings', { key: a.v.key, body: { name: 'A, keyed' }, headers: { 'idempotency-key': `k-${Date.now()}` } });
+    expectStatus(keyed, 200);
+    const { result, sql } = await recorded(() => placeOrder(t.app, b.v.slug, orderBody(b.ids)));
+    expectStatus(result, 201);
+    assert.deepEqual(venueReads(sql), [], 'the venue look-up stays memoised');
+    assert.equal(sql.length, 1, `one statement places the order: ${sql.join(' | ')}`);
+  });
+
   it('a venue\'s own change, or an operator\'s, is seen at once', async () => {
     expectStatus(await call(t.app, 'PATCH', '/v1/settings', { key: b.v.key, body: { name: 'B, renamed' } }), 200);
     const menu = await recorded(() => call(t.app, 'GET', `/guest/v1/venues/${b.v.slug}/menu`));

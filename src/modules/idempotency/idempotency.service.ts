@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Database } from '../../db/port.js';
+import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import * as keys from './idempotency.repository.js';
 import type { StoredResponse } from './idempotency.repository.js';
@@ -41,7 +41,7 @@ export class IdempotencyService {
         await local;
         continue;
       }
-      if (await keys.claimKey(this.db, venueId, key, requestHash, LEASE_SEC)) return this.execute(id, venueId, key);
+      if (await this.write(venueId, (tx) => keys.claimKey(tx, venueId, key, requestHash, LEASE_SEC))) return this.execute(id, venueId, key);
       const row = await keys.findKey(this.db, venueId, key);
       // Released or expired between the two statements: claim again.
       if (!row) continue;
@@ -57,19 +57,27 @@ export class IdempotencyService {
   private execute(id: string, venueId: string, key: string): Begun {
     let done!: () => void;
     this.running.set(id, new Promise<void>((resolve) => (done = resolve)));
-    // Scoped to the venue (its orders' side only): a purge leaves every other memo as it is.
-    if (Math.random() * PURGE_EVERY < 1) void this.db.transaction((tx) => keys.deleteExpiredKeys(tx, venueId), { venueId }).catch(() => undefined);
+    if (Math.random() * PURGE_EVERY < 1) void this.write(venueId, (tx) => keys.deleteExpiredKeys(tx, venueId)).catch(() => undefined);
     return {
       kind: 'execute',
       finish: async (response) => {
         try {
-          if (response) await keys.completeKey(this.db, venueId, key, response);
-          else await keys.releaseKey(this.db, venueId, key);
+          if (response) await this.write(venueId, (tx) => keys.completeKey(tx, venueId, key, response));
+          else await this.write(venueId, (tx) => keys.releaseKey(tx, venueId, key));
         } finally {
           this.running.delete(id);
           done();
         }
       },
     };
+  }
+
+  /**
+   * A key's write, in a transaction of its venue: it writes only idempotency_keys, an order-side
+   * table, so it moves that venue's order-side memos only (write-scope.ts), not every memo, as a
+   * write through db.query would.
+   */
+  private write<T>(venueId: string, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.db.transaction(fn, { venueId });
   }
 }
