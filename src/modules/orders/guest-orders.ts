@@ -2,7 +2,7 @@ import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import type { EventHead } from '../webhooks/outbox-sql.js';
 import { loadOrderViews } from './order-reads.js';
-import { orderViews } from './order-view.js';
+import { orderView } from './order-view.js';
 import * as orders from './orders.repository.js';
 import type { OrderView } from './orders.schemas.js';
 
@@ -35,7 +35,7 @@ export async function insertGuestOrder(
   const inserted = await db.alone({ venueId, ordersOnly: true }, (tx, notify) => orders.insertOrder(tx, venueId, order, key, event, notify));
   if (!inserted) return null;
   if (key !== null && Math.random() * PURGE_EVERY < 1) void purgeExpiredOrderKeys(db, venueId).catch(() => undefined);
-  return { order: orderViews([inserted.row], inserted.items, inserted.modifiers)[0], token: order.guestToken, queued: inserted.queued };
+  return { order: orderView(inserted.row, inserted.lines), token: order.guestToken, queued: inserted.queued };
 }
 
 /** The order a live Idempotency-Key made, or null; 409 when the key came with another body. */

@@ -38,7 +38,12 @@ export function lineViews(items: OrderItemRow[], modifiers: OrderModifierRow[]):
 /** Rows -> the Order of spec 2.7, lines grouped under their orders. */
 export function orderViews(orders: OrderRow[], items: OrderItemRow[], modifiers: OrderModifierRow[]): OrderView[] {
   const itemsByOrder = lineViews(items, modifiers);
-  return orders.map((o) => ({
+  return orders.map((o) => orderView(o, itemsByOrder.get(o.id) ?? []));
+}
+
+/** One order row and its lines (lineViews) -> the Order of spec 2.7. */
+export function orderView(o: OrderRow, items: OrderView['items']): OrderView {
+  return {
     id: o.id,
     orderNumber: o.order_number,
     status: o.status,
@@ -64,6 +69,6 @@ export function orderViews(orders: OrderRow[], items: OrderItemRow[], modifiers:
     updatedAt: o.updated_at.toISOString(),
     confirmedAt: iso(o.confirmed_at),
     completedAt: iso(o.completed_at),
-    items: itemsByOrder.get(o.id) ?? [],
-  }));
+    items,
+  };
 }

@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/port.js';
 import { outboxCall, payloadSql, type EventHead } from '../webhooks/outbox-sql.js';
 import { allowedTransitions, type OrderStatus } from './order-status.js';
 import { lineViews } from './order-view.js';
+import type { OrderView } from './orders.schemas.js';
 
 export interface OrderRow {
   id: string;
@@ -117,8 +118,8 @@ export interface NewOrder {
 
 export interface InsertedOrder {
   row: OrderRow;
-  items: OrderItemRow[];
-  modifiers: OrderModifierRow[];
+  /** Its lines as the read shows them (lineViews), built once for the event and the answer. */
+  lines: OrderView['items'];
 }
 
 /** The Idempotency-Key an order is recorded under, with a hash of the request it came with. */
@@ -200,6 +201,7 @@ export async function insertOrder(
   notify: string,
 ): Promise<(InsertedOrder & { queued: number }) | null> {
   const { items, modifiers } = newOrderLines(o);
+  const lines = lineViews(items, modifiers).get(o.id) ?? [];
   const payload = payloadSql({ venue: '$1::uuid', id: '$26::uuid', type: '$27::text', timestamp: '$28::text',
     data: `json_build_object('order', ${orderJson('p', '$29::json', '$30::json')})` });
   const outbox = event === null ? '' : `, queued as (select ${outboxCall({ venue: '$1::uuid', id: '$26::uuid', type: '$27::text', payload })} as id from placed p)`;
@@ -243,11 +245,11 @@ export async function insertOrder(
       o.deliveryFee, o.discountAmount, o.totalAmount, o.publicationId, o.guestToken, JSON.stringify(items),
       JSON.stringify(modifiers), key?.key ?? null, key?.requestHash ?? null,
       ...(event === null ? [] : [event.id, event.type, event.timestamp, JSON.stringify(allowedTransitions('new')),
-        JSON.stringify(lineViews(items, modifiers).get(o.id) ?? [])])],
+        JSON.stringify(lines)])],
   );
   if (rows.length === 0) return null;
   const { queued, ...row } = rows[0];
-  return { row, items: items.map(({ product_id: _, ...it }) => it), modifiers, queued };
+  return { row, lines, queued };
 }
 
 export async function findOrder(db: Queryable, venueId: string, orderId: string, forUpdate = false): Promise<OrderRow | null> {
