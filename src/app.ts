@@ -209,16 +209,16 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   await app.register(async (v1) => {
     for (const routes of [referenceRoutes, menuRoutes, settingsRoutes, translationsRoutes, auditRoutes, ordersRoutes]) await routes(services)(v1);
     // The uploads' own body parser (media-body.ts) stays in their scope.
-    await v1.register(async (uploads) => mediaRoutes(services)(uploads));
+    await v1.register(mediaRoutes(services));
     for (const routes of [bannersRoutes, promotionsRoutes, tablesRoutes, webhooksRoutes]) await routes(services)(v1);
   }, { prefix: '/v1' });
-  await app.register(async (media) => mediaFileRoutes(services, limiter)(media), { prefix: '/media' });
+  await app.register(mediaFileRoutes(services, limiter), { prefix: '/media' });
   await app.register(async (guest) => {
     await guestRoutes(services)(guest);
     await guestTableRoutes(services)(guest);
   }, { prefix: '/guest/v1' });
   await guestPageRoutes(services, config)(app);
-  await app.register(async (admin) => adminRoutes(services)(admin), { prefix: '/admin/v1' });
+  await app.register(adminRoutes(services), { prefix: '/admin/v1' });
 
   return { app, services };
 }
