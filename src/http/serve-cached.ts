@@ -3,11 +3,11 @@
 // runs in the turn that read its request, without the promises and microtasks an `await` costs
 // (docs/performance.md, "Hot reads").
 
-/** Sends what `peek` has at once; otherwise waits for `read` and sends that. */
-export function serveCached<T>(peek: () => T | undefined, read: () => Promise<T>, send: (value: T) => void): void | Promise<void> {
+/** Uses what `peek` has at once (a reply sent, a request admitted); otherwise waits for `read` and uses that. */
+export function serveCached<T, R>(peek: () => T | undefined, read: () => Promise<T>, use: (value: T) => R | Promise<R>): R | Promise<R> {
   const hit = peek();
-  if (hit !== undefined) return send(hit);
-  return read().then(send);
+  if (hit !== undefined) return use(hit);
+  return read().then(use);
 }
 
 /** `use(value)` at once when the value is at hand, once it is when it is a promise (the request gate's steps). */

@@ -1,6 +1,6 @@
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../errors.js';
-import { whenReady } from '../serve-cached.js';
+import { serveCached, whenReady } from '../serve-cached.js';
 import type { ApiKeysService, VenueContext } from '../../modules/venues/api-keys.service.js';
 import { limitVenue, type RateLimiter } from '../rate-limit/limiter.js';
 
@@ -25,8 +25,6 @@ export function apiKeyAuth(apiKeys: ApiKeysService, limiter: RateLimiter | null,
   };
   return function authenticate(request: FastifyRequest, reply: FastifyReply): void | Promise<void> {
     const { authorization } = request.headers;
-    const known = apiKeys.peek(authorization);
-    if (known) return admit(request, reply, known);
-    return apiKeys.authenticate(authorization).then((venue) => admit(request, reply, venue));
+    return serveCached(() => apiKeys.peek(authorization), () => apiKeys.authenticate(authorization), (venue) => admit(request, reply, venue));
   };
 }

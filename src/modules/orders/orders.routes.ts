@@ -47,7 +47,9 @@ export function ordersRoutes(services: RouteServices) {
       serveCached(
         () => services.orders.peekListJson(request.venue.venueId, request.url),
         () => services.orders.listJson(request.venue.venueId, request.query, request.url),
-        (json) => sendJson(reply, json),
+        (json) => {
+          sendJson(reply, json);
+        },
       ));
 
     app.get('/orders/stream', {

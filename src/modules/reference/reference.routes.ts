@@ -24,7 +24,9 @@ export function referenceRoutes(services: RouteServices) {
       serveCached(
         () => services.reference.peekJson(request.venue),
         () => services.reference.json(request.venue),
-        (json) => sendJson(reply, json),
+        (json) => {
+          sendJson(reply, json);
+        },
       ));
   };
 }
