@@ -57,7 +57,9 @@ export type ErrorCode =
   | 'WEBHOOK_DELIVERY_NOT_FOUND'
   | 'WEBHOOK_ENDPOINT_LIMIT_REACHED'
   | 'STREAM_LIMIT_REACHED'
-  | 'SERVER_BUSY';
+  | 'SERVER_BUSY'
+  | 'ITEM_UNAVAILABLE'
+  | 'ORDERING_CLOSED';
 
 /**
  * What each code tells a client, as the OpenAPI document shows it beside every response that can
@@ -114,6 +116,8 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
   WEBHOOK_NOT_FOUND: 'no webhook endpoint of this venue has that id',
   WEBHOOK_DELIVERY_NOT_FOUND: 'the endpoint has no delivery with that id',
   WEBHOOK_ENDPOINT_LIMIT_REACHED: `the venue has ${WEBHOOK_ENDPOINTS_PER_VENUE} webhook endpoints, the most it may; details { limit, available, requested }`,
+  ITEM_UNAVAILABLE: 'a product or option of the order is sold out or outside its category schedule at the time the order is for; details { items: [{ productId, optionId, until }] }',
+  ORDERING_CLOSED: 'the venue takes no orders for now (reason closed or paused); details { reason, opensAt }. A scheduled order into an open window is accepted',
   STREAM_LIMIT_REACHED: `the venue holds ${ORDER_STREAMS_PER_VENUE} order streams open on this server, the most it may; close one, or retry after Retry-After`,
 };
 
@@ -283,6 +287,10 @@ export const errors = {
       message: 'Image processing is at capacity; retry after the Retry-After delay',
       headers: { 'retry-after': String(retryAfterSec) },
     }),
+  itemUnavailable: (message: string, items: { productId: string; optionId: string | null; until: string | null }[]) =>
+    new AppError({ statusCode: 409, code: 'ITEM_UNAVAILABLE', message, details: { items } }),
+  orderingClosed: (message: string, reason: string, opensAt: string | null) =>
+    new AppError({ statusCode: 409, code: 'ORDERING_CLOSED', message, details: { reason, opensAt } }),
   invalidStatusTransition: (message: string, details: Record<string, unknown>) =>
     new AppError({ statusCode: 422, code: 'INVALID_STATUS_TRANSITION', message, details }),
   rateLimited: (bucket: string, retryAfterSec: number) =>

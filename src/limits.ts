@@ -26,6 +26,13 @@ export const SYNC_NESTED_CAPS = {
 } as const;
 export const CLEANUP_ARRAY_CAP = 1000;
 export const TRANSLATIONS_SECTION_CAP = 500;
+/** PUT /v1/availability entries per section, and how far ahead a sold-out mark may end (decisions 13). */
+export const AVAILABILITY_SECTION_MAX = 500;
+export const AVAILABILITY_MAX_AHEAD_MS = 30 * 86_400_000;
+/** How far ahead the guest menu looks for when ordering opens or closes (decisions 13). */
+export const ORDERING_HORIZON_MS = 14 * 86_400_000;
+/** A pause of ordering ends at most this far ahead (decisions 13). */
+export const PAUSE_MAX_AHEAD_MS = 86_400_000;
 export const SYNC_WINDOW_MS = 30_000;
 
 /**

@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = [
   'product.image',
   'product.translations',
   'settings.update',
+  'availability.update',
   'logo.image',
   'banner.create',
   'banner.update',

@@ -15,6 +15,7 @@ import { TablesService } from './modules/merch/tables.service.js';
 import { Metrics } from './http/metrics.js';
 import { OutboundFetcher } from './outbound/fetch-bytes.js';
 import type { OutboundLog, Resolver } from './outbound/guarded-connector.js';
+import { AvailabilityService } from './modules/availability/availability.service.js';
 import { AuditService } from './modules/audit/audit.service.js';
 import { CleanupService } from './modules/menu/cleanup.service.js';
 import { GuestService } from './modules/guest/guest.service.js';
@@ -84,21 +85,23 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
   const dispatcher = new WebhookDispatcher(db, webhookSender, webhookDispatch);
   webhookEvents.onQueued = (venueId) => dispatcher.wake(venueId);
   webhookEvents.onSubscribed = () => dispatcher.arm();
+  const availability = new AvailabilityService(db, webhookEvents, clock);
   return {
     venues: new VenuesService(db),
     apiKeys: new ApiKeysService(db),
     reference: new ReferenceService(db, routes),
     audit: new AuditService(db),
-    settings: new SettingsService(db, urls),
+    settings: new SettingsService(db, urls, clock),
     sync: new SyncService(db, config),
-    menu: new MenuService(db, menuCache, urls, webhookEvents),
-    products: new ProductsService(db, urls, media),
+    menu: new MenuService(db, menuCache, urls, webhookEvents, availability),
+    products: new ProductsService(db, urls, media, availability),
     media,
+    availability,
     cleanup: new CleanupService(db),
     translations: new TranslationsService(db),
     orders: new OrdersService(db, webhookEvents),
     orderStreams: new OrderStreams(db, orderStreams),
-    guest: new GuestService(db, menuCache, urls, new GuestMerch(db, urls, clock), webhookEvents),
+    guest: new GuestService(db, menuCache, urls, new GuestMerch(db, urls, clock), webhookEvents, availability),
     idempotency: new IdempotencyService(db),
     banners: new BannersService(db, urls, media),
     promotions: new PromotionsService(db),

@@ -18,13 +18,19 @@ const TAGS = [
       'The draft menu: bulk sync of categories, ingredients and products by externalId (spec 4.1), reads with ETags, ' +
       'one product at a time (spec 4.2), publish to an immutable snapshot, cleanup and delete (decisions 3 and 4).',
   },
-  { name: 'settings', description: 'Venue settings: languages, card style, timezone and order configuration, with ETag and If-Match (decisions 6).' },
+  { name: 'settings', description: 'Venue settings: languages, card style, timezone, order configuration, opening hours, pauses and scheduled orders, with ETag and If-Match (decisions 6 and 13).' },
   { name: 'translations', description: 'Bulk translation writes for every translatable entity, all or nothing (decisions 6).' },
   {
     name: 'media',
     description:
       'Product and banner images and the venue logo, from base64 or a URL, checked and stored as WebP variants; ' +
       'the public, immutable image files under /media (decisions 7).',
+  },
+  {
+    name: 'availability',
+    description:
+      'Live availability (decisions 13): products and ingredients sold out now or until a time. It takes effect at once on the menu reads, ' +
+      'the guest menu and order placement, needs no publish and survives publishes. Opening hours and pauses are settings.',
   },
   { name: 'banners', description: 'Menu banners with an image, a link or a product, live by their schedule (decisions 8).' },
   { name: 'promotions', description: 'Promotions and their products at promotional prices, live by their schedule (decisions 8).' },
@@ -38,7 +44,7 @@ const TAGS = [
   {
     name: 'webhooks',
     description:
-      "Webhook endpoints: where the venue's events (order.created, order.updated, menu.published) are sent, signed with a secret " +
+      "Webhook endpoints: where the venue's events (order.created, order.updated, menu.published, menu.availability_changed) are sent, signed with a secret " +
       'in the Standard Webhooks format that can be rotated (docs/events.md). Paid plans only (403 PAID_PLAN_REQUIRED on free).',
   },
   { name: 'audit', description: 'The audit trail of every mutating call (spec 4.6).' },

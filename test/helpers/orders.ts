@@ -100,6 +100,9 @@ export interface OrderConfigPatch {
   deliveryFeeMinor?: number;
   freeDeliveryFromMinor?: number | null;
   minOrderMinor?: number;
+  pausedUntil?: string | null;
+  prepTimeMinutes?: number;
+  scheduledOrders?: { enabled?: boolean; maxDaysAhead?: number };
 }
 
 /** The orderConfig setUpOrderMenu applies unless told otherwise: every order type, a fee, a threshold. */
@@ -111,6 +114,7 @@ export const DEFAULT_TEST_ORDER_CONFIG: OrderConfigPatch = {
   deliveryFeeMinor: 250,
   freeDeliveryFromMinor: 5000,
   minOrderMinor: 0,
+  scheduledOrders: { enabled: true, maxDaysAhead: 14 },
 };
 
 export function expectStatus(res: Call, status: number): void {

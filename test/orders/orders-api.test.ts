@@ -18,7 +18,8 @@ function withOffset(isoZ: string, offsetMinutes: number): string {
 describe('Orders API', () => {
   let t: TestApp;
   before(async () => {
-    t = await startApp();
+    // Scheduled orders are judged against this clock: an order below is for 2030-05-05.
+    t = await startApp({}, undefined, { clock: () => Date.parse('2030-05-04T12:00:00Z') });
   });
   after(() => t.close());
 

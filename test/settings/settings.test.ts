@@ -10,6 +10,9 @@ const DEFAULT_ORDER_CONFIG = {
   deliveryFeeMinor: 0,
   freeDeliveryFromMinor: null,
   minOrderMinor: 0,
+  pausedUntil: null,
+  prepTimeMinutes: 15,
+  scheduledOrders: { enabled: false, maxDaysAhead: 2 },
 };
 
 describe('GET and PATCH /v1/settings (decisions 6)', () => {

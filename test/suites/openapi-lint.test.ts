@@ -188,7 +188,8 @@ describe('the main examples, run against a real server', () => {
   let t: TestApp;
   let doc: any;
   before(async () => {
-    t = await startApp();
+    // The pickup example is scheduled for 2027-03-14T18:00Z: ordered that morning.
+    t = await startApp({}, undefined, { clock: () => Date.parse('2027-03-14T09:00:00Z') });
     doc = await documentOf(t);
   });
   after(() => t.close());
@@ -204,6 +205,7 @@ describe('the main examples, run against a real server', () => {
     for (const section of ['categories', 'ingredients', 'products']) assert.deepEqual(sync.body[section].errors, [], section);
     assert.ok(sync.body.translations.applied > 0);
     expectStatus(await call(t.app, 'POST', '/v1/publish', { key: v.key }), 201);
+    expectStatus(await call(t.app, 'PATCH', '/v1/settings', { key: v.key, body: { orderConfig: { scheduledOrders: { enabled: true } } } }), 200);
 
     const menu = await call(t.app, 'GET', `/guest/v1/venues/${v.slug}/menu?locale=es`);
     expectStatus(menu, 200);

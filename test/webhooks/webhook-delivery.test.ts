@@ -29,7 +29,11 @@ function logEntry(t: TestApp, v: VenueFixture, endpointId: string, eventId: stri
 /** The app on a database of its own, its dispatcher tuned by `dispatch`, and a venue with an endpoint on the (now listening) receiver. */
 async function startWithReceiver(receiver: Receiver, dispatch: DispatcherOptions, events: string[]) {
   await receiver.listen();
-  const t = await startApp({ ssrfTestAllow: [{ host: '127.0.0.1', port: receiver.port }] }, undefined, { webhookDispatch: dispatch });
+  const t = await startApp({ ssrfTestAllow: [{ host: '127.0.0.1', port: receiver.port }] }, undefined, {
+    webhookDispatch: dispatch,
+    // Scheduled orders are judged against this clock: an order below is for 2027-03-14.
+    clock: () => Date.parse('2027-03-13T12:00:00Z'),
+  });
   return { t, ...(await venueWithEndpoint(t.app, receiver, events)) };
 }
 

@@ -220,7 +220,7 @@ describe('webhook endpoint validation', () => {
   });
 
   it('refuses unknown, duplicate, missing or no events, unknown fields and a secret of your own', async () => {
-    const enumRule = 'must be one of: order.created, order.updated, menu.published';
+    const enumRule = 'must be one of: order.created, order.updated, menu.published, menu.availability_changed';
     await refused(body({ events: ['order.deleted'] }), [`events[0] ${enumRule}`]);
     await refused(body({ events: [] }), ['events must have at least 1 item']);
     await refused({ url: 'https://pos.example.com/hooks' }, ['events is required']);

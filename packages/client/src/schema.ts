@@ -237,6 +237,41 @@ export interface paths {
         patch: operations["updateProduct"];
         trace?: never;
     };
+    "/v1/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List what is sold out now
+         * @description The products and ingredients marked sold out now, by name, each with `until` (null: until marked available) (decisions 13). A mark whose `until` has passed is not listed: it ended by itself.
+         *
+         *     **Errors:** 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
+         */
+        get: operations["listAvailability"];
+        /**
+         * Mark products and ingredients sold out, or available again
+         * @description Takes effect at once on the menu reads, the guest menu and order placement; needs no publish and survives publishes (decisions 13).
+         *     - `available: false` marks the item sold out until `until` (ISO 8601 with an offset, in the future, at most 30 days ahead), or until marked available when `until` is omitted or null.
+         *     - `available: true` clears the mark (no mark: nothing happens).
+         *     - A sold-out ingredient makes unavailable every product whose composition includes it and every `add` option on it; a product whose required choice has no option left is unavailable.
+         *     - `ref` is an externalId, else an opaque id. At most 500 entries per section.
+         *     - All or nothing: an unknown ref is a 400 naming the entry (`products[2].ref "p9" not found`), and nothing is written.
+         *
+         *     `updated` counts the entries whose state changed. Audited as `availability.update`; webhook event `menu.availability_changed` when something changed.
+         *
+         *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `READ_ONLY_KEY`); 409 (`IDEMPOTENCY_KEY_REUSED`, `IDEMPOTENCY_KEY_IN_PROGRESS`); 413 (`PAYLOAD_TOO_LARGE`); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
+         */
+        put: operations["setAvailability"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/settings": {
         parameters: {
             query?: never;
@@ -1910,6 +1945,12 @@ export interface operations {
                              * @description ISO 8601, UTC, millisecond precision
                              */
                             updatedAt: string;
+                            /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
+                            availability?: {
+                                available: boolean;
+                                until: string | null;
+                                reason: ("sold_out" | "ingredient_sold_out" | "required_choice_unavailable" | "category_schedule") | null;
+                            };
                         }[];
                         products: {
                             id: string;
@@ -1948,6 +1989,12 @@ export interface operations {
                                     action: string;
                                     priceAdjustment: number;
                                     sortOrder: number;
+                                    /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
+                                    availability?: {
+                                        available: boolean;
+                                        until: string | null;
+                                        reason: ("sold_out" | "ingredient_sold_out" | "required_choice_unavailable" | "category_schedule") | null;
+                                    };
                                 }[];
                             }[];
                             sortOrder: number;
@@ -1978,6 +2025,12 @@ export interface operations {
                              * @description ISO 8601, UTC, millisecond precision
                              */
                             updatedAt: string;
+                            /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
+                            availability?: {
+                                available: boolean;
+                                until: string | null;
+                                reason: ("sold_out" | "ingredient_sold_out" | "required_choice_unavailable" | "category_schedule") | null;
+                            };
                         }[];
                     };
                 };
@@ -2403,6 +2456,12 @@ export interface operations {
                                 action: string;
                                 priceAdjustment: number;
                                 sortOrder: number;
+                                /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
+                                availability?: {
+                                    available: boolean;
+                                    until: string | null;
+                                    reason: ("sold_out" | "ingredient_sold_out" | "required_choice_unavailable" | "category_schedule") | null;
+                                };
                             }[];
                         }[];
                         sortOrder: number;
@@ -2433,6 +2492,12 @@ export interface operations {
                          * @description ISO 8601, UTC, millisecond precision
                          */
                         updatedAt: string;
+                        /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
+                        availability?: {
+                            available: boolean;
+                            until: string | null;
+                            reason: ("sold_out" | "ingredient_sold_out" | "required_choice_unavailable" | "category_schedule") | null;
+                        };
                     };
                 };
             };
@@ -2765,6 +2830,12 @@ export interface operations {
                                 action: string;
                                 priceAdjustment: number;
                                 sortOrder: number;
+                                /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
+                                availability?: {
+                                    available: boolean;
+                                    until: string | null;
+                                    reason: ("sold_out" | "ingredient_sold_out" | "required_choice_unavailable" | "category_schedule") | null;
+                                };
                             }[];
                         }[];
                         sortOrder: number;
@@ -2795,6 +2866,12 @@ export interface operations {
                          * @description ISO 8601, UTC, millisecond precision
                          */
                         updatedAt: string;
+                        /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
+                        availability?: {
+                            available: boolean;
+                            until: string | null;
+                            reason: ("sold_out" | "ingredient_sold_out" | "required_choice_unavailable" | "category_schedule") | null;
+                        };
                     };
                 };
             };
@@ -2935,6 +3012,253 @@ export interface operations {
             };
         };
     };
+    listAvailability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Products marked sold out now (expired marks are not listed), by name */
+                        products: {
+                            /** @description The externalId, else the id */
+                            ref: string;
+                            id: string;
+                            externalId: string | null;
+                            name: string;
+                            until: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             */
+                            updatedAt: string;
+                        }[];
+                        ingredients: {
+                            /** @description The externalId, else the id */
+                            ref: string;
+                            id: string;
+                            externalId: string | null;
+                            name: string;
+                            until: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Missing API key" (message, no code)
+             *     - "Invalid API key format" (message, no code)
+             *     - "Invalid API key" (message, no code): unknown, revoked or regenerated
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    setAvailability: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (a UUID is ideal). The same key and request within 24 hours replays the first response with `Idempotent-Replayed: true`; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    products?: {
+                        /** @description An externalId, else an opaque id (as for /v1/products/:ref) */
+                        ref: string;
+                        /** @description false marks it sold out; true clears the mark (nothing to clear is a no-op) */
+                        available: boolean;
+                        until?: string | null;
+                    }[];
+                    ingredients?: {
+                        /** @description An externalId, else an opaque id (as for /v1/products/:ref) */
+                        ref: string;
+                        /** @description false marks it sold out; true clears the mark (nothing to clear is a no-op) */
+                        available: boolean;
+                        until?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        products: {
+                            /** @description Entries whose state changed */
+                            updated: number;
+                        };
+                        ingredients: {
+                            updated: number;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): an unknown ref, or an until in the past or more than 30 days ahead
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Missing API key" (message, no code)
+             *     - "Invalid API key format" (message, no code)
+             *     - "Invalid API key" (message, no code): unknown, revoked or regenerated
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
+             *     - `READ_ONLY_KEY`: a write made with a read-only API key
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with a different request
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: a request with this Idempotency-Key is still running; retry after Retry-After for its response
+             */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`IDEMPOTENCY_KEY_IN_PROGRESS`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Content too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body is over the route's cap (5 MB; 21 MB on image uploads)
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `LOCK_TIMEOUT`: another write of this venue held its lock too long; retry after Retry-After
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getSettings: {
         parameters: {
             query?: never;
@@ -2965,7 +3289,38 @@ export interface operations {
                             deliveryFeeMinor: number;
                             freeDeliveryFromMinor: number | null;
                             minOrderMinor: number;
+                            pausedUntil: string | null;
+                            /** @description How long an order takes: a scheduledFor must be at least this far ahead */
+                            prepTimeMinutes: number;
+                            scheduledOrders: {
+                                /** @description Guests may order for a later time (scheduledFor), also while ordering is closed now */
+                                enabled: boolean;
+                                /** @description How many days ahead a scheduledFor may lie */
+                                maxDaysAhead: number;
+                            };
                         };
+                        openingHours: {
+                            /** @description Up to 3 shifts a day; a day not listed is closed */
+                            weekly: {
+                                /** @enum {string} */
+                                day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                                isOpen: boolean;
+                                /** @description HH:MM, 00:00-23:59 */
+                                openTime?: string;
+                                /** @description HH:MM, 00:00-23:59 */
+                                closeTime?: string;
+                            }[];
+                            /** @description Dated hours that replace the weekly ones of their date (isOpen false: closed all day) */
+                            exceptions: {
+                                /** @description YYYY-MM-DD, in the venue timezone */
+                                date: string;
+                                isOpen: boolean;
+                                /** @description HH:MM, 00:00-23:59 */
+                                openTime?: string;
+                                /** @description HH:MM, 00:00-23:59 */
+                                closeTime?: string;
+                            }[];
+                        } | null;
                         logoUrl: string | null;
                         logo: {
                             /** @description The largest variant */
@@ -3082,7 +3437,38 @@ export interface operations {
                         deliveryFeeMinor?: number;
                         freeDeliveryFromMinor?: number | null;
                         minOrderMinor?: number;
+                        pausedUntil?: string | null;
+                        /** @description How long an order takes: a scheduledFor must be at least this far ahead */
+                        prepTimeMinutes?: number;
+                        scheduledOrders?: {
+                            /** @description Guests may order for a later time (scheduledFor), also while ordering is closed now */
+                            enabled?: boolean;
+                            /** @description How many days ahead a scheduledFor may lie */
+                            maxDaysAhead?: number;
+                        };
                     };
+                    openingHours?: {
+                        /** @description Up to 3 shifts a day; a day not listed is closed */
+                        weekly?: {
+                            /** @enum {string} */
+                            day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                            isOpen: boolean;
+                            /** @description HH:MM, 00:00-23:59 */
+                            openTime?: string;
+                            /** @description HH:MM, 00:00-23:59 */
+                            closeTime?: string;
+                        }[];
+                        /** @description Dated hours that replace the weekly ones of their date (isOpen false: closed all day) */
+                        exceptions?: {
+                            /** @description YYYY-MM-DD, in the venue timezone */
+                            date: string;
+                            isOpen: boolean;
+                            /** @description HH:MM, 00:00-23:59 */
+                            openTime?: string;
+                            /** @description HH:MM, 00:00-23:59 */
+                            closeTime?: string;
+                        }[];
+                    } | null;
                 };
             };
         };
@@ -3108,7 +3494,38 @@ export interface operations {
                             deliveryFeeMinor: number;
                             freeDeliveryFromMinor: number | null;
                             minOrderMinor: number;
+                            pausedUntil: string | null;
+                            /** @description How long an order takes: a scheduledFor must be at least this far ahead */
+                            prepTimeMinutes: number;
+                            scheduledOrders: {
+                                /** @description Guests may order for a later time (scheduledFor), also while ordering is closed now */
+                                enabled: boolean;
+                                /** @description How many days ahead a scheduledFor may lie */
+                                maxDaysAhead: number;
+                            };
                         };
+                        openingHours: {
+                            /** @description Up to 3 shifts a day; a day not listed is closed */
+                            weekly: {
+                                /** @enum {string} */
+                                day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                                isOpen: boolean;
+                                /** @description HH:MM, 00:00-23:59 */
+                                openTime?: string;
+                                /** @description HH:MM, 00:00-23:59 */
+                                closeTime?: string;
+                            }[];
+                            /** @description Dated hours that replace the weekly ones of their date (isOpen false: closed all day) */
+                            exceptions: {
+                                /** @description YYYY-MM-DD, in the venue timezone */
+                                date: string;
+                                isOpen: boolean;
+                                /** @description HH:MM, 00:00-23:59 */
+                                openTime?: string;
+                                /** @description HH:MM, 00:00-23:59 */
+                                closeTime?: string;
+                            }[];
+                        } | null;
                         logoUrl: string | null;
                         logo: {
                             /** @description The largest variant */
@@ -3425,7 +3842,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                action?: "menu.sync" | "menu.publish" | "menu.cleanup" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.test" | "webhook.retry";
+                action?: "menu.sync" | "menu.publish" | "menu.cleanup" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "availability.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.test" | "webhook.retry";
             };
             header?: never;
             path?: never;
@@ -3443,7 +3860,7 @@ export interface operations {
                         items: {
                             id: string;
                             /** @enum {string} */
-                            action: "menu.sync" | "menu.publish" | "menu.cleanup" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.test" | "webhook.retry";
+                            action: "menu.sync" | "menu.publish" | "menu.cleanup" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "availability.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.test" | "webhook.retry";
                             entityType: string;
                             entityRef: string | null;
                             changes: {
@@ -8803,7 +9220,7 @@ export interface operations {
                         items: {
                             id: string;
                             url: string;
-                            events: ("order.created" | "order.updated" | "menu.published")[];
+                            events: ("order.created" | "order.updated" | "menu.published" | "menu.availability_changed")[];
                             description: string | null;
                             enabled: boolean;
                             disabledReason: string | null;
@@ -8918,7 +9335,7 @@ export interface operations {
                     /** @description An absolute https URL without credentials. A host that is a loopback, private, link-local or otherwise reserved address is refused; a name is accepted and its addresses are checked at each delivery. Stored (and shown) as the WHATWG URL parser writes it */
                     url: string;
                     /** @description The events sent to this endpoint: at least one, each once */
-                    events: ("order.created" | "order.updated" | "menu.published")[];
+                    events: ("order.created" | "order.updated" | "menu.published" | "menu.availability_changed")[];
                     description?: string | null;
                 };
             };
@@ -8933,7 +9350,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("order.created" | "order.updated" | "menu.published")[];
+                        events: ("order.created" | "order.updated" | "menu.published" | "menu.availability_changed")[];
                         description: string | null;
                         enabled: boolean;
                         disabledReason: string | null;
@@ -9079,7 +9496,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("order.created" | "order.updated" | "menu.published")[];
+                        events: ("order.created" | "order.updated" | "menu.published" | "menu.availability_changed")[];
                         description: string | null;
                         enabled: boolean;
                         disabledReason: string | null;
@@ -9358,7 +9775,7 @@ export interface operations {
                     /** @description An absolute https URL without credentials. A host that is a loopback, private, link-local or otherwise reserved address is refused; a name is accepted and its addresses are checked at each delivery. Stored (and shown) as the WHATWG URL parser writes it */
                     url?: string;
                     /** @description The events sent to this endpoint: at least one, each once */
-                    events?: ("order.created" | "order.updated" | "menu.published")[];
+                    events?: ("order.created" | "order.updated" | "menu.published" | "menu.availability_changed")[];
                     description?: string | null;
                     /** @description true turns the endpoint back on and clears disabledReason */
                     enabled?: boolean;
@@ -9375,7 +9792,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("order.created" | "order.updated" | "menu.published")[];
+                        events: ("order.created" | "order.updated" | "menu.published" | "menu.availability_changed")[];
                         description: string | null;
                         enabled: boolean;
                         disabledReason: string | null;
@@ -9545,7 +9962,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("order.created" | "order.updated" | "menu.published")[];
+                        events: ("order.created" | "order.updated" | "menu.published" | "menu.availability_changed")[];
                         description: string | null;
                         enabled: boolean;
                         disabledReason: string | null;
@@ -10380,6 +10797,27 @@ export interface operations {
                             deliveryFeeMinor: number;
                             freeDeliveryFromMinor: number | null;
                             minOrderMinor: number;
+                            pausedUntil: string | null;
+                            /** @description How long an order takes: a scheduledFor must be at least this far ahead */
+                            prepTimeMinutes: number;
+                            scheduledOrders: {
+                                /** @description Guests may order for a later time (scheduledFor), also while ordering is closed now */
+                                enabled: boolean;
+                                /** @description How many days ahead a scheduledFor may lie */
+                                maxDaysAhead: number;
+                            };
+                        };
+                        /** @description Whether guests can order now (decisions 13) */
+                        ordering: {
+                            open: boolean;
+                            reason: ("not_accepting" | "paused" | "closed") | null;
+                            opensAt: string | null;
+                            closesAt: string | null;
+                            prepTimeMinutes: number;
+                            scheduledOrders: {
+                                enabled: boolean;
+                                maxDaysAhead: number;
+                            };
                         };
                         /** @description Live banners (active, within their schedule), in sortOrder */
                         banners: {
@@ -10473,8 +10911,20 @@ export interface operations {
                                     name: string;
                                     action: string;
                                     priceAdjustment: number;
+                                    /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
+                                    availability: {
+                                        available: boolean;
+                                        until: string | null;
+                                        reason: ("sold_out" | "ingredient_sold_out" | "required_choice_unavailable" | "category_schedule") | null;
+                                    };
                                 }[];
                             }[];
+                            /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
+                            availability: {
+                                available: boolean;
+                                until: string | null;
+                                reason: ("sold_out" | "ingredient_sold_out" | "required_choice_unavailable" | "category_schedule") | null;
+                            };
                         }[];
                     };
                 };

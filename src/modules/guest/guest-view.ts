@@ -1,5 +1,7 @@
 // The guest's view of a published snapshot (decisions section 2): active categories, visible
 // products, names in the requested locale (falling back to the venue default), effective prices.
+import type { OrderingView } from '../availability/availability.schemas.js';
+import { optionAvailability, productAvailability, type AvailabilityState } from '../availability/item-availability.js';
 import type { MediaImageView } from '../media/media.schemas.js';
 import type { LiveMerch } from '../merch/guest-merch.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
@@ -51,7 +53,14 @@ export function promoPrice(p: { id: string; priceMinor: number; salePriceMinor: 
  * newest of the snapshot, the settings and the merchandising it is shown with, so every instance
  * builds the same bytes (one ETag) for them.
  */
-export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale: string, settingsChangedAt: Date | null, merch: LiveMerch): GuestMenuView {
+export interface LiveState {
+  merch: LiveMerch;
+  availability: AvailabilityState;
+  ordering: OrderingView;
+}
+
+export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale: string, settingsChangedAt: Date | null, live: LiveState): GuestMenuView {
+  const { merch, availability } = live;
   const publishedAt = doc.publishedAt as string;
   const generatedAt = [publishedAt, settingsChangedAt?.toISOString() ?? '', merch.changedAt?.toISOString() ?? ''].sort().at(-1) as string;
   const fallback = venue.defaultLanguage;
@@ -80,6 +89,7 @@ export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale:
     publishedAt,
     generatedAt,
     orderConfig: venue.orderConfig,
+    ordering: live.ordering,
     banners: merch.banners.map(({ row, image }) => ({
       id: row.id,
       title: translate(row.translations, 'title', locale, fallback, row.title),
@@ -134,8 +144,10 @@ export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale:
             name: ingredientName(o.ingredientExternalId, o.ingredientName),
             action: o.action,
             priceAdjustment: o.priceAdjustment,
+            availability: optionAvailability(o, availability),
           })),
         })),
+        availability: productAvailability(p, availability),
       };
     }),
   };

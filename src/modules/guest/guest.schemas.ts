@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
+import { Availability, Ordering } from '../availability/availability.schemas.js';
 import { MediaImage } from '../media/media.schemas.js';
 import { ScheduleEntry } from '../menu/menu.schemas.js';
 import { OrderConfig } from '../settings/settings.schemas.js';
@@ -14,6 +15,7 @@ const GuestOption = Type.Object({
   name: Type.String(),
   action: Type.String(),
   priceAdjustment: Type.Integer(),
+  availability: Availability,
 });
 
 const GuestGroup = Type.Object({
@@ -44,6 +46,7 @@ const GuestProduct = Type.Object({
   sortOrder: Type.Integer(),
   ingredients: Type.Array(Type.Object({ name: Type.String() })),
   modifierGroups: Type.Array(GuestGroup),
+  availability: Availability,
 });
 
 const GuestBanner = Type.Object({
@@ -79,6 +82,7 @@ export const GuestMenu = Type.Object({
   publishedAt: Timestamp,
   generatedAt: Timestamp,
   orderConfig: OrderConfig,
+  ordering: Ordering,
   banners: Type.Array(GuestBanner, { description: 'Live banners (active, within their schedule), in sortOrder' }),
   promotions: Type.Array(GuestPromotion, { description: 'Live promotions, in sortOrder' }),
   categories: Type.Array(
@@ -128,7 +132,9 @@ export const GuestOrderBody = Type.Object(
     'x-examples': {
       pickup: {
         summary: 'Two lattes with oat milk to pick up at 18:00, paid in cash',
-        description: 'productId and optionId are the ids of the guest menu (GET /guest/v1/venues/{slug}/menu).',
+        description:
+          'productId and optionId are the ids of the guest menu (GET /guest/v1/venues/{slug}/menu). scheduledFor needs scheduled orders enabled in the settings ' +
+          'and a time within the opening hours, at least prepTimeMinutes and at most maxDaysAhead days ahead.',
         value: {
           type: 'pickup',
           paymentMethod: 'cash',

@@ -17,10 +17,15 @@ import { effectiveLanguages, effectiveOrderConfig } from '../settings/settings.s
 import { INACTIVE_SUBSCRIPTIONS, PLAN_DEFINITIONS } from '../venues/plans.js';
 import { findGuestVenue, type GuestVenueRow } from './guest.repository.js';
 import type { GuestMenuView, GuestOrderInput, GuestOrderView } from './guest.schemas.js';
-import { guestMenu, promoPrice, type GuestVenueInfo } from './guest-view.js';
+import { guestMenu, guestVisible, promoPrice, type GuestVenueInfo } from './guest-view.js';
 import type { GuestMerch } from '../merch/guest-merch.js';
 import { activeTable } from '../merch/tables.service.js';
-import { priceOrder } from './pricing.js';
+import { priceOrder, type UnavailableItem } from './pricing.js';
+import type { AvailabilityService } from '../availability/availability.service.js';
+import type { OrderingView } from '../availability/availability.schemas.js';
+import { scheduledCategories, type ScheduledCategory } from '../availability/item-availability.js';
+import { orderingAt, scheduledForProblems, venueHours } from '../availability/ordering.js';
+import type { AppError } from '../../errors.js';
 
 function venueInfo(v: GuestVenueRow, urls: MediaUrls): GuestVenueInfo {
   const hasDelivery = PLAN_DEFINITIONS[v.plan].features.hasDelivery;
@@ -84,6 +89,13 @@ function guestOrderView(order: OrderView): GuestOrderView {
   };
 }
 
+/** 409 ITEM_UNAVAILABLE: each thing asked for once, named in the message (decisions 13). */
+function unavailableError(found: UnavailableItem[], scheduled: boolean): AppError {
+  const unique = [...new Map(found.map((u) => [`${u.productId}:${u.optionId}`, u])).values()];
+  const names = unique.map((u) => `${u.label}${u.until === null ? '' : ` (until ${u.until})`}`);
+  return errors.itemUnavailable(`Not available ${scheduled ? 'at the scheduled time' : 'now'}: ${names.join(', ')}`, unique.map(({ productId, optionId, until }) => ({ productId, optionId, until })));
+}
+
 /** Parsed published snapshots kept for pricing and the guest view (they never change). */
 const MAX_SNAPSHOTS = 500;
 
@@ -91,6 +103,11 @@ const MAX_SNAPSHOTS = 500;
 export class GuestService {
   /** Parsed snapshots by publication id: immutable, so never stale. */
   private readonly snapshots = new Map<string, MenuDocumentValue>();
+
+  /** The categories with a schedule of each parsed snapshot. */
+  private readonly scheduled = new WeakMap<MenuDocumentValue, ScheduledCategory[]>();
+  /** The ordering state last computed for a venue row (one per settings version), while it holds. */
+  private readonly orderings = new WeakMap<GuestVenueRow, { at: number; validUntil: number; view: OrderingView; key: string }>();
 
   private readonly venues: EpochMemo<GuestVenueRow | null>;
 
@@ -100,8 +117,42 @@ export class GuestService {
     private readonly urls: MediaUrls,
     private readonly merch: GuestMerch,
     private readonly events: WebhookEvents,
+    private readonly availability: AvailabilityService,
   ) {
     this.venues = new EpochMemo(db);
+  }
+
+  private scheduledOf(doc: MenuDocumentValue): ScheduledCategory[] {
+    let categories = this.scheduled.get(doc);
+    if (!categories) {
+      // Only what guests see: a hidden category's schedule changes nothing on the guest menu.
+      categories = scheduledCategories(guestVisible(doc));
+      this.scheduled.set(doc, categories);
+    }
+    return categories;
+  }
+
+  private hours(venue: GuestVenueRow) {
+    return venueHours(venue.opening_hours, venue.timezone ?? 'UTC');
+  }
+
+  /** Whether guests can order now (decisions 13), kept until the clock passes its next change. */
+  private orderingNow(venue: GuestVenueRow, info: GuestVenueInfo): { view: OrderingView; key: string } {
+    const now = this.availability.clock();
+    const kept = this.orderings.get(venue);
+    if (kept && kept.at <= now && now < kept.validUntil) return kept;
+    const { view, validUntil } = orderingAt(info.orderConfig, this.hours(venue), now);
+    const state = { at: now, validUntil, view, key: JSON.stringify(view) };
+    this.orderings.set(venue, state);
+    return state;
+  }
+
+  /** What is live now of availability for this snapshot, and of ordering. */
+  private async liveAvailability(venue: GuestVenueRow, info: GuestVenueInfo, doc: MenuDocumentValue) {
+    const marks = await this.availability.marks(venue.id);
+    const availability = this.availability.stateNow(marks, this.scheduledOf(doc));
+    const ordering = this.orderingNow(venue, info);
+    return { availability, ordering: ordering.view, key: `${availability.key}|${ordering.key}` };
   }
 
   /** The venue a slug names, memoised; 404 when none does. */
@@ -173,13 +224,15 @@ export class GuestService {
     const info = venueInfo(venue, this.urls);
     const locale = choose(info.languages, info.defaultLanguage);
     const merch = await this.liveMerch(venue);
-    const version = `${venue.latest_publication_id}:${venue.settings_updated_at?.getTime() ?? 0}:${venue.plan}:${merch.version}`;
+    const doc = await this.snapshot(venue.id, venue.latest_publication_id);
+    const live = await this.liveAvailability(venue, info, doc);
+    const version = `${venue.latest_publication_id}:${venue.settings_updated_at?.getTime() ?? 0}:${venue.plan}:${merch.version}:${live.key}`;
     return {
       venueId: venue.id,
       info,
       locale,
       version,
-      build: async () => guestMenu(await this.snapshot(venue.id, venue.latest_publication_id), info, locale, venue.settings_updated_at, merch),
+      build: async () => guestMenu(doc, info, locale, venue.settings_updated_at, { merch, availability: live.availability, ordering: live.ordering }),
     };
   }
 
@@ -197,20 +250,42 @@ export class GuestService {
     const doc = await this.snapshot(venue.id, venue.latest_publication_id);
     const merch = await this.liveMerch(venue);
     const table = await this.table(venue.id, input);
+    const marks = await this.availability.marks(venue.id);
+    const now = this.availability.clock();
+    const config = info.orderConfig;
+    const scheduleErrors = input.scheduledFor === undefined ? [] : scheduledForProblems(input.scheduledFor, config, this.hours(venue), now);
+    // Items are judged at the moment the order is for: now, or its scheduledFor (decisions 13).
+    const categories = this.scheduledOf(doc);
+    const availability = input.scheduledFor === undefined || scheduleErrors.length > 0
+      ? this.availability.stateNow(marks, categories)
+      : this.availability.stateAt(marks, categories, Date.parse(input.scheduledFor));
     const priced = priceOrder(input, {
       doc,
-      orderConfig: info.orderConfig,
+      orderConfig: config,
       hasDelivery: PLAN_DEFINITIONS[venue.plan].features.hasDelivery,
       promoPrice: (product) => promoPrice(product, merch)?.priceMinor ?? null,
+      availability,
     });
-    if (table.errors.length > 0 || !priced.order) {
-      // A retry of a request that already made its order gets that order back (decisions 2), even
-      // when the menu or settings would now refuse the same request. Looked up only here: a new
-      // key (the common case) is recorded by the order's own statement below.
+    // A retry of a request that already made its order gets that order back (decisions 2), even
+    // when the menu, the settings or the clock would now refuse the same request. Looked up only
+    // on a refusal: a new key (the common case) is recorded by the order's own statement below.
+    const refuse = async (error: AppError): Promise<PlacedOrder> => {
       const replay = idempotencyKey === undefined ? null : await this.replay(venue.id, idempotencyKey, requestHash);
       if (replay) return replay;
-      throw errors.validation([...table.errors, ...priced.errors]);
+      throw error;
+    };
+    const problems = [...table.errors, ...scheduleErrors, ...priced.errors];
+    // In the order of decisions 13: not accepting and scheduledFor (400), closed now (409), the items.
+    if (!config.acceptingOrders || scheduleErrors.length > 0) return refuse(errors.validation(problems));
+    if (input.scheduledFor === undefined) {
+      const ordering = this.orderingNow(venue, info).view;
+      if (!ordering.open) {
+        const when = ordering.opensAt === null ? '' : `; it opens at ${ordering.opensAt}`;
+        return refuse(errors.orderingClosed(`Ordering is ${ordering.reason === 'paused' ? 'paused' : 'closed'} now${when}`, ordering.reason as string, ordering.opensAt));
+      }
     }
+    if (problems.length > 0 || !priced.order) return refuse(errors.validation(problems));
+    if (priced.unavailable.length > 0) return refuse(unavailableError(priced.unavailable, input.scheduledFor !== undefined));
     const order = priced.order;
     const key = idempotencyKey === undefined ? null : { key: idempotencyKey, requestHash };
     const token = newGuestToken();

@@ -1,5 +1,6 @@
 // Server-side pricing of a guest order (decisions section 2). Pure: the snapshot, the settings
 // and the request in; the priced lines or every validation error out.
+import { optionAvailability, productAvailability, type AvailabilityState } from '../availability/item-availability.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
 import type { NewOrder } from '../orders/guest-orders.js';
 import type { OrderConfigValue } from '../settings/settings.schemas.js';
@@ -12,14 +13,26 @@ export interface PricingContext {
   hasDelivery: boolean;
   /** A product's live promotional price below its effective price, or null (guest-view.ts promoPrice). */
   promoPrice: (product: MenuDocumentValue['products'][number]) => number | null;
+  /** Availability at the moment the order is for (now, or its scheduledFor). */
+  availability: AvailabilityState;
+}
+
+/** Something an order asked for that is unavailable then (decisions 13, ITEM_UNAVAILABLE's details). */
+export interface UnavailableItem {
+  productId: string;
+  optionId: string | null;
+  until: string | null;
+  /** For the message: the product's name, and the option's. */
+  label: string;
 }
 
 export type PricedOrder = Pick<NewOrder, 'items' | 'subtotalAmount' | 'deliveryFee' | 'discountAmount' | 'totalAmount'>;
 
 const TYPE_SWITCH = { delivery: 'deliveryEnabled', pickup: 'pickupEnabled', dine_in: 'dineInEnabled' } as const;
 
-export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { errors: string[]; order: PricedOrder | null } {
+export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { errors: string[]; order: PricedOrder | null; unavailable: UnavailableItem[] } {
   const errors: string[] = [];
+  const unavailable: UnavailableItem[] = [];
   const { orderConfig } = ctx;
   if (!orderConfig.acceptingOrders) errors.push('the venue is not accepting orders right now');
   if (input.type === 'delivery' && !ctx.hasDelivery) errors.push("type delivery is not available on this venue's plan");
@@ -41,6 +54,9 @@ export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { error
       return;
     }
     const options = new Map(product.modifierGroups.flatMap((g) => g.options.map((o) => [o.id, { group: g, option: o }] as const)));
+    const available = productAvailability(product, ctx.availability);
+    // An unavailable product is listed once, whatever its options (decisions 13).
+    if (!available.available) unavailable.push({ productId: product.id, optionId: null, until: available.until, label: `'${product.name}'` });
     const chosenPerGroup = new Map<string, number>();
     const modifiers: PricedOrder['items'][number]['modifiers'] = [];
     let unitPrice = effectivePrice(product);
@@ -53,6 +69,10 @@ export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { error
       if (!found) {
         errors.push(`items[${i}].modifiers[${j}].optionId is not an option of product '${product.name}'`);
         return;
+      }
+      const option = optionAvailability(found.option, ctx.availability);
+      if (available.available && !option.available) {
+        unavailable.push({ productId: product.id, optionId: found.option.id, until: option.until, label: `'${found.option.ingredientName}' of '${product.name}'` });
       }
       const quantity = m.quantity ?? 1;
       // A single_choice option taken twice is two choices.
@@ -87,12 +107,13 @@ export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { error
   if (errors.length === 0 && subtotalAmount < orderConfig.minOrderMinor) {
     errors.push(`the subtotal ${subtotalAmount} is below the minimum order ${orderConfig.minOrderMinor}`);
   }
-  if (errors.length > 0) return { errors, order: null };
+  if (errors.length > 0) return { errors, order: null, unavailable };
 
   const free = orderConfig.freeDeliveryFromMinor !== null && subtotalAmount >= orderConfig.freeDeliveryFromMinor;
   const deliveryFee = input.type === 'delivery' && !free ? orderConfig.deliveryFeeMinor : 0;
   return {
     errors,
+    unavailable,
     order: { items, subtotalAmount, deliveryFee, discountAmount, totalAmount: subtotalAmount + deliveryFee - discountAmount },
   };
 }

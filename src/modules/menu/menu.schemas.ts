@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
 import { CLEANUP_ARRAY_CAP, SYNC_ARRAY_CAPS, SYNC_NESTED_CAPS } from '../../limits.js';
+import { Availability } from '../availability/availability.schemas.js';
 import { MediaImage } from '../media/media.schemas.js';
 import { BADGE_COLORS, CARD_STYLES, MODIFIER_TYPES_ACCEPTED, MODIFIER_TYPES_CANONICAL, UNITS } from '../reference/catalog.js';
 import { NameTranslations, ProductTranslations } from './translations.schemas.js';
@@ -9,7 +10,7 @@ const ExternalId = Type.String({ minLength: 1, maxLength: 255 });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const SortOrder = Type.Integer({ minimum: -2147483648, maximum: 2147483647 });
 const Money = Type.Integer({ minimum: 0, maximum: 100_000_000 });
-const HhMm = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, 00:00-23:59' });
+export const HhMm = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, 00:00-23:59' });
 
 export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
@@ -177,6 +178,9 @@ export type SyncResult = Static<typeof SyncResponse>;
 
 // ---- read shapes (decisions section 3) ------------------------------------------------------
 
+// Reads always carry it; the stored snapshot does not (availability is live, decisions 13).
+const LiveAvailability = Type.Optional(Availability);
+
 const Translations = Type.Record(Type.String(), Type.Record(Type.String(), Type.String()));
 
 export const CategoryView = Type.Object({
@@ -198,6 +202,7 @@ export const IngredientView = Type.Object({
   sortOrder: Type.Integer(),
   translations: Translations,
   updatedAt: Timestamp,
+  availability: LiveAvailability,
 });
 
 export const ModifierOptionView = Type.Object({
@@ -207,6 +212,7 @@ export const ModifierOptionView = Type.Object({
   action: Type.String(),
   priceAdjustment: Type.Integer(),
   sortOrder: Type.Integer(),
+  availability: LiveAvailability,
 });
 
 export const ModifierGroupView = Type.Object({
@@ -241,6 +247,7 @@ export const ProductView = Type.Object({
   image: Nullable(MediaImage),
   translations: Translations,
   updatedAt: Timestamp,
+  availability: LiveAvailability,
 });
 export type ProductViewValue = Static<typeof ProductView>;
 

@@ -8,13 +8,16 @@ import { imageKeys, type MediaUrls } from '../media/stored-image.js';
 import type { VenueContext } from '../venues/api-keys.service.js';
 import type { CachedBody, MenuCache } from './menu-cache.js';
 import * as menu from './menu.repository.js';
-import type { PublishResult } from './menu.schemas.js';
+import type { MenuDocumentValue, PublishResult } from './menu.schemas.js';
 import { nextTurn } from '../../next-turn.js';
 import { menuDocument } from './menu.views.js';
 import { lockMenu } from '../../db/venue-locks.js';
+import { remember } from '../../lru.js';
+import type { AvailabilityService } from '../availability/availability.service.js';
+import { scheduledCategories, withAvailability, type AvailabilityState, type ScheduledCategory } from '../availability/item-availability.js';
 
-/** What the cached bytes of a menu version are keyed by: the draft's version, or the publication (none yet: null). */
-function cacheKey(state: menu.MenuStateRow, version: 'draft' | 'published'): string | null {
+/** What a menu version is: the draft's version, or the publication (none yet: null). */
+function documentKey(state: menu.MenuStateRow, version: 'draft' | 'published'): string | null {
   return version === 'draft' ? `d${state.draft_version}` : state.latest_publication_id;
 }
 
@@ -23,55 +26,92 @@ export function publicationDocument(db: Queryable, venueId: string, publicationI
   return menu.findPublicationDocument(db, venueId, publicationId);
 }
 
+interface ReadVersion {
+  key: string;
+  categories: ScheduledCategory[];
+  state: AvailabilityState | null;
+  version: string;
+}
+
 /** Draft and published menu reads (served from cached bytes) and publishing. */
 export class MenuService {
   private readonly states: EpochMemo<menu.MenuStateRow>;
+  /** Per venue and kind (draft, published): the version last read, its scheduled categories and its cache version. */
+  private readonly versions = new Map<string, Partial<Record<'draft' | 'published', ReadVersion>>>();
 
   constructor(
     private readonly db: Database,
     private readonly cache: MenuCache,
     private readonly urls: MediaUrls,
     private readonly events: WebhookEvents,
+    private readonly availability: AvailabilityService,
   ) {
     this.states = new EpochMemo(db);
   }
 
   /**
-   * The menu's cached bytes while the venue's menu state and its serialised document are both
-   * memoised, else undefined (then `read`): the HTTP layer answers a hot read, a 304 most of the
-   * time, in the turn that read its request.
+   * The menu's cached bytes while the venue's menu state, its marks and its serialised document
+   * are all memoised, else undefined (then `read`): the HTTP layer answers a hot read, a 304 most
+   * of the time, in the turn that read its request.
    */
   peek(venue: VenueContext, version: 'draft' | 'published'): CachedBody | undefined {
     const state = this.states.peek(venue.venueId);
     if (state === undefined) return undefined;
-    const key = cacheKey(state, version);
-    return key === null ? undefined : this.cache.peek(venue.venueId, version, key);
+    const key = documentKey(state, version);
+    if (key === null) return undefined;
+    const marks = this.availability.peekMarks(venue.venueId);
+    const read = this.versions.get(venue.venueId)?.[version];
+    if (marks === undefined || read === undefined || read.key !== key) return undefined;
+    return this.cache.peek(venue.venueId, version, this.cacheVersion(read, this.availability.stateNow(marks, read.categories)));
   }
 
+  /** The cache version of a menu version in an availability state, built once per state (the 304 path builds no string). */
+  private cacheVersion(read: ReadVersion, live: AvailabilityState): string {
+    if (read.state !== live) {
+      read.state = live;
+      read.version = `${read.key}:${live.key}`;
+    }
+    return read.version;
+  }
+
+  /** A menu version's document as stored or built, without availability. */
+  private async document(venue: VenueContext, state: menu.MenuStateRow, version: 'draft' | 'published'): Promise<MenuDocumentValue> {
+    if (version === 'draft') {
+      const rows = await menu.loadMenu(this.db, venue.venueId);
+      return menuDocument(rows, {
+        version: 'draft',
+        publicationId: null,
+        publishedAt: null,
+        currency: venue.currency,
+        // The same bytes for one draft version on every instance and after restarts (one ETag).
+        generatedAt: state.draft_changed_at.toISOString(),
+      }, (image) => this.urls.view(venue.venueId, image));
+    }
+    const document = await menu.findPublicationDocument(this.db, venue.venueId, state.latest_publication_id as string);
+    if (document === null) throw errors.menuNotPublished();
+    return JSON.parse(document) as MenuDocumentValue;
+  }
+
+  /**
+   * A menu version with live availability on it (decisions 13): cached by the version and the
+   * availability state, which moves when a mark is set, cleared or ends, or a category opens or closes.
+   */
   async read(venue: VenueContext, version: 'draft' | 'published'): Promise<CachedBody> {
     const state = await this.states.get(venue.venueId, { venueId: venue.venueId }, () => menu.getMenuState(this.db, venue.venueId));
-    const key = cacheKey(state, version);
-    if (version === 'draft') {
-      return this.cache.get(venue.venueId, version, key as string, async () => {
-        const rows = await menu.loadMenu(this.db, venue.venueId);
-        const doc = menuDocument(rows, {
-          version: 'draft',
-          publicationId: null,
-          publishedAt: null,
-          currency: venue.currency,
-          // The same bytes for one draft version on every instance and after restarts (one ETag).
-          generatedAt: state.draft_changed_at.toISOString(),
-        }, (image) => this.urls.view(venue.venueId, image));
-        return JSON.stringify(doc);
-      });
+    const key = documentKey(state, version);
+    if (key === null) throw errors.menuNotPublished();
+    const marks = await this.availability.marks(venue.venueId);
+    let doc: MenuDocumentValue | undefined;
+    let read = this.versions.get(venue.venueId)?.[version];
+    if (read === undefined || read.key !== key) {
+      doc = await this.document(venue, state, version);
+      read = { key, categories: scheduledCategories(doc), state: null, version: '' };
+      remember(this.versions, venue.venueId, { ...this.versions.get(venue.venueId), [version]: read }, 2000);
     }
-    const publicationId = state.latest_publication_id;
-    if (!publicationId) throw errors.menuNotPublished();
-    return this.cache.get(venue.venueId, version, publicationId, async () => {
-      const document = await menu.findPublicationDocument(this.db, venue.venueId, publicationId);
-      if (document === null) throw errors.menuNotPublished();
-      return document;
-    });
+    const live = this.availability.stateNow(marks, read.categories);
+    return this.cache.get(venue.venueId, version, this.cacheVersion(read, live), async () =>
+      JSON.stringify(withAvailability(doc ?? (await this.document(venue, state, version)), live)),
+    );
   }
 
   /** Spec 3.2: freezes the draft as an immutable snapshot; every call makes a new one. */

@@ -11,6 +11,8 @@ import type { ProductPatchInput, ProductViewValue } from './menu.schemas.js';
 import { productView, type ImageView } from './menu.views.js';
 import { checkTranslations, mergeTranslations } from './translations.js';
 import { lockMenu } from '../../db/venue-locks.js';
+import type { AvailabilityService } from '../availability/availability.service.js';
+import { withProductAvailability } from '../availability/item-availability.js';
 
 export interface ProductRead {
   product: ProductViewValue;
@@ -22,16 +24,18 @@ export async function findProductByRef(db: Queryable, venueId: string, ref: stri
   return menu.findOneByRef<menu.ProductRow>(db, venueId, 'products', ref, { forUpdate });
 }
 
-async function readProduct(db: Queryable, venueId: string, row: menu.ProductRow, image: ImageView): Promise<ProductRead> {
+async function readProduct(db: Queryable, venueId: string, row: menu.ProductRow, image: ImageView, availability: AvailabilityService): Promise<ProductRead> {
   const ingredientIds = [...new Set([...row.ingredient_ids, ...row.modifier_groups.flatMap((g) => g.options.map((o) => o.ingredientId))])];
   // One after the other: inside a transaction both share one connection.
   const category = row.category_id ? await menu.findCategoryById(db, venueId, row.category_id) : null;
   const ingredients = await menu.findIngredientsByIds(db, venueId, ingredientIds);
-  const product = productView(row, {
+  const marks = await availability.marksIn(db, venueId);
+  const state = availability.stateAt(marks, category && category.schedule.length > 0 ? [{ id: category.id, schedule: category.schedule }] : [], availability.clock());
+  const product = withProductAvailability(productView(row, {
     categories: new Map(category ? [[category.id, category]] : []),
     ingredients: new Map(ingredients.map((i) => [i.id, i])),
     image,
-  });
+  }), state);
   // The ETag is the product's read shape: it moves with every change by any path (sync,
   // patch, cleanup, translations, images, a renamed ingredient).
   return { product, etag: etagOf(JSON.stringify(product)) };
@@ -57,10 +61,11 @@ export class ProductsService {
     private readonly urls: MediaUrls,
     /** Lets go of a deleted product's image blobs. */
     private readonly media: Pick<MediaService, 'release' | 'afterRelease'>,
+    private readonly availability: AvailabilityService,
   ) {}
 
   private read(db: Queryable, venueId: string, row: menu.ProductRow): Promise<ProductRead> {
-    return readProduct(db, venueId, row, (image) => this.urls.view(venueId, image));
+    return readProduct(db, venueId, row, (image) => this.urls.view(venueId, image), this.availability);
   }
 
   async get(venueId: string, ref: string): Promise<ProductRead> {

@@ -4,7 +4,17 @@ import { assertIfMatch, etagOf } from '../../shared/etag.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { MediaUrls } from '../media/stored-image.js';
 import { findSettings, saveSettings, type SettingsRow } from './settings.repository.js';
-import { DEFAULT_ORDER_CONFIG, type OrderConfigValue, type SettingsCore, type SettingsPatchInput, type SettingsView } from './settings.schemas.js';
+import { PAUSE_MAX_AHEAD_MS } from '../../limits.js';
+import { openingHoursProblems } from '../availability/opening-hours.js';
+import {
+  DEFAULT_ORDER_CONFIG,
+  ORDER_CONFIG_ANY_PLAN,
+  type OpeningHoursValue,
+  type OrderConfigValue,
+  type SettingsCore,
+  type SettingsPatchInput,
+  type SettingsView,
+} from './settings.schemas.js';
 
 export function isValidTimeZone(tz: string): boolean {
   try {
@@ -23,7 +33,19 @@ export function effectiveLanguages(defaultLanguage: string, stored: string[] | n
 
 /** The stored order settings over the defaults of decisions section 6. */
 export function effectiveOrderConfig(stored: Partial<OrderConfigValue> | null): OrderConfigValue {
-  return { ...DEFAULT_ORDER_CONFIG, ...(stored ?? {}) };
+  return { ...DEFAULT_ORDER_CONFIG, ...(stored ?? {}), scheduledOrders: { ...DEFAULT_ORDER_CONFIG.scheduledOrders, ...(stored?.scheduledOrders ?? {}) } };
+}
+
+/** The next order settings: the patch merged into the current ones field by field (decisions 13). */
+function mergeOrderConfig(current: OrderConfigValue, patch: SettingsPatchInput['orderConfig']): OrderConfigValue {
+  if (!patch) return current;
+  const { scheduledOrders, pausedUntil, ...plain } = patch;
+  return {
+    ...current,
+    ...plain,
+    ...(pausedUntil !== undefined ? { pausedUntil: pausedUntil === null ? null : new Date(Date.parse(pausedUntil)).toISOString() } : {}),
+    scheduledOrders: { ...current.scheduledOrders, ...(scheduledOrders ?? {}) },
+  };
 }
 
 function view(row: SettingsRow): SettingsCore {
@@ -35,6 +57,7 @@ function view(row: SettingsRow): SettingsCore {
     cardStyle: row.card_style ?? 'minimalism',
     timezone: row.timezone ?? 'UTC',
     orderConfig: effectiveOrderConfig(row.order_config),
+    openingHours: row.opening_hours,
     updatedAt: row.updated_at.toISOString(),
   };
 }
@@ -59,7 +82,23 @@ export class SettingsService {
   constructor(
     private readonly db: Database,
     private readonly urls: MediaUrls,
+    /** The time a pause is checked against (tests move it). */
+    private readonly clock: () => number = Date.now,
   ) {}
+
+  /** Checks that need no stored state: the timezone, the pause, the opening hours. */
+  private problems(patch: SettingsPatchInput): string[] {
+    const out: string[] = [];
+    if (patch.timezone !== undefined && !isValidTimeZone(patch.timezone)) out.push('timezone must be an IANA time zone (e.g. Europe/Kyiv)');
+    const paused = patch.orderConfig?.pausedUntil;
+    if (paused !== undefined && paused !== null && Date.parse(paused) > this.clock() + PAUSE_MAX_AHEAD_MS) {
+      out.push('orderConfig.pausedUntil must be at most 24 hours ahead');
+    }
+    if (patch.openingHours) {
+      out.push(...openingHoursProblems({ weekly: patch.openingHours.weekly ?? [], exceptions: patch.openingHours.exceptions ?? [] }));
+    }
+    return out;
+  }
 
   /** The settings read: the rules' settings and the logo (set through POST /v1/logo). */
   private async read(db: Queryable, venueId: string, options: { forUpdate?: boolean } = {}): Promise<SettingsView> {
@@ -75,10 +114,10 @@ export class SettingsService {
 
   async update(actor: Actor, patch: SettingsPatchInput, ifMatch: string | undefined): Promise<SettingsRead> {
     const { venue } = actor;
-    if (patch.orderConfig !== undefined && !venue.planDefinition.features.hasDelivery) throw errors.deliveryNotAvailable();
-    if (patch.timezone !== undefined && !isValidTimeZone(patch.timezone)) {
-      throw errors.validation(['timezone must be an IANA time zone (e.g. Europe/Kyiv)']);
-    }
+    const deliveryFields = Object.keys(patch.orderConfig ?? {}).filter((k) => !(ORDER_CONFIG_ANY_PLAN as readonly string[]).includes(k));
+    if (deliveryFields.length > 0 && !venue.planDefinition.features.hasDelivery) throw errors.deliveryNotAvailable();
+    const problems = this.problems(patch);
+    if (problems.length > 0) throw errors.validation(problems);
     return this.db.transaction(async (tx) => {
       const current = await this.read(tx, venue.venueId, { forUpdate: true });
       assertIfMatch(ifMatch, withEtag(current).etag);
@@ -90,7 +129,8 @@ export class SettingsService {
         enabledLanguages: requested.includes(defaultLanguage) ? [...requested] : [defaultLanguage, ...requested],
         cardStyle: patch.cardStyle ?? current.cardStyle,
         timezone: patch.timezone ?? current.timezone,
-        orderConfig: { ...current.orderConfig, ...(patch.orderConfig ?? {}) },
+        orderConfig: mergeOrderConfig(current.orderConfig, patch.orderConfig),
+        openingHours: nextOpeningHours(current.openingHours, patch.openingHours),
       };
       const fields = changedFields(current, next);
       if (fields.length === 0) return withEtag(current);
@@ -101,13 +141,20 @@ export class SettingsService {
   }
 }
 
+/** Opening hours after a patch: null clears them; a section sent replaces that section. */
+function nextOpeningHours(current: OpeningHoursValue | null, patch: SettingsPatchInput['openingHours']): OpeningHoursValue | null {
+  if (patch === undefined) return current;
+  if (patch === null) return null;
+  return { weekly: patch.weekly ?? current?.weekly ?? [], exceptions: patch.exceptions ?? current?.exceptions ?? [] };
+}
+
 function changedFields(current: SettingsCore, next: Omit<SettingsCore, 'updatedAt' | 'currency'>): string[] {
   const fields: string[] = [];
-  for (const key of ['name', 'defaultLanguage', 'enabledLanguages', 'cardStyle', 'timezone'] as const) {
+  for (const key of ['name', 'defaultLanguage', 'enabledLanguages', 'cardStyle', 'timezone', 'openingHours'] as const) {
     if (JSON.stringify(current[key]) !== JSON.stringify(next[key])) fields.push(key);
   }
   for (const key of Object.keys(next.orderConfig) as (keyof typeof next.orderConfig)[]) {
-    if (current.orderConfig[key] !== next.orderConfig[key]) fields.push(`orderConfig.${key}`);
+    if (JSON.stringify(current.orderConfig[key]) !== JSON.stringify(next.orderConfig[key])) fields.push(`orderConfig.${key}`);
   }
   return fields;
 }

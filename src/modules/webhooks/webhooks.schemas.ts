@@ -3,7 +3,7 @@ import { IdParams, ListEnvelope, Nullable, StringEnum, Timestamp } from '../../h
 import { WEBHOOK_URL_MAX_LENGTH } from '../../limits.js';
 
 /** The events an endpoint can subscribe to (docs/events.md), in the order they are stored and shown. */
-export const WEBHOOK_EVENTS = ['order.created', 'order.updated', 'menu.published'] as const;
+export const WEBHOOK_EVENTS = ['order.created', 'order.updated', 'menu.published', 'menu.availability_changed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 const url = Type.String({

@@ -1,0 +1,80 @@
+import type { Queryable } from '../../db/port.js';
+import { isUuid } from '../../ids.js';
+
+export type MarkKind = 'product' | 'ingredient';
+
+const TABLES = {
+  product: { table: 'product_availability', column: 'product_id', items: 'products' },
+  ingredient: { table: 'ingredient_availability', column: 'ingredient_id', items: 'ingredients' },
+} as const;
+
+/** A sold-out mark with the names of its item; `until` null: until marked available. Expired marks included. */
+export interface MarkRow {
+  kind: MarkKind;
+  id: string;
+  external_id: string | null;
+  name: string;
+  until: Date | null;
+  updated_at: Date;
+}
+
+/** Every mark of the venue, products and ingredients, in one statement. */
+export async function allMarks(db: Queryable, venueId: string): Promise<MarkRow[]> {
+  const { rows } = await db.query<MarkRow>(
+    `select 'product' as kind, p.id, p.external_id, p.name, a.until, a.updated_at
+       from product_availability a join products p on p.venue_id = a.venue_id and p.id = a.product_id
+      where a.venue_id = $1
+     union all
+     select 'ingredient' as kind, i.id, i.external_id, i.name, a.until, a.updated_at
+       from ingredient_availability a join ingredients i on i.venue_id = a.venue_id and i.id = a.ingredient_id
+      where a.venue_id = $1`,
+    [venueId],
+  );
+  return rows;
+}
+
+/** Sets marks (sold out until `until`, null: indefinitely), one statement per kind. */
+export async function upsertMarks(db: Queryable, venueId: string, kind: MarkKind, marks: { id: string; until: string | null }[]): Promise<void> {
+  if (marks.length === 0) return;
+  const { table, column } = TABLES[kind];
+  await db.query(
+    `insert into ${table} (venue_id, ${column}, until)
+     select $1, m.id, m.until from unnest($2::uuid[], $3::timestamptz[]) as m(id, until)
+     on conflict (venue_id, ${column}) do update set until = excluded.until, updated_at = now()`,
+    [venueId, marks.map((m) => m.id), marks.map((m) => m.until)],
+  );
+}
+
+/** Clears marks (an item marked available again, or an expired mark). */
+export async function deleteMarks(db: Queryable, venueId: string, kind: MarkKind, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const { table, column } = TABLES[kind];
+  await db.query(`delete from ${table} where venue_id = $1 and ${column} = any($2::uuid[])`, [venueId, ids]);
+}
+
+/**
+ * Draft products or ingredients by ref (an externalId, else an opaque id; an id match wins), as
+ * PUT /v1/availability names them. Reads the menu's tables: a mark belongs to its item.
+ */
+export async function findItemsByRefs(
+  db: Queryable,
+  venueId: string,
+  kind: MarkKind,
+  refs: string[],
+): Promise<Map<string, { id: string; external_id: string | null }>> {
+  const found = new Map<string, { id: string; external_id: string | null }>();
+  if (refs.length === 0) return found;
+  const unique = [...new Set(refs)];
+  const { rows } = await db.query<{ id: string; external_id: string | null }>(
+    `select id, external_id from ${TABLES[kind].items}
+     where venue_id = $1 and (external_id = any($2::text[]) or id = any($3::uuid[]))`,
+    [venueId, unique, unique.filter(isUuid)],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const byExternalId = new Map(rows.filter((r) => r.external_id !== null).map((r) => [r.external_id as string, r]));
+  for (const ref of unique) {
+    const row = byId.get(ref) ?? byExternalId.get(ref);
+    if (row) found.set(ref, row);
+  }
+  return found;
+}

@@ -1,0 +1,173 @@
+// What is available when (decisions 13), pure: sold-out marks and category schedules in, the
+// availability of products, options and ingredients at one instant out. The menu reads, the guest
+// menu and order placement all judge by this one file.
+import { remember } from '../../lru.js';
+import { ORDERING_HORIZON_MS } from '../../limits.js';
+import type { MenuDocumentValue } from '../menu/menu.schemas.js';
+import type { AvailabilityReason, AvailabilityValue } from './availability.schemas.js';
+import { Hours, type WeeklyHours } from './opening-hours.js';
+
+/** A state is recomputed at least this often, so a horizon (14 days) moving with the clock is seen. */
+const MAX_VALIDITY_MS = 3_600_000;
+
+/** The venue's sold-out marks, expired ones included (a read compares them with the clock). */
+export interface Marks {
+  /** product id -> until (ms; null: until marked available). */
+  products: ReadonlyMap<string, number | null>;
+  /** ingredient id -> its externalId and until. */
+  ingredients: ReadonlyMap<string, { externalId: string | null; until: number | null }>;
+}
+
+export const NO_MARKS: Marks = { products: new Map(), ingredients: new Map() };
+
+/** A category and its schedule (weekly hours in the venue's timezone; [] is always open). */
+export interface ScheduledCategory {
+  id: string;
+  schedule: WeeklyHours[];
+}
+
+/** What holds at `at`, and until when nothing of it changes. */
+export interface AvailabilityState {
+  at: number;
+  /** The next instant a mark ends or a category opens or closes (capped): the state is valid in [at, validUntil). */
+  validUntil: number;
+  /** Sold-out products at `at`, with when their mark ends. */
+  products: Map<string, number | null>;
+  /** Sold-out ingredients at `at`, by id and by externalId (compositions and options name them by externalId). */
+  ingredientIds: Map<string, number | null>;
+  ingredientExternalIds: Map<string, number | null>;
+  /** Categories outside their schedule at `at`, with their next opening (null: none within 14 days). */
+  closedCategories: Map<string, number | null>;
+  /** The same state gives the same key, on every instance: a cache version. */
+  key: string;
+}
+
+const hoursCache = new Map<string, Hours>();
+
+/** A category schedule as hours, shared by every category (and venue) with the same schedule and zone. */
+function scheduleHours(schedule: WeeklyHours[], timeZone: string): Hours {
+  const key = `${timeZone}|${JSON.stringify(schedule)}`;
+  let hours = hoursCache.get(key);
+  if (!hours) {
+    hours = Hours.ofSchedule(schedule, timeZone);
+    remember(hoursCache, key, hours, 5000);
+  }
+  return hours;
+}
+
+const live = (until: number | null, at: number) => until === null || until > at;
+
+/** The state at `at` of these marks and categories, in the venue's timezone. */
+export function stateAt(marks: Marks, categories: readonly ScheduledCategory[], timeZone: string, at: number): AvailabilityState {
+  let validUntil = at + MAX_VALIDITY_MS;
+  const soon = (t: number | null) => {
+    if (t !== null && t > at && t < validUntil) validUntil = t;
+  };
+  const products = new Map<string, number | null>();
+  for (const [id, until] of marks.products) {
+    soon(until);
+    if (live(until, at)) products.set(id, until);
+  }
+  const ingredientIds = new Map<string, number | null>();
+  const ingredientExternalIds = new Map<string, number | null>();
+  for (const [id, { externalId, until }] of marks.ingredients) {
+    soon(until);
+    if (!live(until, at)) continue;
+    ingredientIds.set(id, until);
+    if (externalId !== null) ingredientExternalIds.set(externalId, until);
+  }
+  const closedCategories = new Map<string, number | null>();
+  for (const c of categories) {
+    if (c.schedule.length === 0) continue;
+    const hours = scheduleHours(c.schedule, timeZone);
+    soon(hours.nextChange(at, MAX_VALIDITY_MS));
+    if (!hours.isOpenAt(at)) closedCategories.set(c.id, hours.opensAt(at, ORDERING_HORIZON_MS));
+  }
+  const list = (m: Map<string, number | null>) => [...m].map(([id, until]) => `${id}@${until ?? ''}`).sort().join(',');
+  const key = `${list(products)};${list(ingredientIds)};${list(closedCategories)}`;
+  return { at, validUntil, products, ingredientIds, ingredientExternalIds, closedCategories, key };
+}
+
+/** The categories of a menu document that have a schedule (the only ones a state needs). */
+export function scheduledCategories(doc: Pick<MenuDocumentValue, 'categories'>): ScheduledCategory[] {
+  return doc.categories.filter((c) => c.schedule.length > 0).map((c) => ({ id: c.id, schedule: c.schedule }));
+}
+
+export const AVAILABLE: AvailabilityValue = Object.freeze({ available: true, until: null, reason: null });
+
+const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+
+function unavailable(reason: AvailabilityReason, until: number | null): AvailabilityValue {
+  return { available: false, until: iso(until), reason };
+}
+
+type ProductLike = Pick<MenuDocumentValue['products'][number], 'id' | 'categoryId' | 'ingredients' | 'modifierGroups'>;
+type OptionLike = ProductLike['modifierGroups'][number]['options'][number];
+
+/** A group the guest must choose from (decisions 13; section 15's minSelections joins it). */
+function isRequiredChoice(group: ProductLike['modifierGroups'][number]): boolean {
+  const min = (group as { minSelections?: number }).minSelections;
+  return (group.type === 'single_choice' && group.isRequired) || (min !== undefined && min >= 1);
+}
+
+/** An option is unavailable while the ingredient it adds is sold out; `remove` options stay available. */
+export function optionAvailability(option: OptionLike, state: AvailabilityState): AvailabilityValue {
+  if (option.action !== 'add' || option.ingredientExternalId === null) return AVAILABLE;
+  const until = state.ingredientExternalIds.get(option.ingredientExternalId);
+  return until === undefined ? AVAILABLE : unavailable('ingredient_sold_out', until);
+}
+
+/**
+ * A product's availability: the first reason that applies (its own mark, an ingredient of its
+ * composition, a required choice with no option left, its category's schedule), available again
+ * once every cause has ended (null when one of them has no known end).
+ */
+export function productAvailability(product: ProductLike, state: AvailabilityState): AvailabilityValue {
+  const causes: { reason: AvailabilityReason; until: number | null }[] = [];
+  const own = state.products.get(product.id);
+  if (own !== undefined) causes.push({ reason: 'sold_out', until: own });
+  if (state.ingredientExternalIds.size > 0) {
+    for (const i of product.ingredients) {
+      const until = i.externalId === null ? undefined : state.ingredientExternalIds.get(i.externalId);
+      if (until !== undefined) causes.push({ reason: 'ingredient_sold_out', until });
+    }
+    for (const group of product.modifierGroups) {
+      if (!isRequiredChoice(group) || group.options.length === 0) continue;
+      const options = group.options.map((o) => optionAvailability(o, state));
+      if (options.some((o) => o.available)) continue;
+      // Available again when the first of its options is.
+      const ends = options.map((o) => (o.until === null ? null : Date.parse(o.until)));
+      causes.push({ reason: 'required_choice_unavailable', until: ends.includes(null) ? null : Math.min(...(ends as number[])) });
+    }
+  }
+  const category = product.categoryId === null ? undefined : state.closedCategories.get(product.categoryId);
+  if (category !== undefined) causes.push({ reason: 'category_schedule', until: category });
+  if (causes.length === 0) return AVAILABLE;
+  const order: readonly AvailabilityReason[] = ['sold_out', 'ingredient_sold_out', 'required_choice_unavailable', 'category_schedule'];
+  const first = causes.reduce((a, b) => (order.indexOf(b.reason) < order.indexOf(a.reason) ? b : a));
+  const until = causes.some((c) => c.until === null) ? null : Math.max(...causes.map((c) => c.until as number));
+  return unavailable(first.reason, until);
+}
+
+export function ingredientAvailability(ingredient: { id: string }, state: AvailabilityState): AvailabilityValue {
+  const until = state.ingredientIds.get(ingredient.id);
+  return until === undefined ? AVAILABLE : unavailable('sold_out', until);
+}
+
+/** A product read with availability on it and on its options. */
+export function withProductAvailability<P extends ProductLike>(product: P, state: AvailabilityState): P & { availability: AvailabilityValue } {
+  return {
+    ...product,
+    modifierGroups: product.modifierGroups.map((g) => ({ ...g, options: g.options.map((o) => ({ ...o, availability: optionAvailability(o, state) })) })),
+    availability: productAvailability(product, state),
+  };
+}
+
+/** A menu document read with availability on every product, option and ingredient (decisions 13). */
+export function withAvailability(doc: MenuDocumentValue, state: AvailabilityState): MenuDocumentValue {
+  return {
+    ...doc,
+    ingredients: doc.ingredients.map((i) => ({ ...i, availability: ingredientAvailability(i, state) })),
+    products: doc.products.map((p) => withProductAvailability(p, state)),
+  };
+}

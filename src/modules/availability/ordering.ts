@@ -1,0 +1,62 @@
+// Whether guests may order now (decisions 13), pure: the order settings, the opening hours and an
+// instant in; the guest menu's `ordering` object and the rules for `scheduledFor` out.
+import { ORDERING_HORIZON_MS } from '../../limits.js';
+import { remember } from '../../lru.js';
+import type { OrderingView } from './availability.schemas.js';
+import { Hours, type OpeningHoursValue } from './opening-hours.js';
+
+/** What the rules read of the order settings. */
+export interface OrderingConfig {
+  acceptingOrders: boolean;
+  pausedUntil: string | null;
+  prepTimeMinutes: number;
+  scheduledOrders: { enabled: boolean; maxDaysAhead: number };
+}
+
+const MAX_VALIDITY_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+const hoursCache = new Map<string, Hours>();
+
+/** The venue's opening hours as Hours, shared by every read of the same hours and zone. */
+export function venueHours(hours: OpeningHoursValue | null, timeZone: string): Hours {
+  const key = `${timeZone}|${JSON.stringify(hours)}`;
+  let h = hoursCache.get(key);
+  if (!h) {
+    h = Hours.of(hours, timeZone);
+    remember(hoursCache, key, h, 5000);
+  }
+  return h;
+}
+
+const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+
+/** The guest menu's `ordering` at `at`, and the next instant it may change (a cache bound). */
+export function orderingAt(config: OrderingConfig, hours: Hours, at: number): { view: OrderingView; validUntil: number } {
+  const paused = config.pausedUntil === null ? null : Date.parse(config.pausedUntil);
+  const isPaused = paused !== null && paused > at;
+  let validUntil = at + MAX_VALIDITY_MS;
+  const soon = (t: number | null) => {
+    if (t !== null && t > at && t < validUntil) validUntil = t;
+  };
+  soon(paused);
+  soon(hours.nextChange(at, MAX_VALIDITY_MS));
+  const base = { prepTimeMinutes: config.prepTimeMinutes, scheduledOrders: { enabled: config.scheduledOrders.enabled, maxDaysAhead: config.scheduledOrders.maxDaysAhead } };
+  if (!config.acceptingOrders) return { view: { open: false, reason: 'not_accepting', opensAt: null, closesAt: null, ...base }, validUntil };
+  if (isPaused) {
+    // Open again once the pause has ended and the hours are open.
+    const opens = hours.opensAt(paused, ORDERING_HORIZON_MS - (paused - at));
+    return { view: { open: false, reason: 'paused', opensAt: iso(opens), closesAt: null, ...base }, validUntil };
+  }
+  if (!hours.isOpenAt(at)) return { view: { open: false, reason: 'closed', opensAt: iso(hours.opensAt(at, ORDERING_HORIZON_MS)), closesAt: null, ...base }, validUntil };
+  return { view: { open: true, reason: null, opensAt: null, closesAt: iso(hours.closesAfter(at, ORDERING_HORIZON_MS)), ...base }, validUntil };
+}
+
+/** Problems of a `scheduledFor` (decisions 13), each naming it; none: the time is acceptable. */
+export function scheduledForProblems(scheduledFor: string, config: OrderingConfig, hours: Hours, now: number): string[] {
+  const at = Date.parse(scheduledFor);
+  if (!config.scheduledOrders.enabled) return ['scheduledFor is not accepted: this venue does not take scheduled orders'];
+  if (at < now + config.prepTimeMinutes * 60_000) return [`scheduledFor must be at least ${config.prepTimeMinutes} minutes from now`];
+  if (at > now + config.scheduledOrders.maxDaysAhead * DAY_MS) return [`scheduledFor must be at most ${config.scheduledOrders.maxDaysAhead} days ahead`];
+  if (!hours.isOpenAt(at)) return ["scheduledFor must be within the venue's opening hours"];
+  return [];
+}
