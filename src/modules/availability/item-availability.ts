@@ -1,11 +1,10 @@
 // What is available when (decisions 13), pure: sold-out marks and category schedules in, the
 // availability of products, options and ingredients at one instant out. The menu reads, the guest
 // menu and order placement all judge by this one file.
-import { remember } from '../../lru.js';
 import { ORDERING_HORIZON_MS } from '../../limits.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
 import type { AvailabilityReason, AvailabilityValue } from './availability.schemas.js';
-import { Hours, type WeeklyHours } from './opening-hours.js';
+import { sharedHours, type WeeklyHours } from './opening-hours.js';
 
 /** A state is recomputed at least this often, so a horizon (14 days) moving with the clock is seen. */
 const MAX_VALIDITY_MS = 3_600_000;
@@ -42,19 +41,6 @@ export interface AvailabilityState {
   key: string;
 }
 
-const hoursCache = new Map<string, Hours>();
-
-/** A category schedule as hours, shared by every category (and venue) with the same schedule and zone. */
-function scheduleHours(schedule: WeeklyHours[], timeZone: string): Hours {
-  const key = `${timeZone}|${JSON.stringify(schedule)}`;
-  let hours = hoursCache.get(key);
-  if (!hours) {
-    hours = Hours.ofSchedule(schedule, timeZone);
-    remember(hoursCache, key, hours, 5000);
-  }
-  return hours;
-}
-
 const live = (until: number | null, at: number) => until === null || until > at;
 
 /** The state at `at` of these marks and categories, in the venue's timezone. */
@@ -79,7 +65,7 @@ export function stateAt(marks: Marks, categories: readonly ScheduledCategory[], 
   const closedCategories = new Map<string, number | null>();
   for (const c of categories) {
     if (c.schedule.length === 0) continue;
-    const hours = scheduleHours(c.schedule, timeZone);
+    const hours = sharedHours(c.schedule, timeZone);
     soon(hours.nextChange(at, MAX_VALIDITY_MS));
     if (!hours.isOpenAt(at)) closedCategories.set(c.id, hours.opensAt(at, ORDERING_HORIZON_MS));
   }

@@ -15,6 +15,7 @@
 
 import { DAYS } from '../menu/menu.schemas.js';
 import { zonedToInstant } from '../merch/schedule.js';
+import { remember } from '../../lru.js';
 
 export type Day = (typeof DAYS)[number];
 
@@ -403,4 +404,21 @@ export class Hours {
     this.lo = (from + 1) * DAY + MAX_OFFSET;
     this.hi = (to + 1) * DAY - MAX_OFFSET;
   }
+}
+
+const shared = new Map<string, Hours>();
+
+/**
+ * Hours shared by every venue and category with the same hours (or schedule) and zone, so the
+ * intervals each computes are computed once. A schedule is an array of weekly entries; hours are
+ * null or `{ weekly, exceptions }`.
+ */
+export function sharedHours(hours: OpeningHoursValue | readonly WeeklyHours[] | null, timeZone: string): Hours {
+  const key = `${timeZone}|${JSON.stringify(hours)}`;
+  let h = shared.get(key);
+  if (!h) {
+    h = Array.isArray(hours) ? Hours.ofSchedule(hours, timeZone) : Hours.of(hours as OpeningHoursValue | null, timeZone);
+    remember(shared, key, h, 5000);
+  }
+  return h;
 }

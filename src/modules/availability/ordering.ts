@@ -1,9 +1,8 @@
 // Whether guests may order now (decisions 13), pure: the order settings, the opening hours and an
 // instant in; the guest menu's `ordering` object and the rules for `scheduledFor` out.
 import { ORDERING_HORIZON_MS } from '../../limits.js';
-import { remember } from '../../lru.js';
 import type { OrderingView } from './availability.schemas.js';
-import { Hours, type OpeningHoursValue } from './opening-hours.js';
+import type { Hours } from './opening-hours.js';
 
 /** What the rules read of the order settings. */
 export interface OrderingConfig {
@@ -15,19 +14,6 @@ export interface OrderingConfig {
 
 const MAX_VALIDITY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
-const hoursCache = new Map<string, Hours>();
-
-/** The venue's opening hours as Hours, shared by every read of the same hours and zone. */
-export function venueHours(hours: OpeningHoursValue | null, timeZone: string): Hours {
-  const key = `${timeZone}|${JSON.stringify(hours)}`;
-  let h = hoursCache.get(key);
-  if (!h) {
-    h = Hours.of(hours, timeZone);
-    remember(hoursCache, key, h, 5000);
-  }
-  return h;
-}
-
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 
 /** The guest menu's `ordering` at `at`, and the next instant it may change (a cache bound). */
@@ -60,3 +46,6 @@ export function scheduledForProblems(scheduledFor: string, config: OrderingConfi
   if (!hours.isOpenAt(at)) return ["scheduledFor must be within the venue's opening hours"];
   return [];
 }
+
+// TODO(before commit of the CLI): callers use sharedHours from opening-hours.ts.
+export { sharedHours as venueHours } from './opening-hours.js';

@@ -24,7 +24,8 @@ import { priceOrder, type UnavailableItem } from './pricing.js';
 import type { AvailabilityService } from '../availability/availability.service.js';
 import type { OrderingView } from '../availability/availability.schemas.js';
 import { scheduledCategories, type ScheduledCategory } from '../availability/item-availability.js';
-import { orderingAt, scheduledForProblems, venueHours } from '../availability/ordering.js';
+import { sharedHours } from '../availability/opening-hours.js';
+import { orderingAt, scheduledForProblems } from '../availability/ordering.js';
 import type { AppError } from '../../errors.js';
 
 function venueInfo(v: GuestVenueRow, urls: MediaUrls): GuestVenueInfo {
@@ -133,7 +134,7 @@ export class GuestService {
   }
 
   private hours(venue: GuestVenueRow) {
-    return venueHours(venue.opening_hours, venue.timezone ?? 'UTC');
+    return sharedHours(venue.opening_hours, venue.timezone ?? 'UTC');
   }
 
   /** Whether guests can order now (decisions 13), kept until the clock passes its next change. */
