@@ -10760,6 +10760,8 @@ export interface operations {
                             defaultLanguage: string;
                             languages: string[];
                             cardStyle: string;
+                            /** @description The venue's IANA time zone: its opening hours and the times of availability are the venue's */
+                            timezone: string;
                             logoUrl: string | null;
                             logo: {
                                 /** @description The largest variant */

@@ -38,6 +38,8 @@ export interface GuestVenueInfo {
   defaultLanguage: string;
   languages: string[];
   cardStyle: string;
+  /** IANA zone the venue's times are in (opening hours, "sold out until 18:30"). */
+  timezone: string;
   orderConfig: OrderConfigValue;
   logo: MediaImageView | null;
 }
@@ -81,6 +83,7 @@ export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale:
       defaultLanguage: venue.defaultLanguage,
       languages: venue.languages,
       cardStyle: venue.cardStyle,
+      timezone: venue.timezone,
       logoUrl: venue.logo ? venue.logo.imageUrl : null,
       logo: venue.logo,
     },

@@ -74,6 +74,7 @@ export const GuestMenu = Type.Object({
     defaultLanguage: Type.String(),
     languages: Type.Array(Type.String()),
     cardStyle: Type.String(),
+    timezone: Type.String({ description: "The venue's IANA time zone: its opening hours and the times of availability are the venue's" }),
     logoUrl: Nullable(Type.String()),
     logo: Nullable(MediaImage),
   }),

@@ -38,6 +38,7 @@ function venueInfo(v: GuestVenueRow, urls: MediaUrls): GuestVenueInfo {
     defaultLanguage: v.default_language,
     languages: effectiveLanguages(v.default_language, v.enabled_languages),
     cardStyle: v.card_style ?? 'minimalism',
+    timezone: v.timezone ?? 'UTC',
     // Delivery shows as enabled only where the plan includes it.
     orderConfig: { ...config, deliveryEnabled: config.deliveryEnabled && hasDelivery },
     logo: urls.view(v.id, v.logo),
