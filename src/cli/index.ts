@@ -20,8 +20,10 @@ import {
 } from '../modules/venues/venues.schemas.js';
 import { serve } from '../server/serve.js';
 import { VERSION } from '../version.js';
+import { listSoldOut, pauseOrdering, setAvailable, showHours } from './availability.js';
 import { pull, push, tailOrders } from './integrator.js';
 import { connectOperator, openLocalDatabase, type Operator } from './operator.js';
+import { UNTIL_FORMS } from './venue-time.js';
 
 interface Output {
   json?: boolean;
@@ -229,6 +231,54 @@ export function buildCli(): Command {
     .addOption(new Option('--json', 'print each order as a JSON line (the GET /v1/orders/:id shape)'))
     .action(async (opts: { since?: string; json?: boolean }) => {
       process.exitCode = await tailOrders({ ...opts, since: opts.since ?? new Date().toISOString() });
+    });
+
+  const availability = program
+    .command('availability')
+    .alias('soldout')
+    .description('list, mark sold out and mark available products and ingredients at CARTA_URL with CARTA_API_KEY (live, no publish)');
+  availability
+    .command('list')
+    .description("what is sold out now, with when each comes back (the venue's time)")
+    .addOption(jsonOption())
+    .action(async (opts: { json?: boolean }) => {
+      process.exitCode = await listSoldOut(opts);
+    });
+  availability
+    .command('off')
+    .description('mark products (or ingredients) sold out, until a time or until marked available')
+    .argument('<ref...>', 'externalIds (else ids); all or nothing: an unknown ref changes nothing')
+    .option('--ingredient', 'the refs are ingredients: every product and add option with one becomes unavailable')
+    .option('--until <time>', `when the mark ends: ${UNTIL_FORMS}; default: until marked available`)
+    .addOption(jsonOption())
+    .action(async (refs: string[], opts: { ingredient?: boolean; until?: string; json?: boolean }) => {
+      process.exitCode = await setAvailable(refs, { ...opts, available: false });
+    });
+  availability
+    .command('on')
+    .description('mark products (or ingredients) available again')
+    .argument('<ref...>', 'externalIds (else ids); all or nothing: an unknown ref changes nothing')
+    .option('--ingredient', 'the refs are ingredients')
+    .addOption(jsonOption())
+    .action(async (refs: string[], opts: { ingredient?: boolean; json?: boolean }) => {
+      process.exitCode = await setAvailable(refs, { ...opts, available: true });
+    });
+
+  program
+    .command('hours')
+    .description("show the opening hours (the venue's timezone), the exceptions ahead, and whether guests can order now")
+    .addOption(jsonOption())
+    .action(async (opts: { json?: boolean }) => {
+      process.exitCode = await showHours(opts);
+    });
+
+  program
+    .command('pause')
+    .description('pause guest ordering for a while (orderConfig.pausedUntil, at most 24 hours ahead), or end the pause')
+    .argument('<duration|time|off>', 'how long (30 minutes: 30 or 30m; 2h, 1h30m), until when (as `availability off --until` takes it), or off')
+    .addOption(jsonOption())
+    .action(async (arg: string, opts: { json?: boolean }) => {
+      process.exitCode = await pauseOrdering(arg, opts);
     });
 
   return program;

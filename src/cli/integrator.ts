@@ -5,18 +5,20 @@ import { formatMoney } from '../modules/guest-page/shared/money.js';
 import { menuToSyncInput } from '../modules/menu/menu-export.js';
 import { VERSION } from '../version.js';
 
-// The integrator commands: `carta push`, `carta pull` and `carta orders tail` talk to a running
-// Carta over HTTP with an API key (CARTA_URL, CARTA_API_KEY), through @carta/client, as any
-// integration would. Results go to stdout; progress and notices to stderr, so output pipes cleanly.
+// The integrator commands: `carta push`, `carta pull` and `carta orders tail` (and the service-day
+// commands of ./availability.ts) talk to a running Carta over HTTP with an API key (CARTA_URL,
+// CARTA_API_KEY), through @carta/client, as any integration would. Results go to stdout; progress
+// and notices to stderr, so output pipes cleanly.
 
 export interface Terminal {
   out: NodeJS.WritableStream;
   err: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
-const defaultTerminal = (): Terminal => ({ out: process.stdout, err: process.stderr });
+export const defaultTerminal = (): Terminal => ({ out: process.stdout, err: process.stderr });
 
-function client(): CartaClient {
+/** The client of CARTA_URL with CARTA_API_KEY (a ConfigError when the key is not set). */
+export function client(): CartaClient {
   const { url, apiKey } = loadIntegratorConfig();
   return createCartaClient({ baseUrl: url, apiKey, userAgent: `carta-cli/${VERSION}` });
 }

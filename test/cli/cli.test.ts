@@ -38,6 +38,12 @@ describe('carta CLI', { skip }, () => {
       ['key', 'list'],
       ['key', 'regenerate'],
       ['key', 'revoke'],
+      ['availability'],
+      ['availability', 'list'],
+      ['availability', 'off'],
+      ['availability', 'on'],
+      ['hours'],
+      ['pause'],
     ];
     const runs = await Promise.all(commands.map((c) => carta(dataDir, [...c, '--help'])));
     runs.forEach((run, i) => {

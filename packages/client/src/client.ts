@@ -6,7 +6,7 @@ import { pollOrders, type PollOrdersOptions } from './poll-orders.js';
 import { isSafeMethod, retryingFetch, retryPolicy, type RetryOptions } from './retry.js';
 import type { paths } from './schema.js';
 import { syncCatalog, type SyncCatalogOptions, type SyncCatalogResult } from './sync-catalog.js';
-import type { Menu, PublishResult, SyncMenu } from './types.js';
+import type { AvailabilityInput, AvailabilityResult, Menu, PublishResult, SoldOut, SyncMenu } from './types.js';
 import { CLIENT_VERSION } from './version.js';
 
 export interface CartaClientOptions extends RetryOptions {
@@ -31,6 +31,14 @@ export interface CartaClient {
   publish(): Promise<PublishResult>;
   /** GET /v1/menu; `locale` resolves names client-side from the translation maps. */
   getMenu(options?: { version?: 'draft' | 'published'; locale?: string }): Promise<Menu>;
+  /**
+   * PUT /v1/availability: marks products and ingredients sold out (`available: false`, until `until`
+   * or until marked available) or available again, at once and without a publish. All or nothing:
+   * an unknown ref is a CartaError 400 whose `errors` name it, and nothing is written.
+   */
+  setAvailability(input: AvailabilityInput): Promise<AvailabilityResult>;
+  /** GET /v1/availability: the products and ingredients sold out now. */
+  listAvailability(): Promise<SoldOut>;
   /** Every new or changed order, once per version, until `signal` aborts (then it resolves). */
   pollOrders(options: PollOrdersOptions): Promise<void>;
   /** The live order stream: every change as it commits, once, across reconnects, until `signal` aborts. */
@@ -79,6 +87,12 @@ export function createCartaClient(options: CartaClientOptions): CartaClient {
     async getMenu(menuOptions = {}) {
       const menu = await unwrap(api.GET('/v1/menu', { params: { query: { version: menuOptions.version ?? 'draft' } } }));
       return menuOptions.locale === undefined ? menu : localizeMenu(menu, menuOptions.locale);
+    },
+    async setAvailability(input) {
+      return unwrap(api.PUT('/v1/availability', { body: input }));
+    },
+    async listAvailability() {
+      return unwrap(api.GET('/v1/availability'));
     },
     pollOrders: (pollOptions) => pollOrders(api, pollOptions),
     followOrders: (followOptions) => followOrders(api, policy, followOptions),

@@ -22,5 +22,21 @@ export type Order = Json<paths['/v1/orders/{id}']['get']['responses'][200]>;
 export type OrderPage = Json<paths['/v1/orders']['get']['responses'][200]>;
 export type OrderListQuery = NonNullable<paths['/v1/orders']['get']['parameters']['query']>;
 
+/** The body of PUT /v1/availability (decisions 13): products and ingredients by ref, sold out or available again. */
+export type AvailabilityInput = Json<paths['/v1/availability']['put']['requestBody']>;
+export type AvailabilityEntry = NonNullable<AvailabilityInput['products']>[number];
+/** PUT /v1/availability (200): the entries whose state changed, per section. */
+export type AvailabilityResult = Json<paths['/v1/availability']['put']['responses'][200]>;
+/** GET /v1/availability: what is sold out now. */
+export type SoldOut = Json<paths['/v1/availability']['get']['responses'][200]>;
+export type SoldOutItem = SoldOut['products'][number];
+
+/** GET /v1/settings (decisions 6 and 13). */
+export type Settings = Json<paths['/v1/settings']['get']['responses'][200]>;
+/** The body of PATCH /v1/settings: any subset of the fields; nested objects merge field by field. */
+export type SettingsPatch = Json<paths['/v1/settings']['patch']['requestBody']>;
+/** The venue's opening hours when set (null in Settings: always open). */
+export type OpeningHours = NonNullable<Settings['openingHours']>;
+
 /** The error envelope of every 4xx and 5xx response (spec 7). */
 export type ErrorEnvelope = components['schemas']['ErrorResponse'];
