@@ -97,5 +97,10 @@ describe('@carta/client: availability (decisions 13)', () => {
     assert.deepEqual([updated.orderConfig.pausedUntil, updated.orderConfig.prepTimeMinutes, updated.orderConfig.scheduledOrders], [pausedUntil, 15, { enabled: true, maxDaysAhead: 2 }]);
     const read = await unwrap(client.api.GET('/v1/settings'));
     assert.deepEqual(read.openingHours, updated.openingHours);
+
+    // The pause and the hours are on every plan (decisions 13), a free one too.
+    const free = createCartaClient({ baseUrl: s.baseUrl, apiKey: (await createVenue(s.t.app, { plan: 'free' })).key });
+    const paused = await unwrap(free.api.PATCH('/v1/settings', { body: { orderConfig: { pausedUntil }, openingHours: null } }));
+    assert.equal(paused.orderConfig.pausedUntil, pausedUntil);
   });
 });
