@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Hours } from '../../src/modules/availability/opening-hours.js';
+import { openWindows } from '../../src/modules/guest-page/page.service.js';
+import {
+  availabilityLabel,
+  nextDayStart,
+  orderingNotice,
+  slotsByDay,
+  slotTimes,
+  When,
+  type OrderingInfo,
+} from '../../src/modules/guest-page/shared/availability.js';
 import { formatMoney, minorDigits } from '../../src/modules/guest-page/shared/money.js';
 import { stepStates } from '../../src/modules/guest-page/shared/page-data.js';
+import { fill, UI_LANGUAGES, uiStrings, untranslated } from '../../src/modules/guest-page/shared/strings.js';
 import { Cart, unitPrice, type MenuProduct } from '../../web/guest/cart.js';
 
 // The guest page's pure parts (docs/guest-page.md): money, the status steps, and the cart's sums,
@@ -61,5 +73,114 @@ describe('guest page: the cart', () => {
     assert.notEqual(cart.attemptKey('{"a":2}'), first);
     cart.add({ productId: 'b', quantity: 1, modifiers: [] });
     assert.equal(cart.lines[0].quantity, 2, 'the same line grows');
+  });
+});
+
+describe('guest page: words', () => {
+  it('has every word of the page in every language it speaks, with the same placeholders', () => {
+    const en = uiStrings('en');
+    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    for (const language of UI_LANGUAGES.filter((l) => l !== 'en')) {
+      assert.deepEqual(untranslated(language), [], `${language} has every word`);
+      const words = uiStrings(language);
+      for (const key of Object.keys(en) as (keyof typeof en)[]) {
+        assert.deepEqual(placeholders(words[key]), placeholders(en[key]), `${language}.${key} keeps the placeholders`);
+      }
+    }
+  });
+});
+
+// Times in words and the slots of scheduled orders (decisions 13), in the venue's zone.
+describe('guest page: availability and ordering hours in words', () => {
+  const HOUR = 3_600_000;
+  const en = uiStrings('en');
+  const madrid = new When('en', 'Europe/Madrid');
+  /** A Wednesday, 12:00 in Madrid. */
+  const WED_NOON = Date.parse('2030-01-09T11:00:00Z');
+  const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
+
+  it('says a time today, tomorrow, within the week and further, in the zone and the language', () => {
+    assert.equal(plain(madrid.at(WED_NOON + 6 * HOUR, WED_NOON)), '6:00 PM');
+    assert.equal(plain(madrid.at(WED_NOON + 6 * HOUR, WED_NOON, true)), 'today 6:00 PM');
+    // 00:30 on Thursday in Madrid is still Wednesday in UTC: the zone decides the day.
+    assert.equal(plain(madrid.at(Date.parse('2030-01-09T23:30:00Z'), WED_NOON)), 'tomorrow 12:30 AM');
+    assert.equal(plain(madrid.at(WED_NOON + 3 * 24 * HOUR, WED_NOON)), 'Saturday 12:00 PM');
+    assert.equal(plain(madrid.at(WED_NOON + 10 * 24 * HOUR, WED_NOON)), 'Jan 19, 12:00 PM');
+    const german = new When('de', 'Europe/Madrid');
+    assert.equal(german.at(WED_NOON + 25 * HOUR, WED_NOON), 'morgen 13:00');
+    assert.equal(new When('es', 'Europe/Madrid').dayLabel(WED_NOON, WED_NOON), 'Hoy');
+    assert.equal(madrid.dayLabel(WED_NOON + 2 * 24 * HOUR, WED_NOON), 'Friday, January 11');
+    // A zone Intl does not know: the guest's own, rather than an error.
+    assert.equal(new When('en', 'Not/AZone').timeZone, undefined);
+  });
+
+  it("finds the next start of the venue's day, 23 and 25 hour days too", () => {
+    assert.equal(nextDayStart(madrid, WED_NOON), Date.parse('2030-01-09T23:00:00Z'));
+    // 2030-03-31 is 23 hours long in Madrid (clocks go forward at 02:00), 2030-10-27 is 25.
+    assert.equal(nextDayStart(madrid, Date.parse('2030-03-31T10:00:00Z')), Date.parse('2030-03-31T22:00:00Z'));
+    assert.equal(nextDayStart(madrid, Date.parse('2030-10-27T10:00:00Z')), Date.parse('2030-10-27T23:00:00Z'));
+  });
+
+  it('says why an item cannot be ordered and until when', () => {
+    const until = new Date(WED_NOON + 6.5 * HOUR).toISOString();
+    const label = (availability: Parameters<typeof availabilityLabel>[0]) => availabilityLabel(availability, madrid, WED_NOON, en);
+    assert.equal(label({ available: true, until: null, reason: null }), null);
+    assert.equal(label(undefined), null, 'an item without availability reads as available');
+    assert.equal(label({ available: false, until: null, reason: 'sold_out' }), 'Sold out');
+    assert.equal(plain(label({ available: false, until, reason: 'sold_out' }) as string), 'Sold out until 6:30 PM');
+    assert.equal(plain(label({ available: false, until, reason: 'ingredient_sold_out' }) as string), 'Sold out until 6:30 PM');
+    assert.equal(plain(label({ available: false, until, reason: 'category_schedule' }) as string), 'Available from 6:30 PM');
+    assert.equal(label({ available: false, until: null, reason: 'category_schedule' }), en.notAvailableNow);
+  });
+
+  it('says why ordering is closed, and what the guest can still do', () => {
+    const base: OrderingInfo = { open: true, reason: null, opensAt: null, closesAt: null, prepTimeMinutes: 15, scheduledOrders: { enabled: false, maxDaysAhead: 2 } };
+    const notice = (o: Partial<OrderingInfo>, link = true) => {
+      const text = orderingNotice({ ...base, ...o }, link, madrid, WED_NOON, en);
+      return text === null ? null : plain(text);
+    };
+    assert.equal(notice({}), null);
+    assert.equal(notice({}, false), en.closedLink);
+    assert.equal(notice({ open: false, reason: 'not_accepting' }), en.closedNow);
+    assert.equal(notice({ open: false, reason: 'not_accepting' }, false), en.closedNow, 'not accepting comes first');
+    const resumes = new Date(WED_NOON + 0.5 * HOUR).toISOString();
+    assert.equal(notice({ open: false, reason: 'paused', opensAt: resumes }), 'Ordering is paused until 12:30 PM. You can still browse the menu.');
+    assert.equal(notice({ open: false, reason: 'paused', opensAt: null }), `${en.pausedNow} ${en.browseMenu}`);
+    const tomorrow = new Date(WED_NOON + 24 * HOUR).toISOString();
+    assert.equal(notice({ open: false, reason: 'closed', opensAt: tomorrow, scheduledOrders: { enabled: true, maxDaysAhead: 2 } }),
+      'Ordering is closed until tomorrow 12:00 PM. You can order ahead for a later time.');
+    assert.equal(notice({ open: false, reason: 'closed', opensAt: null }), `${en.closedHours} ${en.browseMenu}`);
+    assert.equal(fill(uiStrings('fr').pausedUntil, { when: 'x' }), "Les commandes sont en pause jusqu'à x.");
+  });
+
+  it('offers the quarter hours from now + prep time to maxDaysAhead days, inside the open windows', () => {
+    const ordering = { prepTimeMinutes: 15, scheduledOrders: { enabled: true, maxDaysAhead: 1 } };
+    const now = Date.parse('2030-01-09T11:07:00Z');
+    const windows: [number, number][] = [
+      [Date.parse('2030-01-09T11:00:00Z'), Date.parse('2030-01-09T12:00:00Z')],
+      [Date.parse('2030-01-10T10:50:00Z'), Date.parse('2030-01-10T12:00:00Z')],
+    ];
+    const slots = slotTimes(windows, now, ordering).map((t) => new Date(t).toISOString().slice(0, 16));
+    // 11:07 + 15 min + a minute to send: 11:30 is the first; a window's end is not a slot;
+    // tomorrow's window starts at 10:50, so 11:00; a day ahead ends at 11:07.
+    assert.deepEqual(slots, ['2030-01-09T11:30', '2030-01-09T11:45', '2030-01-10T11:00']);
+    assert.deepEqual(slotTimes(windows, now, { ...ordering, prepTimeMinutes: 60 }), [Date.parse('2030-01-10T11:00:00Z')]);
+    const byDay = slotsByDay(slotTimes(windows, now, ordering), madrid);
+    assert.deepEqual(byDay.map((d) => d.slots.length), [2, 1]);
+    assert.equal(byDay[1].day - byDay[0].day, 1);
+  });
+
+  it("lists the open windows of the venue's hours between two instants", () => {
+    const week = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+    const hours = Hours.of({ weekly: week.map((day) => ({ day, isOpen: true, openTime: '12:00', closeTime: '22:00' })), exceptions: [] }, 'Europe/Madrid');
+    const from = Date.parse('2030-01-09T15:00:00Z');
+    const windows = openWindows(hours, from, from + 36 * HOUR);
+    assert.deepEqual(windows.map(([a, b]) => [new Date(a).toISOString(), new Date(b).toISOString()]), [
+      ['2030-01-09T15:00:00.000Z', '2030-01-09T21:00:00.000Z'],
+      ['2030-01-10T11:00:00.000Z', '2030-01-10T21:00:00.000Z'],
+    ]);
+    // Always open (no hours): one window; never open: none.
+    assert.deepEqual(openWindows(Hours.of(null, 'UTC'), from, from + HOUR), [[from, from + HOUR]]);
+    assert.deepEqual(openWindows(Hours.of({ weekly: [], exceptions: [] }, 'UTC'), from, from + HOUR), []);
   });
 });

@@ -5,15 +5,18 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import axe from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { When } from '../../src/modules/guest-page/shared/availability.js';
 import { fill, uiStrings } from '../../src/modules/guest-page/shared/strings.js';
 import { call, startApp, type TestApp } from '../helpers/app.js';
-import { setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
+import { markAvailability, NOON_TO_TEN, patchSettings, setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
 import { expectStatus, patchStatus } from '../helpers/orders.js';
 
 // The guest page in a real browser (issue 14, docs/guest-page.md): a guest scans a table's link,
 // switches language, orders a burger with its required bun, trips the client and the server
 // validation once each, places the order with a double click and watches the status page follow
 // the kitchen. The same order again with the keyboard alone, and axe-core on every screen.
+// Issue 35: sold-out dishes and options, a cart line sold out since, ordering paused, and an order
+// scheduled for a time picked from the slots, with the app's clock and the browser's set together.
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
@@ -49,10 +52,12 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumMissing ? `${C
   let origin: string;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
+  /** The app's clock: the real one unless a test sets an instant (open() sets the browser's to it). */
+  let clockAt: number | null = null;
 
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    t = await startApp();
+    t = await startApp({}, undefined, { clock: () => clockAt ?? Date.now() });
     origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
     assert.match(origin, /^http:\/\/127\.0\.0\.1:\d+$/);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -63,13 +68,17 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumMissing ? `${C
     await t?.close();
   });
 
-  /** A fresh phone-sized context (empty localStorage) that can reach the test server only. */
+  /**
+   * A fresh phone-sized context (empty localStorage) that can reach the test server only; its
+   * Date.now() is the app's clock when a test set one (timers keep running).
+   */
   async function open(url: string): Promise<Visit> {
     const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1, hasTouch: false, locale: 'en-US' });
     contexts.push(context);
     await context.route((u) => u.origin !== origin, (route) => route.abort());
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
+    if (clockAt !== null) await page.clock.setFixedTime(clockAt);
     const visit: Visit = { page, context, problems: [], foreign: [], posts: [] };
     page.on('request', (request) => {
       if (!request.url().startsWith(`${origin}/`)) visit.foreign.push(request.url());
@@ -79,8 +88,8 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumMissing ? `${C
     });
     page.on('pageerror', (error) => visit.problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {
-      // A refused order is a 400 the page handles; the browser logs the status of any failed fetch.
-      if (message.type() === 'error' && !/status of 400/.test(message.text())) visit.problems.push(`console error: ${message.text()}`);
+      // A refused order is a 400 or a 409 the page handles; the browser logs the status of any failed fetch.
+      if (message.type() === 'error' && !/status of (400|409)/.test(message.text())) visit.problems.push(`console error: ${message.text()}`);
     });
     const response = await page.goto(url);
     assert.equal(response?.status(), 200, url);
@@ -393,5 +402,204 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumMissing ? `${C
     assert.deepEqual(found, { menu: [], 'product dialog (with its error)': [], cart: [], 'cart (with a server error)': [], 'status page': [] });
     assert.deepEqual(problems, []);
     assert.deepEqual(foreign, []);
+  });
+  /** A Wednesday, 12:00 in Madrid (UTC+1 in January): the clock of the availability tests. */
+  const WED_NOON = Date.parse('2030-01-09T11:00:00Z');
+  const HOUR = 3_600_000;
+  const madrid = new When('en', 'Europe/Madrid');
+  const productIdOf = (fx: GuestPageFixture, externalId: string) => fx.ids.productIds[externalId];
+
+  /** Opens a product's dialog from its card, and adds it (after `choose`, when it has choices). */
+  async function addProduct(page: Page, name: string, choose: (dialog: ReturnType<Page['locator']>) => Promise<void> = async () => {}): Promise<void> {
+    await page.getByRole('button', { name: `Add ${name}`, exact: true }).click();
+    const dialog = page.locator('dialog#product-dialog');
+    await dialog.locator('#pd-add').waitFor({ state: 'visible' });
+    await choose(dialog);
+    await dialog.locator('#pd-add').click();
+    await dialog.waitFor({ state: 'hidden' });
+  }
+
+  it('greys a sold-out dish and option, and flags a cart line sold out since at checkout, to be removed', async () => {
+    clockAt = WED_NOON;
+    try {
+      const fx = await setUpGuestPage(t.app);
+      await patchSettings(t.app, fx.v, { timezone: 'Europe/Madrid' });
+      await markAvailability(t.app, fx.v, { ingredients: [{ ref: 'bacon', available: false }] });
+      const { page, problems, foreign } = await open(tableUrl(fx));
+      const burger = productIdOf(fx, 'burger');
+      const fries = productIdOf(fx, 'fries');
+      const soda = productIdOf(fx, 'soda');
+      await page.locator(`button.add[data-product="${burger}"]`).waitFor({ state: 'visible' });
+
+      // Bacon has run out: its extra is greyed, says so and takes no quantity.
+      await addProduct(page, 'Burger', async (dialog) => {
+        const bacon = dialog.locator('label.choice', { hasText: 'Bacon' });
+        assert.match(await bacon.getAttribute('class') ?? '', /\bunavailable\b/);
+        assert.match(await bacon.innerText(), new RegExp(en.soldOut));
+        assert.equal(await dialog.locator('input[type="number"]').nth(1).isDisabled(), true, 'Bacon cannot be chosen');
+        assert.equal(await dialog.getByLabel(/Cheese/).isDisabled(), false);
+        await dialog.getByLabel(/White bun/).check();
+      });
+      await addProduct(page, 'Fries');
+      await addProduct(page, 'Soda');
+      assert.match(await page.locator('#open-cart').innerText(), /\(3\)/);
+
+      // The soda sells out until 17:30: after a reload its card is greyed, says until when, and has no Add.
+      const back = WED_NOON + 5.5 * HOUR;
+      const sodaLabel = fill(en.soldOutUntil, { when: madrid.time(back) });
+      await markAvailability(t.app, fx.v, { products: [{ ref: 'soda', available: false, until: new Date(back).toISOString() }] });
+      await page.reload();
+      const sodaCard = page.locator(`#p-${soda}`);
+      await page.locator('#open-cart').waitFor({ state: 'visible' });
+      assert.match(await sodaCard.getAttribute('class') ?? '', /\bsold-out\b/);
+      assert.equal(await sodaCard.locator('.availability').innerText(), sodaLabel);
+      assert.equal(await sodaCard.locator('button.add').isVisible(), false, 'no way to add it');
+      assert.equal(await page.locator('button.add:visible').count(), 2, 'Burger and Fries can be added');
+      const menuViolations = await seriousViolations(page);
+      await shot(page, '09-sold-out.png');
+
+      // At checkout the soda line says so, with a button to remove it; the order cannot be placed with it.
+      assert.match(await page.locator('#open-cart').innerText(), /\(3\)/, 'the cart kept its lines');
+      await page.locator('#open-cart').click();
+      const cartDialog = page.locator('dialog#cart-dialog');
+      await cartDialog.locator('#checkout').waitFor({ state: 'visible' });
+      const sodaLine = cartDialog.locator(`li.line-unavailable[data-product="${soda}"]`);
+      assert.match(await sodaLine.innerText(), new RegExp(sodaLabel.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+      assert.equal(await cartDialog.locator('li.line-unavailable').count(), 1);
+      assert.equal(await cartDialog.locator('#cart-problem').innerText(), en.unavailableInCart);
+      assert.equal(await cartDialog.locator('#place-order').isDisabled(), true);
+      await cartDialog.locator('#f-customerName').fill('Ada');
+      const cartViolations = await seriousViolations(page);
+      await shot(page, '10-cart-unavailable.png');
+      await cartDialog.getByRole('button', { name: fill(en.removeNamed, { name: 'Soda' }) }).click();
+      await sodaLine.waitFor({ state: 'detached' });
+      assert.equal(await page.locator('#announce').innerText(), fill(en.removed, { name: 'Soda' }));
+      assert.equal(await cartDialog.locator('#cart-problem').count(), 0);
+      assert.equal(await cartDialog.locator('#place-order').isDisabled(), false);
+
+      // The fries sell out while the guest is at checkout: the server refuses (409), the line says so.
+      await markAvailability(t.app, fx.v, { products: [{ ref: 'fries', available: false }] });
+      const refused = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith(`/guest/v1/venues/${fx.v.slug}/orders`));
+      await cartDialog.locator('#place-order').click();
+      assert.equal((await refused).status(), 409);
+      const friesLine = cartDialog.locator(`li.line-unavailable[data-product="${fries}"]`);
+      await friesLine.waitFor({ state: 'visible' });
+      assert.match(await friesLine.innerText(), new RegExp(en.soldOut));
+      assert.equal(await cartDialog.locator('#form-error').innerText(), en.unavailableInCart);
+      assert.ok(await focused(page, '#form-error'), 'focus on the message');
+      assert.equal(await cartDialog.locator('#place-order').isDisabled(), true);
+      assert.match(await page.locator(`#p-${fries}`).getAttribute('class') ?? '', /\bsold-out\b/, 'its card is greyed too');
+      const refusedViolations = await seriousViolations(page);
+      await shot(page, '11-cart-refused.png');
+      assert.deepEqual(await venueOrders(fx), [], 'nothing was ordered');
+
+      await cartDialog.getByRole('button', { name: fill(en.removeNamed, { name: 'Fries' }) }).click();
+      await friesLine.waitFor({ state: 'detached' });
+      assert.equal(await cartDialog.locator('#form-error').isVisible(), false, 'the message goes with the last such line');
+      await Promise.all([page.waitForURL(statusPage(fx), { timeout: 10_000 }), cartDialog.locator('#place-order').click()]);
+      await page.locator('main#status[data-status="new"]').waitFor({ state: 'attached' });
+      const orders = await venueOrders(fx);
+      assert.equal(orders.length, 1);
+      assert.deepEqual(orders[0].items.map((i: any) => [i.productName, i.quantity]), [['Burger', 1]]);
+      assert.equal(orders[0].scheduledFor, null);
+
+      assert.deepEqual({ menu: menuViolations, cart: cartViolations, refused: refusedViolations }, { menu: [], cart: [], refused: [] });
+      assert.deepEqual(problems, []);
+      assert.deepEqual(foreign, []);
+    } finally {
+      clockAt = null;
+    }
+  });
+
+  it('says ordering is paused and offers no order for now, then takes one for a time picked from the slots', async () => {
+    // Thursday 13:00 in Madrid; open 12:00-22:00 every day.
+    const now = Date.parse('2030-01-10T12:00:00Z');
+    const resumes = now + 0.5 * HOUR;
+    const paused = fill(en.pausedUntil, { when: madrid.time(resumes) });
+    clockAt = now;
+    try {
+      const fx = await setUpGuestPage(t.app);
+      await patchSettings(t.app, fx.v, {
+        timezone: 'Europe/Madrid',
+        openingHours: NOON_TO_TEN,
+        orderConfig: { pausedUntil: new Date(resumes).toISOString(), scheduledOrders: { enabled: false } },
+      });
+      const { page, problems, foreign } = await open(`${origin}/m/${fx.v.slug}`);
+      const notice = page.locator('#ordering-notice');
+      assert.equal(await notice.innerText(), `${paused} ${en.browseMenu}`);
+      await page.locator('button.add').first().waitFor({ state: 'visible' });
+
+      // Paused, no scheduled orders: the cart can be filled, but "Place order" is not offered for now.
+      await addProduct(page, 'Fries');
+      await page.locator('#open-cart').click();
+      const cartDialog = page.locator('dialog#cart-dialog');
+      await cartDialog.locator('#checkout').waitFor({ state: 'visible' });
+      assert.equal(await cartDialog.locator('#checkout-closed').innerText(), paused);
+      assert.equal(await cartDialog.locator('#place-order').isDisabled(), true);
+      assert.equal(await cartDialog.locator('#f-when').count(), 0, 'no time to pick');
+      const pausedViolations = await seriousViolations(page);
+      await cartDialog.locator('#when-box').scrollIntoViewIfNeeded();
+      await shot(page, '12-paused.png');
+
+      // Open again, with scheduled orders: "As soon as possible" first.
+      await patchSettings(t.app, fx.v, { orderConfig: { pausedUntil: null, scheduledOrders: { enabled: true, maxDaysAhead: 2 } } });
+      await page.reload();
+      await page.locator('#open-cart').waitFor({ state: 'visible' });
+      assert.equal(await notice.isVisible(), false);
+      await page.locator('#open-cart').click();
+      await cartDialog.locator('#checkout').waitFor({ state: 'visible' });
+      const day = cartDialog.locator('#f-when');
+      assert.equal(await day.inputValue(), 'asap');
+      assert.deepEqual(await day.locator('option').allInnerTexts(), [en.asap, 'Today', 'Tomorrow', 'Saturday, January 12']);
+      assert.equal(await cartDialog.locator('#field-scheduledFor').isVisible(), false);
+      assert.equal(await cartDialog.locator('#place-order').isDisabled(), false);
+
+      // Paused meanwhile: the order for now is refused (409) and the page says why; a time can be picked.
+      await patchSettings(t.app, fx.v, { orderConfig: { pausedUntil: new Date(resumes).toISOString() } });
+      await cartDialog.locator('#f-customerName').fill('Ada');
+      await cartDialog.locator('#f-customerPhone').fill('+34600123456');
+      const refused = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith(`/guest/v1/venues/${fx.v.slug}/orders`));
+      await cartDialog.locator('#place-order').click();
+      assert.equal((await refused).status(), 409);
+      await cartDialog.locator('#form-error').waitFor({ state: 'visible' });
+      assert.equal(await cartDialog.locator('#form-error').innerText(), paused);
+      assert.equal(await notice.innerText(), `${paused} ${en.orderAhead}`);
+      assert.deepEqual(await day.locator('option').allInnerTexts(), ['Today', 'Tomorrow', 'Saturday, January 12'], 'no "as soon as possible" while paused');
+      assert.equal(await cartDialog.locator('#checkout-closed').innerText(), paused);
+
+      // Tomorrow at 19:00 in Madrid: the quarter hours of the opening hours.
+      await day.selectOption({ label: 'Tomorrow' });
+      const times = cartDialog.locator('#f-scheduledFor');
+      await times.waitFor({ state: 'visible' });
+      const offered = await times.locator('option').evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
+      assert.equal(offered.length, 40, '12:00 to 21:45');
+      assert.equal(offered[0], '2030-01-11T11:00:00.000Z');
+      assert.equal(offered.at(-1), '2030-01-11T20:45:00.000Z');
+      const slot = '2030-01-11T18:00:00.000Z';
+      await times.selectOption(slot);
+      assert.equal(await times.locator('option:checked').innerText(), madrid.time(Date.parse(slot)));
+      assert.equal(await cartDialog.locator('#place-order').isDisabled(), false);
+      const scheduleViolations = await seriousViolations(page);
+      await cartDialog.locator('#when-box').scrollIntoViewIfNeeded();
+      await shot(page, '13-scheduled-pick.png');
+
+      await Promise.all([page.waitForURL(statusPage(fx), { timeout: 10_000 }), cartDialog.locator('#place-order').click()]);
+      await page.locator('main#status[data-status="new"]').waitFor({ state: 'attached' });
+      const scheduled = fill(en.scheduledFor, { when: madrid.at(Date.parse(slot), now, true) });
+      assert.match(scheduled, /^Scheduled for tomorrow 7:00\sPM$/);
+      assert.equal(await page.locator('#status-scheduled').innerText(), scheduled);
+      const statusViolations = await seriousViolations(page);
+      await shot(page, '14-status-scheduled.png');
+      const orders = await venueOrders(fx);
+      assert.equal(orders.length, 1);
+      assert.equal(orders[0].scheduledFor, slot);
+      assert.equal(orders[0].type, 'pickup');
+
+      assert.deepEqual({ paused: pausedViolations, schedule: scheduleViolations, status: statusViolations }, { paused: [], schedule: [], status: [] });
+      assert.deepEqual(problems, []);
+      assert.deepEqual(foreign, []);
+    } finally {
+      clockAt = null;
+    }
   });
 });

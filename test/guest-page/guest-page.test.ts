@@ -4,8 +4,10 @@ import zlib from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { menuFixture, type SyncBody } from '../../bench/workload.js';
 import { loadGuestAssets } from '../../src/modules/guest-page/page.assets.js';
+import { When } from '../../src/modules/guest-page/shared/availability.js';
+import { fill, uiStrings } from '../../src/modules/guest-page/shared/strings.js';
 import { admin, assertError, call, createVenue, startApp, type Call, type TestApp } from '../helpers/app.js';
-import { GUEST_PAGE_MENU, setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
+import { GUEST_PAGE_MENU, markAvailability, NOON_TO_TEN, patchSettings, setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
 import { burgerLine, expectStatus, orderBody, patchOrderConfig, patchStatus, placeOrder, publish, setUpOrderMenu } from '../helpers/orders.js';
 
 // The guest page (issue 14): GET /m/:slug, GET /t/:token, GET /m/:slug/orders/:token and their
@@ -19,11 +21,13 @@ const CSS_BUDGET_GZIP = 30 * 1024;
 let t: TestApp;
 let statements: string[] = [];
 let recording = false;
+/** The app's clock: the real one unless a test sets an instant (availability and hours are judged by it). */
+let clockAt: number | null = null;
 
 before(async () => {
   t = await startApp({}, (text) => {
     if (recording) statements.push(text);
-  });
+  }, { clock: () => clockAt ?? Date.now() });
 });
 after(() => t.close());
 
@@ -113,6 +117,13 @@ async function orderToken(g: GuestPageFixture, body: Record<string, unknown> = {
 }
 
 const cardCount = (html: string) => html.match(/<li class="card"/g)?.length ?? 0;
+
+/** The ordering notice under the header: its words, or null when it is hidden. */
+function noticeOf(html: string): string | null {
+  const match = /<p class="notice" id="ordering-notice" role="status"( hidden)?>([^<]*)<\/p>/.exec(html);
+  assert.ok(match, 'the page has its ordering notice');
+  return match[1] ? null : match[2];
+}
 
 describe('the guest page', () => {
   let g: GuestPageFixture;
@@ -291,7 +302,7 @@ describe('the guest page', () => {
       assert.equal(again.raw.rawPayload.length, 0);
     }
     assert.deepEqual(dataOf(text(first)).orderTypes, ['pickup', 'delivery']);
-    assert.doesNotMatch(text(first), /<p class="notice"/);
+    assert.equal(noticeOf(text(first)), null);
 
     // A new publish: the page follows (another price) under another ETag.
     const repriced = { ...GUEST_PAGE_MENU, products: GUEST_PAGE_MENU.products.map((x) => (x.externalId === 'burger' ? { ...x, priceMinor: 1234 } : x)) };
@@ -310,10 +321,10 @@ describe('the guest page', () => {
     assert.equal(closed.status, 200, 'a settings change changes the page');
     assert.notEqual(closed.headers.etag, published.headers.etag);
     const closedHtml = text(closed);
-    assert.match(closedHtml, /<p class="notice" role="status">Ordering is closed right now\. You can still browse the menu\.<\/p>/);
+    assert.equal(noticeOf(closedHtml), 'Ordering is closed right now. You can still browse the menu.');
     assert.deepEqual(dataOf(closedHtml).orderTypes, []);
     const closedTable = text(await get(`/t/${p.table.token}`));
-    assert.match(closedTable, /<p class="notice"/, 'the table page is closed too');
+    assert.equal(noticeOf(closedTable), 'Ordering is closed right now. You can still browse the menu.', 'the table page is closed too');
     assert.deepEqual(dataOf(closedTable).orderTypes, []);
 
     // Open, but only at the table: the menu link is closed, the table link is open.
@@ -321,10 +332,10 @@ describe('the guest page', () => {
     const menuOnly = await get(url);
     const menuOnlyHtml = text(menuOnly);
     assert.notEqual(menuOnly.headers.etag, closed.headers.etag);
-    assert.match(menuOnlyHtml, /<p class="notice" role="status">This link does not take orders\. You can still browse the menu\.<\/p>/);
+    assert.equal(noticeOf(menuOnlyHtml), 'This link does not take orders. You can still browse the menu.');
     assert.deepEqual(dataOf(menuOnlyHtml).orderTypes, []);
     const tableOpen = text(await get(`/t/${p.table.token}`));
-    assert.doesNotMatch(tableOpen, /<p class="notice"/);
+    assert.equal(noticeOf(tableOpen), null);
     const tableData = dataOf(tableOpen);
     assert.deepEqual(tableData.orderTypes, ['dine_in']);
     assert.deepEqual(tableData.table, { id: p.table.id, name: '5' });
@@ -589,5 +600,135 @@ describe('the guest order token API', () => {
     assertError(await get(`/guest/v1/venues/${g.v.slug}/orders/${'A'.repeat(32)}`), 404);
     assertError(await get(`/guest/v1/venues/${g.v.slug}/orders/${token.slice(0, 31)}.`), 404);
     assertError(await get(`/guest/v1/venues/no-such-venue-${process.pid}/orders/${token}`), 404, 'VENUE_NOT_FOUND');
+  });
+});
+
+// Issue 35 on the page: what is sold out and until when, why ordering is closed and when it opens,
+// and the windows a scheduled order can be for, all on the first paint, judged by the app's clock.
+describe('the guest page: availability and ordering hours', () => {
+  const HOUR = 3_600_000;
+  const en = uiStrings('en');
+  const madrid = new When('en', 'Europe/Madrid');
+  /** A Wednesday, 12:00 in Madrid (UTC+1 in January). */
+  const WED_NOON = Date.parse('2030-01-09T11:00:00Z');
+
+  /** A product's card in the page, from its `<li>` to its end. */
+  function cardOf(html: string, productId: string): string {
+    const match = new RegExp(`<li class="[^"]*" id="p-${productId}">[\\s\\S]*?</li>`).exec(html);
+    assert.ok(match, `the card of ${productId}`);
+    return match[0];
+  }
+
+  it("greys what is sold out and says until when, in the venue's timezone, before any script runs", async () => {
+    clockAt = WED_NOON;
+    try {
+      const p = await setUpGuestPage(t.app);
+      await patchSettings(t.app, p.v, { timezone: 'Europe/Madrid' });
+      const back = WED_NOON + 5.5 * HOUR;
+      await markAvailability(t.app, p.v, { products: [{ ref: 'soda', available: false, until: new Date(back).toISOString() }, { ref: 'fries', available: false }] });
+      const url = `/m/${p.v.slug}`;
+      const html = text(await get(url));
+      const { burger, fries, soda } = p.ids.productIds;
+
+      assert.match(cardOf(html, soda), /^<li class="card sold-out"/);
+      assert.equal(madrid.time(back).replace(/\s/g, ' '), '5:30 PM', 'in Madrid');
+      assert.ok(cardOf(html, soda).includes(`<p class="availability">${fill(en.soldOutUntil, { when: madrid.time(back) })}</p>`), cardOf(html, soda));
+      assert.ok(cardOf(html, fries).includes(`<p class="availability">${en.soldOut}</p>`), 'sold out until marked available');
+      assert.match(cardOf(html, burger), /^<li class="card" /);
+      assert.doesNotMatch(cardOf(html, burger), /availability/);
+      const data = dataOf(html);
+      assert.equal(data.timeZone, 'Europe/Madrid');
+      assert.equal(data.ordering.open, true);
+      assert.equal(noticeOf(html), null);
+
+      // A mark ending another day names the day.
+      const tomorrow = WED_NOON + 25 * HOUR;
+      await markAvailability(t.app, p.v, { products: [{ ref: 'soda', available: false, until: new Date(tomorrow).toISOString() }] });
+      const later = text(await get(url));
+      assert.ok(cardOf(later, soda).includes(`<p class="availability">${fill(en.soldOutUntil, { when: madrid.at(tomorrow, WED_NOON) })}</p>`));
+      assert.match(madrid.at(tomorrow, WED_NOON), /^tomorrow 1:00\sPM$/);
+
+      // A mark ends by itself: past it, the card is back with no publish and no request to the API.
+      await markAvailability(t.app, p.v, { products: [{ ref: 'soda', available: false, until: new Date(back).toISOString() }] });
+      clockAt = back + 1000;
+      const afterwards = text(await get(url));
+      assert.match(cardOf(afterwards, soda), /^<li class="card" /);
+      assert.match(cardOf(afterwards, fries), /^<li class="card sold-out"/);
+    } finally {
+      clockAt = null;
+    }
+  });
+
+  it('says why ordering is closed and when it opens, and lists the open windows a scheduled order can be for', async () => {
+    const WED_2300 = Date.parse('2030-01-09T22:00:00Z');
+    const thuNoon = Date.parse('2030-01-10T11:00:00Z');
+    clockAt = WED_2300;
+    try {
+      const p = await setUpGuestPage(t.app);
+      await patchSettings(t.app, p.v, { timezone: 'Europe/Madrid', openingHours: NOON_TO_TEN, orderConfig: { scheduledOrders: { enabled: true, maxDaysAhead: 2 } } });
+      const url = `/m/${p.v.slug}`;
+
+      // 23:00 on Wednesday: closed until tomorrow 12:00, and orders for later are taken.
+      const closed = text(await get(url));
+      assert.equal(noticeOf(closed), `${fill(en.closedUntil, { when: madrid.at(thuNoon, WED_2300) })} ${en.orderAhead}`);
+      assert.match(noticeOf(closed) as string, /until tomorrow 12:00\sPM/);
+      const data = dataOf(closed);
+      assert.deepEqual(data.ordering, {
+        open: false, reason: 'closed', opensAt: '2030-01-10T11:00:00.000Z', closesAt: null, prepTimeMinutes: 15, scheduledOrders: { enabled: true, maxDaysAhead: 2 },
+      });
+      assert.deepEqual(data.orderTypes, ['pickup', 'delivery'], 'closed now, the page still takes orders for later');
+      // The windows from now to a day past maxDaysAhead: 12:00-22:00 in Madrid each day.
+      const day = (date: string) => [Date.parse(`${date}T11:00:00Z`), Date.parse(`${date}T21:00:00Z`)];
+      assert.deepEqual(data.windows, [day('2030-01-10'), day('2030-01-11'), day('2030-01-12')]);
+
+      // Past the venue's midnight the page is made again: "tomorrow" has become today.
+      clockAt = Date.parse('2030-01-09T23:30:00Z');
+      const afterMidnight = text(await get(url));
+      assert.equal(noticeOf(afterMidnight), `${fill(en.closedUntil, { when: madrid.time(thuNoon) })} ${en.orderAhead}`);
+
+      // Paused at 13:00 until 13:30.
+      clockAt = Date.parse('2030-01-10T12:00:00Z');
+      const resumes = Date.parse('2030-01-10T12:30:00Z');
+      await patchSettings(t.app, p.v, { orderConfig: { pausedUntil: new Date(resumes).toISOString() } });
+      const paused = text(await get(url));
+      assert.equal(noticeOf(paused), `${fill(en.pausedUntil, { when: madrid.time(resumes) })} ${en.orderAhead}`);
+      assert.equal(dataOf(paused).ordering.reason, 'paused');
+
+      // Without scheduled orders: browse only, and no windows.
+      await patchSettings(t.app, p.v, { orderConfig: { scheduledOrders: { enabled: false } } });
+      const pausedOnly = text(await get(url));
+      assert.equal(noticeOf(pausedOnly), `${fill(en.pausedUntil, { when: madrid.time(resumes) })} ${en.browseMenu}`);
+      assert.deepEqual(dataOf(pausedOnly).windows, []);
+      const es = uiStrings('es');
+      const spanish = text(await get(`${url}?lang=es`));
+      assert.equal(noticeOf(spanish), `${fill(es.pausedUntil, { when: new When('es', 'Europe/Madrid').time(resumes) })} ${es.browseMenu}`);
+
+      // Not accepting orders at all: the notice of old, and nothing to order.
+      await patchSettings(t.app, p.v, { orderConfig: { acceptingOrders: false } });
+      const off = text(await get(url));
+      assert.equal(noticeOf(off), en.closedNow);
+      assert.deepEqual(dataOf(off).orderTypes, []);
+    } finally {
+      clockAt = null;
+    }
+  });
+
+  it("shows a scheduled order's time on its status page", async () => {
+    const now = Date.parse('2030-01-10T12:00:00Z');
+    clockAt = now;
+    try {
+      const p = await setUpGuestPage(t.app);
+      await patchSettings(t.app, p.v, { timezone: 'Europe/Madrid', openingHours: NOON_TO_TEN, orderConfig: { scheduledOrders: { enabled: true, maxDaysAhead: 2 } } });
+      const slot = '2030-01-11T18:00:00.000Z';
+      const { token } = await orderToken(p, { scheduledFor: slot });
+      const html = text(await get(`/m/${p.v.slug}/orders/${token}`));
+      const said = fill(en.scheduledFor, { when: madrid.at(Date.parse(slot), now, true) });
+      assert.match(said, /^Scheduled for tomorrow 7:00\sPM$/);
+      assert.ok(html.includes(`<p class="scheduled" id="status-scheduled">${said}</p>`), html);
+      const asap = await orderToken(p);
+      assert.doesNotMatch(text(await get(`/m/${p.v.slug}/orders/${asap.token}`)), /status-scheduled/);
+    } finally {
+      clockAt = null;
+    }
   });
 });

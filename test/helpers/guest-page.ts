@@ -31,3 +31,19 @@ export async function setUpGuestPage(app: App, menu: unknown = GUEST_PAGE_MENU):
   const qrUrl: string = created.body.qrUrl;
   return { v, ids, table: { id: created.body.id, name: '5', token: qrUrl.split('/t/')[1], qrUrl } };
 }
+
+/** Every day 12:00-22:00 (decisions 13), in the venue's timezone. */
+export const NOON_TO_TEN = {
+  weekly: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => ({ day, isOpen: true, openTime: '12:00', closeTime: '22:00' })),
+  exceptions: [],
+};
+
+/** PATCH /v1/settings that must succeed (timezone, openingHours, orderConfig...). */
+export async function patchSettings(app: App, v: VenueFixture, body: Record<string, unknown>): Promise<void> {
+  expectStatus(await call(app, 'PATCH', '/v1/settings', { key: v.key, body }), 200);
+}
+
+/** PUT /v1/availability that must succeed: sold-out marks by externalId. */
+export async function markAvailability(app: App, v: VenueFixture, body: { products?: unknown[]; ingredients?: unknown[] }): Promise<void> {
+  expectStatus(await call(app, 'PUT', '/v1/availability', { key: v.key, body }), 200);
+}

@@ -1,5 +1,6 @@
 // The cart: lines of product + options, kept in local storage per venue so a reload (or a trip
 // to another language) keeps it; priced from the guest menu as the server will price it.
+import type { ItemAvailability, OrderingInfo } from '../../src/modules/guest-page/shared/availability.js';
 import { load, randomKey, save } from './storage.js';
 
 export interface MenuOption {
@@ -7,6 +8,8 @@ export interface MenuOption {
   name: string;
   action: string;
   priceAdjustment: number;
+  /** Live availability (decisions 13); absent reads as available. */
+  availability?: ItemAvailability;
 }
 
 export interface MenuGroup {
@@ -24,10 +27,13 @@ export interface MenuProduct {
   effectivePriceMinor: number;
   promoPriceMinor: number | null;
   modifierGroups: MenuGroup[];
+  /** Live availability (decisions 13); absent reads as available. */
+  availability?: ItemAvailability;
 }
 
 export interface GuestMenu {
   products: MenuProduct[];
+  ordering?: OrderingInfo;
 }
 
 export interface CartModifier {
@@ -91,7 +97,10 @@ export class Cart {
     return this.stored.lines.reduce((n, l) => n + l.quantity, 0);
   }
 
-  /** Drops lines whose product or options left the menu (a publish since the cart was filled). */
+  /**
+   * Drops lines whose product or options left the menu (a publish since the cart was filled).
+   * Lines of products or options sold out since stay: the checkout names them, to be removed.
+   */
   reconcile(products: Map<string, MenuProduct>): void {
     const kept = this.stored.lines.filter((l) => {
       const p = products.get(l.productId);

@@ -1,32 +1,72 @@
 // The menu page's script: the product dialog (modifiers with the server's rules, a live price),
-// the cart and placing the order. The menu itself is already on the page, server-rendered.
+// the cart and placing the order, now or for a time the guest picks. The menu itself is already on
+// the page, server-rendered; what is sold out and whether ordering is open follow the guest menu JSON.
+import {
+  availabilityLabel,
+  orderingMessage,
+  orderingNotice,
+  slotsByDay,
+  slotTimes,
+  When,
+  type OrderingInfo,
+} from '../../src/modules/guest-page/shared/availability.js';
 import { formatMoney } from '../../src/modules/guest-page/shared/money.js';
 import type { GuestOrderType, PageData } from '../../src/modules/guest-page/shared/page-data.js';
 import { fill } from '../../src/modules/guest-page/shared/strings.js';
-import { Cart, basePrice, optionsOf, unitPrice, unitSaving, type CartModifier, type GuestMenu, type MenuGroup, type MenuProduct } from './cart.js';
+import { Cart, basePrice, optionsOf, unitPrice, unitSaving, type CartLine, type CartModifier, type GuestMenu, type MenuGroup, type MenuProduct } from './cart.js';
 import { byId, h, replace } from './dom.js';
 
 /** Fields of the order form, by the name the server's errors start with. */
-const FIELDS = ['type', 'paymentMethod', 'customerName', 'customerPhone', 'customerEmail', 'deliveryAddress', 'deliveryNotes', 'comment'] as const;
+const FIELDS = ['type', 'paymentMethod', 'customerName', 'customerPhone', 'customerEmail', 'deliveryAddress', 'deliveryNotes', 'comment', 'scheduledFor'] as const;
 type Field = (typeof FIELDS)[number];
+
+/** The menu JSON is read again when something changes (a mark ends, ordering opens) within this. */
+const REFRESH_AHEAD_MS = 6 * 3_600_000;
+
+interface ErrorEnvelope {
+  code?: string;
+  message?: string;
+  errors?: string[];
+  details?: { items?: { productId: string; optionId: string | null }[]; reason?: OrderingInfo['reason']; opensAt?: string | null };
+}
 
 export function startMenu(data: PageData): void {
   const t = data.strings;
   const money = (minor: number) => formatMoney(minor, data.currency, data.locale);
+  const when = new When(data.locale, data.timeZone);
   const cart = new Cart(data.slug);
-  const ordering = data.orderTypes.length > 0;
+  let ordering: OrderingInfo = data.ordering;
   let products = new Map<string, MenuProduct>();
+  /** Lines the server refused (409 ITEM_UNAVAILABLE), by `productId|optionId`, with why. */
+  const refused = new Map<string, string>();
+  /** The time picked at checkout: a day of the venue's zone (or "asap") and a slot's ISO instant. */
+  const picked: { day: string; slot: string | null } = { day: 'asap', slot: null };
+  let busy = false;
 
-  // The modifier groups and option ids come from the guest menu JSON. A failed load (a blip, a
-  // per-IP 429 on shared Wi-Fi) is tried again on the next "Add", and says so.
+  /** Whether this page takes orders at all: now, or for later. */
+  const canAdd = () => data.orderTypes.length > 0 && ordering.reason !== 'not_accepting';
+
+  // The modifier groups, option ids and availability come from the guest menu JSON. A failed load
+  // (a blip, a per-IP 429 on shared Wi-Fi) is tried again on the next "Add", and says so.
   let menuLoad: Promise<boolean> | null = null;
-  const loadMenu = (): Promise<boolean> => {
-    menuLoad ??= fetch(data.menuUrl, { headers: { accept: 'application/json' } })
+  let refreshTimer: number | undefined;
+  const loadMenu = (fresh = false): Promise<boolean> => {
+    if (fresh) menuLoad = null;
+    menuLoad ??= fetch(data.menuUrl, { headers: { accept: 'application/json' }, cache: fresh ? 'no-cache' : 'default' })
       .then((res) => (res.ok ? (res.json() as Promise<GuestMenu>) : Promise.reject(new Error(String(res.status)))))
       .then((menu) => {
         products = new Map(menu.products.map((p) => [p.id, p]));
+        const before = JSON.stringify(ordering);
+        if (menu.ordering) ordering = menu.ordering;
         cart.reconcile(products);
+        showAvailability();
         renderCartBar();
+        if (cartDialog.open) {
+          // The picker is made again only when ordering changed: the guest may be using it.
+          if (JSON.stringify(ordering) !== before) renderWhen();
+          refreshCart();
+        }
+        planRefresh(menu);
         return true;
       })
       .catch(() => {
@@ -35,12 +75,60 @@ export function startMenu(data: PageData): void {
       });
     return menuLoad;
   };
-  void loadMenu();
+
+  /** Reads the menu again when the next mark ends or ordering opens or closes (no reload needed). */
+  function planRefresh(menu: GuestMenu): void {
+    const now = Date.now();
+    const times = [ordering.open ? ordering.closesAt : ordering.opensAt];
+    for (const p of menu.products) {
+      times.push(p.availability?.until ?? null);
+      for (const g of p.modifierGroups) for (const o of g.options) times.push(o.availability?.until ?? null);
+    }
+    let next = Infinity;
+    for (const time of times) {
+      const at = time === null ? NaN : Date.parse(time);
+      if (at > now && at < next) next = at;
+    }
+    window.clearTimeout(refreshTimer);
+    if (next - now <= REFRESH_AHEAD_MS) refreshTimer = window.setTimeout(() => void loadMenu(true), next - now + 1000);
+  }
 
   const announce = (text: string) => {
     const el = byId('announce');
     if (el) el.textContent = text;
   };
+
+  // --- Availability on the cards, and the ordering notice ---------------------------------
+  const addButtons = Array.from(document.querySelectorAll<HTMLButtonElement>('button.add[data-product]'));
+
+  /** Greys the cards of what is unavailable now, with why and until when; shows the others' Add. */
+  function showAvailability(): void {
+    const now = Date.now();
+    for (const button of addButtons) {
+      const product = products.get(button.dataset.product ?? '');
+      const card = button.closest('.card');
+      if (!product || !card) continue;
+      const label = availabilityLabel(product.availability, when, now, t);
+      card.classList.toggle('sold-out', label !== null);
+      let note = card.querySelector('.availability');
+      if (label === null) note?.remove();
+      else {
+        if (!note) {
+          note = h('p', { class: 'availability' });
+          card.querySelector('.card-foot')?.before(note);
+        }
+        if (note.textContent !== label) note.textContent = label;
+      }
+      button.hidden = !canAdd() || label !== null;
+    }
+    // A page made while the venue took no orders keeps the server's notice (it shows no Add).
+    const notice = byId('ordering-notice');
+    if (notice && data.orderTypes.length > 0) {
+      const text = orderingNotice(ordering, true, when, now, t) ?? '';
+      if (notice.textContent !== text) notice.textContent = text;
+      notice.hidden = text === '';
+    }
+  }
 
   // --- Product dialog ---------------------------------------------------------------------
   const productDialog = h('dialog', { class: 'sheet', id: 'product-dialog', 'aria-labelledby': 'pd-title' });
@@ -52,19 +140,24 @@ export function startMenu(data: PageData): void {
 
   function groupFieldset(group: MenuGroup, onChange: () => void): HTMLFieldSetElement {
     const errorId = `err-g-${group.id}`;
+    const now = Date.now();
     const inputs = group.options.map((o) => {
       const id = `o-${o.id}`;
+      // An unavailable option is greyed, says why, and cannot be chosen.
+      const status = availabilityLabel(o.availability, when, now, t);
+      const off = status !== null;
+      const note = off ? h('small', { class: 'choice-status' }, status) : null;
       if (group.type === 'single_choice') {
-        return h('label', { class: 'choice', for: id },
-          h('input', { type: 'radio', id, name: `g-${group.id}`, value: o.id, onchange: onChange }), optionLabel(o.name, o.priceAdjustment));
+        return h('label', { class: off ? 'choice unavailable' : 'choice', for: id },
+          h('input', { type: 'radio', id, name: `g-${group.id}`, value: o.id, disabled: off, onchange: onChange }), optionLabel(o.name, o.priceAdjustment), note);
       }
       if (group.type === 'add_ingredients') {
-        return h('label', { class: 'choice choice-qty', for: id },
-          h('span', {}, optionLabel(o.name, o.priceAdjustment)),
-          h('input', { type: 'number', id, 'data-option': o.id, min: 0, max: 10, value: 0, inputmode: 'numeric', oninput: onChange }));
+        return h('label', { class: off ? 'choice choice-qty unavailable' : 'choice choice-qty', for: id },
+          h('span', {}, optionLabel(o.name, o.priceAdjustment), note),
+          h('input', { type: 'number', id, 'data-option': o.id, min: 0, max: 10, value: 0, inputmode: 'numeric', disabled: off, oninput: onChange }));
       }
-      return h('label', { class: 'choice', for: id },
-        h('input', { type: 'checkbox', id, value: o.id, onchange: onChange }), optionLabel(o.name, o.priceAdjustment));
+      return h('label', { class: off ? 'choice unavailable' : 'choice', for: id },
+        h('input', { type: 'checkbox', id, value: o.id, disabled: off, onchange: onChange }), optionLabel(o.name, o.priceAdjustment), note);
     });
     return h('fieldset', { class: 'group', 'data-group': group.id, 'aria-describedby': errorId },
       h('legend', {}, group.name, group.isRequired ? h('span', { class: 'req' }, ` · ${t.required}`) : null),
@@ -77,7 +170,7 @@ export function startMenu(data: PageData): void {
     for (const group of product.modifierGroups) {
       for (const o of group.options) {
         const input = productDialog.querySelector<HTMLInputElement>(`#o-${CSS.escape(o.id)}`);
-        if (!input) continue;
+        if (!input || input.disabled) continue;
         if (input.type === 'number') {
           const q = Math.max(0, Math.min(10, Math.trunc(Number(input.value) || 0)));
           if (q > 0) out.push({ optionId: o.id, quantity: q });
@@ -151,13 +244,16 @@ export function startMenu(data: PageData): void {
     productDialog.showModal();
   }
 
-  const addButtons = ordering ? document.querySelectorAll<HTMLButtonElement>('button.add[data-product]') : [];
+  // Until the menu JSON is in, the server's first paint says what is sold out.
   for (const button of addButtons) {
-    button.hidden = false;
+    button.hidden = !canAdd() || !!button.closest('.card')?.classList.contains('sold-out');
     button.addEventListener('click', async () => {
       if (!(await loadMenu())) return announce(t.menuError);
       const product = products.get(button.dataset.product ?? '');
-      if (product) openProduct(product);
+      if (!product) return;
+      const status = availabilityLabel(product.availability, when, Date.now(), t);
+      if (status !== null) return announce(fill(t.nameStatus, { name: product.name, status }));
+      openProduct(product);
     });
   }
 
@@ -169,7 +265,7 @@ export function startMenu(data: PageData): void {
 
   function renderCartBar(): void {
     if (!cartBar) return;
-    const show = ordering && cart.count > 0 && products.size > 0;
+    const show = canAdd() && cart.count > 0 && products.size > 0;
     cartBar.hidden = !show;
     if (!show) return replace(cartBar);
     const existing = cartBar.querySelector('button');
@@ -183,9 +279,48 @@ export function startMenu(data: PageData): void {
     return data.freeDeliveryFromMinor !== null && subtotal >= data.freeDeliveryFromMinor ? 0 : data.deliveryFeeMinor;
   }
 
+  /**
+   * Why a line cannot be ordered: its product or an option is unavailable now (the menu JSON), or
+   * the server refused it (409 ITEM_UNAVAILABLE); null when it can.
+   */
+  function lineProblem(line: CartLine): string | null {
+    const product = products.get(line.productId);
+    if (!product) return null;
+    const now = Date.now();
+    const own = availabilityLabel(product.availability, when, now, t) ?? refused.get(`${line.productId}|`) ?? null;
+    if (own !== null) return own;
+    const options = optionsOf(product);
+    for (const m of line.modifiers) {
+      const o = options.get(m.optionId);
+      const status = o ? availabilityLabel(o.availability, when, now, t) ?? refused.get(`${line.productId}|${m.optionId}`) ?? null : null;
+      if (o && status !== null) return fill(t.nameStatus, { name: o.name, status });
+    }
+    return null;
+  }
+
+  const hasProblems = () => cart.lines.some((line) => lineProblem(line) !== null);
+
+  function removeLine(index: number, name: string): void {
+    cart.setQuantity(index, 0);
+    for (const key of [...refused.keys()]) {
+      if (!cart.lines.some((l) => key.startsWith(`${l.productId}|`))) refused.delete(key);
+    }
+    refreshCart();
+    announce(fill(t.removed, { name }));
+    const formError = byId('form-error');
+    if (formError && formError.textContent === t.unavailableInCart && !hasProblems()) {
+      formError.hidden = true;
+      formError.textContent = '';
+    }
+    // Focus stays in the dialog: the next line to remove, else placing the order.
+    const place = byId<HTMLButtonElement>('place-order');
+    (cartDialog.querySelector<HTMLElement>('button.remove') ?? (place && !place.disabled ? place : cartDialog.querySelector<HTMLElement>('.close')))?.focus();
+  }
+
   function linesList(): HTMLElement {
     if (cart.count === 0) return h('p', { class: 'empty' }, t.emptyOrder);
-    return h('ul', { class: 'lines' }, ...cart.lines.map((line, index) => {
+    let problems = 0;
+    const items = cart.lines.map((line, index) => {
       const product = products.get(line.productId);
       if (!product) return null;
       const options = optionsOf(product);
@@ -193,14 +328,30 @@ export function startMenu(data: PageData): void {
         const name = options.get(m.optionId)?.name ?? '';
         return m.quantity > 1 ? `${name} ×${m.quantity}` : name;
       });
-      return h('li', {},
-        h('span', { class: 'line-name' }, product.name, names.length > 0 ? h('small', {}, names.join(', ')) : null),
-        stepper(line.quantity, `${t.quantity}: ${product.name}`, (n) => {
-          cart.setQuantity(index, n);
-          refreshCart();
-        }, 0),
-        h('span', { class: 'line-price' }, money(unitPrice(product, line.modifiers) * line.quantity)));
-    }));
+      const price = h('span', { class: 'line-price' }, money(unitPrice(product, line.modifiers) * line.quantity));
+      const problem = lineProblem(line);
+      if (problem === null) {
+        return h('li', {},
+          h('span', { class: 'line-name' }, product.name, names.length > 0 ? h('small', {}, names.join(', ')) : null),
+          stepper(line.quantity, `${t.quantity}: ${product.name}`, (n) => {
+            cart.setQuantity(index, n);
+            refreshCart();
+          }, 0),
+          price);
+      }
+      // Unavailable: it says why, and a button takes it out.
+      problems += 1;
+      const problemId = `line-problem-${index}`;
+      return h('li', { class: 'line-unavailable', 'data-product': line.productId },
+        h('span', { class: 'line-name' }, line.quantity > 1 ? `${line.quantity}× ${product.name}` : product.name,
+          names.length > 0 ? h('small', {}, names.join(', ')) : null,
+          h('span', { class: 'line-problem', id: problemId }, problem)),
+        h('button', { type: 'button', class: 'remove', 'aria-label': fill(t.removeNamed, { name: product.name }), 'aria-describedby': problemId, onclick: () => removeLine(index, product.name) }, t.remove),
+        price);
+    });
+    return h('div', {},
+      problems > 0 ? h('p', { class: 'line-alert', id: 'cart-problem' }, t.unavailableInCart) : null,
+      h('ul', { class: 'lines' }, ...items));
   }
 
   /** As the server totals it (decisions 2): subtotal + delivery fee - discount, thresholds on the subtotal. */
@@ -223,7 +374,82 @@ export function startMenu(data: PageData): void {
     const sums = byId('cart-totals');
     if (sums) sums.replaceWith(totals());
     renderCartBar();
-    if (cart.count === 0) byId<HTMLButtonElement>('place-order')?.setAttribute('disabled', '');
+    updatePlace();
+  }
+
+  // --- When: now, or a time the guest picks (scheduled orders, decisions 13) ---------------------
+
+  /** The slot picked, as an ISO instant; null for an order for now. */
+  function chosenSlot(): string | null {
+    return byId('f-when') && picked.day !== 'asap' ? picked.slot : null;
+  }
+
+  /** Placing is offered for now while ordering is open, and for a picked time while scheduling is on. */
+  function canPlace(): boolean {
+    return canAdd() && cart.count > 0 && !hasProblems() && (chosenSlot() !== null || ordering.open);
+  }
+
+  function updatePlace(): void {
+    const place = byId<HTMLButtonElement>('place-order');
+    if (place && !busy) place.disabled = !canPlace();
+  }
+
+  /**
+   * The checkout's "when": why ordering is closed now, if it is; with scheduled orders, a day
+   * ("As soon as possible" first while open) and a quarter hour inside the opening hours.
+   */
+  function whenBox(): HTMLElement {
+    const now = Date.now();
+    const closed = orderingMessage(ordering, when, now, t);
+    const days = ordering.scheduledOrders.enabled ? slotsByDay(slotTimes(data.windows, now, ordering), when) : [];
+    if (days.length === 0) {
+      const text = closed && ordering.scheduledOrders.enabled ? `${closed} ${t.noSlots}` : closed;
+      return h('div', { id: 'when-box' }, text ? h('p', { class: 'notice', id: 'checkout-closed' }, text) : null);
+    }
+    const known = (day: string) => days.some((d) => String(d.day) === day);
+    if (picked.day === 'asap' ? !ordering.open : !known(picked.day)) picked.day = ordering.open ? 'asap' : String(days[0].day);
+
+    const timeSelect = h('select', { id: 'f-scheduledFor', name: 'scheduledFor', 'aria-describedby': 'err-scheduledFor' });
+    const timeField = h('div', { class: 'field', id: 'field-scheduledFor' },
+      h('label', { for: 'f-scheduledFor' }, t.time),
+      timeSelect,
+      h('p', { class: 'field-error', id: 'err-scheduledFor', hidden: true }));
+    const fillTimes = () => {
+      const day = days.find((d) => String(d.day) === picked.day);
+      timeField.hidden = !day;
+      if (!day) return;
+      const values = day.slots.map((slot) => new Date(slot).toISOString());
+      if (picked.slot === null || !values.includes(picked.slot)) picked.slot = values[0];
+      replace(timeSelect, ...day.slots.map((slot, i) => h('option', { value: values[i], selected: values[i] === picked.slot }, when.time(slot))));
+    };
+    const changed = () => {
+      // What the server refused was for the time picked before.
+      refused.clear();
+      refreshCart();
+    };
+    const daySelect = h('select', { id: 'f-when', name: 'when' },
+      ordering.open ? h('option', { value: 'asap', selected: picked.day === 'asap' }, t.asap) : null,
+      ...days.map((d) => h('option', { value: String(d.day), selected: String(d.day) === picked.day }, when.dayLabel(d.slots[0], now))));
+    daySelect.addEventListener('change', () => {
+      picked.day = daySelect.value;
+      picked.slot = null;
+      fillTimes();
+      changed();
+    });
+    timeSelect.addEventListener('change', () => {
+      picked.slot = timeSelect.value;
+      changed();
+    });
+    fillTimes();
+    return h('div', { id: 'when-box' },
+      closed ? h('p', { class: 'hint', id: 'checkout-closed' }, closed) : null,
+      h('div', { class: 'field', id: 'field-when' }, h('label', { for: 'f-when' }, t.when), daySelect),
+      timeField);
+  }
+
+  function renderWhen(): void {
+    byId('when-box')?.replaceWith(whenBox());
+    updatePlace();
   }
 
   function field(name: Field, label: string, input: HTMLInputElement | HTMLTextAreaElement, hidden = false): HTMLElement {
@@ -276,7 +502,7 @@ export function startMenu(data: PageData): void {
       const shown = text ? text.charAt(0).toLocaleUpperCase() + text.slice(1) : message;
       slot.textContent = slot.textContent ? `${slot.textContent} ${shown}` : shown;
       slot.hidden = false;
-      const input = fieldEl.querySelector<HTMLElement>('input, textarea');
+      const input = fieldEl.querySelector<HTMLElement>('input, textarea, select');
       input?.setAttribute('aria-invalid', 'true');
       first ??= input;
     }
@@ -289,7 +515,7 @@ export function startMenu(data: PageData): void {
   }
 
   function openCart(): void {
-    const place = h('button', { type: 'submit', class: 'primary', id: 'place-order', disabled: cart.count === 0 }, t.placeOrder);
+    const place = h('button', { type: 'submit', class: 'primary', id: 'place-order', disabled: true }, t.placeOrder);
     const form = h('form', { id: 'checkout', novalidate: true },
       h('p', { class: 'form-error', id: 'form-error', role: 'alert', tabindex: -1, hidden: true }),
       data.orderTypes.length > 1
@@ -299,6 +525,7 @@ export function startMenu(data: PageData): void {
           refreshCart();
         })
         : h('p', { class: 'hint' }, data.table ? fill(t.table, { name: data.table.name }) : t[`type_${orderType}`]),
+      whenBox(),
       radios('paymentMethod', t.payment, data.payments, (v) => t[`pay_${v as 'cash' | 'terminal'}`], data.payments[0]),
       field('customerName', t.name, h('input', { type: 'text', autocomplete: 'name', maxlength: 200 })),
       field('customerPhone', t.phone, h('input', { type: 'tel', autocomplete: 'tel', maxlength: 50 })),
@@ -307,12 +534,11 @@ export function startMenu(data: PageData): void {
       field('deliveryNotes', t.deliveryNotes, h('input', { type: 'text', maxlength: 500 }), orderType !== 'delivery'),
       field('comment', t.comment, h('textarea', { rows: 2, maxlength: 1000 })),
       place);
-    let busy = false;
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       // A second tap while the first is in flight does nothing; a retry after an error reuses the
       // same Idempotency-Key, so the server makes one order either way.
-      if (busy || cart.count === 0) return;
+      if (busy || !canPlace()) return;
       busy = true;
       place.disabled = true;
       place.textContent = t.placing;
@@ -322,7 +548,7 @@ export function startMenu(data: PageData): void {
         await placeOrder(form);
       } finally {
         busy = false;
-        place.disabled = cart.count === 0;
+        place.disabled = !canPlace();
         place.textContent = t.placeOrder;
         place.removeAttribute('aria-busy');
       }
@@ -335,6 +561,7 @@ export function startMenu(data: PageData): void {
         h('div', { id: 'cart-lines' }, linesList()),
         totals(),
         form));
+    updatePlace();
     cartDialog.showModal();
   }
 
@@ -354,6 +581,7 @@ export function startMenu(data: PageData): void {
       deliveryAddress: orderType === 'delivery' ? text('deliveryAddress') : undefined,
       deliveryNotes: orderType === 'delivery' ? text('deliveryNotes') : undefined,
       comment: text('comment'),
+      scheduledFor: chosenSlot() ?? undefined,
       tableId: data.table?.id,
     };
   }
@@ -374,9 +602,29 @@ export function startMenu(data: PageData): void {
       window.location.assign(`${data.statusPageBase}${encodeURIComponent(token)}?lang=${encodeURIComponent(data.locale)}`);
       return;
     }
-    const envelope = (await res.json().catch(() => null)) as { message?: string; errors?: string[] } | null;
+    const envelope = (await res.json().catch(() => null)) as ErrorEnvelope | null;
+    if (res.status === 409 && envelope?.code === 'ITEM_UNAVAILABLE') {
+      // Sold out since the menu was read: each line it names says so, with a button to remove it.
+      const why = chosenSlot() === null ? t.notAvailableNow : t.notAvailableThen;
+      for (const item of envelope.details?.items ?? []) refused.set(`${item.productId}|${item.optionId ?? ''}`, why);
+      await loadMenu(true);
+      refreshCart();
+      showErrors(form, [t.unavailableInCart]);
+      return;
+    }
+    if (res.status === 409 && envelope?.code === 'ORDERING_CLOSED') {
+      // Closed since the page was read: the notice says why and until when; a time can still be
+      // picked when the venue takes scheduled orders.
+      ordering = { ...ordering, open: false, reason: envelope.details?.reason ?? 'closed', opensAt: envelope.details?.opensAt ?? null, closesAt: null };
+      showAvailability();
+      renderWhen();
+      showErrors(form, [orderingMessage(ordering, when, Date.now(), t) ?? t.closedHours]);
+      void loadMenu(true);
+      return;
+    }
     showErrors(form, envelope?.errors?.length ? envelope.errors : [envelope?.message ?? t.networkError]);
   }
 
+  void loadMenu();
   renderCartBar();
 }

@@ -71,7 +71,11 @@ function priceHtml(p: Product, money: (minor: number) => string): string {
   return `<p class="price"><strong>${e(money(shown))}</strong></p>`;
 }
 
-function productCard(p: Product, strings: UiStrings, money: (minor: number) => string, promotions: Map<string, string>): string {
+/**
+ * A product's card. An unavailable one is greyed and says why and until when ("Sold out until
+ * 18:30"); its Add button stays hidden (the script shows the others).
+ */
+function productCard(p: Product, strings: UiStrings, money: (minor: number) => string, promotions: Map<string, string>, unavailable: string | undefined): string {
   const badges = [
     p.badgeLabel ? `<span class="badge">${e(p.badgeLabel)}</span>` : '',
     p.promotionId && promotions.has(p.promotionId) ? `<span class="badge badge-offer">${e(promotions.get(p.promotionId) as string)}</span>` : '',
@@ -80,10 +84,10 @@ function productCard(p: Product, strings: UiStrings, money: (minor: number) => s
   const ingredients = p.ingredients.length > 0
     ? `<p class="meta"><span class="label">${e(strings.ingredients)}:</span> ${e(p.ingredients.map((i) => i.name).join(', '))}</p>`
     : '';
-  return `<li class="card" id="p-${e(p.id)}">
+  return `<li class="card${unavailable ? ' sold-out' : ''}" id="p-${e(p.id)}">
 ${picture(p.image, 'card-image', '(min-width: 48rem) 12rem, 28vw')}<div class="card-body">
 <h3 class="card-title">${e(p.name)}</h3>${badges ? `<p class="badges">${badges}</p>` : ''}
-${p.description ? `<p class="desc">${e(p.description)}</p>` : ''}${amount}${ingredients}
+${p.description ? `<p class="desc">${e(p.description)}</p>` : ''}${amount}${ingredients}${unavailable ? `<p class="availability">${e(unavailable)}</p>` : ''}
 <div class="card-foot">${priceHtml(p, money)}<button type="button" class="add" data-product="${e(p.id)}" aria-label="${e(fill(strings.addNamed, { name: p.name }))}" hidden>${e(strings.add)}</button></div>
 </div>
 </li>`;
@@ -106,8 +110,10 @@ export interface MenuPage {
   strings: UiStrings;
   languages: LanguageLink[];
   table: { id: string; name: string } | null;
-  /** Why ordering is closed on this page, or null when it is open. */
-  closed: string | null;
+  /** Why ordering is closed on this page and what the guest can still do, or null when it is open. */
+  notice: string | null;
+  /** Why each unavailable product cannot be ordered, by product id. */
+  labels: Map<string, string>;
   data: PageData;
   assets: PageAssets;
 }
@@ -142,12 +148,12 @@ export function renderMenuPage(page: MenuPage): string {
 <div class="venue">${logo}<div><h1>${e(menu.venue.name)}</h1>${page.table ? `<p class="table-name">${e(fill(strings.table, { name: page.table.name }))}</p>` : ''}</div></div>
 ${languages}
 </header>
-${page.closed ? `<p class="notice" role="status">${e(page.closed)}</p>` : ''}
+<p class="notice" id="ordering-notice" role="status"${page.notice ? '' : ' hidden'}>${page.notice ? e(page.notice) : ''}</p>
 ${banners(menu, strings)}
 ${nav}
 <main id="menu">
 ${sections.map((s) => `<section class="category" id="${e(s.id)}" aria-labelledby="${e(s.id)}-h"><h2 id="${e(s.id)}-h">${e(s.name)}</h2>
-<ul class="cards">${s.products.map((p) => productCard(p, strings, money, promotions)).join('\n')}</ul></section>`).join('\n')}
+<ul class="cards">${s.products.map((p) => productCard(p, strings, money, promotions, page.labels.get(p.id))).join('\n')}</ul></section>`).join('\n')}
 </main>
 <div class="cart-bar" id="cart-bar" hidden></div>
 <p class="visually-hidden" id="announce" aria-live="polite"></p>`;
@@ -157,6 +163,8 @@ ${sections.map((s) => `<section class="category" id="${e(s.id)}" aria-labelledby
 export interface StatusPage {
   venueName: string;
   order: GuestOrderView;
+  /** When a scheduled order is for, in words ("tomorrow 19:00"); null for an order for now. */
+  scheduled: string | null;
   strings: UiStrings;
   data: StatusPageData;
   assets: PageAssets;
@@ -181,6 +189,7 @@ export function renderStatusPage(page: StatusPage): string {
 <main id="status" class="status" data-status="${e(order.status)}">
 <h2>${e(fill(strings.order, { number: order.orderNumber }))}</h2>
 <p class="status-now" id="status-now" role="status" aria-live="polite">${e(statusLabel)}</p>
+${page.scheduled ? `<p class="scheduled" id="status-scheduled">${e(fill(strings.scheduledFor, { when: page.scheduled }))}</p>` : ''}
 <ol class="steps" id="status-steps">${statusSteps(order, strings)}</ol>
 <p class="hint" id="status-hint"${order.status === 'completed' || order.status === 'cancelled' ? ' hidden' : ''}>${e(strings.statusLive)}</p>
 <ul class="lines order-lines">${lines}</ul>

@@ -6,8 +6,12 @@ import { guestOrderPath, guestVenuePath } from '../guest/guest.paths.js';
 import type { GuestService } from '../guest/guest.service.js';
 import type { GuestVenueInfo } from '../guest/guest-view.js';
 import type { TablesService } from '../merch/tables.service.js';
+import type { Hours } from '../availability/opening-hours.js';
+import { venueHours } from '../availability/ordering.js';
+import type { SettingsService } from '../settings/settings.service.js';
 import type { GuestAssets } from './page.assets.js';
 import { renderMenuPage, renderStatusPage, type LanguageLink } from './page.render.js';
+import { availabilityLabel, nextDayStart, orderingNotice, When, type OpenWindow } from './shared/availability.js';
 import type { GuestOrderType, GuestPayment, PageData, PageMode } from './shared/page-data.js';
 import { UI_LANGUAGES, uiStrings } from './shared/strings.js';
 
@@ -22,6 +26,28 @@ const PAYMENTS: GuestPayment[] = ['cash', 'terminal'];
 
 /** Rendered pages kept, by size: a 500-product menu page is ~0.4 MB before compression. */
 const CACHE_BYTES = 64 * 1024 * 1024;
+
+const DAY_MS = 86_400_000;
+/** Open windows listed in a page: bounded whatever the hours (14 days of 3 shifts is 42). */
+const MAX_WINDOWS = 200;
+
+/**
+ * The open windows of `hours` between `from` and `to` (decisions 13: Hours, in the venue's zone),
+ * each [start, end) in epoch milliseconds, clipped to `to`.
+ */
+export function openWindows(hours: Hours, from: number, to: number): OpenWindow[] {
+  const out: OpenWindow[] = [];
+  let t = from;
+  while (t < to && out.length < MAX_WINDOWS) {
+    const opens = hours.opensAt(t, to - t);
+    if (opens === null || opens >= to) break;
+    const closes = hours.closesAfter(opens, to - opens) ?? to;
+    out.push([opens, Math.min(closes, to)]);
+    if (closes <= opens) break;
+    t = closes;
+  }
+  return out;
+}
 
 /** Accept-Language as tags by preference (q=0 dropped), e.g. `ar-EG,ar;q=0.9,en;q=0.5`. */
 export function acceptedLanguages(header: string | undefined): string[] {
@@ -76,7 +102,12 @@ export interface RenderedPage {
 }
 
 export class GuestPageService {
-  private readonly pages = new LRUCache<string, { version: string; page: RenderedPage }>({
+  /**
+   * Pages by venue, language and link, while their version holds and until `validUntil`: the
+   * venue's next midnight (a page says "tomorrow 12:00"), and a day at most (its open windows
+   * reach a day past maxDaysAhead).
+   */
+  private readonly pages = new LRUCache<string, { version: string; validUntil: number; page: RenderedPage }>({
     maxSize: CACHE_BYTES,
     sizeCalculation: (entry) => entry.page.representation.body.length + 1,
   });
@@ -85,6 +116,10 @@ export class GuestPageService {
     private readonly guest: GuestService,
     private readonly tables: TablesService,
     private readonly assets: GuestAssets,
+    /** The venue's timezone and opening hours, read when a page is made. */
+    private readonly settings: Pick<SettingsService, 'get'>,
+    /** The clock availability and ordering are judged by (tests move it). */
+    private readonly clock: () => number = Date.now,
   ) {}
 
   /** GET /t/:token: the table's venue menu, ordering dine-in at that table. */
@@ -99,21 +134,34 @@ export class GuestPageService {
     const mode: PageMode = table ? 'table' : 'menu';
     // The page's own URL is in its language links: a table's regenerated token is another page.
     const key = `${read.venueId}|${read.locale}|${self}|${table ? `${table.id}|${table.name}` : ''}`;
+    const now = this.clock();
     const hit = this.pages.get(key);
-    if (hit && hit.version === read.version) return hit.page;
+    if (hit && hit.version === read.version && now < hit.validUntil) return hit.page;
 
     const menu = await read.build();
+    const { settings } = await this.settings.get(read.venueId);
     const strings = uiStrings(read.locale);
+    const when = new When(read.locale, settings.timezone);
     const orderTypes = orderTypesFor(mode, read.info);
     const c = read.info.orderConfig;
-    const closed = !c.acceptingOrders ? strings.closedNow : orderTypes.length === 0 ? strings.closedLink : null;
+    const takesOrders = c.acceptingOrders && orderTypes.length > 0;
+    const ordering = menu.ordering;
+    const notice = orderingNotice(ordering, orderTypes.length > 0, when, now, strings);
+    // What a scheduled order can be for: the windows up to a day past maxDaysAhead, so a page kept
+    // for a day still covers them (the script offers the quarter hours from its own clock).
+    const windows = takesOrders && ordering.scheduledOrders.enabled
+      ? openWindows(venueHours(settings.openingHours, settings.timezone), now, now + (ordering.scheduledOrders.maxDaysAhead + 1) * DAY_MS)
+      : [];
     const data: PageData = {
       slug,
       mode,
       table,
       locale: read.locale,
       currency: menu.venue.currency,
-      orderTypes: closed ? [] : orderTypes,
+      timeZone: settings.timezone,
+      orderTypes: takesOrders ? orderTypes : [],
+      ordering,
+      windows,
       payments: PAYMENTS,
       deliveryFeeMinor: c.deliveryFeeMinor,
       freeDeliveryFromMinor: c.freeDeliveryFromMinor,
@@ -129,9 +177,14 @@ export class GuestPageService {
       href: `${self}?lang=${encodeURIComponent(code)}`,
       current: code === read.locale,
     }));
-    const html = renderMenuPage({ menu, strings, languages, table, closed, data, assets: this.assets });
+    const labels = new Map<string, string>();
+    for (const p of menu.products) {
+      const label = availabilityLabel(p.availability, when, now, strings);
+      if (label !== null) labels.set(p.id, label);
+    }
+    const html = renderMenuPage({ menu, strings, languages, table, notice, labels, data, assets: this.assets });
     const page = { representation: new Representation('text/html; charset=utf-8', Buffer.from(html)), locale: read.locale };
-    this.pages.set(key, { version: read.version, page });
+    this.pages.set(key, { version: read.version, validUntil: Math.min(now + DAY_MS, nextDayStart(when, now)), page });
     return page;
   }
 
@@ -144,9 +197,14 @@ export class GuestPageService {
     const strings = uiStrings(locale);
     // A dine-in guest goes back to their table's page (ordering at that table), while it is active.
     const back = (found.tableId && (await this.tables.guestPath(venueId, found.tableId))) || menuPagePath(slug);
+    // A scheduled order says when it is for, in the venue's timezone.
+    const scheduled = order.scheduledFor === null
+      ? null
+      : new When(locale, (await this.settings.get(venueId)).settings.timezone).at(Date.parse(order.scheduledFor), this.clock(), true);
     const html = renderStatusPage({
       venueName: info.name,
       order,
+      scheduled,
       strings,
       assets: this.assets,
       data: {

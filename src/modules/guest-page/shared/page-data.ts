@@ -1,4 +1,5 @@
 // What the server hands the page's script, in a JSON data block (not executed, so the CSP holds).
+import type { OpenWindow, OrderingInfo } from './availability.js';
 import type { UiStrings } from './strings.js';
 
 export type PageMode = 'table' | 'menu';
@@ -11,8 +12,17 @@ export interface PageData {
   table: { id: string; name: string } | null;
   locale: string;
   currency: string;
-  /** The order types this link can place, in the order offered; empty when ordering is closed. */
+  /** The venue's timezone (IANA): times are shown in it. */
+  timeZone: string;
+  /** The order types this link can place, in the order offered; empty when the venue takes no orders. */
   orderTypes: GuestOrderType[];
+  /** Whether guests can order now, as the guest menu says it when the page was made (decisions 13). */
+  ordering: OrderingInfo;
+  /**
+   * The venue's open windows from when the page was made to a day past maxDaysAhead, when scheduled
+   * orders are on (empty otherwise): the script offers the quarter hours inside them.
+   */
+  windows: OpenWindow[];
   payments: GuestPayment[];
   deliveryFeeMinor: number;
   freeDeliveryFromMinor: number | null;

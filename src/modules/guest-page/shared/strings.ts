@@ -62,6 +62,26 @@ const en = {
   unavailable: 'This menu is not available right now.',
   orderNotFound: 'We could not find this order.',
   other: 'More',
+  soldOut: 'Sold out',
+  soldOutUntil: 'Sold out until {when}',
+  availableFrom: 'Available from {when}',
+  notAvailableNow: 'Not available right now',
+  notAvailableThen: 'Not available at the chosen time',
+  nameStatus: '{name}: {status}',
+  pausedUntil: 'Ordering is paused until {when}.',
+  pausedNow: 'Ordering is paused for now.',
+  closedUntil: 'Ordering is closed until {when}.',
+  closedHours: 'Ordering is closed right now.',
+  browseMenu: 'You can still browse the menu.',
+  orderAhead: 'You can order ahead for a later time.',
+  when: 'When would you like it?',
+  asap: 'As soon as possible',
+  time: 'Time',
+  noSlots: 'There is no time left to order for in the coming days.',
+  scheduledFor: 'Scheduled for {when}',
+  unavailableInCart: 'Some items in your order are not available. Remove them to place your order.',
+  removeNamed: 'Remove {name}',
+  removed: '{name} removed from your order',
 };
 
 export type UiStrings = typeof en;
@@ -84,6 +104,13 @@ const translations: Record<string, Partial<UiStrings>> = {
     backToMenu: 'Volver a la carta', notFound: 'No encontrado', tableNotFound: 'El código de esta mesa no está activo. Pregunta al personal.',
     venueNotFound: 'No encontramos esta carta.', notPublished: 'Esta carta aún no está publicada.', unavailable: 'Esta carta no está disponible ahora.',
     orderNotFound: 'No encontramos este pedido.', other: 'Más',
+    soldOut: 'Agotado', soldOutUntil: 'Agotado hasta {when}', availableFrom: 'Disponible desde {when}', notAvailableNow: 'No disponible ahora',
+    notAvailableThen: 'No disponible a la hora elegida', nameStatus: '{name}: {status}', pausedUntil: 'Los pedidos están en pausa hasta {when}.',
+    pausedNow: 'Los pedidos están en pausa por ahora.', closedUntil: 'No se aceptan pedidos hasta {when}.', closedHours: 'Ahora no se aceptan pedidos.',
+    browseMenu: 'Puedes ver la carta.', orderAhead: 'Puedes pedir para más tarde.', when: '¿Para cuándo lo quieres?', asap: 'Lo antes posible',
+    time: 'Hora', noSlots: 'No quedan horas para pedir en los próximos días.', scheduledFor: 'Programado para {when}',
+    unavailableInCart: 'Algunos productos de tu pedido no están disponibles. Quítalos para hacer el pedido.', removeNamed: 'Quitar {name}',
+    removed: '{name} quitado de tu pedido',
   },
   fr: {
     table: 'Table {name}', categories: 'Catégories', language: 'Langue', add: 'Ajouter', addNamed: 'Ajouter {name}',
@@ -103,6 +130,13 @@ const translations: Record<string, Partial<UiStrings>> = {
     backToMenu: 'Retour à la carte', notFound: 'Introuvable', tableNotFound: "Le code de cette table n'est pas actif. Demandez au personnel.",
     venueNotFound: 'Nous ne trouvons pas cette carte.', notPublished: "Cette carte n'est pas encore publiée.", unavailable: "Cette carte n'est pas disponible pour le moment.",
     orderNotFound: 'Nous ne trouvons pas cette commande.', other: 'Plus',
+    soldOut: 'Épuisé', soldOutUntil: "Épuisé jusqu'à {when}", availableFrom: 'Disponible à partir de {when}', notAvailableNow: 'Indisponible pour le moment',
+    notAvailableThen: "Indisponible à l'heure choisie", nameStatus: '{name} : {status}', pausedUntil: "Les commandes sont en pause jusqu'à {when}.",
+    pausedNow: 'Les commandes sont en pause pour le moment.', closedUntil: "Les commandes sont fermées jusqu'à {when}.", closedHours: 'Les commandes sont fermées pour le moment.',
+    browseMenu: 'Vous pouvez consulter la carte.', orderAhead: 'Vous pouvez commander pour plus tard.', when: 'Pour quand la voulez-vous ?', asap: 'Dès que possible',
+    time: 'Heure', noSlots: "Il n'y a plus d'horaire disponible dans les prochains jours.", scheduledFor: 'Prévue pour {when}',
+    unavailableInCart: 'Certains articles de votre commande ne sont pas disponibles. Retirez-les pour commander.', removeNamed: 'Retirer {name}',
+    removed: '{name} retiré de votre commande',
   },
   de: {
     table: 'Tisch {name}', categories: 'Kategorien', language: 'Sprache', add: 'Hinzufügen', addNamed: '{name} hinzufügen',
@@ -122,6 +156,13 @@ const translations: Record<string, Partial<UiStrings>> = {
     backToMenu: 'Zurück zur Karte', notFound: 'Nicht gefunden', tableNotFound: 'Der Code dieses Tisches ist nicht aktiv. Bitte fragen Sie das Personal.',
     venueNotFound: 'Diese Karte wurde nicht gefunden.', notPublished: 'Diese Karte ist noch nicht veröffentlicht.', unavailable: 'Diese Karte ist gerade nicht verfügbar.',
     orderNotFound: 'Diese Bestellung wurde nicht gefunden.', other: 'Weiteres',
+    soldOut: 'Ausverkauft', soldOutUntil: 'Ausverkauft bis {when}', availableFrom: 'Erhältlich ab {when}', notAvailableNow: 'Gerade nicht erhältlich',
+    notAvailableThen: 'Zur gewählten Zeit nicht erhältlich', nameStatus: '{name}: {status}', pausedUntil: 'Bestellungen sind bis {when} pausiert.',
+    pausedNow: 'Bestellungen sind gerade pausiert.', closedUntil: 'Bestellungen sind bis {when} geschlossen.', closedHours: 'Bestellungen sind gerade geschlossen.',
+    browseMenu: 'Die Karte können Sie trotzdem ansehen.', orderAhead: 'Sie können für später vorbestellen.', when: 'Wann möchten Sie es?', asap: 'So bald wie möglich',
+    time: 'Uhrzeit', noSlots: 'In den nächsten Tagen ist keine Zeit mehr frei.', scheduledFor: 'Geplant für {when}',
+    unavailableInCart: 'Einige Artikel Ihrer Bestellung sind nicht erhältlich. Entfernen Sie sie, um zu bestellen.', removeNamed: '{name} entfernen',
+    removed: '{name} aus der Bestellung entfernt',
   },
   ar: {
     table: 'طاولة {name}', categories: 'الأقسام', language: 'اللغة', add: 'أضف', addNamed: 'أضف {name}',
@@ -141,11 +182,25 @@ const translations: Record<string, Partial<UiStrings>> = {
     backToMenu: 'العودة إلى القائمة', notFound: 'غير موجود', tableNotFound: 'رمز هذه الطاولة غير مفعّل. يرجى سؤال الموظفين.',
     venueNotFound: 'لم نجد هذه القائمة.', notPublished: 'هذه القائمة لم تُنشر بعد.', unavailable: 'هذه القائمة غير متاحة الآن.',
     orderNotFound: 'لم نجد هذا الطلب.', other: 'المزيد',
+    soldOut: 'نفدت الكمية', soldOutUntil: 'نفدت الكمية حتى {when}', availableFrom: 'متاح من {when}', notAvailableNow: 'غير متاح الآن',
+    notAvailableThen: 'غير متاح في الوقت المختار', nameStatus: '{name}: {status}', pausedUntil: 'الطلبات متوقفة مؤقتًا حتى {when}.',
+    pausedNow: 'الطلبات متوقفة مؤقتًا الآن.', closedUntil: 'الطلبات مغلقة حتى {when}.', closedHours: 'الطلبات مغلقة الآن.',
+    browseMenu: 'يمكنك تصفح القائمة.', orderAhead: 'يمكنك الطلب مسبقًا لوقت لاحق.', when: 'متى تريد طلبك؟', asap: 'في أقرب وقت ممكن',
+    time: 'الوقت', noSlots: 'لا توجد أوقات متاحة للطلب في الأيام القادمة.', scheduledFor: 'مجدول في {when}',
+    unavailableInCart: 'بعض الأصناف في طلبك غير متاحة. أزلها لإرسال الطلب.', removeNamed: 'إزالة {name}',
+    removed: 'أُزيل {name} من طلبك',
   },
 };
 
 /** The languages the page has its own words in. */
-export const UI_LANGUAGES: readonly string[] = ['en', ...Object.keys(translations)];
+// Marked pure, so the page's script (which gets its words from the data block) bundles no table.
+export const UI_LANGUAGES: readonly string[] = /* @__PURE__ */ Object.keys({ en, ...translations });
+
+/** The words a language of the page lacks (shown in English), for the tests. */
+export function untranslated(language: string): string[] {
+  const own = translations[language] ?? {};
+  return Object.keys(en).filter((key) => !(key in own));
+}
 
 /** The page's words in `locale` (its language subtag), English where a word is missing. */
 export function uiStrings(locale: string): UiStrings {
