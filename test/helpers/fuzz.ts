@@ -53,8 +53,27 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
     'POST /v1/cleanup': { items: [{ type: 'product', ref: 'fz-prod' }] },
     'PATCH /v1/products/:ref': { name: 'Patched', priceMinor: 900, description: 'Fuzzed', categoryRef: 'mains' },
     'DELETE /v1/products/:ref': undefined,
-    'PATCH /v1/settings': { name: 'Fuzz venue', enabledLanguages: ['en', 'uk'], timezone: 'Europe/Kyiv' },
+    // Opening hours open around the clock (a split Sunday and a dated exception), so the guest order sample still goes through.
+    'PATCH /v1/settings': {
+      name: 'Fuzz venue',
+      enabledLanguages: ['en', 'uk'],
+      timezone: 'Europe/Kyiv',
+      openingHours: {
+        weekly: [
+          ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].map((day) => ({ day, isOpen: true, openTime: '00:00', closeTime: '00:00' })),
+          { day: 'sunday', isOpen: true, openTime: '00:00', closeTime: '12:00' },
+          { day: 'sunday', isOpen: true, openTime: '12:00', closeTime: '00:00' },
+        ],
+        exceptions: [{ date: '2030-12-25', isOpen: true, openTime: '09:00', closeTime: '02:00' }],
+      },
+      orderConfig: { pausedUntil: null, prepTimeMinutes: 20, scheduledOrders: { enabled: true, maxDaysAhead: 7 } },
+    },
     'PUT /v1/translations': { products: [{ ref: 'burger', translations: { uk: { name: 'Бургер' } } }], categories: [{ ref: 'mains', translations: { uk: { name: 'Основні' } } }] },
+    // Until an hour from when the world is made (it must lie ahead, at most 30 days); by externalId and by id.
+    'PUT /v1/availability': {
+      products: [{ ref: 'fries', available: false, until: new Date(Date.now() + 3_600_000).toISOString() }, { ref: ids.productIds.soda, available: true }],
+      ingredients: [{ ref: 'cheese', available: false }],
+    },
     'PATCH /v1/orders/:id/status': { status: 'confirmed' },
     'POST /v1/products/:ref/image': { base64: image },
     'DELETE /v1/products/:ref/image': undefined,

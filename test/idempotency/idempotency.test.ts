@@ -51,6 +51,11 @@ function writes(t: TestApp): Record<string, WriteFactory> {
     },
     'PATCH /v1/settings': async (_v, n) => ({ method: 'PATCH', url: '/v1/settings', body: { name: `Venue ${n}` } }),
     'PUT /v1/translations': async (_v, n) => ({ method: 'PUT', url: '/v1/translations', body: { products: [{ ref: 'p1', translations: { uk: { name: `Чай ${n}` } } }] } }),
+    // A product of its own per call, so each first request changes a mark (and is audited once).
+    'PUT /v1/availability': async (v, n) => {
+      await create(v, '/v1/sync', { products: [{ externalId: `a${n}`, name: `Sold out ${n}`, priceMinor: 100 }] });
+      return { method: 'PUT', url: '/v1/availability', body: { products: [{ ref: `a${n}`, available: false }], ingredients: [] } };
+    },
     'PATCH /v1/orders/{id}/status': async (v) => {
       const order = await createOrder(t.app, v.slug, orderBody(v.ids));
       return { method: 'PATCH', url: `/v1/orders/${order.id}/status`, body: { status: 'confirmed' } };
@@ -272,7 +277,7 @@ describe('Idempotency-Key on every /v1 write (issue 12)', () => {
   });
 
   it('50 concurrent identical requests execute once and all get the same answer', async () => {
-    for (const route of ['POST /v1/sync', 'POST /v1/publish', 'POST /v1/tables', 'PATCH /v1/orders/{id}/status', 'POST /v1/products/{ref}/image']) {
+    for (const route of ['POST /v1/sync', 'POST /v1/publish', 'POST /v1/tables', 'PATCH /v1/orders/{id}/status', 'POST /v1/products/{ref}/image', 'PUT /v1/availability']) {
       const w = await table[route](v, 1000);
       const prefix = `burst-${route.replace(/\W+/g, '-')}-`;
       const all = await Promise.all(Array.from({ length: 50 }, (_, i) => send(t.app, v, w, `burst ${route}`, `${prefix}${i}`)));

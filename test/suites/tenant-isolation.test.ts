@@ -210,6 +210,38 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
     assert.deepEqual(await readMenu(a.key), menuA);
   });
 
+  it("refuses A's refs in B's PUT /v1/availability (400, nothing written) and never lists A's marks to B", async () => {
+    const { a, b, menuA } = await twoVenues();
+    const [product] = menuA.products.filter((p: any) => p.externalId === 'a-prod');
+    const marked = await call(t.app, 'PUT', '/v1/availability', { key: a.key, body: { products: [{ ref: 'shared', available: false }], ingredients: [{ ref: 'a-ing', available: false }] } });
+    assert.equal(marked.status, 200, JSON.stringify(marked.body));
+    const menuMarked = await readMenu(a.key);
+    const listA = (await call(t.app, 'GET', '/v1/availability', { key: a.key })).body;
+    assert.deepEqual([listA.products.map((p: any) => p.name), listA.ingredients.map((i: any) => i.name)], [['A shared'], ['A ingredient']]);
+
+    // B has a product 'shared' of its own: B's marks are B's; A's ids are unknown to B.
+    assert.deepEqual((await call(t.app, 'GET', '/v1/availability', { key: b.key })).body, { products: [], ingredients: [] });
+    const foreign = await call(t.app, 'PUT', '/v1/availability', {
+      key: b.key,
+      body: { products: [{ ref: product.id, available: false }, { ref: 'a-prod', available: false }], ingredients: [{ ref: menuA.ingredients[0].id, available: false }] },
+    });
+    assert.equal(foreign.status, 400);
+    assert.deepEqual(foreign.body.errors, [
+      `products[0].ref "${product.id}" not found`,
+      'products[1].ref "a-prod" not found',
+      `ingredients[0].ref "${menuA.ingredients[0].id}" not found`,
+    ]);
+    const own = await call(t.app, 'PUT', '/v1/availability', { key: b.key, body: { products: [{ ref: 'shared', available: true }] } });
+    assert.deepEqual(own.body, { products: { updated: 0 }, ingredients: { updated: 0 } }, "A's mark on its own 'shared' is not B's to clear");
+    assert.equal((await call(t.app, 'PUT', '/v1/availability', { key: b.key, body: { products: [{ ref: 'shared', available: false }] } })).status, 200);
+    const readB = await readMenu(b.key);
+    assert.equal(readB.products[0].availability.reason, 'sold_out');
+
+    assert.deepEqual(await readMenu(a.key), menuMarked, "A's menu and marks are as A left them");
+    assert.deepEqual((await call(t.app, 'GET', '/v1/availability', { key: a.key })).body, listA);
+    assert.deepEqual((await call(t.app, 'GET', '/v1/availability', { key: b.key })).body.products.map((p: any) => p.name), ['B shared']);
+  });
+
   it("shows each venue only its own audit entries, settings and plan usage", async () => {
     const { a, b } = await twoVenues();
     const logA = await call(t.app, 'GET', '/v1/audit-log?limit=100', { key: a.key });
@@ -302,6 +334,7 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
         ['cleanup', 'POST', '/v1/cleanup', { items: [], force: true }],
         ['settings', 'PATCH', '/v1/settings', { name: 'X' }],
         ['translations', 'PUT', '/v1/translations', { products: [{ ref: 'p1', translations: { en: { name: 'X' } } }] }],
+        ['availability', 'PUT', '/v1/availability', { products: [{ ref: 'p1', available: false }] }],
         ['product image', 'POST', '/v1/products/p1/image', { base64: 'aGk=' }],
         ['product image delete', 'DELETE', '/v1/products/p1/image', undefined],
         ['logo', 'POST', '/v1/logo', { base64: 'aGk=' }],

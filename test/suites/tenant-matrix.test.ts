@@ -93,6 +93,16 @@ const ROUTES: Record<string, RouteCase> = {
       banners: [{ id: r.bannerId, translations: { uk: { title: 'Matrix uk' } } }],
     }),
   },
+  // Sold-out marks (decisions 13): another tenant's refs are unknown refs, a 400 that writes nothing.
+  'GET /v1/availability': { ok: 200, foreign: ok(200) },
+  'PUT /v1/availability': {
+    ok: 200,
+    foreign: { status: 400, message: 'Validation failed' },
+    body: (r) => ({
+      products: [{ ref: r.burgerId, available: false }, { ref: r.sodaExternalId, available: true }],
+      ingredients: [{ ref: r.cheeseExternalId, available: false }],
+    }),
+  },
 
   'GET /v1/orders': { ok: 200, foreign: ok(200), query: '?limit=100' },
   // Read for a moment from the venue's first order on (injectBounded): another tenant's stream shows none of A's.
@@ -292,6 +302,7 @@ function leaks(res: LightMyRequestResponse, probe: Probe, canaries: string[], al
 
 /** The reads memos and caches serve (a venue's menus, reference, lists, settings, guest menu). */
 const MEMOISED_READS = [
+  '/v1/availability',
   '/v1/menu',
   '/v1/menu?version=published',
   '/v1/reference',
@@ -327,6 +338,15 @@ describe('tenant-isolation matrix: every /v1 route x every credential (issue 12)
     images = { square: toBase64(await makeImage(320, 320)), wide: toBase64(await makeImage(960, 320)) };
     a = await populate(t.app, `va${randomBytes(5).toString('hex')}`, `+38044${randomInt(1_000_000, 10_000_000)}`, images);
     b = await populate(t.app, `vb${randomBytes(5).toString('hex')}`, `+38067${randomInt(1_000_000, 10_000_000)}`, images);
+    // Each venue holds sold-out marks (by name in GET /v1/availability, on its menus and guest menu),
+    // so a read or write that crossed tenants would show or change them.
+    for (const tenant of [a, b]) {
+      const marked = await call(t.app, 'PUT', '/v1/availability', {
+        key: tenant.venue.key,
+        body: { products: [{ ref: tenant.refs.friesId, available: false }], ingredients: [{ ref: tenant.refs.cheeseExternalId, available: false }] },
+      });
+      assert.equal(marked.status, 200, JSON.stringify(marked.body));
+    }
     v1Routes = routeTable(t.app)
       .filter((r) => r.url.startsWith('/v1/'))
       .map((r) => `${r.method} ${r.url}`);
