@@ -122,8 +122,8 @@ export function productAvailability(product: ProductLike, state: AvailabilitySta
       const options = group.options.map((o) => optionAvailability(o, state));
       if (options.some((o) => o.available)) continue;
       // Available again when the first of its options is.
-      const ends = options.map((o) => (o.until === null ? null : Date.parse(o.until)));
-      causes.push({ reason: 'required_choice_unavailable', until: ends.includes(null) ? null : Math.min(...(ends as number[])) });
+      const ends = options.flatMap((o) => (o.until === null ? [] : [Date.parse(o.until)]));
+      causes.push({ reason: 'required_choice_unavailable', until: ends.length > 0 ? Math.min(...ends) : null });
     }
   }
   const category = product.categoryId === null ? undefined : state.closedCategories.get(product.categoryId);
