@@ -1,5 +1,6 @@
 import { unwrap, type OpeningHours, type Settings } from '@carta/client';
-import { orderingAt, venueHours } from '../modules/availability/ordering.js';
+import { sharedHours } from '../modules/availability/opening-hours.js';
+import { orderingAt } from '../modules/availability/ordering.js';
 import { client, defaultTerminal, type Terminal } from './integrator.js';
 import { formatLocal, parseDuration, parseUntil, UNTIL_FORMS, wallClock } from './venue-time.js';
 
@@ -124,7 +125,7 @@ function hoursText(s: Settings, now: number): string {
     if (ahead.length < dates.length) lines.push(`  (${dates.length - ahead.length} past exception date${dates.length - ahead.length === 1 ? '' : 's'} not shown)`);
   }
   const config = s.orderConfig;
-  const { view } = orderingAt(config, venueHours(hours, s.timezone), now);
+  const { view } = orderingAt(config, sharedHours(hours, s.timezone), now);
   const at = (iso: string | null) => (iso === null ? null : formatLocal(Date.parse(iso), s.timezone, now));
   let ordering: string;
   if (view.open) ordering = `open now${view.closesAt ? `, until ${at(view.closesAt)}` : ''}`;

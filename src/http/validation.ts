@@ -25,6 +25,8 @@ function makeAjv(httpPart: Part, mode: Mode): Ajv {
     removeAdditional: false,
     coerceTypes: httpPart === 'body' ? false : 'array',
     useDefaults: httpPart !== 'body',
+    // multipleOf 0.1 (grams with one decimal) holds for 12.3 despite binary fractions.
+    multipleOfPrecision: 9,
   });
   addFormats(ajv);
   // A timestamp must also be one PostgreSQL stores and gives back as it was sent: years 1 to 9999
@@ -167,6 +169,10 @@ function ruleText(e: ErrorObject): string {
       return p.format === 'date-time' ? 'must be an ISO 8601 timestamp with a timezone' : `must be a valid ${p.format}`;
     case 'pattern':
       return `must match ${p.pattern}`;
+    case 'uniqueItems':
+      return 'must not list a value twice';
+    case 'multipleOf':
+      return p.multipleOf === 0.1 ? 'must have at most one decimal' : `must be a multiple of ${p.multipleOf}`;
     default:
       return e.message ?? 'is invalid';
   }
@@ -209,7 +215,8 @@ export function formatValidationErrors(errs: readonly ErrorObject[], root = 'bod
       return;
     }
     const branches = errs.slice(branchesFrom.get(i), i);
-    const specific = branches.filter((b) => b.keyword !== 'type' && b.keyword !== 'const' && b.keyword !== 'enum');
+    // A rule of the branch itself (a length, a range), or any rule deeper inside it (a nested field).
+    const specific = branches.filter((b) => b.instancePath !== e.instancePath || (b.keyword !== 'type' && b.keyword !== 'const' && b.keyword !== 'enum'));
     if (specific.length > 0) {
       for (const b of specific) out.add(describe(b, root));
       return;

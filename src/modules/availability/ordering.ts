@@ -46,6 +46,3 @@ export function scheduledForProblems(scheduledFor: string, config: OrderingConfi
   if (!hours.isOpenAt(at)) return ["scheduledFor must be within the venue's opening hours"];
   return [];
 }
-
-// TODO(before commit of the CLI): callers use sharedHours from opening-hours.ts.
-export { sharedHours as venueHours } from './opening-hours.js';

@@ -7,7 +7,7 @@ import type { GuestService } from '../guest/guest.service.js';
 import type { GuestVenueInfo } from '../guest/guest-view.js';
 import type { TablesService } from '../merch/tables.service.js';
 import type { Hours } from '../availability/opening-hours.js';
-import { venueHours } from '../availability/ordering.js';
+import { sharedHours } from '../availability/opening-hours.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { GuestAssets } from './page.assets.js';
 import { renderMenuPage, renderStatusPage, type LanguageLink } from './page.render.js';
@@ -150,7 +150,7 @@ export class GuestPageService {
     // What a scheduled order can be for: the windows up to a day past maxDaysAhead, so a page kept
     // for a day still covers them (the script offers the quarter hours from its own clock).
     const windows = takesOrders && ordering.scheduledOrders.enabled
-      ? openWindows(venueHours(settings.openingHours, settings.timezone), now, now + (ordering.scheduledOrders.maxDaysAhead + 1) * DAY_MS)
+      ? openWindows(sharedHours(settings.openingHours, settings.timezone), now, now + (ordering.scheduledOrders.maxDaysAhead + 1) * DAY_MS)
       : [];
     const data: PageData = {
       slug,
