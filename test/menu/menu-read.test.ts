@@ -58,15 +58,15 @@ describe('GET /v1/menu (decisions 3)', () => {
     assert.deepEqual(category, { externalId: 'c1', name: 'Drinks', sortOrder: 0, schedule: [], cardStyle: null, isActive: true, translations: {} });
 
     const [ingredient] = body.ingredients;
-    assert.deepEqual(Object.keys(ingredient).sort(), ['availability', 'externalId', 'id', 'name', 'sortOrder', 'translations', 'updatedAt']);
+    assert.deepEqual(Object.keys(ingredient).sort(), ['allergens', 'availability', 'externalId', 'id', 'name', 'sortOrder', 'translations', 'updatedAt']);
     assert.deepEqual([ingredient.externalId, ingredient.name, ingredient.sortOrder, ingredient.translations], ['i1', 'Milk', 0, {}]);
     assert.match(ingredient.updatedAt, ISO_UTC);
 
     const [product] = body.products;
     assert.deepEqual(Object.keys(product).sort(), [
-      'amount', 'availability', 'badgeColor', 'badgeLabel', 'categoryExternalId', 'categoryId', 'description', 'externalId', 'id', 'image', 'imageUrl',
-      'ingredients', 'isSaleActive', 'menuVisible', 'modifierGroups', 'name', 'priceMinor', 'salePriceMinor', 'sortOrder',
-      'translations', 'unit', 'updatedAt',
+      'allergens', 'amount', 'availability', 'badgeColor', 'badgeLabel', 'calories', 'categoryExternalId', 'categoryId', 'description',
+      'dietaryLabels', 'effectiveAllergens', 'externalId', 'id', 'image', 'imageUrl', 'ingredients', 'isSaleActive', 'mayContain', 'menuVisible',
+      'modifierGroups', 'name', 'nutrition', 'priceMinor', 'salePriceMinor', 'sortOrder', 'spiceLevel', 'translations', 'unit', 'updatedAt',
     ]);
     const { id, updatedAt, ...rest } = product;
     assert.equal(typeof id, 'string');
@@ -91,6 +91,13 @@ describe('GET /v1/menu (decisions 3)', () => {
       imageUrl: null,
       image: null,
       translations: {},
+      allergens: [],
+      effectiveAllergens: [],
+      mayContain: [],
+      dietaryLabels: [],
+      spiceLevel: null,
+      calories: null,
+      nutrition: null,
       availability: { available: true, until: null, reason: null },
     });
   });
@@ -156,11 +163,11 @@ describe('GET /v1/menu (decisions 3)', () => {
       assert.equal(typeof g.id, 'string');
       assert.deepEqual(g.translations, {});
       for (const o of g.options) {
-        assert.deepEqual(Object.keys(o).sort(), ['action', 'availability', 'id', 'ingredientExternalId', 'ingredientName', 'priceAdjustment', 'sortOrder']);
+        assert.deepEqual(Object.keys(o).sort(), ['action', 'allergens', 'availability', 'id', 'ingredientExternalId', 'ingredientName', 'priceAdjustment', 'sortOrder']);
         assert.equal(typeof o.id, 'string');
       }
     }
-    const strip = (g: any) => g.options.map(({ id: _id, availability: _a, ...o }: any) => o);
+    const strip = (g: any) => g.options.map(({ id: _id, availability: _a, allergens: _al, ...o }: any) => o);
     assert.deepEqual(strip(p.modifierGroups[0]), [
       { ingredientExternalId: 'milk', ingredientName: 'Milk', action: 'add', priceAdjustment: -50, sortOrder: 0 },
       { ingredientExternalId: 'syrup', ingredientName: 'Syrup', action: 'add', priceAdjustment: 0, sortOrder: 1 },

@@ -159,6 +159,13 @@ describe('GET, PATCH and DELETE /v1/products/:ref (spec 4.2, decisions 3 and 4)'
         sortOrder: -4,
         menuVisible: false,
         translations: {},
+        allergens: [],
+        effectiveAllergens: [],
+        mayContain: [],
+        dietaryLabels: [],
+        spiceLevel: null,
+        calories: null,
+        nutrition: null,
         availability: { available: true, until: null, reason: null },
       });
     });

@@ -48,10 +48,12 @@ describe('GET /v1/reference (spec 2.9, decisions 9)', () => {
     const res = await call(t.app, 'GET', '/v1/reference', { key: v.key });
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body).sort(), [
+      'allergens',
       'badgeColors',
       'cardStyles',
       'conventions',
       'currencies',
+      'dietaryLabels',
       'languages',
       'modifierTypes',
       'openapi',

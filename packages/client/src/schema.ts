@@ -296,7 +296,8 @@ export interface paths {
          * @description Changes the fields sent; every field is optional (decisions 6).
          *     - `enabledLanguages` come from the reference languages; the default language is always enabled. Enable a locale here before syncing translations in it.
          *     - `timezone` is an IANA zone (e.g. Europe/Kyiv); banner and promotion schedules are read in it.
-         *     - `orderConfig` (any of its fields) needs a plan with delivery: 403 `DELIVERY_NOT_AVAILABLE` otherwise.
+         *     - `orderConfig` fields other than `pausedUntil`, `prepTimeMinutes` and `scheduledOrders` need a plan with delivery: 403 `DELIVERY_NOT_AVAILABLE` otherwise.
+         *     - `openingHours` (null: always open) and the pause and scheduled orders of decisions 13; nested objects merge field by field.
          *     - If-Match with the ETag of a read makes a concurrent change fail with 412 `STALE_RESOURCE`.
          *
          *     Audited as `settings.update` (the names of the changed fields).
@@ -1493,6 +1494,18 @@ export interface operations {
                         cardStyles: string[];
                         currencies: string[];
                         languages: string[];
+                        /** @description The 14 allergens of EU Regulation 1169/2011 Annex II, in its order (decisions 14) */
+                        allergens: {
+                            code: string;
+                            /** @description English name */
+                            name: string;
+                        }[];
+                        /** @description Dietary labels a product may carry (decisions 14) */
+                        dietaryLabels: {
+                            code: string;
+                            /** @description English name */
+                            name: string;
+                        }[];
                         requestLimits: {
                             bodyLimitMb: number;
                             mediaBodyLimitMb: number;
@@ -1684,6 +1697,8 @@ export interface operations {
                                 name?: string;
                             };
                         };
+                        /** @description Allergens: codes of GET /v1/reference (gluten, crustaceans, eggs, fish, peanuts, soybeans, milk, nuts, celery, mustard, sesame, sulphites, lupin, molluscs), each once; read in the reference's order; [] clears */
+                        allergens?: string[];
                     }[];
                     products?: {
                         externalId: string;
@@ -1706,6 +1721,30 @@ export interface operations {
                                 badgeLabel?: string;
                             };
                         };
+                        /** @description Allergens declared beyond those of the composition: codes of GET /v1/reference (gluten, crustaceans, eggs, fish, peanuts, soybeans, milk, nuts, celery, mustard, sesame, sulphites, lupin, molluscs), each once; read in the reference's order; [] clears */
+                        allergens?: string[];
+                        /** @description Allergens it may contain as traces: codes of GET /v1/reference (gluten, crustaceans, eggs, fish, peanuts, soybeans, milk, nuts, celery, mustard, sesame, sulphites, lupin, molluscs), each once; read in the reference's order; [] clears */
+                        mayContain?: string[];
+                        /** @description Dietary labels: codes of GET /v1/reference (vegetarian, vegan, gluten_free, lactose_free, halal, kosher), each once; read in the reference's order; [] clears */
+                        dietaryLabels?: string[];
+                        spiceLevel?: number | null;
+                        calories?: number | null;
+                        nutrition?: {
+                            /** @description Grams per portion, at most one decimal */
+                            fat?: number;
+                            /** @description Grams per portion, at most one decimal */
+                            saturatedFat?: number;
+                            /** @description Grams per portion, at most one decimal */
+                            carbohydrate?: number;
+                            /** @description Grams per portion, at most one decimal */
+                            sugars?: number;
+                            /** @description Grams per portion, at most one decimal */
+                            fibre?: number;
+                            /** @description Grams per portion, at most one decimal */
+                            protein?: number;
+                            /** @description Grams per portion, at most one decimal */
+                            salt?: number;
+                        } | null;
                         categoryExternalId?: string | null;
                         ingredientExternalIds?: string[];
                         modifierGroups?: {
@@ -1940,6 +1979,7 @@ export interface operations {
                                     [key: string]: string;
                                 };
                             };
+                            allergens?: string[];
                             /**
                              * Format: date-time
                              * @description ISO 8601, UTC, millisecond precision
@@ -1989,6 +2029,8 @@ export interface operations {
                                     action: string;
                                     priceAdjustment: number;
                                     sortOrder: number;
+                                    /** @description Its ingredient's allergens */
+                                    allergens?: string[];
                                     /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
                                     availability?: {
                                         available: boolean;
@@ -2020,6 +2062,30 @@ export interface operations {
                                     [key: string]: string;
                                 };
                             };
+                            /** @description Declared beyond the composition, in reference order */
+                            allergens?: string[];
+                            /** @description The declared allergens and those of the composition ingredients, in reference order */
+                            effectiveAllergens?: string[];
+                            mayContain?: string[];
+                            dietaryLabels?: string[];
+                            spiceLevel?: number | null;
+                            calories?: number | null;
+                            nutrition?: {
+                                /** @description Grams per portion, at most one decimal */
+                                fat?: number;
+                                /** @description Grams per portion, at most one decimal */
+                                saturatedFat?: number;
+                                /** @description Grams per portion, at most one decimal */
+                                carbohydrate?: number;
+                                /** @description Grams per portion, at most one decimal */
+                                sugars?: number;
+                                /** @description Grams per portion, at most one decimal */
+                                fibre?: number;
+                                /** @description Grams per portion, at most one decimal */
+                                protein?: number;
+                                /** @description Grams per portion, at most one decimal */
+                                salt?: number;
+                            } | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601, UTC, millisecond precision
@@ -2456,6 +2522,8 @@ export interface operations {
                                 action: string;
                                 priceAdjustment: number;
                                 sortOrder: number;
+                                /** @description Its ingredient's allergens */
+                                allergens?: string[];
                                 /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
                                 availability?: {
                                     available: boolean;
@@ -2487,6 +2555,30 @@ export interface operations {
                                 [key: string]: string;
                             };
                         };
+                        /** @description Declared beyond the composition, in reference order */
+                        allergens?: string[];
+                        /** @description The declared allergens and those of the composition ingredients, in reference order */
+                        effectiveAllergens?: string[];
+                        mayContain?: string[];
+                        dietaryLabels?: string[];
+                        spiceLevel?: number | null;
+                        calories?: number | null;
+                        nutrition?: {
+                            /** @description Grams per portion, at most one decimal */
+                            fat?: number;
+                            /** @description Grams per portion, at most one decimal */
+                            saturatedFat?: number;
+                            /** @description Grams per portion, at most one decimal */
+                            carbohydrate?: number;
+                            /** @description Grams per portion, at most one decimal */
+                            sugars?: number;
+                            /** @description Grams per portion, at most one decimal */
+                            fibre?: number;
+                            /** @description Grams per portion, at most one decimal */
+                            protein?: number;
+                            /** @description Grams per portion, at most one decimal */
+                            salt?: number;
+                        } | null;
                         /**
                          * Format: date-time
                          * @description ISO 8601, UTC, millisecond precision
@@ -2782,6 +2874,30 @@ export interface operations {
                             badgeLabel?: string;
                         };
                     };
+                    /** @description Allergens declared beyond those of the composition: codes of GET /v1/reference (gluten, crustaceans, eggs, fish, peanuts, soybeans, milk, nuts, celery, mustard, sesame, sulphites, lupin, molluscs), each once; read in the reference's order; [] clears */
+                    allergens?: string[];
+                    /** @description Allergens it may contain as traces: codes of GET /v1/reference (gluten, crustaceans, eggs, fish, peanuts, soybeans, milk, nuts, celery, mustard, sesame, sulphites, lupin, molluscs), each once; read in the reference's order; [] clears */
+                    mayContain?: string[];
+                    /** @description Dietary labels: codes of GET /v1/reference (vegetarian, vegan, gluten_free, lactose_free, halal, kosher), each once; read in the reference's order; [] clears */
+                    dietaryLabels?: string[];
+                    spiceLevel?: number | null;
+                    calories?: number | null;
+                    nutrition?: {
+                        /** @description Grams per portion, at most one decimal */
+                        fat?: number;
+                        /** @description Grams per portion, at most one decimal */
+                        saturatedFat?: number;
+                        /** @description Grams per portion, at most one decimal */
+                        carbohydrate?: number;
+                        /** @description Grams per portion, at most one decimal */
+                        sugars?: number;
+                        /** @description Grams per portion, at most one decimal */
+                        fibre?: number;
+                        /** @description Grams per portion, at most one decimal */
+                        protein?: number;
+                        /** @description Grams per portion, at most one decimal */
+                        salt?: number;
+                    } | null;
                     categoryRef?: string | null;
                 };
             };
@@ -2830,6 +2946,8 @@ export interface operations {
                                 action: string;
                                 priceAdjustment: number;
                                 sortOrder: number;
+                                /** @description Its ingredient's allergens */
+                                allergens?: string[];
                                 /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
                                 availability?: {
                                     available: boolean;
@@ -2861,6 +2979,30 @@ export interface operations {
                                 [key: string]: string;
                             };
                         };
+                        /** @description Declared beyond the composition, in reference order */
+                        allergens?: string[];
+                        /** @description The declared allergens and those of the composition ingredients, in reference order */
+                        effectiveAllergens?: string[];
+                        mayContain?: string[];
+                        dietaryLabels?: string[];
+                        spiceLevel?: number | null;
+                        calories?: number | null;
+                        nutrition?: {
+                            /** @description Grams per portion, at most one decimal */
+                            fat?: number;
+                            /** @description Grams per portion, at most one decimal */
+                            saturatedFat?: number;
+                            /** @description Grams per portion, at most one decimal */
+                            carbohydrate?: number;
+                            /** @description Grams per portion, at most one decimal */
+                            sugars?: number;
+                            /** @description Grams per portion, at most one decimal */
+                            fibre?: number;
+                            /** @description Grams per portion, at most one decimal */
+                            protein?: number;
+                            /** @description Grams per portion, at most one decimal */
+                            salt?: number;
+                        } | null;
                         /**
                          * Format: date-time
                          * @description ISO 8601, UTC, millisecond precision
@@ -10913,6 +11055,8 @@ export interface operations {
                                     name: string;
                                     action: string;
                                     priceAdjustment: number;
+                                    /** @description Its ingredient's allergens (codes of GET /v1/reference) */
+                                    allergens: string[];
                                     /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
                                     availability: {
                                         available: boolean;
@@ -10921,6 +11065,28 @@ export interface operations {
                                     };
                                 }[];
                             }[];
+                            /** @description Declared allergens and those of the composition, in reference order */
+                            effectiveAllergens: string[];
+                            mayContain: string[];
+                            dietaryLabels: string[];
+                            spiceLevel: number | null;
+                            calories: number | null;
+                            nutrition: {
+                                /** @description Grams per portion, at most one decimal */
+                                fat?: number;
+                                /** @description Grams per portion, at most one decimal */
+                                saturatedFat?: number;
+                                /** @description Grams per portion, at most one decimal */
+                                carbohydrate?: number;
+                                /** @description Grams per portion, at most one decimal */
+                                sugars?: number;
+                                /** @description Grams per portion, at most one decimal */
+                                fibre?: number;
+                                /** @description Grams per portion, at most one decimal */
+                                protein?: number;
+                                /** @description Grams per portion, at most one decimal */
+                                salt?: number;
+                            } | null;
                             /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
                             availability: {
                                 available: boolean;

@@ -147,9 +147,17 @@ export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale:
             name: ingredientName(o.ingredientExternalId, o.ingredientName),
             action: o.action,
             priceAdjustment: o.priceAdjustment,
+            // Snapshots published before food information have none: [] and null.
+            allergens: o.allergens ?? [],
             availability: optionAvailability(o, availability),
           })),
         })),
+        effectiveAllergens: p.effectiveAllergens ?? [],
+        mayContain: p.mayContain ?? [],
+        dietaryLabels: p.dietaryLabels ?? [],
+        spiceLevel: p.spiceLevel ?? null,
+        calories: p.calories ?? null,
+        nutrition: p.nutrition ?? null,
         availability: productAvailability(p, availability),
       };
     }),

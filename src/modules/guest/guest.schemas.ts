@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
 import { Availability, Ordering } from '../availability/availability.schemas.js';
 import { MediaImage } from '../media/media.schemas.js';
-import { ScheduleEntry } from '../menu/menu.schemas.js';
+import { Nutrition, ScheduleEntry } from '../menu/menu.schemas.js';
 import { OrderConfig } from '../settings/settings.schemas.js';
 import { ORDER_STATUSES } from '../orders/order-status.js';
 import { ORDER_TYPES, PAYMENT_METHODS } from '../orders/orders.schemas.js';
@@ -15,6 +15,7 @@ const GuestOption = Type.Object({
   name: Type.String(),
   action: Type.String(),
   priceAdjustment: Type.Integer(),
+  allergens: Type.Array(Type.String(), { description: "Its ingredient's allergens (codes of GET /v1/reference)" }),
   availability: Availability,
 });
 
@@ -46,6 +47,12 @@ const GuestProduct = Type.Object({
   sortOrder: Type.Integer(),
   ingredients: Type.Array(Type.Object({ name: Type.String() })),
   modifierGroups: Type.Array(GuestGroup),
+  effectiveAllergens: Type.Array(Type.String(), { description: 'Declared allergens and those of the composition, in reference order' }),
+  mayContain: Type.Array(Type.String()),
+  dietaryLabels: Type.Array(Type.String()),
+  spiceLevel: Nullable(Type.Integer()),
+  calories: Nullable(Type.Integer({ description: 'kcal per portion' })),
+  nutrition: Nullable(Nutrition),
   availability: Availability,
 });
 

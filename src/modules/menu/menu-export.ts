@@ -36,6 +36,7 @@ export function menuToSyncInput(menu: MenuDocumentValue): MenuExport {
     name: i.name,
     sortOrder: i.sortOrder,
     translations: i.translations,
+    allergens: i.allergens ?? [],
   }));
   const products = named('products', menu.products).map((p) => ({
     externalId: p.externalId,
@@ -53,6 +54,13 @@ export function menuToSyncInput(menu: MenuDocumentValue): MenuExport {
     translations: p.translations,
     categoryExternalId: p.categoryExternalId,
     ingredientExternalIds: p.ingredients.flatMap((i) => (i.externalId === null ? [] : [i.externalId])),
+    // The declared food information (decisions 14), not effectiveAllergens: the composition adds those.
+    allergens: p.allergens ?? [],
+    mayContain: p.mayContain ?? [],
+    dietaryLabels: p.dietaryLabels ?? [],
+    spiceLevel: p.spiceLevel ?? null,
+    calories: p.calories ?? null,
+    nutrition: p.nutrition ?? null,
     modifierGroups: p.modifierGroups.map((g) => ({
       name: g.name,
       type: g.type,

@@ -22,6 +22,8 @@ export interface IngredientRow {
   name: string;
   sort_order: number;
   translations: StoredTranslations;
+  /** Allergen codes, in the reference's order. */
+  allergens: string[];
   updated_at: Date;
 }
 
@@ -63,15 +65,22 @@ export interface ProductRow {
   cleaned_up_at: Date | null;
   image: StoredImage | null;
   translations: StoredTranslations;
+  /** Food information (decisions 14): code lists in the reference's order, nutrition as sent. */
+  allergens: string[];
+  may_contain: string[];
+  dietary_labels: string[];
+  spice_level: number | null;
+  calories: number | null;
+  nutrition: Record<string, number> | null;
   revision: number;
   updated_at: Date;
 }
 
 const CATEGORY_COLUMNS = 'id, external_id, name, sort_order, schedule, card_style, is_active, translations, updated_at';
-const INGREDIENT_COLUMNS = 'id, external_id, name, sort_order, translations, updated_at';
+const INGREDIENT_COLUMNS = 'id, external_id, name, sort_order, translations, allergens, updated_at';
 const PRODUCT_COLUMNS = `id, external_id, name, description, price_minor, sale_price_minor, is_sale_active, amount, unit,
   badge_label, badge_color, category_id, ingredient_ids, modifier_groups, sort_order, menu_visible, cleaned_up_at,
-  image, translations, revision, updated_at`;
+  image, translations, allergens, may_contain, dietary_labels, spice_level, calories, nutrition, revision, updated_at`;
 
 // ---- look-ups by externalId: one statement per table, whatever the number of items -----------
 
@@ -190,12 +199,12 @@ export async function upsertCategories(db: Queryable, venueId: string, rows: Cat
 export async function upsertIngredients(db: Queryable, venueId: string, rows: IngredientWrite[]): Promise<void> {
   if (rows.length === 0) return;
   await db.query(
-    `insert into ingredients (venue_id, id, external_id, name, sort_order, translations, sync_hash)
-     select $1, r.id, r.external_id, r.name, r.sort_order, r.translations, r.sync_hash
-     from jsonb_to_recordset($2::jsonb) as r(id uuid, external_id text, name text, sort_order int, translations jsonb, sync_hash text)
+    `insert into ingredients (venue_id, id, external_id, name, sort_order, translations, allergens, sync_hash)
+     select $1, r.id, r.external_id, r.name, r.sort_order, r.translations, r.allergens, r.sync_hash
+     from jsonb_to_recordset($2::jsonb) as r(id uuid, external_id text, name text, sort_order int, translations jsonb, allergens text[], sync_hash text)
      on conflict (venue_id, external_id) do update set
        name = excluded.name, sort_order = excluded.sort_order, translations = excluded.translations,
-       sync_hash = excluded.sync_hash, updated_at = now()`,
+       allergens = excluded.allergens, sync_hash = excluded.sync_hash, updated_at = now()`,
     [venueId, JSON.stringify(rows)],
   );
 }
@@ -242,14 +251,17 @@ export async function upsertProducts(db: Queryable, venueId: string, rows: Produ
   await db.query(
     `insert into products (venue_id, id, external_id, name, description, price_minor, sale_price_minor, is_sale_active,
                            amount, unit, badge_label, badge_color, category_id, ingredient_ids, modifier_groups,
-                           sort_order, menu_visible, cleaned_up_at, translations, sync_hash)
+                           sort_order, menu_visible, cleaned_up_at, translations, allergens, may_contain, dietary_labels,
+                           spice_level, calories, nutrition, sync_hash)
      select $1, r.id, r.external_id, r.name, r.description, r.price_minor, r.sale_price_minor, r.is_sale_active,
             r.amount, r.unit, r.badge_label, r.badge_color, r.category_id, r.ingredient_ids, r.modifier_groups,
-            r.sort_order, r.menu_visible, r.cleaned_up_at, r.translations, r.sync_hash
+            r.sort_order, r.menu_visible, r.cleaned_up_at, r.translations, r.allergens, r.may_contain, r.dietary_labels,
+            r.spice_level, r.calories, r.nutrition, r.sync_hash
      from jsonb_to_recordset($2::jsonb) as r(id uuid, external_id text, name text, description text, price_minor int,
             sale_price_minor int, is_sale_active boolean, amount int, unit text, badge_label text, badge_color text,
             category_id uuid, ingredient_ids uuid[], modifier_groups jsonb, sort_order int, menu_visible boolean,
-            cleaned_up_at timestamptz, translations jsonb, sync_hash text)
+            cleaned_up_at timestamptz, translations jsonb, allergens text[], may_contain text[], dietary_labels text[],
+            spice_level smallint, calories int, nutrition jsonb, sync_hash text)
      on conflict (venue_id, external_id) do update set
        name = excluded.name, description = excluded.description, price_minor = excluded.price_minor,
        sale_price_minor = excluded.sale_price_minor, is_sale_active = excluded.is_sale_active, amount = excluded.amount,
@@ -257,7 +269,9 @@ export async function upsertProducts(db: Queryable, venueId: string, rows: Produ
        category_id = excluded.category_id, ingredient_ids = excluded.ingredient_ids,
        modifier_groups = excluded.modifier_groups, sort_order = excluded.sort_order,
        menu_visible = excluded.menu_visible, cleaned_up_at = excluded.cleaned_up_at,
-       translations = excluded.translations, sync_hash = excluded.sync_hash, revision = products.revision + 1,
+       translations = excluded.translations, allergens = excluded.allergens, may_contain = excluded.may_contain,
+       dietary_labels = excluded.dietary_labels, spice_level = excluded.spice_level, calories = excluded.calories,
+       nutrition = excluded.nutrition, sync_hash = excluded.sync_hash, revision = products.revision + 1,
        updated_at = now()`,
     [venueId, JSON.stringify(rows)],
   );
@@ -268,11 +282,14 @@ export async function updateProduct(db: Queryable, venueId: string, row: Omit<Pr
   await db.query(
     `update products set name = $3, description = $4, price_minor = $5, sale_price_minor = $6, is_sale_active = $7,
        amount = $8, unit = $9, badge_label = $10, badge_color = $11, category_id = $12, sort_order = $13,
-       menu_visible = $14, translations = $15::jsonb, sync_hash = null, revision = revision + 1, updated_at = now()
+       menu_visible = $14, translations = $15::jsonb, allergens = $16::text[], may_contain = $17::text[],
+       dietary_labels = $18::text[], spice_level = $19, calories = $20, nutrition = $21::jsonb,
+       sync_hash = null, revision = revision + 1, updated_at = now()
      where venue_id = $1 and id = $2`,
     [venueId, row.id, row.name, row.description, row.price_minor, row.sale_price_minor, row.is_sale_active,
       row.amount, row.unit, row.badge_label, row.badge_color, row.category_id, row.sort_order, row.menu_visible,
-      JSON.stringify(row.translations)],
+      JSON.stringify(row.translations), row.allergens, row.may_contain, row.dietary_labels, row.spice_level, row.calories,
+      row.nutrition === null ? null : JSON.stringify(row.nutrition)],
   );
 }
 

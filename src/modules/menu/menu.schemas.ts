@@ -1,9 +1,9 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TOptional } from 'typebox';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
 import { CLEANUP_ARRAY_CAP, SYNC_ARRAY_CAPS, SYNC_NESTED_CAPS } from '../../limits.js';
 import { Availability } from '../availability/availability.schemas.js';
 import { MediaImage } from '../media/media.schemas.js';
-import { BADGE_COLORS, CARD_STYLES, MODIFIER_TYPES_ACCEPTED, MODIFIER_TYPES_CANONICAL, UNITS } from '../reference/catalog.js';
+import { ALLERGEN_CODES, BADGE_COLORS, CARD_STYLES, DIETARY_LABEL_CODES, NUTRIENTS, MODIFIER_TYPES_ACCEPTED, MODIFIER_TYPES_CANONICAL, UNITS } from '../reference/catalog.js';
 import { NameTranslations, ProductTranslations } from './translations.schemas.js';
 
 const ExternalId = Type.String({ minLength: 1, maxLength: 255 });
@@ -36,12 +36,42 @@ export const CategoryInput = Type.Object(
 );
 export type CategoryInputValue = Static<typeof CategoryInput>;
 
+/**
+ * A list of codes of the reference (decisions 14). Any text passes the schema: an unknown code is
+ * the item's own error in a sync (the others are saved) and a 400 on PATCH.
+ */
+const Codes = (what: string, codes: readonly string[]) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 40 }), {
+    maxItems: codes.length,
+    uniqueItems: true,
+    description: `${what}: codes of GET /v1/reference (${codes.join(', ')}), each once; read in the reference's order; [] clears`,
+  });
+const AllergenCodes = Codes('Allergens', ALLERGEN_CODES);
+
+const Grams = Type.Number({ minimum: 0, maximum: 1000, multipleOf: 0.1, description: 'Grams per portion, at most one decimal' });
+/** Per portion; the keys sent are the keys read back. */
+export const Nutrition = Type.Object(Object.fromEntries(NUTRIENTS.map((n) => [n, Type.Optional(Grams)])) as Record<(typeof NUTRIENTS)[number], TOptional<typeof Grams>>, {
+  additionalProperties: false,
+  description: `Per portion, in grams (at most one decimal, 0-1000): any of ${NUTRIENTS.join(', ')}`,
+});
+
+/** Food information of a product (decisions 14), in sync items and PATCH bodies alike. */
+const foodFields = {
+  allergens: Type.Optional(Codes('Allergens declared beyond those of the composition', ALLERGEN_CODES)),
+  mayContain: Type.Optional(Codes('Allergens it may contain as traces', ALLERGEN_CODES)),
+  dietaryLabels: Type.Optional(Codes('Dietary labels', DIETARY_LABEL_CODES)),
+  spiceLevel: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 3, description: '0 (not spicy) to 3; null clears' }))),
+  calories: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 10_000, description: 'kcal per portion; null clears' }))),
+  nutrition: Type.Optional(Nullable(Nutrition)),
+};
+
 export const IngredientInput = Type.Object(
   {
     externalId: ExternalId,
     name: Name,
     sortOrder: Type.Optional(SortOrder),
     translations: Type.Optional(NameTranslations),
+    allergens: Type.Optional(AllergenCodes),
   },
   { additionalProperties: false },
 );
@@ -84,6 +114,7 @@ const productFields = {
   sortOrder: Type.Optional(SortOrder),
   menuVisible: Type.Optional(Type.Boolean()),
   translations: Type.Optional(ProductTranslations),
+  ...foodFields,
 };
 
 export const ProductInput = Type.Object(
@@ -195,12 +226,16 @@ export const CategoryView = Type.Object({
   updatedAt: Timestamp,
 });
 
+const ReadCodes = Type.Array(Type.String());
+
 export const IngredientView = Type.Object({
   id: Type.String(),
   externalId: Nullable(Type.String()),
   name: Type.String(),
   sortOrder: Type.Integer(),
   translations: Translations,
+  // Snapshots published before food information have none: read as [].
+  allergens: Type.Optional(ReadCodes),
   updatedAt: Timestamp,
   availability: LiveAvailability,
 });
@@ -212,6 +247,7 @@ export const ModifierOptionView = Type.Object({
   action: Type.String(),
   priceAdjustment: Type.Integer(),
   sortOrder: Type.Integer(),
+  allergens: Type.Optional(Type.Array(Type.String(), { description: "Its ingredient's allergens" })),
   availability: LiveAvailability,
 });
 
@@ -246,6 +282,13 @@ export const ProductView = Type.Object({
   imageUrl: Nullable(Type.String()),
   image: Nullable(MediaImage),
   translations: Translations,
+  allergens: Type.Optional(Type.Array(Type.String(), { description: 'Declared beyond the composition, in reference order' })),
+  effectiveAllergens: Type.Optional(Type.Array(Type.String(), { description: 'The declared allergens and those of the composition ingredients, in reference order' })),
+  mayContain: Type.Optional(ReadCodes),
+  dietaryLabels: Type.Optional(ReadCodes),
+  spiceLevel: Type.Optional(Nullable(Type.Integer())),
+  calories: Type.Optional(Nullable(Type.Integer())),
+  nutrition: Type.Optional(Nullable(Nutrition)),
   updatedAt: Timestamp,
   availability: LiveAvailability,
 });

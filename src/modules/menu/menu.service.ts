@@ -10,7 +10,7 @@ import type { CachedBody, MenuCache } from './menu-cache.js';
 import * as menu from './menu.repository.js';
 import type { MenuDocumentValue, PublishResult } from './menu.schemas.js';
 import { nextTurn } from '../../next-turn.js';
-import { menuDocument } from './menu.views.js';
+import { menuDocument, withReadDefaults } from './menu.views.js';
 import { lockMenu } from '../../db/venue-locks.js';
 import { remember } from '../../lru.js';
 import type { AvailabilityService } from '../availability/availability.service.js';
@@ -89,7 +89,7 @@ export class MenuService {
     }
     const document = await menu.findPublicationDocument(this.db, venue.venueId, state.latest_publication_id as string);
     if (document === null) throw errors.menuNotPublished();
-    return JSON.parse(document) as MenuDocumentValue;
+    return withReadDefaults(JSON.parse(document) as MenuDocumentValue);
   }
 
   /**

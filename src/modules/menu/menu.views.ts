@@ -1,6 +1,7 @@
 // Rows -> the read shapes of decisions section 3. One builder for the menu document, the product
 // read and the PATCH response, so every path shows a product the same way.
 import type { MediaImageView } from '../media/media.schemas.js';
+import { effectiveAllergens } from './food-info.js';
 import type { StoredImage } from '../media/stored-image.js';
 import type { CategoryRow, IngredientRow, MenuRows, ProductRow } from './menu.repository.js';
 import type { MenuDocumentValue, ProductViewValue } from './menu.schemas.js';
@@ -17,7 +18,7 @@ export type ImageView = (image: StoredImage | null) => MediaImageView | null;
 
 export interface ViewLookups {
   categories: Map<string, Pick<CategoryRow, 'id' | 'external_id'>>;
-  ingredients: Map<string, Pick<IngredientRow, 'id' | 'external_id' | 'name'>>;
+  ingredients: Map<string, Pick<IngredientRow, 'id' | 'external_id' | 'name' | 'allergens'>>;
   image: ImageView;
 }
 
@@ -69,6 +70,7 @@ export function productView(p: ProductRow, l: ViewLookups): ProductViewValue {
                   action: o.action,
                   priceAdjustment: o.priceAdjustment,
                   sortOrder: o.sortOrder,
+                  allergens: i.allergens,
                 }]
               : [];
           })
@@ -80,9 +82,17 @@ export function productView(p: ProductRow, l: ViewLookups): ProductViewValue {
     imageUrl: image ? image.imageUrl : null,
     image,
     translations: p.translations,
+    allergens: p.allergens,
+    effectiveAllergens: effectiveAllergens(p.allergens, p.ingredient_ids.map((id) => l.ingredients.get(id)?.allergens ?? [])),
+    mayContain: p.may_contain,
+    dietaryLabels: p.dietary_labels,
+    spiceLevel: p.spice_level,
+    calories: p.calories,
+    nutrition: p.nutrition,
     updatedAt: p.updated_at.toISOString(),
   };
 }
+
 
 export function menuDocument(
   rows: MenuRows,
@@ -116,9 +126,33 @@ export function menuDocument(
         name: i.name,
         sortOrder: i.sort_order,
         translations: i.translations,
+        allergens: i.allergens,
         updatedAt: i.updated_at.toISOString(),
       }))
       .sort(byMenuOrder),
     products: rows.products.map((p) => productView(p, lookups)).sort(byMenuOrder),
+  };
+}
+
+/**
+ * A stored snapshot in today's read shape: a snapshot published before food information existed
+ * reads its lists as [] and its values as null (decisions 14: unset fields).
+ */
+export function withReadDefaults(doc: MenuDocumentValue): MenuDocumentValue {
+  if (doc.products.every((p) => p.allergens !== undefined) && doc.ingredients.every((i) => i.allergens !== undefined)) return doc;
+  return {
+    ...doc,
+    ingredients: doc.ingredients.map((i) => ({ ...i, allergens: i.allergens ?? [] })),
+    products: doc.products.map((p) => ({
+      ...p,
+      modifierGroups: p.modifierGroups.map((g) => ({ ...g, options: g.options.map((o) => ({ ...o, allergens: o.allergens ?? [] })) })),
+      allergens: p.allergens ?? [],
+      effectiveAllergens: p.effectiveAllergens ?? [],
+      mayContain: p.mayContain ?? [],
+      dietaryLabels: p.dietaryLabels ?? [],
+      spiceLevel: p.spiceLevel ?? null,
+      calories: p.calories ?? null,
+      nutrition: p.nutrition ?? null,
+    })),
   };
 }

@@ -11,6 +11,9 @@ import type { ProductPatchInput, ProductViewValue } from './menu.schemas.js';
 import { productView, type ImageView } from './menu.views.js';
 import { checkTranslations, mergeTranslations } from './translations.js';
 import { lockMenu } from '../../db/venue-locks.js';
+import { jsonEqual } from '../../stable-json.js';
+import { ALLERGEN_CODES, DIETARY_LABEL_CODES } from '../reference/catalog.js';
+import { inReferenceOrder, nutritionOf, unknownCodes } from './food-info.js';
 import type { AvailabilityService } from '../availability/availability.service.js';
 import { withProductAvailability } from '../availability/item-availability.js';
 
@@ -53,7 +56,12 @@ const PATCH_FIELDS = {
   badgeColor: 'badge_color',
   sortOrder: 'sort_order',
   menuVisible: 'menu_visible',
+  spiceLevel: 'spice_level',
+  calories: 'calories',
 } as const satisfies Partial<Record<keyof ProductPatchInput, keyof menu.ProductRow>>;
+
+/** Food information a PATCH sets as a whole, normalised (decisions 14): column -> field name. */
+const FOOD_FIELDS = { allergens: 'allergens', may_contain: 'mayContain', dietary_labels: 'dietaryLabels', nutrition: 'nutrition' } as const;
 
 export class ProductsService {
   constructor(
@@ -77,6 +85,8 @@ export class ProductsService {
   /** Spec 4.2: omitted keeps, null clears, a value sets; If-Match guards against lost updates. */
   async patch(actor: Actor, ref: string, input: ProductPatchInput, ifMatch: string | undefined): Promise<ProductRead> {
     const venueId = actor.venue.venueId;
+    const unknown = unknownCodes(input);
+    if (unknown) throw errors.validation([unknown]);
     return this.db.transaction(async (tx) => {
       await lockMenu(tx, venueId);
       const row = await findProductByRef(tx, venueId, ref, true);
@@ -101,6 +111,17 @@ export class ProductsService {
         }
         if (categoryId !== row.category_id) fields.push('categoryRef');
         next.category_id = categoryId;
+      }
+      const food = {
+        allergens: input.allergens === undefined ? undefined : inReferenceOrder(input.allergens, ALLERGEN_CODES),
+        may_contain: input.mayContain === undefined ? undefined : inReferenceOrder(input.mayContain, ALLERGEN_CODES),
+        dietary_labels: input.dietaryLabels === undefined ? undefined : inReferenceOrder(input.dietaryLabels, DIETARY_LABEL_CODES),
+        nutrition: input.nutrition === undefined ? undefined : nutritionOf(input.nutrition),
+      };
+      for (const [column, value] of Object.entries(food) as [keyof typeof FOOD_FIELDS, never][]) {
+        if (value === undefined) continue;
+        if (!jsonEqual(row[column], value)) fields.push(FOOD_FIELDS[column]);
+        next[column] = value;
       }
       if (input.translations !== undefined) {
         const settings = await readSettings(tx, venueId);

@@ -22,6 +22,8 @@ import type {
   StoredOption,
 } from './menu.repository.js';
 import { checkTranslations, localeCount, mergeTranslations } from './translations.js';
+import { ALLERGEN_CODES, DIETARY_LABEL_CODES } from '../reference/catalog.js';
+import { inReferenceOrder, nutritionOf, unknownCodes } from './food-info.js';
 
 /**
  * What the plan needs of the stored menu. Items whose stored sync hash equals the request's are
@@ -146,6 +148,11 @@ export function planSync(input: SyncInput, stored: StoredState, ctx: PlanContext
         section.errors.push(`Ingredient ${item.externalId}: ${problem.code}: ${problem.message}`);
         continue;
       }
+      const unknown = unknownCodes(item);
+      if (unknown) {
+        section.errors.push(`Ingredient ${item.externalId}: ${unknown}`);
+        continue;
+      }
       if (stored.unchanged.ingredients.has(item.externalId)) {
         section.skipped += 1;
         continue;
@@ -173,6 +180,11 @@ export function planSync(input: SyncInput, stored: StoredState, ctx: PlanContext
         null;
       if (problem) {
         section.errors.push(`${label}: ${problem.code}: ${problem.message}`);
+        continue;
+      }
+      const unknown = unknownCodes(item);
+      if (unknown) {
+        section.errors.push(`${label}: ${unknown}`);
         continue;
       }
       const itemWarnings: string[] = [];
@@ -249,12 +261,13 @@ function mergeIngredient(item: IngredientInputValue, existing: IngredientRow | u
     name: item.name,
     sort_order: item.sortOrder ?? existing?.sort_order ?? 0,
     translations: mergeTranslations(existing?.translations ?? {}, item.translations),
+    allergens: item.allergens !== undefined ? inReferenceOrder(item.allergens, ALLERGEN_CODES) : (existing?.allergens ?? []),
     sync_hash: ctx.digestOf(item),
   };
 }
 
 function sameIngredient(a: IngredientRow, b: IngredientWrite): boolean {
-  return a.name === b.name && a.sort_order === b.sort_order && same(a.translations, b.translations);
+  return a.name === b.name && a.sort_order === b.sort_order && same(a.translations, b.translations) && same(a.allergens, b.allergens);
 }
 
 // ---- products ------------------------------------------------------------------------------------
@@ -381,6 +394,12 @@ function mergeProduct(item: ProductInputValue, existing: ProductRow | undefined,
     menu_visible: restoring ? (item.menuVisible ?? true) : keep(item.menuVisible, existing?.menu_visible, true),
     cleaned_up_at: null,
     translations: mergeTranslations(existing?.translations ?? {}, item.translations),
+    allergens: item.allergens !== undefined ? inReferenceOrder(item.allergens, ALLERGEN_CODES) : (existing?.allergens ?? []),
+    may_contain: item.mayContain !== undefined ? inReferenceOrder(item.mayContain, ALLERGEN_CODES) : (existing?.may_contain ?? []),
+    dietary_labels: item.dietaryLabels !== undefined ? inReferenceOrder(item.dietaryLabels, DIETARY_LABEL_CODES) : (existing?.dietary_labels ?? []),
+    spice_level: keep(item.spiceLevel, existing?.spice_level, null),
+    calories: keep(item.calories, existing?.calories, null),
+    nutrition: item.nutrition !== undefined ? nutritionOf(item.nutrition) : (existing?.nutrition ?? null),
     sync_hash: productSyncHash(item, m.ctx.digestOf, m.categoryIds, m.ingredientIds),
   };
 }
@@ -450,7 +469,13 @@ function sameProduct(a: ProductRow, b: ProductWrite): boolean {
     a.menu_visible === b.menu_visible &&
     same(a.ingredient_ids, b.ingredient_ids) &&
     same(a.modifier_groups, b.modifier_groups) &&
-    same(a.translations, b.translations)
+    same(a.translations, b.translations) &&
+    same(a.allergens, b.allergens) &&
+    same(a.may_contain, b.may_contain) &&
+    same(a.dietary_labels, b.dietary_labels) &&
+    a.spice_level === b.spice_level &&
+    a.calories === b.calories &&
+    same(a.nutrition, b.nutrition)
   );
 }
 

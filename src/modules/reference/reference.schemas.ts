@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 
 const WindowLimit = Type.Object({ limit: Type.Integer(), windowSec: Type.Integer() });
+const CodeName = Type.Object({ code: Type.String(), name: Type.String({ description: 'English name' }) });
 const TierLimits = Type.Object({ free: Type.Integer(), paid: Type.Integer() });
 
 export const Reference = Type.Object({
@@ -16,6 +17,8 @@ export const Reference = Type.Object({
   cardStyles: Type.Array(Type.String()),
   currencies: Type.Array(Type.String()),
   languages: Type.Array(Type.String()),
+  allergens: Type.Array(CodeName, { description: 'The 14 allergens of EU Regulation 1169/2011 Annex II, in its order (decisions 14)' }),
+  dietaryLabels: Type.Array(CodeName, { description: 'Dietary labels a product may carry (decisions 14)' }),
   requestLimits: Type.Object({
     bodyLimitMb: Type.Integer(),
     mediaBodyLimitMb: Type.Integer(),

@@ -15,7 +15,9 @@ import { ORDER_STATUSES, ORDER_STATUS_TRANSITIONS } from '../orders/order-status
 import type { VenueContext } from '../venues/api-keys.service.js';
 import {
   BADGE_COLORS,
+  ALLERGENS,
   CARD_STYLES,
+  DIETARY_LABELS,
   CURRENCIES,
   LANGUAGES,
   MODIFIER_TYPES_ACCEPTED,
@@ -96,6 +98,8 @@ export class ReferenceService {
       cardStyles: [...CARD_STYLES],
       currencies: [...CURRENCIES],
       languages: [...LANGUAGES],
+      allergens: ALLERGENS.map(({ code, name }) => ({ code, name })),
+      dietaryLabels: DIETARY_LABELS.map(({ code, name }) => ({ code, name })),
       requestLimits: {
         bodyLimitMb: BODY_LIMIT_BYTES / MB,
         mediaBodyLimitMb: MEDIA_BODY_LIMIT_BYTES / MB,
