@@ -18,19 +18,26 @@ export interface MarkRow {
   updated_at: Date;
 }
 
-/** Every mark of the venue, products and ingredients, in one statement. */
-export async function allMarks(db: Queryable, venueId: string): Promise<MarkRow[]> {
-  const { rows } = await db.query<MarkRow>(
-    `select 'product' as kind, p.id, p.external_id, p.name, a.until, a.updated_at
-       from product_availability a join products p on p.venue_id = a.venue_id and p.id = a.product_id
-      where a.venue_id = $1
-     union all
-     select 'ingredient' as kind, i.id, i.external_id, i.name, a.until, a.updated_at
-       from ingredient_availability a join ingredients i on i.venue_id = a.venue_id and i.id = a.ingredient_id
-      where a.venue_id = $1`,
+/**
+ * Every mark of the venue, products and ingredients, and the venue's timezone (what the marks'
+ * schedules are read in; null until settings are saved), in one statement.
+ */
+export async function allMarks(db: Queryable, venueId: string): Promise<{ timeZone: string | null; rows: MarkRow[] }> {
+  const { rows } = await db.query<Partial<MarkRow> & { time_zone: string | null }>(
+    `select z.time_zone, m.kind, m.id, m.external_id, m.name, m.until, m.updated_at
+     from (select (select timezone from venue_settings where venue_id = $1) as time_zone) z
+     left join (
+       select 'product' as kind, p.id, p.external_id, p.name, a.until, a.updated_at
+         from product_availability a join products p on p.venue_id = a.venue_id and p.id = a.product_id
+        where a.venue_id = $1
+       union all
+       select 'ingredient' as kind, i.id, i.external_id, i.name, a.until, a.updated_at
+         from ingredient_availability a join ingredients i on i.venue_id = a.venue_id and i.id = a.ingredient_id
+        where a.venue_id = $1
+     ) m on true`,
     [venueId],
   );
-  return rows;
+  return { timeZone: rows[0]?.time_zone ?? null, rows: rows.filter((r) => r.kind != null) as MarkRow[] };
 }
 
 /** Sets marks (sold out until `until`, null: indefinitely), one statement per kind. */

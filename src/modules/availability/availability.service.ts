@@ -3,7 +3,6 @@ import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { AVAILABILITY_MAX_AHEAD_MS } from '../../limits.js';
 import { audit, type Actor } from '../audit/audit.service.js';
-import { readSettings } from '../settings/settings.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import { allMarks, deleteMarks, findItemsByRefs, upsertMarks, type MarkKind, type MarkRow } from './availability.repository.js';
 import type { AvailabilityListValue, AvailabilityPutInput, AvailabilityPutResultValue, MarkInput, SoldOutItemValue } from './availability.schemas.js';
@@ -38,8 +37,7 @@ export class AvailabilityService {
   }
 
   private async load(venueId: string, db: Queryable = this.db): Promise<LiveMarks> {
-    const rows = await allMarks(db, venueId);
-    const { timezone } = await readSettings(db, venueId);
+    const { rows, timeZone } = await allMarks(db, venueId);
     const products = new Map<string, number | null>();
     const ingredients = new Map<string, { externalId: string | null; until: number | null }>();
     for (const r of rows) {
@@ -47,7 +45,7 @@ export class AvailabilityService {
       if (r.kind === 'product') products.set(r.id, until);
       else ingredients.set(r.id, { externalId: r.external_id, until });
     }
-    return { marks: { products, ingredients }, rows, timeZone: timezone, states: new WeakMap() };
+    return { marks: { products, ingredients }, rows, timeZone: timeZone ?? 'UTC', states: new WeakMap() };
   }
 
   /** The venue's marks, memoised until the venue's next write. */
@@ -119,7 +117,7 @@ export class AvailabilityService {
     const notify = await this.events.wanted(venueId, 'menu.availability_changed');
     let queued = 0;
     const result = await this.db.transaction(async (tx) => {
-      const current = new Map((await allMarks(tx, venueId)).map((r) => [`${r.kind}:${r.id}`, r]));
+      const current = new Map((await allMarks(tx, venueId)).rows.map((r) => [`${r.kind}:${r.id}`, r]));
       const changed: Record<MarkKind, { ref: string; id: string; available: boolean; until: string | null }[]> = { product: [], ingredient: [] };
       const missing: string[] = [];
       for (const [section, kind] of Object.entries(SECTIONS) as [keyof typeof SECTIONS, MarkKind][]) {
