@@ -36,7 +36,7 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
   return {
     'POST /v1/sync': {
       categories: [{ externalId: 'fz-cat', name: 'Fuzz category', sortOrder: 1 }],
-      ingredients: [{ externalId: 'fz-ing', name: 'Fuzz ingredient', translations: { uk: { name: 'Інгредієнт' } } }],
+      ingredients: [{ externalId: 'fz-ing', name: 'Fuzz ingredient', translations: { uk: { name: 'Інгредієнт' } }, allergens: ['milk', 'gluten'] }],
       products: [
         {
           externalId: 'fz-prod',
@@ -44,14 +44,32 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
           priceMinor: 450,
           categoryExternalId: 'fz-cat',
           ingredientExternalIds: ['fz-ing'],
-          modifierGroups: [{ name: 'Extras', type: 'add_ingredients', options: [{ ingredientExternalId: 'fz-ing', priceMinor: 50 }] }],
+          modifierGroups: [{ name: 'Extras', type: 'add_ingredients', options: [{ ingredientExternalId: 'fz-ing', priceAdjustment: 50 }] }],
           translations: { uk: { name: 'Продукт', description: 'Опис' } },
+          // Food information (decisions 14).
+          allergens: ['sesame', 'eggs'],
+          mayContain: ['nuts'],
+          dietaryLabels: ['vegetarian'],
+          spiceLevel: 1,
+          calories: 450,
+          nutrition: { fat: 12.5, protein: 8, salt: 1.5 },
         },
       ],
     },
     'POST /v1/publish': {},
     'POST /v1/cleanup': { items: [{ type: 'product', ref: 'fz-prod' }] },
-    'PATCH /v1/products/:ref': { name: 'Patched', priceMinor: 900, description: 'Fuzzed', categoryRef: 'mains' },
+    'PATCH /v1/products/:ref': {
+      name: 'Patched',
+      priceMinor: 900,
+      description: 'Fuzzed',
+      categoryRef: 'mains',
+      allergens: ['milk', 'gluten'],
+      mayContain: ['sesame'],
+      dietaryLabels: ['vegan', 'gluten_free'],
+      spiceLevel: 2,
+      calories: 650,
+      nutrition: { fat: 21.5, carbohydrate: 40, sugars: 5, protein: 30 },
+    },
     'DELETE /v1/products/:ref': undefined,
     // Opening hours open around the clock (a split Sunday and a dated exception), so the guest order sample still goes through.
     'PATCH /v1/settings': {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { menuFixture, mutate, type ModifierGroupItem, type ProductItem, type SyncBody } from '../../bench/workload.js';
 import { BODY_LIMIT_BYTES } from '../../src/limits.js';
+import { ALLERGEN_CODES, DIETARY_LABEL_CODES } from '../../src/modules/reference/catalog.js';
 import { call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 
 // A realistic full menu through POST /v1/sync, POST /v1/publish and GET /v1/menu?version=published:
@@ -70,7 +71,18 @@ function expectedProduct(p: ProductItem) {
     sortOrder: p.sortOrder ?? 0,
     menuVisible: p.menuVisible ?? true,
     translations: p.translations ?? {},
+    // Food information (decisions 14): codes in the reference's order, unset as [] and null.
+    allergens: inReferenceOrder(p.allergens ?? [], ALLERGEN_CODES),
+    mayContain: inReferenceOrder(p.mayContain ?? [], ALLERGEN_CODES),
+    dietaryLabels: inReferenceOrder(p.dietaryLabels ?? [], DIETARY_LABEL_CODES),
+    spiceLevel: p.spiceLevel ?? null,
+    calories: p.calories ?? null,
+    nutrition: p.nutrition ?? null,
   };
+}
+
+function inReferenceOrder(codes: readonly string[], reference: readonly string[]): string[] {
+  return reference.filter((code) => codes.includes(code));
 }
 
 function readProduct(r: any) {
@@ -103,6 +115,12 @@ function readProduct(r: any) {
     sortOrder: r.sortOrder,
     menuVisible: r.menuVisible,
     translations: r.translations,
+    allergens: r.allergens,
+    mayContain: r.mayContain,
+    dietaryLabels: r.dietaryLabels,
+    spiceLevel: r.spiceLevel,
+    calories: r.calories,
+    nutrition: r.nutrition,
   };
 }
 
@@ -180,8 +198,8 @@ describe('a realistic full menu through sync, publish and the published read', (
     for (const sent of body.ingredients ?? []) {
       const read = ingredients.get(sent.externalId);
       assert.deepEqual(
-        { name: read.name, sortOrder: read.sortOrder, translations: read.translations },
-        { name: sent.name, sortOrder: sent.sortOrder ?? 0, translations: sent.translations ?? {} },
+        { name: read.name, sortOrder: read.sortOrder, translations: read.translations, allergens: read.allergens },
+        { name: sent.name, sortOrder: sent.sortOrder ?? 0, translations: sent.translations ?? {}, allergens: inReferenceOrder(sent.allergens ?? [], ALLERGEN_CODES) },
         sent.externalId,
       );
     }
