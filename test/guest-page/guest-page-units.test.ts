@@ -11,7 +11,10 @@ import {
   When,
   type OrderingInfo,
 } from '../../src/modules/guest-page/shared/availability.js';
+import { cleanFilter, filteredOut, foodFacts, NO_FILTER } from '../../src/modules/guest-page/shared/food.js';
+import { FOOD_NAMES, foodNames } from '../../src/modules/guest-page/shared/food-names.js';
 import { formatMoney, minorDigits } from '../../src/modules/guest-page/shared/money.js';
+import { ALLERGEN_CODES, ALLERGENS, DIETARY_LABEL_CODES, DIETARY_LABELS, LANGUAGES } from '../../src/modules/reference/catalog.js';
 import { stepStates } from '../../src/modules/guest-page/shared/page-data.js';
 import { fill, UI_LANGUAGES, uiStrings, untranslated } from '../../src/modules/guest-page/shared/strings.js';
 import { Cart, unitPrice, type MenuProduct } from '../../web/guest/cart.js';
@@ -182,5 +185,82 @@ describe('guest page: availability and ordering hours in words', () => {
     // Always open (no hours): one window; never open: none.
     assert.deepEqual(openWindows(Hours.of(null, 'UTC'), from, from + HOUR), [[from, from + HOUR]]);
     assert.deepEqual(openWindows(Hours.of({ weekly: [], exceptions: [] }, 'UTC'), from, from + HOUR), []);
+  });
+});
+
+// Food information (decisions 14): the names of every allergen and dietary label in every language
+// of the reference, the facts in words, and the guest's filter.
+describe('guest page: food information', () => {
+  it('names every allergen and dietary label in every language of the reference', () => {
+    assert.deepEqual(Object.keys(FOOD_NAMES).sort(), [...LANGUAGES].sort(), 'a table per reference language');
+    for (const language of LANGUAGES) {
+      const table = FOOD_NAMES[language];
+      assert.deepEqual(Object.keys(table.allergens).sort(), [...ALLERGEN_CODES].sort(), `${language}: the 14 allergens, no other`);
+      assert.deepEqual(Object.keys(table.labels).sort(), [...DIETARY_LABEL_CODES].sort(), `${language}: the dietary labels, no other`);
+      for (const [code, name] of [...Object.entries(table.allergens), ...Object.entries(table.labels)]) {
+        assert.equal(typeof name, 'string', `${language}.${code}`);
+        assert.ok(name.trim() !== '' && name.trim() === name, `${language}.${code} is a name: "${name}"`);
+      }
+      const allergenNames = Object.values(table.allergens);
+      assert.equal(new Set(allergenNames).size, allergenNames.length, `${language}: no two allergens share a name`);
+      const labelNames = Object.values(table.labels);
+      assert.equal(new Set(labelNames).size, labelNames.length, `${language}: no two labels share a name`);
+    }
+    // English is the reference's own; the EU languages use Annex II's terms.
+    assert.deepEqual(FOOD_NAMES.en.allergens, Object.fromEntries(ALLERGENS.map((a) => [a.code, a.name])));
+    assert.deepEqual(FOOD_NAMES.en.labels, Object.fromEntries(DIETARY_LABELS.map((l) => [l.code, l.name])));
+    assert.equal(FOOD_NAMES.de.allergens.gluten, 'Glutenhaltiges Getreide');
+    assert.equal(FOOD_NAMES.fr.allergens.gluten, 'Céréales contenant du gluten');
+    assert.equal(FOOD_NAMES.es.allergens.nuts, 'Frutos de cáscara');
+    assert.equal(FOOD_NAMES.it.allergens.sulphites, 'Anidride solforosa e solfiti');
+  });
+
+  it("picks the names of the page's language: exact, by language subtag, else English", () => {
+    assert.equal(foodNames('pt-BR'), FOOD_NAMES['pt-BR']);
+    assert.equal(foodNames('pt'), FOOD_NAMES['pt-BR']);
+    assert.equal(foodNames('zh_cn'), FOOD_NAMES['zh-CN']);
+    assert.equal(foodNames('de-AT'), FOOD_NAMES.de);
+    assert.equal(foodNames('ko'), FOOD_NAMES.en);
+  });
+
+  it('says the facts in words, with only the nutrients given, numbers the way of the locale', () => {
+    const burger = {
+      effectiveAllergens: ['gluten', 'mustard'],
+      mayContain: ['sesame', 'glutten'],
+      dietaryLabels: ['halal'],
+      spiceLevel: 2,
+      calories: 1250,
+      nutrition: { salt: 2.1, fat: 32.5, sugars: 0.3 },
+    };
+    const de = foodFacts(burger, uiStrings('de'), foodNames('de'), 'de');
+    assert.deepEqual(de.allergens, ['Glutenhaltiges Getreide', 'Senf']);
+    assert.deepEqual(de.mayContain, ['Sesamsamen', 'glutten'], 'a code without a name shows as itself');
+    assert.deepEqual(de.labels, ['Halal']);
+    assert.deepEqual(de.spice, { level: 2, text: 'Scharf: 2 von 3' });
+    assert.deepEqual(de.nutrition.map((r) => [r.label, r.value, r.part]), [
+      ['Kalorien', '1.250 kcal', false], ['Fett', '32,5 g', false], ['davon Zucker', '0,3 g', true], ['Salz', '2,1 g', false],
+    ]);
+    const en = uiStrings('en');
+    assert.deepEqual(foodFacts({ ...burger, spiceLevel: 0 }, en, foodNames('en'), 'en').spice, { level: 0, text: 'Not spicy' });
+    // Unset, or an older page's product without the fields: nothing to say.
+    for (const p of [{ effectiveAllergens: [], mayContain: [], dietaryLabels: [], spiceLevel: null, calories: null, nutrition: null }, {}]) {
+      assert.deepEqual(foodFacts(p, en, foodNames('en'), 'en'), { allergens: [], labels: [], mayContain: [], spice: null, nutrition: [] });
+    }
+    assert.equal(foodFacts({ calories: 0 }, en, foodNames('en'), 'not a locale!').nutrition[0].value, '0 kcal');
+  });
+
+  it('hides the dishes that contain a chosen allergen, and keeps vegetarian (vegan too) or vegan ones', () => {
+    const f = (hide: string[], diet: 'all' | 'vegetarian' | 'vegan' = 'all') => ({ hide, diet });
+    assert.equal(filteredOut(['gluten', 'milk'], [], NO_FILTER), false);
+    assert.equal(filteredOut(['gluten', 'milk'], [], f(['milk'])), true);
+    assert.equal(filteredOut(['gluten'], [], f(['milk', 'eggs'])), false);
+    assert.equal(filteredOut([], ['vegan'], f([], 'vegetarian')), false, 'vegan is vegetarian');
+    assert.equal(filteredOut([], ['vegetarian'], f([], 'vegan')), true);
+    assert.equal(filteredOut([], ['gluten_free'], f([], 'vegetarian')), true);
+    assert.equal(filteredOut(['milk'], ['vegetarian'], f(['milk'], 'vegetarian')), true);
+    // What session storage gives back is checked: known codes in the reference's order, a known diet.
+    assert.deepEqual(cleanFilter({ hide: ['milk', 'nope', 3, 'gluten'], diet: 'vegan' }, ALLERGEN_CODES), f(['gluten', 'milk'], 'vegan'));
+    assert.deepEqual(cleanFilter({ hide: 'milk', diet: 'carnivore' }, ALLERGEN_CODES), NO_FILTER);
+    assert.deepEqual(cleanFilter(null, ALLERGEN_CODES), NO_FILTER);
   });
 });

@@ -8,7 +8,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { When } from '../../src/modules/guest-page/shared/availability.js';
 import { fill, uiStrings } from '../../src/modules/guest-page/shared/strings.js';
 import { call, startApp, type TestApp } from '../helpers/app.js';
-import { markAvailability, NOON_TO_TEN, patchSettings, setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
+import { FOOD_MENU, markAvailability, NOON_TO_TEN, patchSettings, setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
 import { expectStatus, patchStatus } from '../helpers/orders.js';
 
 // The guest page in a real browser (issue 14, docs/guest-page.md): a guest scans a table's link,
@@ -17,6 +17,8 @@ import { expectStatus, patchStatus } from '../helpers/orders.js';
 // the kitchen. The same order again with the keyboard alone, and axe-core on every screen.
 // Issue 35: sold-out dishes and options, a cart line sold out since, ordering paused, and an order
 // scheduled for a time picked from the slots, with the app's clock and the browser's set together.
+// Issue 36: allergens and dietary labels in words on each dish (English and Spanish), the dialog's
+// traces, spice, calories and nutrition, and the allergen and diet filter, kept for the visit.
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
@@ -601,5 +603,173 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumMissing ? `${C
     } finally {
       clockAt = null;
     }
+  });
+  // --- Food information (issue 36, decisions 14) ------------------------------------------
+  const esc = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  /** The rows of the dialog's nutrition table, as [name, value] with plain spaces. */
+  const nutritionRows = (page: Page) => page.evaluate<string[][]>(`Array.from(document.querySelectorAll('#pd-nutrition tr'))
+    .map((tr) => [tr.querySelector('th').textContent, tr.querySelector('td').textContent.replace(/[\u00a0\u202f]/g, ' ')])`);
+
+  it("says each dish's allergens and labels in words, in English and Spanish, and its traces, spice, calories and nutrition in the dialog", async () => {
+    const fx = await setUpGuestPage(t.app, FOOD_MENU);
+    const burger = productIdOf(fx, 'burger');
+    const fries = productIdOf(fx, 'fries');
+    const { page, problems, foreign } = await open(tableUrl(fx));
+    await page.locator(`button.add[data-product="${burger}"]`).waitFor({ state: 'visible' });
+
+    // The cards, in words (server-rendered): allergens, traces, labels, spice.
+    const burgerCard = page.locator(`#p-${burger}`);
+    const friesCard = page.locator(`#p-${fries}`);
+    assert.equal(await burgerCard.locator('.allergens').innerText(), 'Allergens: Cereals containing gluten, Mustard');
+    assert.equal(await burgerCard.locator('.may-contain').innerText(), 'May contain: Sesame seeds');
+    assert.deepEqual(await burgerCard.locator('.tag').allInnerTexts(), ['Spicy: 2 of 3']);
+    assert.deepEqual(await friesCard.locator('.tag').allInnerTexts(), ['Vegetarian', 'Vegan', 'Gluten-free']);
+    assert.equal(await friesCard.locator('.allergens').count(), 0, 'no allergen line where there is none');
+    assert.equal(await page.locator('.food-note').innerText(), en.foodNote);
+    // Nutrition per portion on the card, behind a disclosure that opens with the keyboard too.
+    const facts = burgerCard.locator('details.facts');
+    assert.equal(await facts.locator('table').isVisible(), false);
+    await facts.locator('summary').focus();
+    await page.keyboard.press('Enter');
+    await facts.locator('table').waitFor({ state: 'visible' });
+    assert.match(await facts.locator('table').innerText(), /of which saturates\s+12 g/);
+    const menuViolations = await seriousViolations(page);
+    await shot(page, '15-food-menu.png');
+
+    // The Burger's dialog: traces, spice, and the nutrients given (no fibre), with calories first.
+    await page.getByRole('button', { name: 'Add Burger' }).click();
+    const dialog = page.locator('dialog#product-dialog');
+    await dialog.locator('#pd-add').waitFor({ state: 'visible' });
+    assert.equal(await dialog.locator('#pd-allergens').innerText(), 'Allergens: Cereals containing gluten, Mustard');
+    assert.equal(await dialog.locator('#pd-may-contain').innerText(), 'May contain: Sesame seeds');
+    assert.equal(await dialog.locator('#pd-spice').innerText(), 'Spicy: 2 of 3');
+    assert.equal(await dialog.locator('#pd-nutrition caption').innerText(), en.nutrition);
+    assert.deepEqual(await nutritionRows(page), [
+      ['Calories', '1,250 kcal'], ['Fat', '32.5 g'], ['of which saturates', '12 g'], ['Carbohydrate', '48 g'],
+      ['of which sugars', '6.5 g'], ['Protein', '35 g'], ['Salt', '2.1 g'],
+    ]);
+    // An option says what it brings.
+    assert.match(await dialog.locator('label.choice', { hasText: 'Brioche bun' }).innerText(), /Allergens: Cereals containing gluten, Eggs, Milk/);
+    assert.match(await dialog.locator('label.choice', { hasText: 'Cheese' }).innerText(), /Allergens: Milk/);
+    const dialogViolations = await seriousViolations(page);
+    await shot(page, '16-food-dialog.png');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+
+    // In Spanish: the names of the regulation in Spanish, numbers the Spanish way.
+    await page.locator('nav.langs a[hreflang="es"]').click();
+    await page.waitForURL(/[?&]lang=es\b/);
+    await page.locator(`button.add[data-product="${burger}"]`).waitFor({ state: 'visible' });
+    assert.equal(await burgerCard.locator('.allergens').innerText(), 'Alérgenos: Cereales que contengan gluten, Mostaza');
+    assert.equal(await burgerCard.locator('.may-contain').innerText(), 'Puede contener: Granos de sésamo');
+    assert.deepEqual(await friesCard.locator('.tag').allInnerTexts(), ['Vegetariano', 'Vegano', 'Sin gluten']);
+    assert.equal(await page.locator('.food-note').innerText(), es.foodNote);
+    await page.getByRole('button', { name: 'Añadir Hamburguesa' }).click();
+    await dialog.locator('#pd-add').waitFor({ state: 'visible' });
+    assert.equal(await dialog.locator('#pd-spice').innerText(), 'Picante: 2 de 3');
+    assert.equal(await dialog.locator('#pd-may-contain').innerText(), 'Puede contener: Granos de sésamo');
+    assert.equal(await dialog.locator('#pd-nutrition caption').innerText(), es.nutrition);
+    assert.deepEqual((await nutritionRows(page)).slice(0, 3), [['Calorías', '1250 kcal'], ['Grasas', '32,5 g'], ['de las cuales saturadas', '12 g']]);
+    await shot(page, '17-food-spanish.png');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Añadir Fries' }).click();
+    await dialog.locator('#pd-add').waitFor({ state: 'visible' });
+    assert.equal(await dialog.locator('#pd-spice').innerText(), 'No picante');
+    assert.match(await dialog.locator('#pd-may-contain').innerText(), new RegExp(esc('Puede contener: Cereales que contengan gluten')));
+    assert.deepEqual(await nutritionRows(page), [['Calorías', '380 kcal']], 'only what is given');
+    const spanishViolations = await seriousViolations(page);
+
+    assert.deepEqual({ menu: menuViolations, dialog: dialogViolations, spanish: spanishViolations }, { menu: [], dialog: [], spanish: [] });
+    assert.deepEqual(problems, []);
+    assert.deepEqual(foreign, []);
+  });
+
+  it('hides the dishes with a chosen allergen and keeps vegan ones only, with the keyboard alone, for the visit', async () => {
+    const fx = await setUpGuestPage(t.app, FOOD_MENU);
+    const card = (externalId: string) => page.locator(`#p-${productIdOf(fx, externalId)}`);
+    const shown = async () => {
+      const out: string[] = [];
+      for (const name of ['burger', 'fries', 'soda', 'salad']) if (await card(name).isVisible()) out.push(name);
+      return out;
+    };
+    const { page, problems, foreign } = await open(tableUrl(fx));
+    const opener = page.locator('#open-filter');
+    await opener.waitFor({ state: 'visible' });
+    assert.equal(await opener.innerText(), en.filter);
+    assert.deepEqual(await shown(), ['burger', 'fries', 'soda', 'salad']);
+    assert.equal(await page.locator('#filter-count').innerText(), '', 'no count while nothing is filtered');
+
+    // Keyboard only: to the button, Enter; Milk with Space; Vegan with the arrows.
+    await tabTo(page, '#open-filter');
+    await page.keyboard.press('Enter');
+    const dialog = page.locator('dialog#filter-dialog');
+    await dialog.locator('#filter-done').waitFor({ state: 'visible' });
+    assert.ok(await focusInside(page, 'filter-dialog'), 'focus moves into the filter');
+    assert.equal(await dialog.locator('input[type="checkbox"]').count(), 14, 'the 14 allergens');
+    assert.equal(await dialog.getByLabel('Cereals containing gluten').count(), 1);
+    await tabTo(page, '#fa-milk', 30);
+    await page.keyboard.press('Space');
+    assert.equal(await dialog.getByLabel('Milk', { exact: true }).isChecked(), true);
+    assert.equal(await dialog.locator('#filter-dialog-count').innerText(), fill(en.hiddenCount, { count: 1 }));
+    assert.deepEqual(await shown(), ['burger', 'fries', 'soda'], 'the salad has cheese, so milk');
+    await tabTo(page, '#fd-all', 30);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await dialog.getByLabel('Vegan', { exact: true }).isChecked(), true, 'two arrows down: vegan');
+    assert.equal(await dialog.locator('#filter-dialog-count').innerText(), fill(en.hiddenCount, { count: 2 }));
+    const filterViolations = await seriousViolations(page);
+    await shot(page, '18-filter.png');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    assert.ok(await focused(page, '#open-filter'), 'focus back on the button');
+    assert.deepEqual(await shown(), ['fries', 'soda'], 'vegan only: the fries and the soda');
+    assert.equal(await page.locator('#filter-count').innerText(), fill(en.hiddenCount, { count: 2 }));
+    const filteredViolations = await seriousViolations(page);
+    await shot(page, '19-filtered.png');
+
+    // A reload in the same visit keeps it; the dialog shows what is chosen.
+    await page.reload();
+    await opener.waitFor({ state: 'visible' });
+    assert.equal(await page.locator('#filter-count').innerText(), fill(en.hiddenCount, { count: 2 }));
+    assert.deepEqual(await shown(), ['fries', 'soda']);
+    await opener.click();
+    await dialog.locator('#filter-done').waitFor({ state: 'visible' });
+    assert.equal(await dialog.getByLabel('Milk', { exact: true }).isChecked(), true);
+    assert.equal(await dialog.getByLabel('Vegan', { exact: true }).isChecked(), true);
+
+    // Vegetarian keeps the soda (labelled vegan only) and the fries; milk still hides the salad.
+    await dialog.getByLabel('Vegetarian', { exact: true }).check();
+    assert.deepEqual(await shown(), ['fries', 'soda']);
+    await dialog.getByLabel('Milk', { exact: true }).uncheck();
+    assert.deepEqual(await shown(), ['fries', 'soda', 'salad']);
+    // Gluten hides the burger, not the fries that may only hold traces.
+    await dialog.getByLabel('All dishes').check();
+    await dialog.getByLabel('Cereals containing gluten').check();
+    assert.deepEqual(await shown(), ['fries', 'soda', 'salad']);
+    await dialog.locator('#filter-clear').click();
+    assert.deepEqual(await shown(), ['burger', 'fries', 'soda', 'salad']);
+    assert.equal(await dialog.getByLabel('Cereals containing gluten').isChecked(), false);
+    // Vegan and no sulphites: the soda's category is left empty, and goes with its link.
+    await dialog.getByLabel('Vegan', { exact: true }).check();
+    await dialog.getByLabel('Sulphur dioxide and sulphites').check();
+    await dialog.locator('#filter-done').click();
+    await dialog.waitFor({ state: 'hidden' });
+    assert.deepEqual(await shown(), ['fries']);
+    assert.equal(await page.locator('#filter-count').innerText(), fill(en.hiddenCount, { count: 3 }));
+    assert.equal(await page.locator('section#c-other').isVisible(), false);
+    assert.equal(await page.locator('nav.cats a[href="#c-other"]').isVisible(), false);
+    assert.equal(await page.locator('nav.cats a[href^="#c-"]:visible').count(), 1, 'the mains only');
+    assert.equal(await page.locator('#filter-empty').isVisible(), false, 'the fries are left');
+
+    // Another visit (a new tab) starts unfiltered.
+    const other = await open(tableUrl(fx));
+    await other.page.locator('#open-filter').waitFor({ state: 'visible' });
+    assert.equal(await other.page.locator('li.card:visible').count(), 4);
+    assert.equal(await other.page.locator('#filter-count').innerText(), '');
+
+    assert.deepEqual({ filter: filterViolations, filtered: filteredViolations }, { filter: [], filtered: [] });
+    assert.deepEqual([...problems, ...other.problems], []);
+    assert.deepEqual([...foreign, ...other.foreign], []);
   });
 });

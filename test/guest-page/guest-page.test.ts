@@ -5,9 +5,10 @@ import { after, before, describe, it } from 'node:test';
 import { menuFixture, type SyncBody } from '../../bench/workload.js';
 import { loadGuestAssets } from '../../src/modules/guest-page/page.assets.js';
 import { When } from '../../src/modules/guest-page/shared/availability.js';
+import { FOOD_NAMES } from '../../src/modules/guest-page/shared/food-names.js';
 import { fill, uiStrings } from '../../src/modules/guest-page/shared/strings.js';
 import { admin, assertError, call, createVenue, startApp, type Call, type TestApp } from '../helpers/app.js';
-import { GUEST_PAGE_MENU, markAvailability, NOON_TO_TEN, patchSettings, setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
+import { FOOD_MENU, GUEST_PAGE_MENU, markAvailability, NOON_TO_TEN, patchSettings, setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
 import { burgerLine, expectStatus, orderBody, patchOrderConfig, patchStatus, placeOrder, publish, setUpOrderMenu } from '../helpers/orders.js';
 
 // The guest page (issue 14): GET /m/:slug, GET /t/:token, GET /m/:slug/orders/:token and their
@@ -730,5 +731,102 @@ describe('the guest page: availability and ordering hours', () => {
     } finally {
       clockAt = null;
     }
+  });
+});
+
+// Issue 36 (decisions 14): each dish's allergens and dietary labels in words, its traces, spice and
+// nutrition, in the server's first paint and in the page's language; the names of that language
+// only in the page; the filter's codes on the cards.
+describe('the guest page: food information', () => {
+  const en = uiStrings('en');
+  let p: GuestPageFixture;
+  before(async () => {
+    p = await setUpGuestPage(t.app, FOOD_MENU);
+    await patchSettings(t.app, p.v, { enabledLanguages: ['en', 'es', 'ar', 'de', 'uk'] });
+  });
+
+  function cardOf(html: string, productId: string): string {
+    const match = new RegExp(`<li class="[^"]*" id="p-${productId}"[^>]*>[\\s\\S]*?</li>`).exec(html);
+    assert.ok(match, `the card of ${productId}`);
+    return match[0];
+  }
+  const page = async (lang: string) => {
+    const res = await get(`/m/${p.v.slug}?lang=${lang}`);
+    assert.equal(res.status, 200);
+    const html = text(res);
+    assertSafeHtml(html, `food information in ${lang}`);
+    return html;
+  };
+  /** Every allergen and label name of a language. */
+  const namesIn = (language: keyof typeof FOOD_NAMES) => [...Object.values(FOOD_NAMES[language].allergens), ...Object.values(FOOD_NAMES[language].labels)];
+
+  it('says allergens, traces, labels, spice and nutrition per portion in words, before any script runs', async () => {
+    const html = await page('en');
+    const { burger, fries, soda } = p.ids.productIds;
+    const burgerCard = cardOf(html, burger);
+    // Declared gluten and the pickles' mustard; codes for the filter, words for the guest.
+    assert.match(burgerCard, /^<li class="card" id="p-[^"]+" data-allergens="gluten mustard">/);
+    assert.ok(burgerCard.includes('<p class="meta allergens"><span class="label">Allergens:</span> Cereals containing gluten, Mustard</p>'), burgerCard);
+    assert.ok(burgerCard.includes('<p class="meta may-contain"><span class="label">May contain:</span> Sesame seeds</p>'), burgerCard);
+    assert.ok(burgerCard.includes('<p class="tags"><span class="tag tag-spice">Spicy: 2 of 3</span></p>'), burgerCard);
+    const table = /<details class="facts"><summary>Nutrition per portion<\/summary><table class="nutrition">([\s\S]*?)<\/table><\/details>/.exec(burgerCard)?.[1];
+    assert.ok(table, burgerCard);
+    const rows = [...table.matchAll(/<tr( class="part")?><th scope="row">([^<]+)<\/th><td>([^<]+)<\/td><\/tr>/g)].map((m) => [m[2], m[3], !!m[1]]);
+    assert.deepEqual(rows, [
+      ['Calories', '1,250 kcal', false], ['Fat', '32.5 g', false], ['of which saturates', '12 g', true], ['Carbohydrate', '48 g', false],
+      ['of which sugars', '6.5 g', true], ['Protein', '35 g', false], ['Salt', '2.1 g', false],
+    ], 'the nutrients given, fibre not');
+
+    const friesCard = cardOf(html, fries);
+    assert.match(friesCard, /^<li class="card" id="p-[^"]+" data-labels="vegetarian vegan gluten_free">/, 'traces are not for the filter');
+    assert.ok(friesCard.includes('<p class="tags"><span class="tag tag-diet">Vegetarian</span> <span class="tag tag-diet">Vegan</span> <span class="tag tag-diet">Gluten-free</span></p>'), friesCard);
+    assert.doesNotMatch(friesCard, /Not spicy|class="meta allergens"/, 'not spicy and no allergen: nothing on the card');
+    assert.ok(friesCard.includes('<summary>Nutrition per portion</summary>'), 'calories alone still make the table');
+    // Only what a dish says: no traces, no nutrition.
+    const sodaCard = cardOf(html, soda);
+    assert.match(sodaCard, /^<li class="card" id="p-[^"]+" data-allergens="sulphites" data-labels="vegan">/);
+    assert.doesNotMatch(sodaCard, /may-contain|details/);
+
+    // The filter, shown by the script; the line under the menu; the names of English only.
+    assert.ok(html.includes(`<div class="filter-bar" id="filter-bar" hidden><button type="button" class="filter-open" id="open-filter" aria-haspopup="dialog">${en.filter}</button>`));
+    assert.ok(html.includes(`<p class="food-note">${en.foodNote}</p>\n</main>`), 'under the menu');
+    assert.deepEqual(dataOf(html).food, FOOD_NAMES.en);
+  });
+
+  it("speaks the page's language: the regulation's names in German and Spanish, and in Ukrainian beside English page words", async () => {
+    const { burger, fries } = p.ids.productIds;
+    const de = uiStrings('de');
+    const german = await page('de');
+    assert.ok(cardOf(german, burger).includes('<span class="label">Allergene:</span> Glutenhaltiges Getreide, Senf</p>'), cardOf(german, burger));
+    assert.ok(cardOf(german, burger).includes('<span class="label">Kann Spuren enthalten:</span> Sesamsamen</p>'));
+    assert.ok(cardOf(german, burger).includes('<span class="tag tag-spice">Scharf: 2 von 3</span>'));
+    assert.ok(cardOf(german, burger).includes('<tr><th scope="row">Kalorien</th><td>1.250 kcal</td></tr><tr><th scope="row">Fett</th><td>32,5 g</td></tr><tr class="part"><th scope="row">davon gesättigte Fettsäuren</th><td>12 g</td></tr>'));
+    assert.ok(cardOf(german, fries).includes('<span class="tag tag-diet">Vegetarisch</span> <span class="tag tag-diet">Vegan</span> <span class="tag tag-diet">Glutenfrei</span>'));
+    assert.ok(german.includes(`<p class="food-note">${de.foodNote}</p>`));
+    assert.deepEqual(dataOf(german).food, FOOD_NAMES.de);
+
+    const spanish = await page('es');
+    assert.ok(cardOf(spanish, burger).includes('<span class="label">Alérgenos:</span> Cereales que contengan gluten, Mostaza</p>'));
+    assert.ok(spanish.includes(`<p class="food-note">${uiStrings('es').foodNote}</p>`));
+
+    // Ukrainian: the page's words fall back to English, the names do not.
+    const ukrainian = await page('uk');
+    assert.ok(cardOf(ukrainian, burger).includes('<span class="label">Allergens:</span> Зернові, що містять глютен, Гірчиця</p>'), cardOf(ukrainian, burger));
+    assert.ok(cardOf(ukrainian, fries).includes('<span class="tag tag-diet">Вегетаріанське</span>'));
+    assert.deepEqual(dataOf(ukrainian).food, FOOD_NAMES.uk);
+
+    // Each page carries the names of its own language, no other's (the script has none).
+    for (const [html, own] of [[german, 'de'], [spanish, 'es'], [ukrainian, 'uk']] as const) {
+      const foreign = (['en', 'fr', 'it', 'pl', 'cs', 'ru', 'ja'] as const).flatMap((l) => namesIn(l)).filter((name) => !namesIn(own).includes(name) && name.length > 5);
+      const said = (name: string) => new RegExp(`(?<!\\p{L})${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\p{L})`, 'u').test(html);
+      assert.deepEqual(foreign.filter(said), [], `${own}: only its own names`);
+    }
+  });
+
+  it('shows no filter on a menu whose dishes say nothing about food, and the line under the menu all the same', async () => {
+    const bare = await setUpGuestPage(t.app);
+    const plain = text(await get(`/m/${bare.v.slug}`));
+    assert.doesNotMatch(plain, /filter-bar|class="meta allergens"|class="tags"|<details/);
+    assert.ok(plain.includes(`<p class="food-note">${en.foodNote}</p>`));
   });
 });

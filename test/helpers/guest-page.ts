@@ -15,6 +15,40 @@ export const GUEST_PAGE_MENU = {
   ),
 };
 
+/** Food information on the ingredients (decisions 14). */
+const INGREDIENT_ALLERGENS: Record<string, string[]> = {
+  'bun-white': ['gluten'],
+  'bun-brioche': ['gluten', 'eggs', 'milk'],
+  cheese: ['milk'],
+  pickles: ['mustard'],
+};
+
+/** Food information on the products: declared, traces, labels, spice, calories and nutrition. */
+const PRODUCT_FOOD: Record<string, Record<string, unknown>> = {
+  // Gluten declared, mustard from its pickles; sesame traces; spicy; every nutrient but fibre.
+  burger: {
+    allergens: ['gluten'],
+    mayContain: ['sesame'],
+    spiceLevel: 2,
+    calories: 1250,
+    nutrition: { fat: 32.5, saturatedFat: 12, carbohydrate: 48, sugars: 6.5, protein: 35, salt: 2.1 },
+  },
+  // Vegan and gluten-free, fried beside breaded things: gluten traces only.
+  fries: { dietaryLabels: ['vegetarian', 'vegan', 'gluten_free'], mayContain: ['gluten'], spiceLevel: 0, calories: 380 },
+  // Labelled vegan only (a vegan dish is vegetarian too); sulphites, alone in its category.
+  soda: { dietaryLabels: ['vegan'], allergens: ['sulphites'] },
+};
+
+/** GUEST_PAGE_MENU with food information, and a vegetarian salad whose cheese brings milk. */
+export const FOOD_MENU = {
+  ...GUEST_PAGE_MENU,
+  ingredients: GUEST_PAGE_MENU.ingredients.map((i) => (INGREDIENT_ALLERGENS[i.externalId] ? { ...i, allergens: INGREDIENT_ALLERGENS[i.externalId] } : i)),
+  products: [
+    ...GUEST_PAGE_MENU.products.map((p) => ({ ...p, ...PRODUCT_FOOD[p.externalId] })),
+    { externalId: 'salad', name: 'Salad', priceMinor: 800, categoryExternalId: 'mains', sortOrder: 4, ingredientExternalIds: ['cheese'], dietaryLabels: ['vegetarian'] },
+  ],
+};
+
 export interface GuestPageFixture {
   v: VenueFixture;
   ids: MenuIds;

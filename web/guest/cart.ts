@@ -1,6 +1,7 @@
 // The cart: lines of product + options, kept in local storage per venue so a reload (or a trip
 // to another language) keeps it; priced from the guest menu as the server will price it.
 import type { ItemAvailability, OrderingInfo } from '../../src/modules/guest-page/shared/availability.js';
+import type { FoodInfo } from '../../src/modules/guest-page/shared/food.js';
 import { load, randomKey, save } from './storage.js';
 
 export interface MenuOption {
@@ -10,6 +11,8 @@ export interface MenuOption {
   priceAdjustment: number;
   /** Live availability (decisions 13); absent reads as available. */
   availability?: ItemAvailability;
+  /** Allergen codes of its ingredient (decisions 14). */
+  allergens?: string[];
 }
 
 export interface MenuGroup {
@@ -20,7 +23,8 @@ export interface MenuGroup {
   options: MenuOption[];
 }
 
-export interface MenuProduct {
+/** A product of the guest menu JSON, with its food information (decisions 14). */
+export interface MenuProduct extends FoodInfo {
   id: string;
   name: string;
   description: string | null;

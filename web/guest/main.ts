@@ -3,6 +3,7 @@
 import './guest.css';
 import type { PageData, StatusPageData } from '../../src/modules/guest-page/shared/page-data.js';
 import { byId, pageData } from './dom.js';
+import { startFilter } from './filter.js';
 import { startMenu } from './menu.js';
 import { startStatus } from './status.js';
 
@@ -11,5 +12,8 @@ if (byId('status')) {
   if (data) startStatus(data);
 } else if (byId('menu')) {
   const data = pageData<PageData>();
-  if (data) startMenu(data);
+  if (data) {
+    startFilter(data);
+    startMenu(data);
+  }
 }

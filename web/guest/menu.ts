@@ -10,6 +10,7 @@ import {
   When,
   type OrderingInfo,
 } from '../../src/modules/guest-page/shared/availability.js';
+import { foodFacts, namesOf } from '../../src/modules/guest-page/shared/food.js';
 import { formatMoney } from '../../src/modules/guest-page/shared/money.js';
 import type { GuestOrderType, PageData } from '../../src/modules/guest-page/shared/page-data.js';
 import { fill } from '../../src/modules/guest-page/shared/strings.js';
@@ -146,18 +147,22 @@ export function startMenu(data: PageData): void {
       // An unavailable option is greyed, says why, and cannot be chosen.
       const status = availabilityLabel(o.availability, when, now, t);
       const off = status !== null;
-      const note = off ? h('small', { class: 'choice-status' }, status) : null;
+      // What the option brings in allergens, in words; then why it cannot be chosen, if so.
+      const allergens = namesOf(o.allergens, data.food.allergens);
+      const text = h('span', {}, optionLabel(o.name, o.priceAdjustment),
+        allergens.length > 0 ? h('small', { class: 'choice-allergens' }, `${t.allergens}: ${allergens.join(', ')}`) : null,
+        off ? h('small', { class: 'choice-status' }, status) : null);
       if (group.type === 'single_choice') {
         return h('label', { class: off ? 'choice unavailable' : 'choice', for: id },
-          h('input', { type: 'radio', id, name: `g-${group.id}`, value: o.id, disabled: off, onchange: onChange }), optionLabel(o.name, o.priceAdjustment), note);
+          h('input', { type: 'radio', id, name: `g-${group.id}`, value: o.id, disabled: off, onchange: onChange }), text);
       }
       if (group.type === 'add_ingredients') {
         return h('label', { class: off ? 'choice choice-qty unavailable' : 'choice choice-qty', for: id },
-          h('span', {}, optionLabel(o.name, o.priceAdjustment), note),
+          text,
           h('input', { type: 'number', id, 'data-option': o.id, min: 0, max: 10, value: 0, inputmode: 'numeric', disabled: off, oninput: onChange }));
       }
       return h('label', { class: off ? 'choice unavailable' : 'choice', for: id },
-        h('input', { type: 'checkbox', id, value: o.id, disabled: off, onchange: onChange }), optionLabel(o.name, o.priceAdjustment), note);
+        h('input', { type: 'checkbox', id, value: o.id, disabled: off, onchange: onChange }), text);
     });
     return h('fieldset', { class: 'group', 'data-group': group.id, 'aria-describedby': errorId },
       h('legend', {}, group.name, group.isRequired ? h('span', { class: 'req' }, ` · ${t.required}`) : null),
@@ -194,6 +199,31 @@ export function startMenu(data: PageData): void {
       h('button', { type: 'button', class: 'step', 'aria-label': t.increase, onclick: () => set(current + 1) }, '+'));
   }
 
+  /**
+   * The dish's food information in words (decisions 14): labels and spice, allergens, traces, and
+   * nutrition per portion as a table; null when the dish says none.
+   */
+  function foodBox(product: MenuProduct): HTMLElement | null {
+    const facts = foodFacts(product, t, data.food, data.locale);
+    const tags = [...facts.labels.map((name) => h('span', { class: 'tag tag-diet' }, name)),
+      facts.spice ? h('span', { class: 'tag tag-spice', id: 'pd-spice' }, facts.spice.text) : null].filter((x) => x !== null);
+    const line = (label: string, names: string[], id: string) =>
+      names.length > 0 ? h('p', { class: 'meta', id }, h('span', { class: 'label' }, `${label}:`), ` ${names.join(', ')}`) : null;
+    const table = facts.nutrition.length > 0
+      ? h('table', { class: 'nutrition', id: 'pd-nutrition' },
+        h('caption', {}, t.nutrition),
+        h('tbody', {}, ...facts.nutrition.map((r) => h('tr', { class: r.part ? 'part' : null }, h('th', { scope: 'row' }, r.label), h('td', {}, r.value)))))
+      : null;
+    const parts = [
+      // Spaced, so the words read apart (flex items: the space does not show).
+      tags.length > 0 ? h('p', { class: 'tags' }, ...tags.flatMap((tag, i) => (i === 0 ? [tag] : [' ', tag]))) : null,
+      line(t.allergens, facts.allergens, 'pd-allergens'),
+      line(t.mayContain, facts.mayContain, 'pd-may-contain'),
+      table,
+    ].filter((x) => x !== null);
+    return parts.length > 0 ? h('div', { class: 'food' }, ...parts) : null;
+  }
+
   function openProduct(product: MenuProduct): void {
     let quantity = 1;
     const addButton = h('button', { type: 'submit', class: 'primary', id: 'pd-add' });
@@ -211,6 +241,7 @@ export function startMenu(data: PageData): void {
         h('button', { type: 'button', class: 'close', 'aria-label': t.close, onclick: () => productDialog.close() }, '×')),
       product.description ? h('p', { class: 'desc' }, product.description) : null,
       h('p', { class: 'price' }, money(basePrice(product))),
+      foodBox(product),
       ...product.modifierGroups.map((g) => groupFieldset(g, refresh)),
       h('div', { class: 'sheet-foot' }, stepper(1, t.quantity, (n) => {
         quantity = n;

@@ -1,5 +1,6 @@
-// Local storage that never throws: private modes and full quotas turn it into a no-op (and so
-// does its absence, as in the unit tests that run the cart under Node).
+// Local and session storage that never throw: private modes and full quotas turn them into a
+// no-op (and so does their absence, as in the unit tests that run the cart under Node). The cart
+// lives in local storage; the guest's food filter for the visit (the tab) in session storage.
 
 interface KeyValueStore {
   getItem(key: string): string | null;
@@ -7,21 +8,23 @@ interface KeyValueStore {
   removeItem(key: string): void;
 }
 
-const store = (): KeyValueStore | undefined => (globalThis as { localStorage?: KeyValueStore }).localStorage;
+type Where = 'localStorage' | 'sessionStorage';
 
-export function load<T>(key: string): T | null {
+const store = (where: Where): KeyValueStore | undefined => (globalThis as { [K in Where]?: KeyValueStore })[where];
+
+export function load<T>(key: string, where: Where = 'localStorage'): T | null {
   try {
-    const text = store()?.getItem(key);
+    const text = store(where)?.getItem(key);
     return text ? (JSON.parse(text) as T) : null;
   } catch {
     return null;
   }
 }
 
-export function save(key: string, value: unknown): void {
+export function save(key: string, value: unknown, where: Where = 'localStorage'): void {
   try {
-    if (value === null) store()?.removeItem(key);
-    else store()?.setItem(key, JSON.stringify(value));
+    if (value === null) store(where)?.removeItem(key);
+    else store(where)?.setItem(key, JSON.stringify(value));
   } catch {
     // Nothing to do: the cart lives for this page view only.
   }

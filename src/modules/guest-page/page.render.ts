@@ -4,6 +4,7 @@
 import { escapeHtml as e, jsonForHtml } from '../../http/html.js';
 import type { MediaImageView } from '../media/media.schemas.js';
 import type { GuestMenuView, GuestOrderView } from '../guest/guest.schemas.js';
+import { foodFacts, type FoodFacts, type FoodNames, type NutritionRow } from './shared/food.js';
 import { formatMoney } from './shared/money.js';
 import type { PageData, StatusPageData } from './shared/page-data.js';
 import { stepStates } from './shared/page-data.js';
@@ -71,11 +72,39 @@ function priceHtml(p: Product, money: (minor: number) => string): string {
   return `<p class="price"><strong>${e(money(shown))}</strong></p>`;
 }
 
+/** Nutrition per portion as a table (calories first, "of which" lines indented). */
+function nutritionTable(rows: NutritionRow[], strings: UiStrings, captionClass = ''): string {
+  if (rows.length === 0) return '';
+  const body = rows.map((r) => `<tr${r.part ? ' class="part"' : ''}><th scope="row">${e(r.label)}</th><td>${e(r.value)}</td></tr>`).join('');
+  return `<table class="nutrition"><caption${captionClass ? ` class="${captionClass}"` : ''}>${e(strings.nutrition)}</caption><tbody>${body}</tbody></table>`;
+}
+
+/**
+ * A dish's food information in words (decisions 14): dietary labels and spice as tags, allergens
+ * and traces as lines, and nutrition per portion behind a disclosure, readable without the script.
+ */
+function foodHtml(facts: FoodFacts, strings: UiStrings): string {
+  // Spaced, so the words read apart (the tags are flex items: the space does not show).
+  const tags = [
+    ...facts.labels.map((name) => `<span class="tag tag-diet">${e(name)}</span>`),
+    facts.spice && facts.spice.level > 0 ? `<span class="tag tag-spice">${e(facts.spice.text)}</span>` : '',
+  ].filter(Boolean).join(' ');
+  const line = (label: string, names: string[], className: string) =>
+    names.length > 0 ? `<p class="meta ${className}"><span class="label">${e(label)}:</span> ${e(names.join(', '))}</p>` : '';
+  return (tags ? `<p class="tags">${tags}</p>` : '') +
+    line(strings.allergens, facts.allergens, 'allergens') +
+    line(strings.mayContain, facts.mayContain, 'may-contain') +
+    (facts.nutrition.length > 0
+      ? `<details class="facts"><summary>${e(strings.nutrition)}</summary>${nutritionTable(facts.nutrition, strings, 'visually-hidden')}</details>`
+      : '');
+}
+
 /**
  * A product's card. An unavailable one is greyed and says why and until when ("Sold out until
- * 18:30"); its Add button stays hidden (the script shows the others).
+ * 18:30"); its Add button stays hidden (the script shows the others). Its allergens and labels
+ * are also codes in data attributes, for the guest's filter.
  */
-function productCard(p: Product, strings: UiStrings, money: (minor: number) => string, promotions: Map<string, string>, unavailable: string | undefined): string {
+function productCard(p: Product, strings: UiStrings, money: (minor: number) => string, promotions: Map<string, string>, unavailable: string | undefined, food: FoodNames, locale: string): string {
   const badges = [
     p.badgeLabel ? `<span class="badge">${e(p.badgeLabel)}</span>` : '',
     p.promotionId && promotions.has(p.promotionId) ? `<span class="badge badge-offer">${e(promotions.get(p.promotionId) as string)}</span>` : '',
@@ -84,10 +113,11 @@ function productCard(p: Product, strings: UiStrings, money: (minor: number) => s
   const ingredients = p.ingredients.length > 0
     ? `<p class="meta"><span class="label">${e(strings.ingredients)}:</span> ${e(p.ingredients.map((i) => i.name).join(', '))}</p>`
     : '';
-  return `<li class="card${unavailable ? ' sold-out' : ''}" id="p-${e(p.id)}">
+  const codes = (name: string, list: string[]) => (list.length > 0 ? ` data-${name}="${e(list.join(' '))}"` : '');
+  return `<li class="card${unavailable ? ' sold-out' : ''}" id="p-${e(p.id)}"${codes('allergens', p.effectiveAllergens)}${codes('labels', p.dietaryLabels)}>
 ${picture(p.image, 'card-image', '(min-width: 48rem) 12rem, 28vw')}<div class="card-body">
 <h3 class="card-title">${e(p.name)}</h3>${badges ? `<p class="badges">${badges}</p>` : ''}
-${p.description ? `<p class="desc">${e(p.description)}</p>` : ''}${amount}${ingredients}${unavailable ? `<p class="availability">${e(unavailable)}</p>` : ''}
+${p.description ? `<p class="desc">${e(p.description)}</p>` : ''}${amount}${ingredients}${foodHtml(foodFacts(p, strings, food, locale), strings)}${unavailable ? `<p class="availability">${e(unavailable)}</p>` : ''}
 <div class="card-foot">${priceHtml(p, money)}<button type="button" class="add" data-product="${e(p.id)}" aria-label="${e(fill(strings.addNamed, { name: p.name }))}" hidden>${e(strings.add)}</button></div>
 </div>
 </li>`;
@@ -144,6 +174,10 @@ export function renderMenuPage(page: MenuPage): string {
       .join('')}</ul></nav>`
     : '';
   const logo = menu.venue.logo ? picture(menu.venue.logo, 'logo', '3rem') : '';
+  // The guest's allergen and diet filter needs the script: shown by it, when a dish says anything.
+  const filter = menu.products.some((p) => p.effectiveAllergens.length > 0 || p.dietaryLabels.length > 0)
+    ? `<div class="filter-bar" id="filter-bar" hidden><button type="button" class="filter-open" id="open-filter" aria-haspopup="dialog">${e(strings.filter)}</button><p class="filter-count" id="filter-count" role="status"></p></div>`
+    : '';
   const body = `<header class="top">
 <div class="venue">${logo}<div><h1>${e(menu.venue.name)}</h1>${page.table ? `<p class="table-name">${e(fill(strings.table, { name: page.table.name }))}</p>` : ''}</div></div>
 ${languages}
@@ -151,9 +185,12 @@ ${languages}
 <p class="notice" id="ordering-notice" role="status"${page.notice ? '' : ' hidden'}>${page.notice ? e(page.notice) : ''}</p>
 ${banners(menu, strings)}
 ${nav}
+${filter}
 <main id="menu">
 ${sections.map((s) => `<section class="category" id="${e(s.id)}" aria-labelledby="${e(s.id)}-h"><h2 id="${e(s.id)}-h">${e(s.name)}</h2>
-<ul class="cards">${s.products.map((p) => productCard(p, strings, money, promotions, page.labels.get(p.id))).join('\n')}</ul></section>`).join('\n')}
+<ul class="cards">${s.products.map((p) => productCard(p, strings, money, promotions, page.labels.get(p.id), page.data.food, menu.locale)).join('\n')}</ul></section>`).join('\n')}
+<p class="filter-empty" id="filter-empty" hidden>${e(strings.noneShown)}</p>
+<p class="food-note">${e(strings.foodNote)}</p>
 </main>
 <div class="cart-bar" id="cart-bar" hidden></div>
 <p class="visually-hidden" id="announce" aria-live="polite"></p>`;

@@ -11,6 +11,7 @@ import { sharedHours } from '../availability/opening-hours.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { GuestAssets } from './page.assets.js';
 import { renderMenuPage, renderStatusPage, type LanguageLink } from './page.render.js';
+import { foodNames } from './shared/food-names.js';
 import { availabilityLabel, nextDayStart, orderingNotice, When, type OpenWindow } from './shared/availability.js';
 import type { GuestOrderType, GuestPayment, PageData, PageMode } from './shared/page-data.js';
 import { UI_LANGUAGES, uiStrings } from './shared/strings.js';
@@ -170,6 +171,7 @@ export class GuestPageService {
       orderUrl: `${guestVenuePath(slug)}/orders`,
       statusPageBase: `${menuPagePath(slug)}/orders/`,
       strings,
+      food: foodNames(read.locale),
     };
     const languages: LanguageLink[] = read.info.languages.map((code) => ({
       code,

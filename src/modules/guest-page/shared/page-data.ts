@@ -1,5 +1,6 @@
 // What the server hands the page's script, in a JSON data block (not executed, so the CSP holds).
 import type { OpenWindow, OrderingInfo } from './availability.js';
+import type { FoodNames } from './food.js';
 import type { UiStrings } from './strings.js';
 
 export type PageMode = 'table' | 'menu';
@@ -33,6 +34,8 @@ export interface PageData {
   /** The status page of an order: this, then its token. */
   statusPageBase: string;
   strings: UiStrings;
+  /** The allergen and dietary label names in this page's language only (decisions 14). */
+  food: FoodNames;
 }
 
 export interface StatusPageData {
