@@ -130,7 +130,7 @@ describe('GET /docs: the API reference pages', () => {
 
 const chromiumMissing = !fs.existsSync(CHROMIUM);
 
-describe('GET /docs in Chromium', { skip: chromiumMissing ? `${CHROMIUM} is not installed (.ci/run installs it)` : false, timeout: 90_000 }, () => {
+describe('GET /docs in Chromium', { skip: chromiumMissing ? `${CHROMIUM} is not installed (.ci/run installs it)` : false, timeout: 180_000 }, () => {
   let t: TestApp;
   let origin: string;
   let browser: Browser;
