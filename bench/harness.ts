@@ -318,23 +318,26 @@ async function loadPinned(url: string, headers: Record<string, string>, pid: num
 
 export const ROUNDS = 3;
 
-/** A server under load: the URL loaded and the process its CPU time is read from. */
+/** A server under load: the URL loaded, the process its CPU time is read from, and its own request headers if any. */
 export interface Side {
   url: string;
   pid: number;
+  /** Sent instead of the shared headers (two venues' reads, each with its own ETag). */
+  headers?: Record<string, string>;
 }
 
 /**
- * Two servers loaded in ROUNDS interleaved rounds (a, b, a, b, ...), both pinned and sent the same
- * headers, so a drift of the machine falls on both; the round with the median req/s ratio is
+ * Two servers (or two routes of one) loaded in ROUNDS interleaved rounds (a, b, a, b, ...), both pinned
+ * and sent the same headers unless a side names its own, so a drift of the machine falls on both; the round with the median req/s ratio is
  * reported, with its CPU per request.
  */
 export async function interleaved(a: Side, b: Side, headers: Record<string, string>): Promise<readonly [Load, Load]> {
   return pinned(async () => {
-    await autocannonRun(a.url, headers, { amount: 500 });
-    await autocannonRun(b.url, headers, { amount: 500 });
+    const [aHeaders, bHeaders] = [a.headers ?? headers, b.headers ?? headers];
+    await autocannonRun(a.url, aHeaders, { amount: 500 });
+    await autocannonRun(b.url, bHeaders, { amount: 500 });
     const rounds: [Load, Load][] = [];
-    for (let round = 0; round < ROUNDS; round += 1) rounds.push([await timedRun(a.url, headers, a.pid), await timedRun(b.url, headers, b.pid)]);
+    for (let round = 0; round < ROUNDS; round += 1) rounds.push([await timedRun(a.url, aHeaders, a.pid), await timedRun(b.url, bHeaders, b.pid)]);
     rounds.sort(([a1, b1], [a2, b2]) => a1.rps / b1.rps - a2.rps / b2.rps);
     return rounds[Math.floor(ROUNDS / 2)];
   }, false, [a.pid, b.pid]);

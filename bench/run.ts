@@ -3,6 +3,7 @@
 // `npm run bench -- --scale`: the same venue alone and among 1,000 (bench/scale.ts).
 // `npm run bench -- --webhooks`: only the webhook figures (bench/webhooks.ts).
 // `npm run bench -- --instructions`: the hot reads in instructions per request (bench/instructions.ts).
+// `npm run bench -- --availability`: only the guest menu with sold-out marks and opening hours (bench/availability.ts).
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -17,6 +18,7 @@ import {
   median, metrics, newVenue, peakRssMb, PIN, prepareEngine, printReport, quick, ratioMetric, root, ROUNDS, round, rssMb, startCarta,
   stop, versusTiny, waitFor, SERVER_CPU, LOAD_CPU, type EngineEnv, type Server,
 } from './harness.js';
+import { availabilityBench, availabilityBenchAlone } from './availability.js';
 import { makeBenchImage } from './images.js';
 import { guestOrderVenue, placeOrders, rawOrderWrites, ORDER_GUESTS } from './orders.js';
 import { rawSqlWrite } from './raw-sql.js';
@@ -251,6 +253,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('--scale')) return scaleBench();
   if (process.argv.includes('--webhooks')) return webhookBenchAlone();
   if (process.argv.includes('--instructions')) return instructionBench();
+  if (process.argv.includes('--availability')) return availabilityBenchAlone();
   log(`carta bench: engine ${engine}${quick ? ' (quick)' : ''}, node ${process.version}, ${PIN ? `HTTP loads pinned: servers on core ${SERVER_CPU}, autocannon on core ${LOAD_CPU}` : 'unpinned (no taskset or one core)'}`);
   const e = await prepareEngine();
   const startedAt = new Date().toISOString();
@@ -419,6 +422,10 @@ async function main(): Promise<void> {
     const cartaImage = await load(`${url}${imageFile.path}`);
     log(`image ${round(cartaImage.rps)} req/s vs bare ${round(bareImage.rps)}`);
     ratioMetric(`GET /media/... (${round(imageFile.bytes / 1024)} KB WebP), 10 connections: req/s vs bare Fastify`, cartaImage.rps, bareImage.rps, 'req/s', '>=', 0.8);
+
+    // The guest menu with 50 sold-out marks and opening hours (closed now) against the same menu
+    // without them: the fixture venue's (published above).
+    await availabilityBench(url, { key: venue.key, slug: venueSlug });
 
     await orderWritePath(url, e);
     await webhookBench(url);
