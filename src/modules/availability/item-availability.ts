@@ -1,6 +1,7 @@
 // What is available when (decisions 13), pure: sold-out marks and category schedules in, the
 // availability of products, options and ingredients at one instant out. The menu reads, the guest
 // menu and order placement all judge by this one file.
+import { createHash } from 'node:crypto';
 import { ORDERING_HORIZON_MS } from '../../limits.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
 import type { AvailabilityReason, AvailabilityValue } from './availability.schemas.js';
@@ -70,7 +71,8 @@ export function stateAt(marks: Marks, categories: readonly ScheduledCategory[], 
     if (!hours.isOpenAt(at)) closedCategories.set(c.id, hours.opensAt(at, ORDERING_HORIZON_MS));
   }
   const list = (m: Map<string, number | null>) => [...m].map(([id, until]) => `${id}@${until ?? ''}`).sort().join(',');
-  const key = `${list(products)};${list(ingredientIds)};${list(closedCategories)}`;
+  // A short digest: the guest menu's cache version carries it, compared on every read.
+  const key = createHash('sha1').update(`${list(products)};${list(ingredientIds)};${list(closedCategories)}`).digest('base64url').slice(0, 16);
   return { at, validUntil, products, ingredientIds, ingredientExternalIds, closedCategories, key };
 }
 
