@@ -2,7 +2,8 @@ import { unwrap, type OpeningHours, type Settings } from '@carta/client';
 import { sharedHours } from '../modules/availability/opening-hours.js';
 import { orderingAt } from '../modules/availability/ordering.js';
 import { client, defaultTerminal, type Terminal } from './integrator.js';
-import { formatLocal, parseDuration, parseUntil, UNTIL_FORMS, wallClock } from './venue-time.js';
+import { wallClock } from '../modules/merch/schedule.js';
+import { dateOf, formatLocal, parseDuration, parseUntil, UNTIL_FORMS } from './venue-time.js';
 
 // The service-day commands (decisions 13), over HTTP with CARTA_URL and CARTA_API_KEY like the other
 // integrator commands: `carta availability list|off|on` (sold out, live, no publish), `carta hours`
@@ -114,8 +115,7 @@ function hoursText(s: Settings, now: number): string {
     DAYS.forEach((day, i) => {
       lines.push(`  ${day.padEnd(10)} ${shiftsText(hours.weekly.filter((e) => e.day === day), i === 6 ? 'monday' : DAYS[i + 1])}`);
     });
-    const today = wallClock(now, s.timezone);
-    const todayDate = `${today.year}-${String(today.month).padStart(2, '0')}-${String(today.day).padStart(2, '0')}`;
+    const todayDate = dateOf(wallClock(now, s.timezone));
     const dates = [...new Set(hours.exceptions.map((e) => e.date))].sort();
     const ahead = dates.filter((d) => d >= todayDate);
     if (ahead.length > 0) {

@@ -6,7 +6,7 @@
 // the server reads schedules and opening hours by: a time a DST jump forward skips is the moment
 // after the gap, a time that happens twice its first occurrence.
 
-import { normaliseScheduleTime, scheduleInstant, zonedToInstant } from '../modules/merch/schedule.js';
+import { normaliseScheduleTime, scheduleInstant, wallClock, zonedToInstant, type WallClock } from '../modules/merch/schedule.js';
 
 const MINUTE = 60_000;
 const HHMM = /^([01]?\d|2[0-3]):([0-5]\d)$/;
@@ -15,45 +15,14 @@ const DURATION = /^(?:(\d+)h)?(?:(\d+)m?)?$/;
 /** What `--until` takes, for help texts and errors. */
 export const UNTIL_FORMS = 'HH:MM (the next one: today, or tomorrow once passed), "tomorrow HH:MM", YYYY-MM-DDTHH:MM (both in the venue timezone), or an ISO 8601 time with Z or an offset';
 
-interface WallParts {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  weekday: string;
-}
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      weekday: 'short',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-/** The wall clock in `timeZone` at instant `t`. */
-export function wallClock(t: number, timeZone: string): WallParts {
-  const parts: Record<string, string> = {};
-  for (const p of formatter(timeZone).formatToParts(new Date(t))) parts[p.type] = p.value;
-  return { year: +parts.year, month: +parts.month, day: +parts.day, hour: +parts.hour, minute: +parts.minute, weekday: parts.weekday };
-}
+/** A wall clock's short weekday name (its date's, whatever the zone). */
+const weekdayOf = (w: WallClock) => WEEKDAYS[new Date(Date.UTC(w.year, w.month - 1, w.day)).getUTCDay()];
 
 const pad = (n: number) => String(n).padStart(2, '0');
-const dateOf = (w: WallParts) => `${w.year}-${pad(w.month)}-${pad(w.day)}`;
-const timeOf = (w: WallParts) => `${pad(w.hour)}:${pad(w.minute)}`;
+export const dateOf = (w: WallClock) => `${w.year}-${pad(w.month)}-${pad(w.day)}`;
+const timeOf = (w: WallClock) => `${pad(w.hour)}:${pad(w.minute)}`;
 
 /** The instant of `hh:mm` on the local date `days` after the one of `now`, in `timeZone`. */
 function atLocalTime(now: number, timeZone: string, days: number, hh: number, mm: number): number {
@@ -96,9 +65,9 @@ export function parseDuration(text: string): number | null {
 export function formatLocal(t: number, timeZone: string, now: number): string {
   const w = wallClock(t, timeZone);
   const today = wallClock(now, timeZone);
-  const dayNumber = (p: WallParts) => Date.UTC(p.year, p.month - 1, p.day) / 86_400_000;
+  const dayNumber = (p: WallClock) => Date.UTC(p.year, p.month - 1, p.day) / 86_400_000;
   const days = dayNumber(w) - dayNumber(today);
   if (days === 0) return `today ${timeOf(w)}`;
   if (days === 1) return `tomorrow ${timeOf(w)}`;
-  return `${w.weekday} ${dateOf(w)} ${timeOf(w)}`;
+  return `${weekdayOf(w)} ${dateOf(w)} ${timeOf(w)}`;
 }

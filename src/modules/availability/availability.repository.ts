@@ -1,11 +1,10 @@
 import type { Queryable } from '../../db/port.js';
-import { isUuid } from '../../ids.js';
 
 export type MarkKind = 'product' | 'ingredient';
 
 const TABLES = {
-  product: { table: 'product_availability', column: 'product_id', items: 'products' },
-  ingredient: { table: 'ingredient_availability', column: 'ingredient_id', items: 'ingredients' },
+  product: { table: 'product_availability', column: 'product_id' },
+  ingredient: { table: 'ingredient_availability', column: 'ingredient_id' },
 } as const;
 
 /** A sold-out mark with the names of its item; `until` null: until marked available. Expired marks included. */
@@ -57,31 +56,4 @@ export async function deleteMarks(db: Queryable, venueId: string, kind: MarkKind
   if (ids.length === 0) return;
   const { table, column } = TABLES[kind];
   await db.query(`delete from ${table} where venue_id = $1 and ${column} = any($2::uuid[])`, [venueId, ids]);
-}
-
-/**
- * Draft products or ingredients by ref (an externalId, else an opaque id; an id match wins), as
- * PUT /v1/availability names them. Reads the menu's tables: a mark belongs to its item.
- */
-export async function findItemsByRefs(
-  db: Queryable,
-  venueId: string,
-  kind: MarkKind,
-  refs: string[],
-): Promise<Map<string, { id: string; external_id: string | null }>> {
-  const found = new Map<string, { id: string; external_id: string | null }>();
-  if (refs.length === 0) return found;
-  const unique = [...new Set(refs)];
-  const { rows } = await db.query<{ id: string; external_id: string | null }>(
-    `select id, external_id from ${TABLES[kind].items}
-     where venue_id = $1 and (external_id = any($2::text[]) or id = any($3::uuid[]))`,
-    [venueId, unique, unique.filter(isUuid)],
-  );
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const byExternalId = new Map(rows.filter((r) => r.external_id !== null).map((r) => [r.external_id as string, r]));
-  for (const ref of unique) {
-    const row = byId.get(ref) ?? byExternalId.get(ref);
-    if (row) found.set(ref, row);
-  }
-  return found;
 }

@@ -4,7 +4,8 @@ import { errors } from '../../errors.js';
 import { AVAILABILITY_MAX_AHEAD_MS } from '../../limits.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
-import { allMarks, deleteMarks, findItemsByRefs, upsertMarks, type MarkKind, type MarkRow } from './availability.repository.js';
+import { findItemKeysByRefs } from '../menu/item-refs.js';
+import { allMarks, deleteMarks, upsertMarks, type MarkKind, type MarkRow } from './availability.repository.js';
 import type { AvailabilityListValue, AvailabilityPutInput, AvailabilityPutResultValue, MarkInput, SoldOutItemValue } from './availability.schemas.js';
 import { stateAt, type AvailabilityState, type Marks, type ScheduledCategory } from './item-availability.js';
 
@@ -122,7 +123,7 @@ export class AvailabilityService {
       const missing: string[] = [];
       for (const [section, kind] of Object.entries(SECTIONS) as [keyof typeof SECTIONS, MarkKind][]) {
         const entries = input[section] ?? [];
-        const found = await findItemsByRefs(tx, venueId, kind, entries.map((e) => e.ref));
+        const found = await findItemKeysByRefs(tx, venueId, section, entries.map((e) => e.ref));
         // The last entry for an item wins, as a sequence of toggles would.
         const last = new Map<string, { entry: MarkInput; ref: string }>();
         entries.forEach((e, i) => {

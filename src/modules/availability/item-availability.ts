@@ -4,11 +4,27 @@
 import { createHash } from 'node:crypto';
 import { ORDERING_HORIZON_MS } from '../../limits.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
-import type { AvailabilityReason, AvailabilityValue } from './availability.schemas.js';
+import { AVAILABILITY_REASONS, type AvailabilityReason, type AvailabilityValue } from './availability.schemas.js';
 import { sharedHours, type WeeklyHours } from './opening-hours.js';
 
 /** A state is recomputed at least this often, so a horizon (14 days) moving with the clock is seen. */
 const MAX_VALIDITY_MS = 3_600_000;
+
+/** Until when a state computed at `at` holds: the first boundary after it (a mark ending, hours turning), an hour at most. */
+export class Validity {
+  until: number;
+
+  constructor(private readonly at: number) {
+    this.until = at + MAX_VALIDITY_MS;
+  }
+
+  boundary(t: number | null): void {
+    if (t !== null && t > this.at && t < this.until) this.until = t;
+  }
+}
+
+/** An instant as the API writes it; null stays null. */
+export const isoOrNull = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 
 /** The venue's sold-out marks, expired ones included (a read compares them with the clock). */
 export interface Marks {
@@ -46,19 +62,16 @@ const live = (until: number | null, at: number) => until === null || until > at;
 
 /** The state at `at` of these marks and categories, in the venue's timezone. */
 export function stateAt(marks: Marks, categories: readonly ScheduledCategory[], timeZone: string, at: number): AvailabilityState {
-  let validUntil = at + MAX_VALIDITY_MS;
-  const soon = (t: number | null) => {
-    if (t !== null && t > at && t < validUntil) validUntil = t;
-  };
+  const validity = new Validity(at);
   const products = new Map<string, number | null>();
   for (const [id, until] of marks.products) {
-    soon(until);
+    validity.boundary(until);
     if (live(until, at)) products.set(id, until);
   }
   const ingredientIds = new Map<string, number | null>();
   const ingredientExternalIds = new Map<string, number | null>();
   for (const [id, { externalId, until }] of marks.ingredients) {
-    soon(until);
+    validity.boundary(until);
     if (!live(until, at)) continue;
     ingredientIds.set(id, until);
     if (externalId !== null) ingredientExternalIds.set(externalId, until);
@@ -67,13 +80,13 @@ export function stateAt(marks: Marks, categories: readonly ScheduledCategory[], 
   for (const c of categories) {
     if (c.schedule.length === 0) continue;
     const hours = sharedHours(c.schedule, timeZone);
-    soon(hours.nextChange(at, MAX_VALIDITY_MS));
+    validity.boundary(hours.nextChange(at, validity.until - at));
     if (!hours.isOpenAt(at)) closedCategories.set(c.id, hours.opensAt(at, ORDERING_HORIZON_MS));
   }
   const list = (m: Map<string, number | null>) => [...m].map(([id, until]) => `${id}@${until ?? ''}`).sort().join(',');
   // A short digest: the guest menu's cache version carries it, compared on every read.
   const key = createHash('sha1').update(`${list(products)};${list(ingredientIds)};${list(closedCategories)}`).digest('base64url').slice(0, 16);
-  return { at, validUntil, products, ingredientIds, ingredientExternalIds, closedCategories, key };
+  return { at, validUntil: validity.until, products, ingredientIds, ingredientExternalIds, closedCategories, key };
 }
 
 /** The categories of a menu document that have a schedule (the only ones a state needs). */
@@ -83,10 +96,9 @@ export function scheduledCategories(doc: Pick<MenuDocumentValue, 'categories'>):
 
 export const AVAILABLE: AvailabilityValue = Object.freeze({ available: true, until: null, reason: null });
 
-const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 
 function unavailable(reason: AvailabilityReason, until: number | null): AvailabilityValue {
-  return { available: false, until: iso(until), reason };
+  return { available: false, until: isoOrNull(until), reason };
 }
 
 type ProductLike = Pick<MenuDocumentValue['products'][number], 'id' | 'categoryId' | 'ingredients' | 'modifierGroups'>;
@@ -131,8 +143,7 @@ export function productAvailability(product: ProductLike, state: AvailabilitySta
   const category = product.categoryId === null ? undefined : state.closedCategories.get(product.categoryId);
   if (category !== undefined) causes.push({ reason: 'category_schedule', until: category });
   if (causes.length === 0) return AVAILABLE;
-  const order: readonly AvailabilityReason[] = ['sold_out', 'ingredient_sold_out', 'required_choice_unavailable', 'category_schedule'];
-  const first = causes.reduce((a, b) => (order.indexOf(b.reason) < order.indexOf(a.reason) ? b : a));
+  const first = causes.reduce((a, b) => (AVAILABILITY_REASONS.indexOf(b.reason) < AVAILABILITY_REASONS.indexOf(a.reason) ? b : a));
   const until = causes.some((c) => c.until === null) ? null : Math.max(...causes.map((c) => c.until as number));
   return unavailable(first.reason, until);
 }

@@ -2,6 +2,7 @@
 // instant in; the guest menu's `ordering` object and the rules for `scheduledFor` out.
 import { ORDERING_HORIZON_MS } from '../../limits.js';
 import type { OrderingView } from './availability.schemas.js';
+import { isoOrNull, Validity } from './item-availability.js';
 import type { Hours } from './opening-hours.js';
 
 /** What the rules read of the order settings. */
@@ -12,29 +13,25 @@ export interface OrderingConfig {
   scheduledOrders: { enabled: boolean; maxDaysAhead: number };
 }
 
-const MAX_VALIDITY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
-const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 
 /** The guest menu's `ordering` at `at`, and the next instant it may change (a cache bound). */
 export function orderingAt(config: OrderingConfig, hours: Hours, at: number): { view: OrderingView; validUntil: number } {
   const paused = config.pausedUntil === null ? null : Date.parse(config.pausedUntil);
   const isPaused = paused !== null && paused > at;
-  let validUntil = at + MAX_VALIDITY_MS;
-  const soon = (t: number | null) => {
-    if (t !== null && t > at && t < validUntil) validUntil = t;
-  };
-  soon(paused);
-  soon(hours.nextChange(at, MAX_VALIDITY_MS));
+  const validity = new Validity(at);
+  validity.boundary(paused);
+  validity.boundary(hours.nextChange(at, validity.until - at));
+  const validUntil = validity.until;
   const base = { prepTimeMinutes: config.prepTimeMinutes, scheduledOrders: { enabled: config.scheduledOrders.enabled, maxDaysAhead: config.scheduledOrders.maxDaysAhead } };
   if (!config.acceptingOrders) return { view: { open: false, reason: 'not_accepting', opensAt: null, closesAt: null, ...base }, validUntil };
   if (isPaused) {
     // Open again once the pause has ended and the hours are open.
     const opens = hours.opensAt(paused, ORDERING_HORIZON_MS - (paused - at));
-    return { view: { open: false, reason: 'paused', opensAt: iso(opens), closesAt: null, ...base }, validUntil };
+    return { view: { open: false, reason: 'paused', opensAt: isoOrNull(opens), closesAt: null, ...base }, validUntil };
   }
-  if (!hours.isOpenAt(at)) return { view: { open: false, reason: 'closed', opensAt: iso(hours.opensAt(at, ORDERING_HORIZON_MS)), closesAt: null, ...base }, validUntil };
-  return { view: { open: true, reason: null, opensAt: null, closesAt: iso(hours.closesAfter(at, ORDERING_HORIZON_MS)), ...base }, validUntil };
+  if (!hours.isOpenAt(at)) return { view: { open: false, reason: 'closed', opensAt: isoOrNull(hours.opensAt(at, ORDERING_HORIZON_MS)), closesAt: null, ...base }, validUntil };
+  return { view: { open: true, reason: null, opensAt: null, closesAt: isoOrNull(hours.closesAfter(at, ORDERING_HORIZON_MS)), ...base }, validUntil };
 }
 
 /** Problems of a `scheduledFor` (decisions 13), each naming it; none: the time is acceptable. */

@@ -7,7 +7,6 @@ import { shownPath } from '../../http/request-logger.js';
 import type { App } from '../../http/types.js';
 import type { GuestService } from '../guest/guest.service.js';
 import type { TablesService } from '../merch/tables.service.js';
-import type { SettingsService } from '../settings/settings.service.js';
 import { IMMUTABLE, Representation, sendRepresentation } from '../docs/representation.js';
 import { GuestOrderParams, SlugParams } from '../guest/guest.schemas.js';
 import { TokenParams } from '../merch/tables.schemas.js';
@@ -17,7 +16,7 @@ import { GuestPageService, type LanguageHints, type RenderedPage } from './page.
 import { uiStrings, type UiStrings } from './shared/strings.js';
 
 /** The services these routes call (the availability service for its clock). */
-type RouteServices = { guest: GuestService; tables: TablesService; settings: SettingsService; availability: { clock: () => number } };
+type RouteServices = { guest: GuestService; tables: TablesService; availability: { clock: () => number } };
 
 const PageQuery = Type.Object({ lang: Type.Optional(Type.String({ maxLength: 35 })) });
 const FileParams = Type.Object({ file: Type.String({ maxLength: 200 }) });
@@ -50,7 +49,7 @@ function messageFor(error: AppError, strings: UiStrings): { status: number; mess
 export function guestPageRoutes(services: RouteServices, config: Config, assets: GuestAssets = loadGuestAssets()) {
   return async function routes(app: App): Promise<void> {
     if (!assets.script) app.log.warn('guest page assets are not built (npm run build): pages are served without script and styles');
-    const pages = new GuestPageService(services.guest, services.tables, assets, services.settings, services.availability.clock);
+    const pages = new GuestPageService(services.guest, services.tables, assets, services.availability.clock);
     const mediaOrigin = new URL(config.mediaPublicUrl).origin;
     const headers = {
       ...pageHeaders(contentSecurityPolicy([mediaOrigin])),

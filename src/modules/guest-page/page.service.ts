@@ -8,7 +8,6 @@ import type { GuestVenueInfo } from '../guest/guest-view.js';
 import type { TablesService } from '../merch/tables.service.js';
 import type { Hours } from '../availability/opening-hours.js';
 import { sharedHours } from '../availability/opening-hours.js';
-import type { SettingsService } from '../settings/settings.service.js';
 import type { GuestAssets } from './page.assets.js';
 import { renderMenuPage, renderStatusPage, type LanguageLink } from './page.render.js';
 import { foodNames } from './shared/food-names.js';
@@ -117,8 +116,6 @@ export class GuestPageService {
     private readonly guest: GuestService,
     private readonly tables: TablesService,
     private readonly assets: GuestAssets,
-    /** The venue's timezone and opening hours, read when a page is made. */
-    private readonly settings: Pick<SettingsService, 'get'>,
     /** The clock availability and ordering are judged by (tests move it). */
     private readonly clock: () => number = Date.now,
   ) {}
@@ -140,9 +137,8 @@ export class GuestPageService {
     if (hit && hit.version === read.version && now < hit.validUntil) return hit.page;
 
     const menu = await read.build();
-    const { settings } = await this.settings.get(read.venueId);
     const strings = uiStrings(read.locale);
-    const when = new When(read.locale, settings.timezone);
+    const when = new When(read.locale, read.info.timezone);
     const orderTypes = orderTypesFor(mode, read.info);
     const c = read.info.orderConfig;
     const takesOrders = c.acceptingOrders && orderTypes.length > 0;
@@ -151,7 +147,7 @@ export class GuestPageService {
     // What a scheduled order can be for: the windows up to a day past maxDaysAhead, so a page kept
     // for a day still covers them (the script offers the quarter hours from its own clock).
     const windows = takesOrders && ordering.scheduledOrders.enabled
-      ? openWindows(sharedHours(settings.openingHours, settings.timezone), now, now + (ordering.scheduledOrders.maxDaysAhead + 1) * DAY_MS)
+      ? openWindows(sharedHours(read.info.openingHours, read.info.timezone), now, now + (ordering.scheduledOrders.maxDaysAhead + 1) * DAY_MS)
       : [];
     const data: PageData = {
       slug,
@@ -159,7 +155,7 @@ export class GuestPageService {
       table,
       locale: read.locale,
       currency: menu.venue.currency,
-      timeZone: settings.timezone,
+      timeZone: read.info.timezone,
       orderTypes: takesOrders ? orderTypes : [],
       ordering,
       windows,
@@ -202,7 +198,7 @@ export class GuestPageService {
     // A scheduled order says when it is for, in the venue's timezone.
     const scheduled = order.scheduledFor === null
       ? null
-      : new When(locale, (await this.settings.get(venueId)).settings.timezone).at(Date.parse(order.scheduledFor), this.clock(), true);
+      : new When(locale, info.timezone).at(Date.parse(order.scheduledFor), this.clock(), true);
     const html = renderStatusPage({
       venueName: info.name,
       order,

@@ -5,7 +5,7 @@ import { optionAvailability, productAvailability, type AvailabilityState } from 
 import type { MediaImageView } from '../media/media.schemas.js';
 import type { LiveMerch } from '../merch/guest-merch.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
-import type { OrderConfigValue } from '../settings/settings.schemas.js';
+import type { OpeningHoursValue, OrderConfigValue } from '../settings/settings.schemas.js';
 import type { GuestMenuView } from './guest.schemas.js';
 
 type Translations = Record<string, Record<string, string>>;
@@ -40,6 +40,8 @@ export interface GuestVenueInfo {
   cardStyle: string;
   /** IANA zone the venue's times are in (opening hours, "sold out until 18:30"). */
   timezone: string;
+  /** When guests may order (decisions 13); null: always open. */
+  openingHours: OpeningHoursValue | null;
   orderConfig: OrderConfigValue;
   logo: MediaImageView | null;
 }

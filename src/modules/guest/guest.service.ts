@@ -39,6 +39,7 @@ function venueInfo(v: GuestVenueRow, urls: MediaUrls): GuestVenueInfo {
     languages: effectiveLanguages(v.default_language, v.enabled_languages),
     cardStyle: v.card_style ?? 'minimalism',
     timezone: v.timezone ?? 'UTC',
+    openingHours: v.opening_hours,
     // Delivery shows as enabled only where the plan includes it.
     orderConfig: { ...config, deliveryEnabled: config.deliveryEnabled && hasDelivery },
     logo: urls.view(v.id, v.logo),

@@ -1,6 +1,7 @@
 // Food information (decisions 14): the reference's codes, their order, and what a product's
 // allergens come to. Shared by the sync planner, PATCH and the read shapes.
 import { ALLERGEN_CODES, DIETARY_LABEL_CODES, NUTRIENTS } from '../reference/catalog.js';
+import type { ProductRow } from './menu.repository.js';
 
 const CODE_LISTS = [
   ['allergens', 'allergen', ALLERGEN_CODES],
@@ -32,4 +33,25 @@ export function inReferenceOrder(codes: readonly string[], reference: readonly s
 export function effectiveAllergens(declared: readonly string[], composition: readonly (readonly string[])[]): string[] {
   const all = new Set([...declared, ...composition.flat()]);
   return ALLERGEN_CODES.filter((code) => all.has(code));
+}
+
+/** The food information stored as a whole per field: code lists and nutrition. */
+export type FoodColumns = Pick<ProductRow, 'allergens' | 'may_contain' | 'dietary_labels' | 'nutrition'>;
+
+/**
+ * What a sync item or a PATCH sends of them, as stored: lists in the reference's order, nutrition
+ * with its keys in order; a field not sent is absent (omitted keeps).
+ */
+export function sentFoodColumns(sent: {
+  allergens?: string[];
+  mayContain?: string[];
+  dietaryLabels?: string[];
+  nutrition?: Parameters<typeof nutritionOf>[0];
+}): Partial<FoodColumns> {
+  return {
+    ...(sent.allergens !== undefined ? { allergens: inReferenceOrder(sent.allergens, ALLERGEN_CODES) } : {}),
+    ...(sent.mayContain !== undefined ? { may_contain: inReferenceOrder(sent.mayContain, ALLERGEN_CODES) } : {}),
+    ...(sent.dietaryLabels !== undefined ? { dietary_labels: inReferenceOrder(sent.dietaryLabels, DIETARY_LABEL_CODES) } : {}),
+    ...(sent.nutrition !== undefined ? { nutrition: nutritionOf(sent.nutrition) } : {}),
+  };
 }

@@ -118,10 +118,10 @@ export async function findByRefs<T>(
   table: 'products' | 'categories' | 'ingredients',
   refs: string[],
   uuidRefs: string[],
-  options: { forUpdate?: boolean } = {},
+  options: { forUpdate?: boolean; keysOnly?: boolean } = {},
 ): Promise<T[]> {
   if (refs.length === 0) return [];
-  const columns = table === 'products' ? PRODUCT_COLUMNS : table === 'categories' ? CATEGORY_COLUMNS : INGREDIENT_COLUMNS;
+  const columns = options.keysOnly ? 'id, external_id' : table === 'products' ? PRODUCT_COLUMNS : table === 'categories' ? CATEGORY_COLUMNS : INGREDIENT_COLUMNS;
   const { rows } = await db.query<T>(
     `select ${columns} from ${table}
      where venue_id = $1 and (external_id = any($2::text[]) or id = any($3::uuid[]))${options.forUpdate ? ' for update' : ''}`,

@@ -12,8 +12,7 @@ import { productView, type ImageView } from './menu.views.js';
 import { checkTranslations, mergeTranslations } from './translations.js';
 import { lockMenu } from '../../db/venue-locks.js';
 import { jsonEqual } from '../../stable-json.js';
-import { ALLERGEN_CODES, DIETARY_LABEL_CODES } from '../reference/catalog.js';
-import { inReferenceOrder, nutritionOf, unknownCodes } from './food-info.js';
+import { sentFoodColumns, unknownCodes, type FoodColumns } from './food-info.js';
 import type { AvailabilityService } from '../availability/availability.service.js';
 import { withProductAvailability } from '../availability/item-availability.js';
 
@@ -61,7 +60,7 @@ const PATCH_FIELDS = {
 } as const satisfies Partial<Record<keyof ProductPatchInput, keyof menu.ProductRow>>;
 
 /** Food information a PATCH sets as a whole, normalised (decisions 14): column -> field name. */
-const FOOD_FIELDS = { allergens: 'allergens', may_contain: 'mayContain', dietary_labels: 'dietaryLabels', nutrition: 'nutrition' } as const;
+const FOOD_FIELDS: Record<keyof FoodColumns, string> = { allergens: 'allergens', may_contain: 'mayContain', dietary_labels: 'dietaryLabels', nutrition: 'nutrition' };
 
 export class ProductsService {
   constructor(
@@ -112,17 +111,11 @@ export class ProductsService {
         if (categoryId !== row.category_id) fields.push('categoryRef');
         next.category_id = categoryId;
       }
-      const food = {
-        allergens: input.allergens === undefined ? undefined : inReferenceOrder(input.allergens, ALLERGEN_CODES),
-        may_contain: input.mayContain === undefined ? undefined : inReferenceOrder(input.mayContain, ALLERGEN_CODES),
-        dietary_labels: input.dietaryLabels === undefined ? undefined : inReferenceOrder(input.dietaryLabels, DIETARY_LABEL_CODES),
-        nutrition: input.nutrition === undefined ? undefined : nutritionOf(input.nutrition),
-      };
-      for (const [column, value] of Object.entries(food) as [keyof typeof FOOD_FIELDS, never][]) {
-        if (value === undefined) continue;
-        if (!jsonEqual(row[column], value)) fields.push(FOOD_FIELDS[column]);
-        next[column] = value;
+      const food = sentFoodColumns(input);
+      for (const column of Object.keys(food) as (keyof FoodColumns)[]) {
+        if (!jsonEqual(row[column], food[column])) fields.push(FOOD_FIELDS[column]);
       }
+      Object.assign(next, food);
       if (input.translations !== undefined) {
         const settings = await readSettings(tx, venueId);
         const problem = checkTranslations(input.translations, new Set(settings.enabledLanguages));

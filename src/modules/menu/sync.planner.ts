@@ -22,8 +22,7 @@ import type {
   StoredOption,
 } from './menu.repository.js';
 import { checkTranslations, localeCount, mergeTranslations } from './translations.js';
-import { ALLERGEN_CODES, DIETARY_LABEL_CODES } from '../reference/catalog.js';
-import { inReferenceOrder, nutritionOf, unknownCodes } from './food-info.js';
+import { sentFoodColumns, unknownCodes } from './food-info.js';
 
 /**
  * What the plan needs of the stored menu. Items whose stored sync hash equals the request's are
@@ -261,7 +260,7 @@ function mergeIngredient(item: IngredientInputValue, existing: IngredientRow | u
     name: item.name,
     sort_order: item.sortOrder ?? existing?.sort_order ?? 0,
     translations: mergeTranslations(existing?.translations ?? {}, item.translations),
-    allergens: item.allergens !== undefined ? inReferenceOrder(item.allergens, ALLERGEN_CODES) : (existing?.allergens ?? []),
+    allergens: sentFoodColumns(item).allergens ?? existing?.allergens ?? [],
     sync_hash: ctx.digestOf(item),
   };
 }
@@ -394,12 +393,13 @@ function mergeProduct(item: ProductInputValue, existing: ProductRow | undefined,
     menu_visible: restoring ? (item.menuVisible ?? true) : keep(item.menuVisible, existing?.menu_visible, true),
     cleaned_up_at: null,
     translations: mergeTranslations(existing?.translations ?? {}, item.translations),
-    allergens: item.allergens !== undefined ? inReferenceOrder(item.allergens, ALLERGEN_CODES) : (existing?.allergens ?? []),
-    may_contain: item.mayContain !== undefined ? inReferenceOrder(item.mayContain, ALLERGEN_CODES) : (existing?.may_contain ?? []),
-    dietary_labels: item.dietaryLabels !== undefined ? inReferenceOrder(item.dietaryLabels, DIETARY_LABEL_CODES) : (existing?.dietary_labels ?? []),
+    allergens: existing?.allergens ?? [],
+    may_contain: existing?.may_contain ?? [],
+    dietary_labels: existing?.dietary_labels ?? [],
+    nutrition: existing?.nutrition ?? null,
+    ...sentFoodColumns(item),
     spice_level: keep(item.spiceLevel, existing?.spice_level, null),
     calories: keep(item.calories, existing?.calories, null),
-    nutrition: item.nutrition !== undefined ? nutritionOf(item.nutrition) : (existing?.nutrition ?? null),
     sync_hash: productSyncHash(item, m.ctx.digestOf, m.categoryIds, m.ingredientIds),
   };
 }

@@ -45,12 +45,26 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** The zone's offset from UTC at instant `t` (ms): local wall clock minus UTC. */
-function offsetAt(t: number, timeZone: string): number {
+/** The wall clock in `timeZone` at instant `t` (month 1-12). */
+export interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+export function wallClock(t: number, timeZone: string): WallClock {
   const parts: Record<string, number> = {};
   for (const p of formatter(timeZone).formatToParts(new Date(t))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
-  return wall - Math.floor(t / 1000) * 1000;
+  return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute, second: parts.second };
+}
+
+/** The zone's offset from UTC at instant `t` (ms): local wall clock minus UTC. */
+function offsetAt(t: number, timeZone: string): number {
+  const w = wallClock(t, timeZone);
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(t / 1000) * 1000;
 }
 
 const DAY = 86_400_000;
