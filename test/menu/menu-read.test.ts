@@ -159,24 +159,24 @@ describe('GET /v1/menu (decisions 3)', () => {
       ['Extras', 'add_ingredients', false, 2],
     ]);
     for (const g of p.modifierGroups) {
-      assert.deepEqual(Object.keys(g).sort(), ['id', 'isRequired', 'name', 'options', 'sortOrder', 'translations', 'type']);
+      assert.deepEqual(Object.keys(g).sort(), ['id', 'isRequired', 'maxQuantityPerOption', 'maxSelections', 'minSelections', 'name', 'options', 'sortOrder', 'translations', 'type']);
       assert.equal(typeof g.id, 'string');
       assert.deepEqual(g.translations, {});
       for (const o of g.options) {
-        assert.deepEqual(Object.keys(o).sort(), ['action', 'allergens', 'availability', 'id', 'ingredientExternalId', 'ingredientName', 'priceAdjustment', 'sortOrder']);
+        assert.deepEqual(Object.keys(o).sort(), ['action', 'allergens', 'availability', 'id', 'ingredientExternalId', 'ingredientName', 'isDefault', 'priceAdjustment', 'sortOrder']);
         assert.equal(typeof o.id, 'string');
       }
     }
     const strip = (g: any) => g.options.map(({ id: _id, availability: _a, allergens: _al, ...o }: any) => o);
     assert.deepEqual(strip(p.modifierGroups[0]), [
-      { ingredientExternalId: 'milk', ingredientName: 'Milk', action: 'add', priceAdjustment: -50, sortOrder: 0 },
-      { ingredientExternalId: 'syrup', ingredientName: 'Syrup', action: 'add', priceAdjustment: 0, sortOrder: 1 },
+      { ingredientExternalId: 'milk', ingredientName: 'Milk', action: 'add', priceAdjustment: -50, sortOrder: 0, isDefault: false },
+      { ingredientExternalId: 'syrup', ingredientName: 'Syrup', action: 'add', priceAdjustment: 0, sortOrder: 1, isDefault: false },
     ]);
     assert.deepEqual(strip(p.modifierGroups[1]), [
-      { ingredientExternalId: 'sugar', ingredientName: 'Sugar', action: 'remove', priceAdjustment: 0, sortOrder: 0 },
+      { ingredientExternalId: 'sugar', ingredientName: 'Sugar', action: 'remove', priceAdjustment: 0, sortOrder: 0, isDefault: false },
     ]);
     assert.deepEqual(strip(p.modifierGroups[2]), [
-      { ingredientExternalId: 'syrup', ingredientName: 'Syrup', action: 'add', priceAdjustment: 40, sortOrder: 0 },
+      { ingredientExternalId: 'syrup', ingredientName: 'Syrup', action: 'add', priceAdjustment: 40, sortOrder: 0, isDefault: false },
     ]);
   });
 

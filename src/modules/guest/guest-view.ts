@@ -5,6 +5,7 @@ import { optionAvailability, productAvailability, type AvailabilityState } from 
 import type { MediaImageView } from '../media/media.schemas.js';
 import type { LiveMerch } from '../merch/guest-merch.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
+import { rulesOf } from '../menu/modifier-rules.js';
 import type { OpeningHoursValue, OrderConfigValue } from '../settings/settings.schemas.js';
 import type { GuestMenuView } from './guest.schemas.js';
 
@@ -144,11 +145,13 @@ export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale:
           name: translate(g.translations, 'name', locale, fallback, g.name),
           type: g.type,
           isRequired: g.isRequired,
+          ...rulesOf(g),
           options: g.options.map((o) => ({
             id: o.id,
             name: ingredientName(o.ingredientExternalId, o.ingredientName),
             action: o.action,
             priceAdjustment: o.priceAdjustment,
+            isDefault: o.isDefault ?? false,
             // Snapshots published before food information have none: [] and null.
             allergens: o.allergens ?? [],
             availability: optionAvailability(o, availability),

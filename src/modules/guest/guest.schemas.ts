@@ -15,6 +15,7 @@ const GuestOption = Type.Object({
   name: Type.String(),
   action: Type.String(),
   priceAdjustment: Type.Integer(),
+  isDefault: Type.Boolean({ description: 'Preselected when the dish is opened' }),
   allergens: Type.Array(Type.String(), { description: "Its ingredient's allergens (codes of GET /v1/reference)" }),
   availability: Availability,
 });
@@ -24,6 +25,9 @@ const GuestGroup = Type.Object({
   name: Type.String(),
   type: Type.String(),
   isRequired: Type.Boolean(),
+  minSelections: Type.Integer({ description: 'The fewest choices, counted as the sum of the chosen quantities (decisions 15)' }),
+  maxSelections: Nullable(Type.Integer({ description: 'The most choices (sum of quantities); null: no limit' })),
+  maxQuantityPerOption: Nullable(Type.Integer({ description: 'How often one option may be taken; null: up to 99' })),
   options: Type.Array(GuestOption),
 });
 

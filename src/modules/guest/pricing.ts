@@ -2,6 +2,7 @@
 // and the request in; the priced lines or every validation error out.
 import { optionAvailability, productAvailability, type AvailabilityState } from '../availability/item-availability.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
+import { ruleBreaches } from '../menu/modifier-rules.js';
 import type { NewOrder } from '../orders/guest-orders.js';
 import type { OrderConfigValue } from '../settings/settings.schemas.js';
 import type { GuestOrderInput } from './guest.schemas.js';
@@ -27,6 +28,8 @@ export interface UnavailableItem {
 }
 
 export type PricedOrder = Pick<NewOrder, 'items' | 'subtotalAmount' | 'deliveryFee' | 'discountAmount' | 'totalAmount'>;
+
+const NOTHING_CHOSEN: ReadonlyMap<string, { name: string; quantity: number }> = new Map();
 
 const TYPE_SWITCH = { delivery: 'deliveryEnabled', pickup: 'pickupEnabled', dine_in: 'dineInEnabled' } as const;
 
@@ -57,7 +60,8 @@ export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { error
     const available = productAvailability(product, ctx.availability);
     // An unavailable product is listed once, whatever its options (decisions 13).
     if (!available.available) unavailable.push({ productId: product.id, optionId: null, until: available.until, label: `'${product.name}'` });
-    const chosenPerGroup = new Map<string, number>();
+    // Each group's chosen options with their summed quantities, for the modifier rules (decisions 15).
+    const chosenPerGroup = new Map<string, Map<string, { name: string; quantity: number }>>();
     const modifiers: PricedOrder['items'][number]['modifiers'] = [];
     let unitPrice = effectivePrice(product);
     // A live promotion lowers the base price (never the modifiers); the line keeps the regular
@@ -75,8 +79,11 @@ export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { error
         unavailable.push({ productId: product.id, optionId: found.option.id, until: option.until, label: `'${found.option.ingredientName}' of '${product.name}'` });
       }
       const quantity = m.quantity ?? 1;
-      // A single_choice option taken twice is two choices.
-      chosenPerGroup.set(found.group.id, (chosenPerGroup.get(found.group.id) ?? 0) + quantity);
+      let chosen = chosenPerGroup.get(found.group.id);
+      if (!chosen) chosenPerGroup.set(found.group.id, (chosen = new Map()));
+      const taken = chosen.get(found.option.id);
+      if (taken) taken.quantity += quantity;
+      else chosen.set(found.option.id, { name: found.option.ingredientName, quantity });
       unitPrice += found.option.priceAdjustment * quantity;
       modifiers.push({
         groupName: found.group.name,
@@ -87,10 +94,9 @@ export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { error
       });
     });
     for (const group of product.modifierGroups) {
-      if (group.type !== 'single_choice') continue;
-      const chosen = chosenPerGroup.get(group.id) ?? 0;
-      if (chosen > 1) errors.push(`items[${i}]: group '${group.name}' allows only one choice`);
-      else if (group.isRequired && chosen === 0) errors.push(`items[${i}]: group '${group.name}' requires exactly one choice`);
+      for (const breach of ruleBreaches(group, chosenPerGroup.get(group.id) ?? NOTHING_CHOSEN)) {
+        errors.push(`items[${i}].modifiers: ${product.name} / ${group.name}: ${breach}`);
+      }
     }
     items.push({
       productId: product.id,

@@ -1,4 +1,5 @@
 import type { MenuDocumentValue, SyncInput } from './menu.schemas.js';
+import { rulesOf } from './modifier-rules.js';
 
 type Section = 'categories' | 'ingredients' | 'products';
 
@@ -65,12 +66,19 @@ export function menuToSyncInput(menu: MenuDocumentValue): MenuExport {
       name: g.name,
       type: g.type,
       isRequired: g.isRequired,
+      ...rulesOf(g),
       sortOrder: g.sortOrder,
       translations: g.translations,
       options: g.options.flatMap((o) =>
         o.ingredientExternalId === null
           ? []
-          : [{ ingredientExternalId: o.ingredientExternalId, action: o.action as 'add' | 'remove', priceAdjustment: o.priceAdjustment, sortOrder: o.sortOrder }],
+          : [{
+              ingredientExternalId: o.ingredientExternalId,
+              action: o.action as 'add' | 'remove',
+              priceAdjustment: o.priceAdjustment,
+              sortOrder: o.sortOrder,
+              isDefault: o.isDefault ?? false,
+            }],
       ),
     })),
   }));

@@ -33,6 +33,8 @@ export interface StoredOption {
   action: 'add' | 'remove';
   priceAdjustment: number;
   sortOrder: number;
+  /** Absent on options stored before modifier rules: false. */
+  isDefault?: boolean;
 }
 
 export interface StoredModifierGroup {
@@ -40,6 +42,10 @@ export interface StoredModifierGroup {
   name: string;
   type: 'single_choice' | 'add_ingredients' | 'remove_ingredients';
   isRequired: boolean;
+  /** Absent on groups stored before modifier rules: modifier-rules.ts rulesOf gives the type's defaults. */
+  minSelections?: number;
+  maxSelections?: number | null;
+  maxQuantityPerOption?: number | null;
   sortOrder: number;
   translations: StoredTranslations;
   options: StoredOption[];

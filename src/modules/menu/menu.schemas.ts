@@ -83,20 +83,47 @@ export const ModifierOptionInput = Type.Object(
     action: Type.Optional(StringEnum(['add', 'remove'] as const)),
     priceAdjustment: Type.Optional(Type.Integer({ minimum: -100_000_000, maximum: 100_000_000 })),
     sortOrder: Type.Optional(SortOrder),
+    isDefault: Type.Optional(Type.Boolean({ description: 'Preselected on the guest page (default false); at most one per single_choice group' })),
   },
   { additionalProperties: false },
 );
+
+/** Modifier rules (decisions 15), shared by sync items and reads. */
+const ruleFields = {
+  minSelections: Type.Integer({
+    minimum: 0,
+    maximum: 50,
+    description:
+      'The fewest choices, counted as the sum of the chosen quantities. single_choice: always 1 when isRequired, else 0; remove_ingredients: always 0; add_ingredients: default 0',
+  }),
+  maxSelections: Nullable(
+    Type.Integer({ minimum: 1, maximum: 50, description: 'The most choices (sum of quantities); null: no limit. single_choice: always 1; otherwise default null' }),
+  ),
+  maxQuantityPerOption: Nullable(Type.Integer({ minimum: 1, maximum: 99, description: 'How often one option may be taken; null: up to 99 (default)' })),
+};
 
 export const ModifierGroupInput = Type.Object(
   {
     name: Name,
     type: StringEnum(MODIFIER_TYPES_ACCEPTED),
     isRequired: Type.Optional(Type.Boolean()),
+    minSelections: Type.Optional(ruleFields.minSelections),
+    maxSelections: Type.Optional(ruleFields.maxSelections),
+    maxQuantityPerOption: Type.Optional(ruleFields.maxQuantityPerOption),
     options: Type.Array(ModifierOptionInput, { maxItems: SYNC_NESTED_CAPS.optionsPerModifierGroup }),
     sortOrder: Type.Optional(SortOrder),
     translations: Type.Optional(NameTranslations),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description: [
+      'A group is replaced wholesale, rules included. Its rules count choices as the sum of the chosen options\' quantities:',
+      '- single_choice: exactly one option when isRequired (the default), at most one otherwise; minSelections and maxSelections sent with other values are replaced, with a warning.',
+      '- add_ingredients: minSelections (default 0) to maxSelections (default null, no limit) choices.',
+      '- remove_ingredients: minSelections is always 0; maxSelections limits how many may be removed.',
+      'minSelections above maxSelections, or above what the known options can give at maxQuantityPerOption each, is a per-item error.',
+    ].join('\n'),
+  },
 );
 export type ModifierGroupInputValue = Static<typeof ModifierGroupInput>;
 
@@ -248,6 +275,8 @@ export const ModifierOptionView = Type.Object({
   priceAdjustment: Type.Integer(),
   sortOrder: Type.Integer(),
   allergens: Type.Optional(Type.Array(Type.String(), { description: "Its ingredient's allergens" })),
+  // Snapshots published before modifier rules have none: read as false (withReadDefaults).
+  isDefault: Type.Optional(Type.Boolean()),
   availability: LiveAvailability,
 });
 
@@ -256,6 +285,10 @@ export const ModifierGroupView = Type.Object({
   name: Type.String(),
   type: StringEnum(MODIFIER_TYPES_CANONICAL),
   isRequired: Type.Boolean(),
+  // Snapshots published before modifier rules have none: read as the type's defaults (withReadDefaults).
+  minSelections: Type.Optional(ruleFields.minSelections),
+  maxSelections: Type.Optional(ruleFields.maxSelections),
+  maxQuantityPerOption: Type.Optional(ruleFields.maxQuantityPerOption),
   sortOrder: Type.Integer(),
   translations: Translations,
   options: Type.Array(ModifierOptionView),

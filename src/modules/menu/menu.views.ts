@@ -2,6 +2,7 @@
 // read and the PATCH response, so every path shows a product the same way.
 import type { MediaImageView } from '../media/media.schemas.js';
 import { effectiveAllergens } from './food-info.js';
+import { rulesOf } from './modifier-rules.js';
 import type { StoredImage } from '../media/stored-image.js';
 import type { CategoryRow, IngredientRow, MenuRows, ProductRow } from './menu.repository.js';
 import type { MenuDocumentValue, ProductViewValue } from './menu.schemas.js';
@@ -57,6 +58,7 @@ export function productView(p: ProductRow, l: ViewLookups): ProductViewValue {
         name: g.name,
         type: g.type,
         isRequired: g.isRequired,
+        ...rulesOf(g),
         sortOrder: g.sortOrder,
         translations: g.translations,
         options: g.options
@@ -71,6 +73,7 @@ export function productView(p: ProductRow, l: ViewLookups): ProductViewValue {
                   priceAdjustment: o.priceAdjustment,
                   sortOrder: o.sortOrder,
                   allergens: i.allergens,
+                  isDefault: o.isDefault ?? false,
                 }]
               : [];
           })
@@ -136,16 +139,24 @@ export function menuDocument(
 
 /**
  * A stored snapshot in today's read shape: a snapshot published before food information existed
- * reads its lists as [] and its values as null (decisions 14: unset fields).
+ * reads its lists as [] and its values as null (decisions 14: unset fields), one published before
+ * modifier rules reads each group's type defaults and no default option (decisions 15).
  */
 export function withReadDefaults(doc: MenuDocumentValue): MenuDocumentValue {
-  if (doc.products.every((p) => p.allergens !== undefined) && doc.ingredients.every((i) => i.allergens !== undefined)) return doc;
+  const current =
+    doc.ingredients.every((i) => i.allergens !== undefined) &&
+    doc.products.every((p) => p.allergens !== undefined && p.modifierGroups.every((g) => g.minSelections !== undefined));
+  if (current) return doc;
   return {
     ...doc,
     ingredients: doc.ingredients.map((i) => ({ ...i, allergens: i.allergens ?? [] })),
     products: doc.products.map((p) => ({
       ...p,
-      modifierGroups: p.modifierGroups.map((g) => ({ ...g, options: g.options.map((o) => ({ ...o, allergens: o.allergens ?? [] })) })),
+      modifierGroups: p.modifierGroups.map((g) => ({
+        ...g,
+        ...rulesOf(g),
+        options: g.options.map((o) => ({ ...o, allergens: o.allergens ?? [], isDefault: o.isDefault ?? false })),
+      })),
       allergens: p.allergens ?? [],
       effectiveAllergens: p.effectiveAllergens ?? [],
       mayContain: p.mayContain ?? [],

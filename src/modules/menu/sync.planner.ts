@@ -23,6 +23,7 @@ import type {
 } from './menu.repository.js';
 import { checkTranslations, localeCount, mergeTranslations } from './translations.js';
 import { sentFoodColumns, unknownCodes } from './food-info.js';
+import { rulesOf, syncRules } from './modifier-rules.js';
 
 /**
  * What the plan needs of the stored menu. Items whose stored sync hash equals the request's are
@@ -187,16 +188,21 @@ export function planSync(input: SyncInput, stored: StoredState, ctx: PlanContext
         continue;
       }
       const itemWarnings: string[] = [];
-      const merge = { categoryIds, ingredientIds, warnings: itemWarnings, label, ctx };
+      const itemErrors: string[] = [];
+      const merge = { categoryIds, ingredientIds, warnings: itemWarnings, errors: itemErrors, label, ctx };
       if (stored.unchanged.products.has(item.externalId)) {
-        // Resolved only for the warnings of a ref that is still unknown.
-        if (hasUnresolvedRefs(item, categoryIds, ingredientIds)) resolveRefs(item, true, merge);
+        // Resolved only for the warnings of a ref that is still unknown or of a rule value replaced.
+        if (hasUnresolvedRefs(item, categoryIds, ingredientIds) || sendsRules(item)) resolveRefs(item, true, merge);
         section.warnings.push(...itemWarnings);
         section.skipped += 1;
         continue;
       }
       const existing = stored.products.get(item.externalId);
       const next = mergeProduct(item, existing, merge);
+      if (itemErrors.length > 0) {
+        section.errors.push(...itemErrors);
+        continue;
+      }
       // decisions section 11: a sale switched on with no sale price sent or stored is a per-item error.
       if (next.is_sale_active && next.sale_price_minor === null) {
         section.errors.push(`${label}: isSaleActive is true but no salePriceMinor is sent or stored`);
@@ -275,6 +281,8 @@ interface ProductMergeContext {
   categoryIds: Map<string, string>;
   ingredientIds: Map<string, string>;
   warnings: string[];
+  /** Per-item errors found while merging (modifier rules no order could meet). */
+  errors: string[];
   label: string;
   ctx: PlanContext;
 }
@@ -323,6 +331,11 @@ function forEachRef(item: ProductInputValue, fn: (kind: 'category' | 'ingredient
   if (typeof item.categoryExternalId === 'string') fn('category', item.categoryExternalId);
   for (const ref of item.ingredientExternalIds ?? []) fn('ingredient', ref);
   for (const g of item.modifierGroups ?? []) for (const o of g.options) fn('ingredient', o.ingredientExternalId);
+}
+
+/** True when the item sends selection counts, which sync may replace with a warning (decisions 15). */
+function sendsRules(item: ProductInputValue): boolean {
+  return (item.modifierGroups ?? []).some((g) => g.minSelections !== undefined || g.maxSelections !== undefined);
 }
 
 /** True when some reference of the item is unknown (then it has warnings to report). */
@@ -426,21 +439,32 @@ function normaliseGroup(g: ModifierGroupInputValue, index: number, m: ProductMer
       action: o.action ?? (type === 'remove_ingredients' ? 'remove' : 'add'),
       priceAdjustment: o.priceAdjustment ?? 0,
       sortOrder: o.sortOrder ?? i,
+      isDefault: o.isDefault ?? false,
     });
   });
+  // Spec 2.4: honoured only for single_choice (default true there), false for every other type.
+  const isRequired = type === 'single_choice' ? (g.isRequired ?? true) : false;
+  const rules = syncRules({ ...g, type, isRequired }, options.length, options.filter((o) => o.isDefault).length);
+  for (const warning of rules.warnings) m.warnings.push(`${m.label}: ${warning}`);
+  if (rules.error) m.errors.push(`${m.label}: ${rules.error}`);
   return {
     name: g.name,
     type,
-    // Spec 2.4: honoured only for single_choice (default true there), false for every other type.
-    isRequired: type === 'single_choice' ? (g.isRequired ?? true) : false,
+    isRequired,
+    ...rules.rules,
     sortOrder: g.sortOrder ?? index,
     translations: mergeTranslations({}, g.translations),
     options,
   };
 }
 
+/** Stored groups as sync would write them now: those stored before modifier rules take the defaults. */
 function withoutIds(groups: StoredModifierGroup[]): GroupWithoutIds[] {
-  return groups.map(({ id: _id, options, ...rest }) => ({ ...rest, options: options.map(({ id: _oid, ...o }) => o) }));
+  return groups.map(({ id: _id, options, ...rest }) => ({
+    ...rest,
+    ...rulesOf(rest),
+    options: options.map(({ id: _oid, ...o }) => ({ ...o, isDefault: o.isDefault ?? false })),
+  }));
 }
 
 /** A group list without translations: what decides whether the groups are the same ones. */
