@@ -9,7 +9,7 @@ import { ADMIN_TOKEN, api, newVenue } from './harness.js';
 
 export const ORDER_GUESTS = 20;
 
-/** A menu with modifier groups of every kind a guest order carries. */
+/** A menu with modifier groups of every kind a guest order carries, with modifier rules. */
 export const ORDER_BENCH_MENU = {
   categories: [{ externalId: 'mains', name: 'Mains' }],
   ingredients: [
@@ -25,9 +25,15 @@ export const ORDER_BENCH_MENU = {
     categoryExternalId: 'mains',
     ingredientExternalIds: ['onion'],
     modifierGroups: [
-      { name: 'Bun', type: 'single_choice', isRequired: true, options: [{ ingredientExternalId: 'white' }, { ingredientExternalId: 'brioche', priceAdjustment: 150 }] },
-      { name: 'Extras', type: 'add_ingredients', options: [{ ingredientExternalId: 'cheese', priceAdjustment: 100 }] },
-      { name: 'Remove', type: 'remove_ingredients', options: [{ ingredientExternalId: 'onion' }] },
+      {
+        name: 'Bun',
+        type: 'single_choice',
+        isRequired: true,
+        options: [{ ingredientExternalId: 'white', isDefault: true }, { ingredientExternalId: 'brioche', priceAdjustment: 150 }],
+      },
+      // Rules every order line must meet (decisions 15): one to three extras, cheese at most twice.
+      { name: 'Extras', type: 'add_ingredients', minSelections: 1, maxSelections: 3, maxQuantityPerOption: 2, options: [{ ingredientExternalId: 'cheese', priceAdjustment: 100 }] },
+      { name: 'Remove', type: 'remove_ingredients', maxSelections: 1, options: [{ ingredientExternalId: 'onion' }] },
     ],
   })),
 };

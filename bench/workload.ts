@@ -102,6 +102,9 @@ const GROUP_TYPES = ['single_choice', 'add_ingredients', 'remove_ingredients'] a
 type ModifierGroupType = (typeof GROUP_TYPES)[number];
 const BADGE_COLORS = ['RED', 'PURPLE', 'YELLOW', 'GREEN', 'BLUE', 'GREY'] as const;
 const CARD_STYLES = ['minimalism', 'compact', 'premium'] as const;
+// The codes of decisions 14 (the reference's lists), kept here so the fixture has no runtime import.
+const ALLERGENS = ['gluten', 'crustaceans', 'eggs', 'fish', 'peanuts', 'soybeans', 'milk', 'nuts', 'celery', 'mustard', 'sesame', 'sulphites', 'lupin', 'molluscs'] as const;
+const DIETARY_LABELS = ['vegetarian', 'vegan', 'gluten_free', 'lactose_free', 'halal', 'kosher'] as const;
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
 /** A word in `locale`, or the English one tagged with the locale when the list lacks it. */
@@ -134,6 +137,24 @@ export function productExternalId(i: number, prefix = ''): string {
   return `${prefix}prod-${pad(i)}`;
 }
 
+/** k distinct codes of `codes`, in the list's order. */
+function codes<T>(rng: Rng, list: readonly T[], k: number): T[] {
+  return rng.sample(list.length, k).sort((a, b) => a - b).map((i) => list[i]);
+}
+
+/** Food information for every product (decisions 14): allergens, traces, labels, spice, calories and nutrition. */
+function foodInformation(rng: Rng): Pick<ProductItem, 'allergens' | 'mayContain' | 'dietaryLabels' | 'spiceLevel' | 'calories' | 'nutrition'> {
+  const grams = (max: number) => rng.int(0, max * 10) / 10;
+  return {
+    allergens: codes(rng, ALLERGENS, rng.int(1, 4)),
+    mayContain: codes(rng, ALLERGENS, rng.int(0, 2)),
+    dietaryLabels: codes(rng, DIETARY_LABELS, rng.int(0, 2)),
+    spiceLevel: rng.int(0, 3),
+    calories: rng.int(50, 1200),
+    nutrition: { fat: grams(60), saturatedFat: grams(20), carbohydrate: grams(120), sugars: grams(40), fibre: grams(15), protein: grams(60), salt: grams(5) },
+  };
+}
+
 function schedule(rng: Rng): ScheduleItem[] {
   const open = `${String(rng.int(7, 11)).padStart(2, '0')}:${rng.pick(['00', '30'])}`;
   const close = `${String(rng.int(20, 23)).padStart(2, '0')}:${rng.pick(['00', '30'])}`;
@@ -155,6 +176,8 @@ export function menuFixture(options: FixtureOptions): SyncBody {
     idPrefix = '',
   } = options;
   const rng = new Rng(seed);
+  // Food information draws from its own stream, so the rest of a seed's menu is what it was before these fields.
+  const food = new Rng(seed ^ 0x5eed_f00d);
   const translate = (make: (locale: string) => Record<string, string>) =>
     locales.length === 0 ? undefined : Object.fromEntries(locales.map((l) => [l, make(l)]));
 
@@ -182,6 +205,7 @@ export function menuFixture(options: FixtureOptions): SyncBody {
       name: numbered(word(INGREDIENTS, w, 'en'), i, INGREDIENTS.en.length),
     };
     if (rng.chance(0.5)) item.sortOrder = rng.int(0, 50);
+    item.allergens = codes(food, ALLERGENS, food.int(0, 2));
     const translations = translate((l) => ({ name: numbered(word(INGREDIENTS, w, l), i, INGREDIENTS.en.length) }));
     if (translations) item.translations = translations;
     return item;
@@ -223,6 +247,7 @@ export function menuFixture(options: FixtureOptions): SyncBody {
       item.badgeColor = rng.pick(BADGE_COLORS);
     }
     if (rng.chance(0.03)) item.menuVisible = false;
+    Object.assign(item, foodInformation(food));
     const translations = translate((l) => ({
       name: nameIn(l),
       description: describe(refs, l),
@@ -255,8 +280,9 @@ function modifierGroup(
   const options: ModifierOptionItem[] = rng.sample(ingredients, optionsPerGroup).map((ing, o) => {
     const option: ModifierOptionItem = { ingredientExternalId: ingredientExternalId(ing, idPrefix) };
     if (type === 'single_choice') {
-      // Sizes: the first is cheaper than the base price, the rest dearer.
+      // Sizes: the first is cheaper than the base price, the rest dearer; the second is preselected.
       option.priceAdjustment = o === 0 ? -rng.int(1, 4) * 50 : o * 250;
+      if (o === 1) option.isDefault = true;
     } else if (type === 'add_ingredients') {
       option.priceAdjustment = rng.int(1, 20) * 50;
       if (rng.chance(0.5)) option.action = 'add';
@@ -267,6 +293,8 @@ function modifierGroup(
   });
   const group: ModifierGroupItem = { name: nameIn('en'), type, options };
   if (type === 'single_choice') group.isRequired = rng.chance(0.8);
+  // Modifier rules (decisions 15), drawn from no stream so the rest of a seed's menu stays the same.
+  if (type === 'add_ingredients') Object.assign(group, { maxSelections: Math.min(50, Math.max(1, options.length - 2)), maxQuantityPerOption: 3 });
   if (locales.length > 0) group.translations = Object.fromEntries(locales.map((l) => [l, { name: nameIn(l) }]));
   return group;
 }
