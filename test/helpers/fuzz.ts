@@ -44,7 +44,7 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
           priceMinor: 450,
           categoryExternalId: 'fz-cat',
           ingredientExternalIds: ['fz-ing'],
-          modifierGroups: [{ name: 'Extras', type: 'add_ingredients', options: [{ ingredientExternalId: 'fz-ing', priceAdjustment: 50 }] }],
+          modifierGroups: [{ name: 'Extras', type: 'add_ingredients', minSelections: 0, maxSelections: 2, maxQuantityPerOption: 2, options: [{ ingredientExternalId: 'fz-ing', priceAdjustment: 50, isDefault: false }] }],
           translations: { uk: { name: 'Продукт', description: 'Опис' } },
           // Food information (decisions 14).
           allergens: ['sesame', 'eggs'],
