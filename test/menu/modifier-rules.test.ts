@@ -349,6 +349,23 @@ describe('guest orders against the rules', () => {
   });
 });
 
+describe('availability against the rules', () => {
+  it('makes a dish unavailable while its available options cannot give minSelections, until enough come back', async () => {
+    const v = await seeded({
+      ingredients: INGREDIENTS,
+      products: [{ ...BURGER, modifierGroups: [{ ...SAUCES, maxQuantityPerOption: 1, options: SAUCES.options.slice(0, 3) }] }],
+    });
+    const soon = new Date(Date.now() + 3_600_000).toISOString();
+    const later = new Date(Date.now() + 7_200_000).toISOString();
+    const mark = (ingredients: object[]) => call(t.app, 'PUT', '/v1/availability', { key: v.key, body: { ingredients } });
+    expectStatus(await mark([{ ref: 'ketchup', available: false, until: later }]), 200);
+    assert.equal((await product(v, 'burger')).availability.available, true, 'two sauces left meet the minimum of 2');
+    expectStatus(await mark([{ ref: 'mayo', available: false, until: soon }]), 200);
+    const p = await product(v, 'burger');
+    assert.deepEqual(p.availability, { available: false, until: new Date(soon).toISOString(), reason: 'required_choice_unavailable' });
+  });
+});
+
 describe('rulesOf and ruleBreaches', () => {
   it('gives a group stored or published before modifier rules its type defaults', () => {
     assert.deepEqual(rulesOf({ type: 'single_choice', isRequired: true }), { minSelections: 1, maxSelections: 1, maxQuantityPerOption: null });

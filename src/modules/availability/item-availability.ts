@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { ORDERING_HORIZON_MS } from '../../limits.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
+import { MAX_OPTION_QUANTITY, rulesOf } from '../menu/modifier-rules.js';
 import { AVAILABILITY_REASONS, type AvailabilityReason, type AvailabilityValue } from './availability.schemas.js';
 import { sharedHours, type WeeklyHours } from './opening-hours.js';
 
@@ -104,17 +105,27 @@ function unavailable(reason: AvailabilityReason, until: number | null): Availabi
 type ProductLike = Pick<MenuDocumentValue['products'][number], 'id' | 'categoryId' | 'ingredients' | 'modifierGroups'>;
 type OptionLike = ProductLike['modifierGroups'][number]['options'][number];
 
-/** A group the guest must choose from (decisions 13; section 15's minSelections joins it). */
-function isRequiredChoice(group: ProductLike['modifierGroups'][number]): boolean {
-  const min = (group as { minSelections?: number }).minSelections;
-  return (group.type === 'single_choice' && group.isRequired) || (min !== undefined && min >= 1);
-}
-
 /** An option is unavailable while the ingredient it adds is sold out; `remove` options stay available. */
 export function optionAvailability(option: OptionLike, state: AvailabilityState): AvailabilityValue {
   if (option.action !== 'add' || option.ingredientExternalId === null) return AVAILABLE;
   const until = state.ingredientExternalIds.get(option.ingredientExternalId);
   return until === undefined ? AVAILABLE : unavailable('ingredient_sold_out', until);
+}
+
+/**
+ * When a group whose minSelections (decisions 15) its available options cannot give gets enough
+ * options back: undefined while it can be met, null when no end is known. A group with no options
+ * at all requires nothing (sync keeps it with a warning).
+ */
+function requiredChoiceUntil(group: ProductLike['modifierGroups'][number], state: AvailabilityState): number | null | undefined {
+  const { minSelections, maxQuantityPerOption } = rulesOf(group);
+  if (minSelections === 0 || group.options.length === 0) return undefined;
+  const perOption = maxQuantityPerOption ?? MAX_OPTION_QUANTITY;
+  const options = group.options.map((o) => optionAvailability(o, state));
+  const missing = Math.ceil(minSelections / perOption) - options.filter((o) => o.available).length;
+  if (missing <= 0) return undefined;
+  const ends = options.flatMap((o) => (o.available || o.until === null ? [] : [Date.parse(o.until)])).sort((a, b) => a - b);
+  return ends.length >= missing ? ends[missing - 1] : null;
 }
 
 /**
@@ -132,12 +143,8 @@ export function productAvailability(product: ProductLike, state: AvailabilitySta
       if (until !== undefined) causes.push({ reason: 'ingredient_sold_out', until });
     }
     for (const group of product.modifierGroups) {
-      if (!isRequiredChoice(group) || group.options.length === 0) continue;
-      const options = group.options.map((o) => optionAvailability(o, state));
-      if (options.some((o) => o.available)) continue;
-      // Available again when the first of its options is.
-      const ends = options.flatMap((o) => (o.until === null ? [] : [Date.parse(o.until)]));
-      causes.push({ reason: 'required_choice_unavailable', until: ends.length > 0 ? Math.min(...ends) : null });
+      const until = requiredChoiceUntil(group, state);
+      if (until !== undefined) causes.push({ reason: 'required_choice_unavailable', until });
     }
   }
   const category = product.categoryId === null ? undefined : state.closedCategories.get(product.categoryId);
