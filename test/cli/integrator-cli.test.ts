@@ -15,6 +15,35 @@ import { createOrder, orderBody, patchStatus, setUpOrderMenu } from '../helpers/
 
 const skip = fs.existsSync(compiled) ? false : notBuilt;
 
+/**
+ * The modifier groups of product `i`: every fifth has an add_ingredients group, every tenth also
+ * groups with modifier rules of each kind and default options (decisions 15).
+ */
+function modifierGroups(i: number) {
+  if (i % 5 !== 0) return undefined;
+  const ing = (k: number) => `ing-${(i + k) % 30}`;
+  const extras = { name: 'Extras', type: 'add_ingredients', options: [{ ingredientExternalId: ing(0), priceAdjustment: 50 }] };
+  if (i % 10 !== 0) return [extras];
+  return [
+    extras,
+    {
+      name: 'Sauces',
+      type: 'add_ingredients',
+      minSelections: 2,
+      maxSelections: 4,
+      maxQuantityPerOption: 2,
+      options: [{ ingredientExternalId: ing(2), isDefault: true }, { ingredientExternalId: ing(3), priceAdjustment: 30 }],
+    },
+    {
+      name: 'Size',
+      type: 'single_choice',
+      isRequired: false,
+      options: [{ ingredientExternalId: ing(4) }, { ingredientExternalId: ing(5), priceAdjustment: 200, isDefault: true }],
+    },
+    { name: 'Without', type: 'remove_ingredients', maxSelections: 1, options: [{ ingredientExternalId: ing(0) }, { ingredientExternalId: ing(1) }] },
+  ];
+}
+
 /** A catalogue of `n` products over 6 categories and 30 ingredients, with translations. */
 function catalogue(n: number, tag = 'v1') {
   return {
@@ -27,10 +56,7 @@ function catalogue(n: number, tag = 'v1') {
       priceMinor: 100 + i,
       categoryExternalId: `cat-${i % 6}`,
       ingredientExternalIds: [`ing-${i % 30}`, `ing-${(i + 1) % 30}`],
-      modifierGroups:
-        i % 5 === 0
-          ? [{ name: 'Extras', type: 'add_ingredients', options: [{ ingredientExternalId: `ing-${i % 30}`, priceAdjustment: 50 }] }]
-          : undefined,
+      modifierGroups: modifierGroups(i),
       translations: { uk: { name: `Продукт ${i}` } },
     })),
   };
@@ -56,12 +82,13 @@ describe('carta push, pull and orders tail (issue 13)', { skip }, () => {
     if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('pushes a catalogue larger than one request, with progress, then pull and push again skips everything', async () => {
+  it('pushes a catalogue larger than one request, with progress, then pull and push again skips everything, modifier rules included', async () => {
     const file = path.join(workDir, 'menu.json');
     fs.writeFileSync(file, JSON.stringify(catalogue(650)));
     const first = await cli(['push', file]);
     assert.equal(first.code, 0, first.stderr + first.stdout);
     assert.match(first.stdout, /categories 6 created, 0 updated, 0 skipped; ingredients 30 created, 0 updated, 0 skipped; products 650 created, 0 updated, 0 skipped/);
+    assert.doesNotMatch(first.stdout, /^(warning|error): /m);
     assert.match(first.stderr, /^request 1\/\d+: /m, 'plain progress lines when stderr is not a terminal');
     const menu = await call(t.app, 'GET', '/v1/menu', { key: v.key });
     assert.equal(menu.body.products.length, 650);
@@ -75,12 +102,26 @@ describe('carta push, pull and orders tail (issue 13)', { skip }, () => {
       action: 'add',
       priceAdjustment: 50,
       sortOrder: 0,
+      isDefault: false,
     });
+    // Every group carries its rules, the defaults and single_choice's fixed values written out.
+    const rulesOf = (g: any) => [g.name, g.type, g.isRequired, g.minSelections, g.maxSelections, g.maxQuantityPerOption, g.options.map((o: any) => o.isDefault)];
+    assert.deepEqual(exported.products.find((p: any) => p.externalId === 'p-10').modifierGroups.map(rulesOf), [
+      ['Extras', 'add_ingredients', false, 0, null, null, [false]],
+      ['Sauces', 'add_ingredients', false, 2, 4, 2, [true, false]],
+      ['Size', 'single_choice', false, 0, 1, null, [false, true]],
+      ['Without', 'remove_ingredients', false, 0, 1, null, [false, false]],
+    ]);
+    assert.deepEqual(exported.products.find((p: any) => p.externalId === 'p-5').modifierGroups.map(rulesOf), [['Extras', 'add_ingredients', false, 0, null, null, [false]]]);
     const roundTrip = path.join(workDir, 'pulled.json');
     fs.writeFileSync(roundTrip, pulled.stdout);
     const again = await cli(['push', roundTrip]);
     assert.equal(again.code, 0, again.stderr + again.stdout);
     assert.match(again.stdout, /categories 0 created, 0 updated, 6 skipped; ingredients 0 created, 0 updated, 30 skipped; products 0 created, 0 updated, 650 skipped/);
+    // The rules sent back equal the stored ones, so nothing is replaced and nothing warns.
+    assert.doesNotMatch(again.stdout, /^(warning|error): /m);
+    const after = await call(t.app, 'GET', '/v1/menu', { key: v.key });
+    assert.deepEqual(after.body.products, menu.body.products);
   });
 
   it('--dry-run writes nothing; --publish publishes; per-item errors exit 1 and publish nothing', async () => {

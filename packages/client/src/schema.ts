@@ -108,7 +108,8 @@ export interface paths {
          *     - Sections run in the order categories, ingredients, products, in one transaction; a product may reference items created earlier in the same request.
          *     - An omitted field keeps its stored value; `null` clears a nullable one; `[]` clears ingredientExternalIds or modifierGroups (a non-empty array replaces the whole set).
          *     - An unknown categoryExternalId or ingredientExternalId is skipped with a warning, and the product is still saved.
-         *     - Per-item failures (INVALID_LOCALE, LOCALE_NOT_ENABLED, EMPTY_TRANSLATION; isSaleActive without a sale price) are listed in the section's errors[]; the other items are saved.
+         *     - Per-item failures (INVALID_LOCALE, LOCALE_NOT_ENABLED, EMPTY_TRANSLATION; isSaleActive without a sale price; modifier rules no order could meet) are listed in the section's errors[]; the other items are saved.
+         *     - Modifier rules (decisions 15): a fixed minSelections or maxSelections of single_choice or remove_ingredients sent with another value is replaced, with a warning.
          *     - Caps per request: 200 categories, 200 ingredients, 500 products (200 recommended); per product 20 modifier groups, 50 options each, 100 ingredient references.
          *     - Plan limits count new items only; past one, `CATEGORY_BULK_LIMIT_EXCEEDED`, `INGREDIENT_BULK_LIMIT_EXCEEDED` or `PRODUCT_BULK_LIMIT_EXCEEDED` rejects the whole request.
          *     - Past the 30-second window the request is 413 `SYNC_TOO_LARGE` and nothing is written: split the payload and retry.
@@ -1132,7 +1133,7 @@ export interface paths {
          * Place a guest order
          * @description Places an order at the venue (decisions 2); it starts in `new`. Products and options are the ids of GET /guest/v1/venues/{slug}/menu.
          *     - Prices come from the latest published snapshot, never from the client: unitPrice = effectivePriceMinor (or a live promotional price) + the options; deliveryFee from the settings for delivery orders.
-         *     - 400 `Validation failed` (no code) with one errors[] entry per problem: an unknown or hidden product, an option not of that product, a required single-choice group without exactly one choice, a quantity outside 1..99, delivery without deliveryAddress, an order type disabled in settings or not in the plan, changeFromAmount with a non-cash payment, orders not accepted, a subtotal under minOrderMinor.
+         *     - 400 `Validation failed` (no code) with one errors[] entry per problem: an unknown or hidden product, an option not of that product, a group's modifier rules broken (decisions 15: minSelections, maxSelections, maxQuantityPerOption, counted in quantities; `items[0].modifiers: Burger / Sauces: choose at least 2 (got 1)`), a quantity outside 1..99, delivery without deliveryAddress, an order type disabled in settings or not in the plan, changeFromAmount with a non-cash payment, orders not accepted, a subtotal under minOrderMinor.
          *     - An `Idempotency-Key` repeated with the same body within 24 hours returns the first order with 200; with another body it is 409 `IDEMPOTENCY_KEY_REUSED`.
          *     - The `Location` header names the order's guest view, GET /guest/v1/venues/{slug}/orders/{token}: its last segment is an unguessable token that reads this order and nothing else (a replay gives the same one).
          *     - An unknown venue is 404 `VENUE_NOT_FOUND`; one that never published is 404 `MENU_NOT_PUBLISHED`; an inactive subscription is 403 `SUBSCRIPTION_INACTIVE`.
@@ -1752,12 +1753,18 @@ export interface operations {
                             /** @enum {string} */
                             type: "single_choice" | "multiple_choice" | "add_ingredients" | "remove_ingredients";
                             isRequired?: boolean;
+                            /** @description The fewest choices, counted as the sum of the chosen quantities. single_choice: always 1 when isRequired, else 0; remove_ingredients: always 0; add_ingredients: default 0 */
+                            minSelections?: number;
+                            maxSelections?: number | null;
+                            maxQuantityPerOption?: number | null;
                             options: {
                                 ingredientExternalId: string;
                                 /** @enum {string} */
                                 action?: "add" | "remove";
                                 priceAdjustment?: number;
                                 sortOrder?: number;
+                                /** @description Preselected on the guest page (default false); at most one per single_choice group */
+                                isDefault?: boolean;
                             }[];
                             sortOrder?: number;
                             translations?: {
@@ -2016,6 +2023,10 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "single_choice" | "add_ingredients" | "remove_ingredients";
                                 isRequired: boolean;
+                                /** @description The fewest choices, counted as the sum of the chosen quantities. single_choice: always 1 when isRequired, else 0; remove_ingredients: always 0; add_ingredients: default 0 */
+                                minSelections?: number;
+                                maxSelections?: number | null;
+                                maxQuantityPerOption?: number | null;
                                 sortOrder: number;
                                 translations: {
                                     [key: string]: {
@@ -2031,6 +2042,7 @@ export interface operations {
                                     sortOrder: number;
                                     /** @description Its ingredient's allergens */
                                     allergens?: string[];
+                                    isDefault?: boolean;
                                     /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
                                     availability?: {
                                         available: boolean;
@@ -2509,6 +2521,10 @@ export interface operations {
                             /** @enum {string} */
                             type: "single_choice" | "add_ingredients" | "remove_ingredients";
                             isRequired: boolean;
+                            /** @description The fewest choices, counted as the sum of the chosen quantities. single_choice: always 1 when isRequired, else 0; remove_ingredients: always 0; add_ingredients: default 0 */
+                            minSelections?: number;
+                            maxSelections?: number | null;
+                            maxQuantityPerOption?: number | null;
                             sortOrder: number;
                             translations: {
                                 [key: string]: {
@@ -2524,6 +2540,7 @@ export interface operations {
                                 sortOrder: number;
                                 /** @description Its ingredient's allergens */
                                 allergens?: string[];
+                                isDefault?: boolean;
                                 /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
                                 availability?: {
                                     available: boolean;
@@ -2933,6 +2950,10 @@ export interface operations {
                             /** @enum {string} */
                             type: "single_choice" | "add_ingredients" | "remove_ingredients";
                             isRequired: boolean;
+                            /** @description The fewest choices, counted as the sum of the chosen quantities. single_choice: always 1 when isRequired, else 0; remove_ingredients: always 0; add_ingredients: default 0 */
+                            minSelections?: number;
+                            maxSelections?: number | null;
+                            maxQuantityPerOption?: number | null;
                             sortOrder: number;
                             translations: {
                                 [key: string]: {
@@ -2948,6 +2969,7 @@ export interface operations {
                                 sortOrder: number;
                                 /** @description Its ingredient's allergens */
                                 allergens?: string[];
+                                isDefault?: boolean;
                                 /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
                                 availability?: {
                                     available: boolean;
@@ -11050,11 +11072,17 @@ export interface operations {
                                 name: string;
                                 type: string;
                                 isRequired: boolean;
+                                /** @description The fewest choices, counted as the sum of the chosen quantities (decisions 15) */
+                                minSelections: number;
+                                maxSelections: number | null;
+                                maxQuantityPerOption: number | null;
                                 options: {
                                     id: string;
                                     name: string;
                                     action: string;
                                     priceAdjustment: number;
+                                    /** @description Preselected when the dish is opened */
+                                    isDefault: boolean;
                                     /** @description Its ingredient's allergens (codes of GET /v1/reference) */
                                     allergens: string[];
                                     /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */

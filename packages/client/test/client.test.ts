@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { CartaError, CLIENT_VERSION, createCartaClient, SyncCatalogError, unwrap, type RetryEvent } from '../src/index.js';
+import { CartaError, CLIENT_VERSION, createCartaClient, SyncCatalogError, unwrap, type RetryEvent, type SyncProduct } from '../src/index.js';
 import { retryingFetch, retryPolicy } from '../src/retry.js';
 import { admin, createVenue, recordingFetch, startServer, type TestServer, type VenueFixture } from './server.js';
 
@@ -134,6 +134,35 @@ describe('@carta/client against a real server', () => {
     const reference = await unwrap(client.api.GET('/v1/reference'));
     assert.equal(reference.planLimits.plan, 'standard');
     assert.equal(reference.planLimits.usage.products, 1);
+  });
+
+  it('sends and reads modifier rules and default options (decisions 15), typed', async () => {
+    const v = await venue();
+    const client = createCartaClient({ baseUrl: s.baseUrl, apiKey: v.key });
+    // Typed as the generated sync body: this file stops compiling if the fields leave the document.
+    const groups: NonNullable<SyncProduct['modifierGroups']> = [
+      {
+        name: 'Milk',
+        type: 'single_choice',
+        isRequired: false,
+        options: [{ ingredientExternalId: 'milk', isDefault: true }, { ingredientExternalId: 'oat', priceAdjustment: 50 }],
+      },
+      { name: 'Extra milk', type: 'add_ingredients', minSelections: 1, maxSelections: 3, maxQuantityPerOption: 2, options: [{ ingredientExternalId: 'oat' }] },
+    ];
+    const ingredients = [{ externalId: 'milk', name: 'Milk' }, { externalId: 'oat', name: 'Oat milk' }];
+    const synced = await client.syncCatalog({ ingredients, products: [{ externalId: 'flat-white', name: 'Flat white', priceMinor: 380, modifierGroups: groups }] });
+    assert.deepEqual([synced.products.created, synced.products.errors, synced.products.warnings], [1, [], []]);
+
+    const [product] = (await client.getMenu()).products;
+    const read = product.modifierGroups.map((g) => ({
+      name: g.name,
+      rules: [g.minSelections, g.maxSelections, g.maxQuantityPerOption],
+      defaults: g.options.map((o) => o.isDefault),
+    }));
+    assert.deepEqual(read, [
+      { name: 'Milk', rules: [0, 1, null], defaults: [true, false] },
+      { name: 'Extra milk', rules: [1, 3, 2], defaults: [false] },
+    ]);
   });
 
   it('turns the error envelope into a CartaError with its fields, mapping sync positions to the caller\u2019s arrays', async () => {

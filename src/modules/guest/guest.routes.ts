@@ -56,7 +56,8 @@ export function guestRoutes(services: RouteServices) {
           '- Prices come from the latest published snapshot, never from the client: unitPrice = effectivePriceMinor (or a live promotional price) + ' +
             'the options; deliveryFee from the settings for delivery orders.',
           '- 400 `Validation failed` (no code) with one errors[] entry per problem: an unknown or hidden product, an option not of that product, ' +
-            'a required single-choice group without exactly one choice, a quantity outside 1..99, delivery without deliveryAddress, an order type ' +
+            "a group's modifier rules broken (decisions 15: minSelections, maxSelections, maxQuantityPerOption, counted in quantities; " +
+            '`items[0].modifiers: Burger / Sauces: choose at least 2 (got 1)`), a quantity outside 1..99, delivery without deliveryAddress, an order type ' +
             'disabled in settings or not in the plan, changeFromAmount with a non-cash payment, orders not accepted, a subtotal under minOrderMinor.',
           '- An `Idempotency-Key` repeated with the same body within 24 hours returns the first order with 200; with another body it is 409 ' +
             '`IDEMPOTENCY_KEY_REUSED`.',
