@@ -18,6 +18,7 @@ import { ALLERGEN_CODES, ALLERGENS, DIETARY_LABEL_CODES, DIETARY_LABELS, LANGUAG
 import { stepStates } from '../../src/modules/guest-page/shared/page-data.js';
 import { fill, UI_LANGUAGES, uiStrings, untranslated } from '../../src/modules/guest-page/shared/strings.js';
 import { Cart, unitPrice, type MenuProduct } from '../../web/guest/cart.js';
+import { defaultQuantities, groupNeed, optionCap, ruleText, takesStepper, type RuleGroup } from '../../web/guest/rules.js';
 
 // The guest page's pure parts (docs/guest-page.md): money, the status steps, and the cart's sums,
 // which must be the server's (decisions 2). The cart runs here without a browser: its storage
@@ -54,7 +55,10 @@ describe('guest page: the cart', () => {
     description: null,
     effectivePriceMinor: 2200,
     promoPriceMinor: 1800,
-    modifierGroups: [{ id: 'g', name: 'Extras', type: 'add_ingredients', isRequired: false, options: [{ id: 'cheese', name: 'Cheese', action: 'add', priceAdjustment: 100 }] }],
+    modifierGroups: [{
+      id: 'g', name: 'Extras', type: 'add_ingredients', isRequired: false, minSelections: 0, maxSelections: null, maxQuantityPerOption: null,
+      options: [{ id: 'cheese', name: 'Cheese', action: 'add', priceAdjustment: 100, isDefault: false }],
+    }],
   };
   const products = new Map([[burger.id, burger]]);
 
@@ -76,6 +80,83 @@ describe('guest page: the cart', () => {
     assert.notEqual(cart.attemptKey('{"a":2}'), first);
     cart.add({ productId: 'b', quantity: 1, modifiers: [] });
     assert.equal(cart.lines[0].quantity, 2, 'the same line grows');
+  });
+});
+
+// Modifier rules (decisions 15) as the product dialog says and keeps them.
+describe('guest page: modifier rules', () => {
+  const en = uiStrings('en');
+  const group = (rules: Partial<RuleGroup>, options = 4): RuleGroup => ({
+    name: 'Sauces',
+    type: 'add_ingredients',
+    minSelections: 0,
+    maxSelections: null,
+    maxQuantityPerOption: null,
+    options: Array.from({ length: options }, (_, i) => ({ id: `o${i}`, isDefault: false })),
+    ...rules,
+  });
+
+  it('says each rule in words', () => {
+    const says = (rules: Partial<RuleGroup>, options?: number) => ruleText(group(rules, options), en);
+    assert.equal(says({ type: 'single_choice', minSelections: 1, maxSelections: 1 }), 'Choose 1');
+    assert.equal(says({ type: 'single_choice', minSelections: 0, maxSelections: 1 }), 'Optional', 'an optional single choice offers "None"');
+    assert.equal(says({ minSelections: 2, maxSelections: 3 }), 'Choose 2–3');
+    assert.equal(says({ minSelections: 2, maxSelections: 2 }), 'Choose 2');
+    assert.equal(says({ minSelections: 2 }), 'Choose at least 2');
+    assert.equal(says({ maxSelections: 4 }), 'Up to 4');
+    assert.equal(says({ type: 'remove_ingredients' }), 'Optional');
+    // No more than the options can give: two taken once each.
+    assert.equal(says({ maxSelections: 10, maxQuantityPerOption: 1 }, 2), 'Up to 2');
+    assert.equal(says({ minSelections: 2, maxSelections: 10, maxQuantityPerOption: 1 }, 2), 'Choose 2');
+    assert.equal(ruleText(group({ minSelections: 2, maxSelections: 3 }), uiStrings('es')), 'Elige de 2 a 3');
+  });
+
+  it('gives a stepper to an extra taken more than once, up to its own and its group limit', () => {
+    assert.equal(optionCap(group({})), 99);
+    assert.equal(optionCap(group({ maxQuantityPerOption: 3 })), 3);
+    assert.equal(optionCap(group({ maxQuantityPerOption: 3, maxSelections: 2 })), 2);
+    assert.equal(takesStepper(group({ maxQuantityPerOption: 3 })), true);
+    assert.equal(takesStepper(group({ maxQuantityPerOption: 1 })), false, 'once: a checkbox');
+    assert.equal(takesStepper(group({ maxSelections: 1 })), false, 'one in all: a checkbox');
+    assert.equal(takesStepper(group({ type: 'remove_ingredients' })), false);
+    assert.equal(takesStepper(group({ type: 'single_choice', minSelections: 1, maxSelections: 1 })), false);
+  });
+
+  it('says what a group still needs, naming it, counting the quantities', () => {
+    const sauces = group({ minSelections: 2, maxSelections: 3 });
+    assert.equal(groupNeed(sauces, new Map(), en), 'Sauces: choose at least 2');
+    assert.equal(groupNeed(sauces, new Map([['o0', 1]]), en), 'Sauces: choose at least 2');
+    assert.equal(groupNeed(sauces, new Map([['o0', 1], ['o1', 1]]), en), null);
+    assert.equal(groupNeed(group({ minSelections: 2, maxQuantityPerOption: 3 }), new Map([['o0', 2]]), en), null, 'one option twice is two');
+    assert.equal(groupNeed(group({ name: 'Size', type: 'single_choice', minSelections: 1, maxSelections: 1 }), new Map(), en), 'Size: choose 1');
+    assert.equal(groupNeed(group({}), new Map(), en), null);
+  });
+
+  it('preselects the defaults that can be chosen, once each, within the group', () => {
+    const withDefaults = (rules: Partial<RuleGroup>) => {
+      const g = group(rules);
+      g.options = g.options.map((o) => ({ ...o, isDefault: o.id !== 'o3' }));
+      return g;
+    };
+    assert.deepEqual([...defaultQuantities([withDefaults({})], () => true)], [['o0', 1], ['o1', 1], ['o2', 1]]);
+    assert.deepEqual([...defaultQuantities([withDefaults({ maxSelections: 2 })], () => true)], [['o0', 1], ['o1', 1]], 'no more than the group takes');
+    assert.deepEqual([...defaultQuantities([withDefaults({})], (id) => id !== 'o0')], [['o1', 1], ['o2', 1]], 'not a sold-out one');
+  });
+
+  it("drops a cart line that no longer meets its groups' rules after a publish", () => {
+    const product = (rules: Partial<RuleGroup>): MenuProduct => ({
+      id: 'p', name: 'Burger', description: null, effectivePriceMinor: 1000, promoPriceMinor: null,
+      modifierGroups: [{ ...group(rules), id: 'g', isRequired: false, options: group(rules).options.map((o) => ({ ...o, name: o.id, action: 'add', priceAdjustment: 0 })) }],
+    });
+    const cart = new Cart(`rules-${process.pid}`);
+    cart.add({ productId: 'p', quantity: 1, modifiers: [{ optionId: 'o0', quantity: 3 }] });
+    cart.reconcile(new Map([['p', product({ maxQuantityPerOption: 3 })]]));
+    assert.equal(cart.lines.length, 1, 'three of one, as allowed');
+    cart.reconcile(new Map([['p', product({ maxQuantityPerOption: 2 })]]));
+    assert.equal(cart.lines.length, 0, 'three where two are allowed: dropped');
+    cart.add({ productId: 'p', quantity: 1, modifiers: [{ optionId: 'o0', quantity: 1 }] });
+    cart.reconcile(new Map([['p', product({ minSelections: 2 })]]));
+    assert.equal(cart.lines.length, 0, 'one where two are needed: dropped');
   });
 });
 

@@ -2,6 +2,7 @@
 // to another language) keeps it; priced from the guest menu as the server will price it.
 import type { ItemAvailability, OrderingInfo } from '../../src/modules/guest-page/shared/availability.js';
 import type { FoodInfo } from '../../src/modules/guest-page/shared/food.js';
+import { meetsRules } from './rules.js';
 import { load, randomKey, save } from './storage.js';
 
 export interface MenuOption {
@@ -9,6 +10,8 @@ export interface MenuOption {
   name: string;
   action: string;
   priceAdjustment: number;
+  /** Preselected when the dish is opened (decisions 15). */
+  isDefault: boolean;
   /** Live availability (decisions 13); absent reads as available. */
   availability?: ItemAvailability;
   /** Allergen codes of its ingredient (decisions 14). */
@@ -20,6 +23,12 @@ export interface MenuGroup {
   name: string;
   type: string;
   isRequired: boolean;
+  /** The fewest choices, counted as the sum of the chosen quantities (decisions 15). */
+  minSelections: number;
+  /** The most choices; null: no limit. */
+  maxSelections: number | null;
+  /** How often one option may be taken; null: up to 99. */
+  maxQuantityPerOption: number | null;
   options: MenuOption[];
 }
 
@@ -102,15 +111,16 @@ export class Cart {
   }
 
   /**
-   * Drops lines whose product or options left the menu (a publish since the cart was filled).
-   * Lines of products or options sold out since stay: the checkout names them, to be removed.
+   * Drops lines whose product or options left the menu, or whose options no longer meet their groups'
+   * rules (a publish since the cart was filled). Lines of products or options sold out since stay:
+   * the checkout names them, to be removed.
    */
   reconcile(products: Map<string, MenuProduct>): void {
     const kept = this.stored.lines.filter((l) => {
       const p = products.get(l.productId);
       if (!p) return false;
       const options = optionsOf(p);
-      return l.modifiers.every((m) => options.has(m.optionId));
+      return l.modifiers.every((m) => options.has(m.optionId)) && meetsRules(p.modifierGroups, l.modifiers);
     });
     if (kept.length !== this.stored.lines.length) this.write({ lines: kept });
   }

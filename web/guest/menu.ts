@@ -16,10 +16,14 @@ import type { GuestOrderType, PageData } from '../../src/modules/guest-page/shar
 import { fill } from '../../src/modules/guest-page/shared/strings.js';
 import { Cart, basePrice, optionsOf, unitPrice, unitSaving, type CartLine, type CartModifier, type GuestMenu, type MenuGroup, type MenuProduct } from './cart.js';
 import { byId, h, replace } from './dom.js';
+import { chosenIn, defaultQuantities, groupNeed, optionCap, ruleText, takesStepper } from './rules.js';
 
 /** Fields of the order form, by the name the server's errors start with. */
 const FIELDS = ['type', 'paymentMethod', 'customerName', 'customerPhone', 'customerEmail', 'deliveryAddress', 'deliveryNotes', 'comment', 'scheduledFor'] as const;
 type Field = (typeof FIELDS)[number];
+
+/** A line's quantity, as the server takes it (decisions 2: 1..99). */
+const MAX_LINE_QUANTITY = 99;
 
 /** The menu JSON is read again when something changes (a mark ends, ordering opens) within this. */
 const REFRESH_AHEAD_MS = 6 * 3_600_000;
@@ -139,64 +143,117 @@ export function startMenu(data: PageData): void {
     return adjustment === 0 ? name : `${name} (${adjustment > 0 ? '+' : '−'}${money(Math.abs(adjustment))})`;
   }
 
-  function groupFieldset(group: MenuGroup, onChange: () => void): HTMLFieldSetElement {
-    const errorId = `err-g-${group.id}`;
+  /**
+   * A − / + stepper with its count, from `min` to what `max()` allows now (an option's room changes
+   * as the rest of its group is chosen: `update` follows). A button at its limit is aria-disabled,
+   * not disabled, so it keeps the focus of a guest pressing it up to the limit and says why it does
+   * nothing. The count is a live region: a screen reader hears it change.
+   */
+  function stepper(value: number, o: {
+    name: Record<string, string>;
+    less: string;
+    more: string;
+    min: number;
+    max: () => number;
+    onSet: (n: number) => void;
+    off?: boolean;
+  }): { el: HTMLElement; update: () => void } {
+    let current = value;
+    const output = h('output', { 'aria-live': 'polite' }, value);
+    const limit = (button: HTMLButtonElement, reached: boolean) => {
+      if (reached) button.setAttribute('aria-disabled', 'true');
+      else button.removeAttribute('aria-disabled');
+    };
+    const update = () => {
+      limit(less, current <= o.min);
+      limit(more, current >= o.max());
+    };
+    const press = (delta: number) => () => {
+      const next = current + delta;
+      if (o.off || next < o.min || next > o.max()) return;
+      current = next;
+      output.textContent = String(current);
+      o.onSet(current);
+      update();
+    };
+    const less = h('button', { type: 'button', class: 'step less', 'aria-label': o.less, disabled: o.off, onclick: press(-1) }, '−');
+    const more = h('button', { type: 'button', class: 'step more', 'aria-label': o.more, disabled: o.off, onclick: press(1) }, '+');
+    update();
+    return { el: h('div', { class: 'stepper', role: 'group', ...o.name }, less, output, more), update };
+  }
+
+  /**
+   * A modifier group as a fieldset whose legend says its rule (decisions 15): radios for a single
+   * choice ("None" first when it is optional), a stepper per option that may be taken more than
+   * once, a checkbox per option taken once. `quantities` is the dialog's state; each control keeps
+   * it and calls `onChange`; `updates` collects what follows the group's room (a full group takes
+   * no more). An unavailable option is greyed, says why, and cannot be chosen.
+   */
+  function groupFieldset(group: MenuGroup, quantities: Map<string, number>, usable: (optionId: string) => boolean,
+    onChange: () => void, updates: (() => void)[]): HTMLFieldSetElement {
     const now = Date.now();
-    const inputs = group.options.map((o) => {
+    const cap = optionCap(group);
+    const room = () => (group.maxSelections ?? Infinity) - chosenIn(group, quantities);
+    const rows = group.options.map((o) => {
       const id = `o-${o.id}`;
-      // An unavailable option is greyed, says why, and cannot be chosen.
-      const status = availabilityLabel(o.availability, when, now, t);
-      const off = status !== null;
+      const off = !usable(o.id);
+      const status = off ? availabilityLabel(o.availability, when, now, t) : null;
       // What the option brings in allergens, in words; then why it cannot be chosen, if so.
       const allergens = namesOf(o.allergens, data.food.allergens);
-      const text = h('span', {}, optionLabel(o.name, o.priceAdjustment),
+      const text = h('span', { id: `ot-${o.id}` }, optionLabel(o.name, o.priceAdjustment),
         allergens.length > 0 ? h('small', { class: 'choice-allergens' }, `${t.allergens}: ${allergens.join(', ')}`) : null,
-        off ? h('small', { class: 'choice-status' }, status) : null);
+        status ? h('small', { class: 'choice-status' }, status) : null);
+      const kind = off ? 'choice unavailable' : 'choice';
       if (group.type === 'single_choice') {
-        return h('label', { class: off ? 'choice unavailable' : 'choice', for: id },
-          h('input', { type: 'radio', id, name: `g-${group.id}`, value: o.id, disabled: off, onchange: onChange }), text);
+        return h('label', { class: kind, for: id },
+          h('input', { type: 'radio', id, name: `g-${group.id}`, value: o.id, checked: quantities.has(o.id), disabled: off, onchange: () => pick(o.id) }), text);
       }
-      if (group.type === 'add_ingredients') {
-        return h('label', { class: off ? 'choice choice-qty unavailable' : 'choice choice-qty', for: id },
-          text,
-          h('input', { type: 'number', id, 'data-option': o.id, min: 0, max: 10, value: 0, inputmode: 'numeric', disabled: off, oninput: onChange }));
+      if (takesStepper(group)) {
+        const count = stepper(quantities.get(o.id) ?? 0, {
+          name: { 'aria-labelledby': `ot-${o.id}` },
+          less: fill(t.decreaseNamed, { name: o.name }),
+          more: fill(t.increaseNamed, { name: o.name }),
+          min: 0,
+          max: () => Math.min(cap, (quantities.get(o.id) ?? 0) + room()),
+          off,
+          onSet: (n) => {
+            if (n > 0) quantities.set(o.id, n);
+            else quantities.delete(o.id);
+            onChange();
+          },
+        });
+        updates.push(count.update);
+        return h('div', { class: `${kind} choice-qty` }, text, count.el);
       }
-      return h('label', { class: off ? 'choice unavailable' : 'choice', for: id },
-        h('input', { type: 'checkbox', id, value: o.id, disabled: off, onchange: onChange }), text);
+      const box = h('input', { type: 'checkbox', id, value: o.id, checked: quantities.has(o.id), disabled: off, onchange: () => {
+        if (box.checked) quantities.set(o.id, 1);
+        else quantities.delete(o.id);
+        onChange();
+      } });
+      // A full group takes no other option until one is unticked.
+      updates.push(() => {
+        box.disabled = off || (!box.checked && room() <= 0);
+      });
+      return h('label', { class: kind, for: id }, box, text);
     });
-    return h('fieldset', { class: 'group', 'data-group': group.id, 'aria-describedby': errorId },
-      h('legend', {}, group.name, group.isRequired ? h('span', { class: 'req' }, ` · ${t.required}`) : null),
-      ...inputs,
-      h('p', { class: 'field-error', id: errorId, hidden: true }));
-  }
-
-  function chosen(product: MenuProduct): CartModifier[] {
-    const out: CartModifier[] = [];
-    for (const group of product.modifierGroups) {
-      for (const o of group.options) {
-        const input = productDialog.querySelector<HTMLInputElement>(`#o-${CSS.escape(o.id)}`);
-        if (!input || input.disabled) continue;
-        if (input.type === 'number') {
-          const q = Math.max(0, Math.min(10, Math.trunc(Number(input.value) || 0)));
-          if (q > 0) out.push({ optionId: o.id, quantity: q });
-        } else if (input.checked) out.push({ optionId: o.id, quantity: 1 });
-      }
+    function pick(optionId: string | null): void {
+      for (const o of group.options) quantities.delete(o.id);
+      if (optionId !== null) quantities.set(optionId, 1);
+      onChange();
     }
-    return out;
-  }
-
-  function stepper(value: number, label: string, onSet: (n: number) => void, min = 1): HTMLElement {
-    const output = h('output', { 'aria-live': 'polite' }, value);
-    let current = value;
-    const set = (n: number) => {
-      current = Math.max(min, Math.min(99, n));
-      output.textContent = String(current);
-      onSet(current);
-    };
-    return h('div', { class: 'stepper', role: 'group', 'aria-label': label },
-      h('button', { type: 'button', class: 'step', 'aria-label': t.decrease, onclick: () => set(current - 1) }, '−'),
-      output,
-      h('button', { type: 'button', class: 'step', 'aria-label': t.increase, onclick: () => set(current + 1) }, '+'));
+    const noneId = `o-none-${group.id}`;
+    const none = group.type === 'single_choice' && group.minSelections === 0
+      ? h('label', { class: 'choice', for: noneId },
+        h('input', { type: 'radio', id: noneId, name: `g-${group.id}`, value: '', checked: chosenIn(group, quantities) === 0, onchange: () => pick(null) }),
+        h('span', {}, t.none))
+      : null;
+    const errorId = `err-g-${group.id}`;
+    return h('fieldset', { class: 'group', 'data-group': group.id, 'aria-describedby': errorId },
+      // The dot is for the eye; a screen reader reads "Sauces Choose 2–3".
+      h('legend', {}, group.name, ' ', h('span', { class: 'rule' }, h('span', { 'aria-hidden': 'true' }, '· '), ruleText(group, t))),
+      none,
+      ...rows,
+      h('p', { class: 'field-error', id: errorId, hidden: true }));
   }
 
   /**
@@ -225,14 +282,44 @@ export function startMenu(data: PageData): void {
   }
 
   function openProduct(product: MenuProduct): void {
+    const now = Date.now();
+    const unavailable = new Set([...optionsOf(product).values()].filter((o) => availabilityLabel(o.availability, when, now, t) !== null).map((o) => o.id));
+    const usable = (optionId: string) => !unavailable.has(optionId);
+    // The dialog's state: each option's quantity, the venue's defaults chosen to begin with.
+    const quantities = defaultQuantities(product.modifierGroups, usable);
+    const updates: (() => void)[] = [];
     let quantity = 1;
-    const addButton = h('button', { type: 'submit', class: 'primary', id: 'pd-add' });
+    const chosen = (): CartModifier[] => product.modifierGroups.flatMap((g) => g.options
+      .filter((o) => usable(o.id) && (quantities.get(o.id) ?? 0) > 0)
+      .map((o) => ({ optionId: o.id, quantity: quantities.get(o.id) as number })));
+    /** Each group whose rule is not met yet, with what it needs, in the dialog's order. */
+    const needs = () => product.modifierGroups
+      .map((group) => ({ group, need: groupNeed(group, quantities, t) }))
+      .filter((n): n is { group: MenuGroup; need: string } => n.need !== null);
+
+    // "Add" says why it does nothing while a rule is not met (aria-disabled keeps it in the tab
+    // order, described by the reasons, and pressing it leads to the first group that needs a choice).
+    const reasons = h('div', { class: 'reasons', id: 'pd-reasons', 'aria-live': 'polite' });
+    const addButton = h('button', { type: 'submit', class: 'primary', id: 'pd-add', 'aria-describedby': 'pd-reasons' });
+    const markGroup = (group: MenuGroup, need: string | null) => {
+      const error = byId(`err-g-${group.id}`);
+      if (error) {
+        error.hidden = need === null;
+        error.textContent = need ?? '';
+      }
+      productDialog.querySelector(`[data-group="${CSS.escape(group.id)}"]`)?.toggleAttribute('data-invalid', need !== null);
+    };
     const refresh = () => {
-      const modifiers = chosen(product);
-      addButton.textContent = fill(t.addToOrder, { price: money((unitPrice(product, modifiers) - unitSaving(product)) * quantity) });
+      for (const update of updates) update();
+      addButton.textContent = fill(t.addToOrder, { price: money((unitPrice(product, chosen()) - unitSaving(product)) * quantity) });
+      const missing = needs();
+      if (missing.length > 0) addButton.setAttribute('aria-disabled', 'true');
+      else addButton.removeAttribute('aria-disabled');
+      const said = missing.map((m) => m.need).join('\n');
+      if (Array.from(reasons.children, (el) => el.textContent).join('\n') !== said) replace(reasons, ...missing.map((m) => h('span', {}, m.need)));
+      // A group marked when "Add" was pressed keeps saying what it needs, until it is met.
       for (const group of product.modifierGroups) {
-        const error = byId(`err-g-${group.id}`);
-        if (error && !error.hidden && modifiers.some((m) => group.options.some((o) => o.id === m.optionId))) error.hidden = true;
+        if (productDialog.querySelector(`[data-group="${CSS.escape(group.id)}"][data-invalid]`)) markGroup(group, groupNeed(group, quantities, t));
       }
     };
     const form = h('form', { method: 'dialog', class: 'sheet-body', novalidate: true },
@@ -242,30 +329,25 @@ export function startMenu(data: PageData): void {
       product.description ? h('p', { class: 'desc' }, product.description) : null,
       h('p', { class: 'price' }, money(basePrice(product))),
       foodBox(product),
-      ...product.modifierGroups.map((g) => groupFieldset(g, refresh)),
-      h('div', { class: 'sheet-foot' }, stepper(1, t.quantity, (n) => {
-        quantity = n;
-        refresh();
-      }), addButton));
+      ...product.modifierGroups.map((g) => groupFieldset(g, quantities, usable, refresh, updates)),
+      h('div', { class: 'sheet-foot' },
+        reasons,
+        stepper(1, { name: { 'aria-label': t.quantity }, less: t.decrease, more: t.increase, min: 1, max: () => MAX_LINE_QUANTITY, onSet: (n) => {
+          quantity = n;
+          refresh();
+        } }).el,
+        addButton));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
-      const modifiers = chosen(product);
-      // The rule the server enforces (decisions 2): a required single choice needs exactly one.
-      const missing = product.modifierGroups.filter((g) => g.isRequired && g.type === 'single_choice' &&
-        !modifiers.some((m) => g.options.some((o) => o.id === m.optionId)));
-      for (const g of product.modifierGroups) {
-        const error = byId(`err-g-${g.id}`);
-        if (!error) continue;
-        const isMissing = missing.includes(g);
-        error.hidden = !isMissing;
-        error.textContent = isMissing ? t.chooseOne : '';
-        productDialog.querySelector(`[data-group="${CSS.escape(g.id)}"]`)?.toggleAttribute('data-invalid', isMissing);
-      }
+      // The rules the server enforces (decisions 15): every group marked that needs more.
+      const missing = needs();
+      for (const group of product.modifierGroups) markGroup(group, missing.find((m) => m.group === group)?.need ?? null);
       if (missing.length > 0) {
-        productDialog.querySelector<HTMLInputElement>(`[data-group="${CSS.escape(missing[0].id)}"] input`)?.focus();
+        const first = productDialog.querySelector(`[data-group="${CSS.escape(missing[0].group.id)}"]`);
+        first?.querySelector<HTMLElement>('input:enabled, button.more:enabled:not([aria-disabled])')?.focus();
         return;
       }
-      cart.add({ productId: product.id, quantity, modifiers });
+      cart.add({ productId: product.id, quantity, modifiers: chosen() });
       productDialog.close();
       renderCartBar();
       announce(fill(t.added, { name: product.name }));
@@ -359,15 +441,27 @@ export function startMenu(data: PageData): void {
         const name = options.get(m.optionId)?.name ?? '';
         return m.quantity > 1 ? `${name} ×${m.quantity}` : name;
       });
-      const price = h('span', { class: 'line-price' }, money(unitPrice(product, line.modifiers) * line.quantity));
+      const linePrice = (quantity: number) => money(unitPrice(product, line.modifiers) * quantity);
+      const price = h('span', { class: 'line-price' }, linePrice(line.quantity));
       const problem = lineProblem(line);
       if (problem === null) {
+        // A changed quantity updates the line and the sums in place, so the focus stays on the
+        // button pressed; down to 0 takes the line out.
         return h('li', {},
           h('span', { class: 'line-name' }, product.name, names.length > 0 ? h('small', {}, names.join(', ')) : null),
-          stepper(line.quantity, `${t.quantity}: ${product.name}`, (n) => {
-            cart.setQuantity(index, n);
-            refreshCart();
-          }, 0),
+          stepper(line.quantity, {
+            name: { 'aria-label': `${t.quantity}: ${product.name}` },
+            less: fill(t.decreaseNamed, { name: product.name }),
+            more: fill(t.increaseNamed, { name: product.name }),
+            min: 0,
+            max: () => MAX_LINE_QUANTITY,
+            onSet: (n) => {
+              if (n === 0) return removeLine(index, product.name);
+              cart.setQuantity(index, n);
+              price.textContent = linePrice(n);
+              refreshSums();
+            },
+          }).el,
           price);
       }
       // Unavailable: it says why, and a button takes it out.
@@ -402,6 +496,10 @@ export function startMenu(data: PageData): void {
   function refreshCart(): void {
     const lines = byId('cart-lines');
     if (lines) replace(lines, linesList());
+    refreshSums();
+  }
+
+  function refreshSums(): void {
     const sums = byId('cart-totals');
     if (sums) sums.replaceWith(totals());
     renderCartBar();
