@@ -33,6 +33,7 @@ import { promotionsRoutes } from './modules/merch/promotions.routes.js';
 import { guestTableRoutes, tablesRoutes } from './modules/merch/tables.routes.js';
 import { availabilityRoutes } from './modules/availability/availability.routes.js';
 import { menuRoutes } from './modules/menu/menu.routes.js';
+import { publicationsRoutes } from './modules/menu/publications.routes.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { referenceRoutes } from './modules/reference/reference.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
@@ -208,7 +209,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
 
   // In this order, which is the OpenAPI document's. Each prefix is a Fastify plugin of its own.
   await app.register(async (v1) => {
-    for (const routes of [referenceRoutes, menuRoutes, availabilityRoutes, settingsRoutes, translationsRoutes, auditRoutes, ordersRoutes]) await routes(services)(v1);
+    for (const routes of [referenceRoutes, menuRoutes, publicationsRoutes, availabilityRoutes, settingsRoutes, translationsRoutes, auditRoutes, ordersRoutes]) await routes(services)(v1);
     // The uploads' own body parser (media-body.ts) stays in their scope.
     await v1.register(mediaRoutes(services));
     for (const routes of [bannersRoutes, promotionsRoutes, tablesRoutes, webhooksRoutes]) await routes(services)(v1);

@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'VENUE_NOT_FOUND'
   | 'API_KEY_NOT_FOUND'
   | 'MENU_NOT_PUBLISHED'
+  | 'PUBLICATION_NOT_FOUND'
   | 'SLUG_ALREADY_EXISTS'
   | 'EXTERNAL_ID_ALREADY_EXISTS'
   | 'STALE_RESOURCE'
@@ -79,6 +80,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
   VENUE_NOT_FOUND: 'no venue has that id (or slug)',
   API_KEY_NOT_FOUND: 'no API key has that id (a revoked key cannot be regenerated either)',
   MENU_NOT_PUBLISHED: 'the menu has never been published',
+  PUBLICATION_NOT_FOUND: 'no kept publication of this venue has that id (publications older than 90 days beyond the latest 20 are pruned)',
   SLUG_ALREADY_EXISTS: 'another venue has that slug',
   EXTERNAL_ID_ALREADY_EXISTS: 'another item of this type has that externalId',
   STALE_RESOURCE: 'If-Match does not match the current ETag: re-read and retry',
@@ -213,6 +215,7 @@ export const errors = {
   menuNotPublished: () =>
     new AppError({ statusCode: 404, code: 'MENU_NOT_PUBLISHED', message: 'Menu has not been published' }),
   imageNotFound: () => new AppError({ statusCode: 404, message: 'Image not found' }),
+  publicationNotFound: () => new AppError({ statusCode: 404, code: 'PUBLICATION_NOT_FOUND', message: 'Publication not found' }),
   bannerNotFound: () => new AppError({ statusCode: 404, code: 'BANNER_NOT_FOUND', message: 'Banner not found' }),
   promotionNotFound: () => new AppError({ statusCode: 404, code: 'PROMOTION_NOT_FOUND', message: 'Promotion not found' }),
   promotionItemNotFound: () => new AppError({ statusCode: 404, code: 'PROMOTION_ITEM_NOT_FOUND', message: 'Promotion item not found' }),

@@ -72,3 +72,8 @@ export const VENUE_RATE_LIMITS: Readonly<Record<VenueBucket, { free: number; pai
   'media-fast': { free: 20, paid: 100 },
   heavy: { free: 10, paid: 60 },
 };
+
+export const DAY_MS = 86_400_000;
+
+/** Publications kept (decisions 16): every one of the last 90 days, and always the latest 20. */
+export const PUBLICATION_RETENTION = { days: 90, latest: 20 } as const;

@@ -6,6 +6,7 @@ export const AUDIT_ACTIONS = [
   'menu.sync',
   'menu.publish',
   'menu.cleanup',
+  'menu.restore',
   'product.update',
   'product.delete',
   'product.image',

@@ -18,6 +18,7 @@ import type { OutboundLog, Resolver } from './outbound/guarded-connector.js';
 import { AvailabilityService } from './modules/availability/availability.service.js';
 import { AuditService } from './modules/audit/audit.service.js';
 import { CleanupService } from './modules/menu/cleanup.service.js';
+import { PublicationsService } from './modules/menu/publications.service.js';
 import { GuestService } from './modules/guest/guest.service.js';
 import { IdempotencyService } from './modules/idempotency/idempotency.service.js';
 import { MenuCache } from './modules/menu/menu-cache.js';
@@ -86,6 +87,7 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
   webhookEvents.onQueued = (venueId) => dispatcher.wake(venueId);
   webhookEvents.onSubscribed = () => dispatcher.arm();
   const availability = new AvailabilityService(db, webhookEvents, clock);
+  const menuService = new MenuService(db, menuCache, urls, webhookEvents, availability, media, clock);
   return {
     venues: new VenuesService(db),
     apiKeys: new ApiKeysService(db),
@@ -93,7 +95,7 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
     audit: new AuditService(db),
     settings: new SettingsService(db, urls, clock),
     sync: new SyncService(db, config),
-    menu: new MenuService(db, menuCache, urls, webhookEvents, availability),
+    menu: menuService,
     products: new ProductsService(db, urls, media, availability),
     media,
     availability,
@@ -104,6 +106,7 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
     guest: new GuestService(db, menuCache, urls, new GuestMerch(db, urls, clock), webhookEvents, availability),
     idempotency: new IdempotencyService(db),
     banners: new BannersService(db, urls, media),
+    publications: new PublicationsService(db, menuService, availability, media, webhookEvents),
     promotions: new PromotionsService(db),
     tables: new TablesService(db, config.publicBaseUrl),
     webhooks: new WebhooksService(db, config.ssrfTestAllow),

@@ -28,6 +28,7 @@ export interface Refs {
   webhookId: string;
   deliveryId: string;
   orderId: string;
+  publicationId: string;
 }
 
 export interface Tenant {
@@ -127,7 +128,7 @@ export async function populate(app: App, tag: string, phone: string, images: Ima
   for (const section of ['categories', 'ingredients', 'products'] as const) assert.deepEqual(sync[section].errors, [], `sync ${section}`);
   await created(app, key, `/v1/products/${tag}-burger/image`, { base64: images.square });
   await created(app, key, '/v1/logo', { base64: images.square });
-  await publish(app, venue);
+  const publicationId = await publish(app, venue);
 
   const draft = (await call(app, 'GET', '/v1/menu', { key })).body;
   const byExternalId = (list: any[], externalId: string) => list.find((e) => e.externalId === `${tag}-${externalId}`);
@@ -224,6 +225,7 @@ export async function populate(app: App, tag: string, phone: string, images: Ima
       webhookId: webhook.id,
       deliveryId: ping.body.id,
       orderId: order.id,
+      publicationId,
     },
   };
 }
@@ -253,6 +255,7 @@ const SNAPSHOT_READS = [
   '/v1/webhooks?limit=100',
   '/v1/orders?limit=100',
   '/v1/audit-log?limit=100',
+  '/v1/publications?limit=100',
 ];
 
 function withoutGeneratedAt(value: unknown): unknown {

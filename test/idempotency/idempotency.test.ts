@@ -44,6 +44,7 @@ function writes(t: TestApp): Record<string, WriteFactory> {
       await create(v, '/v1/sync', { products: [{ externalId: `c${n}`, name: 'Gone', priceMinor: 1 }] });
       return { method: 'POST', url: '/v1/cleanup', body: { items: [{ type: 'product', ref: `c${n}` }] } };
     },
+    'POST /v1/publications/{id}/restore': async (v) => ({ method: 'POST', url: `/v1/publications/${v.ids.publicationId}/restore`, body: { publish: false } }),
     'PATCH /v1/products/{ref}': async (_v, n) => ({ method: 'PATCH', url: '/v1/products/p1', body: { name: `Renamed ${n}` } }),
     'DELETE /v1/products/{ref}': async (v, n) => {
       await create(v, '/v1/sync', { products: [{ externalId: `d${n}`, name: 'Doomed', priceMinor: 1 }] });

@@ -72,6 +72,11 @@ const ROUTES: Record<string, RouteCase> = {
       ],
     }),
   },
+  'GET /v1/publications': { ok: 200, foreign: ok(200) },
+  'GET /v1/publications/:id': { ok: 200, foreign: notFound('PUBLICATION_NOT_FOUND') },
+  // The sandbox has published nothing: draft against draft answers every credential alike.
+  'GET /v1/menu/diff': { ok: 200, foreign: ok(200), query: '?from=draft' },
+  'POST /v1/publications/:id/restore': { ok: 200, foreign: notFound('PUBLICATION_NOT_FOUND'), body: () => ({ publish: false }) },
   'GET /v1/products/:ref': { ok: 200, foreign: notFound('PRODUCT_NOT_FOUND') },
   'PATCH /v1/products/:ref': { ok: 200, foreign: notFound('PRODUCT_NOT_FOUND'), body: () => ({ description: 'Matrix description' }) },
   'DELETE /v1/products/:ref': { ok: 200, foreign: notFound('PRODUCT_NOT_FOUND') },
@@ -172,6 +177,7 @@ function paramValues(r: Refs): Record<string, string[]> {
     'webhooks/:id': [r.webhookId],
     'deliveries/:deliveryId': [r.deliveryId],
     'orders/:id': [r.orderId],
+    'publications/:id': [r.publicationId],
   };
 }
 

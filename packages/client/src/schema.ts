@@ -238,6 +238,103 @@ export interface paths {
         patch: operations["updateProduct"];
         trace?: never;
     };
+    "/v1/publications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List publications
+         * @description The venue's kept publications in the list envelope, newest first (decisions 16). Kept: every publication of the last 90 days, and always the latest 20; older ones are pruned at the next publish, with the images no kept snapshot or draft item uses.
+         *
+         *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
+         */
+        get: operations["listPublications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/publications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one publication
+         * @description That snapshot in the read shape of GET /v1/menu (`version` `published`, its own `publicationId`), with live availability. Unknown: 404 `PUBLICATION_NOT_FOUND`.
+         *
+         *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`); 404 (`PUBLICATION_NOT_FOUND`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
+         */
+        get: operations["getPublication"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/menu/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Diff two menus
+         * @description What changes from one menu to another (decisions 16); `from` and `to` are each `draft`, `published` or a publication id (defaults: from `published`, to `draft`).
+         *     - Items match by `ref`, the externalId, else the id: `added`, `removed`, and `changed` with the read-shape field names that differ, in alphabetical order.
+         *     - Not compared: `updatedAt`, ids, names copied from another item (a composition's and an option's ingredient names), and what derives from other fields (`effectiveAllergens`, `availability`, options' `allergens`).
+         *     - A cleaned-up product is `changed` with `menuVisible`, not removed.
+         *     - `published` before any publish: 404 `MENU_NOT_PUBLISHED`; an unknown publication: 404 `PUBLICATION_NOT_FOUND`.
+         *
+         *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`); 404 (`MENU_NOT_PUBLISHED`, `PUBLICATION_NOT_FOUND`); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
+         */
+        get: operations["diffMenus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/publications/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a publication into the draft
+         * @description In one transaction the draft becomes that snapshot's content (decisions 16):
+         *     - its categories, ingredients and products are written with its values (cleaned-up products come back as it had them, images included);
+         *     - draft items it lacks are cleaned up as by POST /v1/cleanup: products hidden, categories and ingredients deleted;
+         *     - with `{ "publish": true }` the result is published in the same transaction; the new publication's `restoredFrom` is this id.
+         *
+         *     `counts` are the snapshot's totals; `publicationId` is the new publication's, or null without publish. Unknown id: 404 `PUBLICATION_NOT_FOUND`. Audited as `menu.restore` (and `menu.publish` when publishing); heavy bucket.
+         *
+         *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `READ_ONLY_KEY`); 404 (`PUBLICATION_NOT_FOUND`); 409 (`IDEMPOTENCY_KEY_REUSED`, `IDEMPOTENCY_KEY_IN_PROGRESS`); 413 (`PAYLOAD_TOO_LARGE`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
+         */
+        post: operations["restorePublication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/availability": {
         parameters: {
             query?: never;
@@ -1792,6 +1889,14 @@ export interface operations {
                             skipped: number;
                             errors: string[];
                             warnings: string[];
+                            /** @description Dry runs only (decisions 16): each item the sync would create or update */
+                            changes?: {
+                                externalId: string;
+                                /** @enum {string} */
+                                action: "created" | "updated";
+                                /** @description Read-shape field names the update changes, in alphabetical order; [] for created */
+                                fields: string[];
+                            }[];
                         };
                         ingredients?: {
                             created: number;
@@ -1799,6 +1904,14 @@ export interface operations {
                             skipped: number;
                             errors: string[];
                             warnings: string[];
+                            /** @description Dry runs only (decisions 16): each item the sync would create or update */
+                            changes?: {
+                                externalId: string;
+                                /** @enum {string} */
+                                action: "created" | "updated";
+                                /** @description Read-shape field names the update changes, in alphabetical order; [] for created */
+                                fields: string[];
+                            }[];
                         };
                         products?: {
                             created: number;
@@ -1806,6 +1919,14 @@ export interface operations {
                             skipped: number;
                             errors: string[];
                             warnings: string[];
+                            /** @description Dry runs only (decisions 16): each item the sync would create or update */
+                            changes?: {
+                                externalId: string;
+                                /** @enum {string} */
+                                action: "created" | "updated";
+                                /** @description Read-shape field names the update changes, in alphabetical order; [] for created */
+                                fields: string[];
+                            }[];
                         };
                         warnings: string[];
                         translations: {
@@ -3176,6 +3297,705 @@ export interface operations {
             };
         };
     };
+    listPublications: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             */
+                            publishedAt: string;
+                            counts: {
+                                categories: number;
+                                ingredients: number;
+                                products: number;
+                            };
+                            restoredFrom: string | null;
+                        }[];
+                        total: number;
+                        page: number;
+                        limit: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Missing API key" (message, no code)
+             *     - "Invalid API key format" (message, no code)
+             *     - "Invalid API key" (message, no code): unknown, revoked or regenerated
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getPublication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        version: "draft" | "published";
+                        publicationId: string | null;
+                        publishedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        generatedAt: string;
+                        currency: string;
+                        categories: {
+                            id: string;
+                            externalId: string | null;
+                            name: string;
+                            sortOrder: number;
+                            schedule: {
+                                /** @enum {string} */
+                                day: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                                isOpen: boolean;
+                                /** @description HH:MM, 00:00-23:59 */
+                                openTime?: string;
+                                /** @description HH:MM, 00:00-23:59 */
+                                closeTime?: string;
+                            }[];
+                            cardStyle: string | null;
+                            isActive: boolean;
+                            translations: {
+                                [key: string]: {
+                                    [key: string]: string;
+                                };
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             */
+                            updatedAt: string;
+                        }[];
+                        ingredients: {
+                            id: string;
+                            externalId: string | null;
+                            name: string;
+                            sortOrder: number;
+                            translations: {
+                                [key: string]: {
+                                    [key: string]: string;
+                                };
+                            };
+                            allergens?: string[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             */
+                            updatedAt: string;
+                            /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
+                            availability?: {
+                                available: boolean;
+                                until: string | null;
+                                reason: ("sold_out" | "ingredient_sold_out" | "required_choice_unavailable" | "category_schedule") | null;
+                            };
+                        }[];
+                        products: {
+                            id: string;
+                            externalId: string | null;
+                            name: string;
+                            description: string | null;
+                            priceMinor: number;
+                            salePriceMinor: number | null;
+                            isSaleActive: boolean;
+                            amount: number | null;
+                            unit: string | null;
+                            badgeLabel: string | null;
+                            badgeColor: string | null;
+                            categoryId: string | null;
+                            categoryExternalId: string | null;
+                            ingredients: {
+                                externalId: string | null;
+                                name: string;
+                            }[];
+                            modifierGroups: {
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                type: "single_choice" | "add_ingredients" | "remove_ingredients";
+                                isRequired: boolean;
+                                /** @description The fewest choices, counted as the sum of the chosen quantities. single_choice: always 1 when isRequired, else 0; remove_ingredients: always 0; add_ingredients: default 0 */
+                                minSelections?: number;
+                                maxSelections?: number | null;
+                                maxQuantityPerOption?: number | null;
+                                sortOrder: number;
+                                translations: {
+                                    [key: string]: {
+                                        [key: string]: string;
+                                    };
+                                };
+                                options: {
+                                    id: string;
+                                    ingredientExternalId: string | null;
+                                    ingredientName: string;
+                                    action: string;
+                                    priceAdjustment: number;
+                                    sortOrder: number;
+                                    /** @description Its ingredient's allergens */
+                                    allergens?: string[];
+                                    isDefault?: boolean;
+                                    /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
+                                    availability?: {
+                                        available: boolean;
+                                        until: string | null;
+                                        reason: ("sold_out" | "ingredient_sold_out" | "required_choice_unavailable" | "category_schedule") | null;
+                                    };
+                                }[];
+                            }[];
+                            sortOrder: number;
+                            menuVisible: boolean;
+                            imageUrl: string | null;
+                            image: {
+                                /** @description The largest variant */
+                                imageUrl: string;
+                                width: number;
+                                height: number;
+                                /** @description Size of the largest variant in bytes */
+                                bytes: number;
+                                /** @description Every stored size, largest first (for srcset) */
+                                variants: {
+                                    url: string;
+                                    width: number;
+                                    height: number;
+                                    bytes: number;
+                                }[];
+                            } | null;
+                            translations: {
+                                [key: string]: {
+                                    [key: string]: string;
+                                };
+                            };
+                            /** @description Declared beyond the composition, in reference order */
+                            allergens?: string[];
+                            /** @description The declared allergens and those of the composition ingredients, in reference order */
+                            effectiveAllergens?: string[];
+                            mayContain?: string[];
+                            dietaryLabels?: string[];
+                            spiceLevel?: number | null;
+                            calories?: number | null;
+                            nutrition?: {
+                                /** @description Grams per portion, at most one decimal */
+                                fat?: number;
+                                /** @description Grams per portion, at most one decimal */
+                                saturatedFat?: number;
+                                /** @description Grams per portion, at most one decimal */
+                                carbohydrate?: number;
+                                /** @description Grams per portion, at most one decimal */
+                                sugars?: number;
+                                /** @description Grams per portion, at most one decimal */
+                                fibre?: number;
+                                /** @description Grams per portion, at most one decimal */
+                                protein?: number;
+                                /** @description Grams per portion, at most one decimal */
+                                salt?: number;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             */
+                            updatedAt: string;
+                            /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */
+                            availability?: {
+                                available: boolean;
+                                until: string | null;
+                                reason: ("sold_out" | "ingredient_sold_out" | "required_choice_unavailable" | "category_schedule") | null;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Missing API key" (message, no code)
+             *     - "Invalid API key format" (message, no code)
+             *     - "Invalid API key" (message, no code): unknown, revoked or regenerated
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `PUBLICATION_NOT_FOUND`: no kept publication of this venue has that id (publications older than 90 days beyond the latest 20 are pruned)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description URI too long:
+             *     - "A path segment is longer than 512 characters" (message, no code)
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    diffMenus: {
+        parameters: {
+            query?: {
+                /** @description `draft`, `published` or a publication id */
+                from?: string;
+                /** @description `draft`, `published` or a publication id */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description As asked: `draft`, `published` or a publication id */
+                        from: string;
+                        to: string;
+                        categories: {
+                            /** @description In `to`, not in `from`; in the order of `to` */
+                            added: string[];
+                            /** @description In `from`, not in `to`; in the order of `from` */
+                            removed: string[];
+                            /** @description In both, with differing fields; in the order of `to` */
+                            changed: {
+                                /** @description The externalId, else the id */
+                                ref: string;
+                                /** @description Read-shape field names, in alphabetical order */
+                                fields: string[];
+                            }[];
+                        };
+                        ingredients: {
+                            /** @description In `to`, not in `from`; in the order of `to` */
+                            added: string[];
+                            /** @description In `from`, not in `to`; in the order of `from` */
+                            removed: string[];
+                            /** @description In both, with differing fields; in the order of `to` */
+                            changed: {
+                                /** @description The externalId, else the id */
+                                ref: string;
+                                /** @description Read-shape field names, in alphabetical order */
+                                fields: string[];
+                            }[];
+                        };
+                        products: {
+                            /** @description In `to`, not in `from`; in the order of `to` */
+                            added: string[];
+                            /** @description In `from`, not in `to`; in the order of `from` */
+                            removed: string[];
+                            /** @description In both, with differing fields; in the order of `to` */
+                            changed: {
+                                /** @description The externalId, else the id */
+                                ref: string;
+                                /** @description Read-shape field names, in alphabetical order */
+                                fields: string[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Missing API key" (message, no code)
+             *     - "Invalid API key format" (message, no code)
+             *     - "Invalid API key" (message, no code): unknown, revoked or regenerated
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `MENU_NOT_PUBLISHED`: the menu has never been published
+             *     - `PUBLICATION_NOT_FOUND`: no kept publication of this venue has that id (publications older than 90 days beyond the latest 20 are pruned)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    restorePublication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A key of your choosing (a UUID is ideal). The same key and request within 24 hours replays the first response with `Idempotent-Replayed: true`; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Publish the restored draft in the same transaction (default false) */
+                    publish?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        restoredFrom: string;
+                        /** @description The snapshot's totals */
+                        counts: {
+                            categories: number;
+                            ingredients: number;
+                            products: number;
+                        };
+                        publicationId: string | null;
+                    };
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Missing API key" (message, no code)
+             *     - "Invalid API key format" (message, no code)
+             *     - "Invalid API key" (message, no code): unknown, revoked or regenerated
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Forbidden:
+             *     - `SUBSCRIPTION_INACTIVE`: the venue's subscription is suspended or canceled
+             *     - `READ_ONLY_KEY`: a write made with a read-only API key
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `PUBLICATION_NOT_FOUND`: no kept publication of this venue has that id (publications older than 90 days beyond the latest 20 are pruned)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Conflict:
+             *     - `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was used with a different request
+             *     - `IDEMPOTENCY_KEY_IN_PROGRESS`: a request with this Idempotency-Key is still running; retry after Retry-After for its response
+             */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`IDEMPOTENCY_KEY_IN_PROGRESS`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Content too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body is over the route's cap (5 MB; 21 MB on image uploads)
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description URI too long:
+             *     - "A path segment is longer than 512 characters" (message, no code)
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `LOCK_TIMEOUT`: another write of this venue held its lock too long; retry after Retry-After
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listAvailability: {
         parameters: {
             query?: never;
@@ -4006,7 +4826,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                action?: "menu.sync" | "menu.publish" | "menu.cleanup" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "availability.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.test" | "webhook.retry";
+                action?: "menu.sync" | "menu.publish" | "menu.cleanup" | "menu.restore" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "availability.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.test" | "webhook.retry";
             };
             header?: never;
             path?: never;
@@ -4024,7 +4844,7 @@ export interface operations {
                         items: {
                             id: string;
                             /** @enum {string} */
-                            action: "menu.sync" | "menu.publish" | "menu.cleanup" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "availability.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.test" | "webhook.retry";
+                            action: "menu.sync" | "menu.publish" | "menu.cleanup" | "menu.restore" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "availability.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.test" | "webhook.retry";
                             entityType: string;
                             entityRef: string | null;
                             changes: {

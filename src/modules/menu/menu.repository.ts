@@ -397,35 +397,6 @@ export async function bumpDraftVersion(db: Queryable, venueId: string): Promise<
   );
 }
 
-export async function insertPublication(
-  db: Queryable,
-  venueId: string,
-  p: { id: string; publishedAt: string; /** The document, serialised. */ json: string; counts: unknown; mediaKeys: string[] },
-): Promise<void> {
-  await db.query(
-    `insert into menu_publications (venue_id, id, published_at, document, counts, media_keys)
-     values ($1, $2, $3, $4::json, $5::jsonb, $6::text[])`,
-    [venueId, p.id, p.publishedAt, p.json, JSON.stringify(p.counts), p.mediaKeys],
-  );
-  await db.query(
-    // A first publish of a never-edited draft keeps the draft's time (the venue's creation), so
-    // the draft document, and its ETag, stay what they were.
-    `insert into menu_state (venue_id, latest_publication_id, draft_changed_at)
-     values ($1, $2, (select created_at from venues where id = $1))
-     on conflict (venue_id) do update set latest_publication_id = excluded.latest_publication_id`,
-    [venueId, p.id],
-  );
-}
-
-/** The published document as stored text: served as is, never re-parsed per request. */
-export async function findPublicationDocument(db: Queryable, venueId: string, publicationId: string): Promise<string | null> {
-  const { rows } = await db.query<{ document: string }>(
-    'select document::text as document from menu_publications where venue_id = $1 and id = $2',
-    [venueId, publicationId],
-  );
-  return rows[0]?.document ?? null;
-}
-
 // ---- translations ---------------------------------------------------------------------------------
 
 export async function updateTranslations(

@@ -213,12 +213,20 @@ export type SyncInput = Static<typeof SyncBody>;
 
 export const SyncQuery = Type.Object({ dryRun: Type.Optional(Type.Boolean({ default: false })) });
 
+const Change = Type.Object({
+  externalId: Type.String(),
+  action: StringEnum(['created', 'updated'] as const),
+  fields: Type.Array(Type.String(), { description: 'Read-shape field names the update changes, in alphabetical order; [] for created' }),
+});
+export type SyncChange = Static<typeof Change>;
+
 const SectionResult = Type.Object({
   created: Type.Integer(),
   updated: Type.Integer(),
   skipped: Type.Integer(),
   errors: Type.Array(Type.String()),
   warnings: Type.Array(Type.String()),
+  changes: Type.Optional(Type.Array(Change, { description: 'Dry runs only (decisions 16): each item the sync would create or update' })),
 });
 export type SectionResultValue = Static<typeof SectionResult>;
 

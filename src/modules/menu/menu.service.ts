@@ -2,7 +2,7 @@ import { EpochMemo } from '../../db/epoch-memo.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
-import { uuidv7 } from '../../ids.js';
+import { isUuid, uuidv7 } from '../../ids.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import { imageKeys, type MediaUrls } from '../media/stored-image.js';
 import type { VenueContext } from '../venues/api-keys.service.js';
@@ -13,6 +13,9 @@ import { nextTurn } from '../../next-turn.js';
 import { menuDocument, withReadDefaults } from './menu.views.js';
 import { lockMenu } from '../../db/venue-locks.js';
 import { remember } from '../../lru.js';
+import { DAY_MS, PUBLICATION_RETENTION } from '../../limits.js';
+import type { MediaService } from '../media/media.service.js';
+import * as publications from './publications.repository.js';
 import type { AvailabilityService } from '../availability/availability.service.js';
 import { scheduledCategories, withAvailability, type AvailabilityState, type ScheduledCategory } from '../availability/item-availability.js';
 
@@ -23,7 +26,7 @@ function documentKey(state: menu.MenuStateRow, version: 'draft' | 'published'): 
 
 /** A publication's stored document (JSON text), or null: the guest menu is built from it. */
 export function publicationDocument(db: Queryable, venueId: string, publicationId: string): Promise<string | null> {
-  return menu.findPublicationDocument(db, venueId, publicationId);
+  return publications.findPublicationDocument(db, venueId, publicationId);
 }
 
 interface ReadVersion {
@@ -45,6 +48,8 @@ export class MenuService {
     private readonly urls: MediaUrls,
     private readonly events: WebhookEvents,
     private readonly availability: AvailabilityService,
+    private readonly media: MediaService,
+    private readonly clock: () => number,
   ) {
     this.states = new EpochMemo(db);
   }
@@ -74,6 +79,21 @@ export class MenuService {
     return read.version;
   }
 
+  /**
+   * A menu's document without availability: the draft, the latest publication, or the publication
+   * with that id (decisions 16). 404 MENU_NOT_PUBLISHED or PUBLICATION_NOT_FOUND.
+   */
+  async documentOf(venue: VenueContext, which: 'draft' | 'published' | { publicationId: string }): Promise<MenuDocumentValue> {
+    if (typeof which === 'object') {
+      const text = isUuid(which.publicationId) ? await publications.findPublicationDocument(this.db, venue.venueId, which.publicationId) : null;
+      if (text === null) throw errors.publicationNotFound();
+      return withReadDefaults(JSON.parse(text) as MenuDocumentValue);
+    }
+    const state = await this.states.get(venue.venueId, { venueId: venue.venueId }, () => menu.getMenuState(this.db, venue.venueId));
+    if (documentKey(state, which) === null) throw errors.menuNotPublished();
+    return this.document(venue, state, which);
+  }
+
   /** A menu version's document as stored or built, without availability. */
   private async document(venue: VenueContext, state: menu.MenuStateRow, version: 'draft' | 'published'): Promise<MenuDocumentValue> {
     if (version === 'draft') {
@@ -87,7 +107,7 @@ export class MenuService {
         generatedAt: state.draft_changed_at.toISOString(),
       }, (image) => this.urls.view(venue.venueId, image));
     }
-    const document = await menu.findPublicationDocument(this.db, venue.venueId, state.latest_publication_id as string);
+    const document = await publications.findPublicationDocument(this.db, venue.venueId, state.latest_publication_id as string);
     if (document === null) throw errors.menuNotPublished();
     return withReadDefaults(JSON.parse(document) as MenuDocumentValue);
   }
@@ -116,37 +136,57 @@ export class MenuService {
 
   /** Spec 3.2: freezes the draft as an immutable snapshot; every call makes a new one. */
   async publish(actor: Actor): Promise<PublishResult> {
-    const { venue } = actor;
-    const notify = await this.events.wanted(venue.venueId, 'menu.published');
-    let queued = 0;
-    const result = await this.db.transaction(async (tx) => {
-      await lockMenu(tx, venue.venueId);
-      const rows = await menu.loadMenu(tx, venue.venueId);
-      const publicationId = uuidv7();
-      const publishedAt = new Date().toISOString();
-      // Image URLs are written into the snapshot as they are now; its blobs are kept while it exists.
-      const document = menuDocument(
-        rows,
-        { version: 'published', publicationId, publishedAt, currency: venue.currency, generatedAt: publishedAt },
-        (image) => this.urls.view(venue.venueId, image),
-      );
-      const counts = {
-        categories: document.categories.length,
-        ingredients: document.ingredients.length,
-        products: document.products.length,
-      };
-      const mediaKeys = [...new Set(rows.products.flatMap((p) => imageKeys(p.image)))];
-      // A large menu's document takes tens of milliseconds to build, to serialise and to send:
-      // three turns, not one (docs/security.md, "Bounded work").
-      await nextTurn();
-      const json = JSON.stringify(document);
-      await nextTurn();
-      await menu.insertPublication(tx, venue.venueId, { id: publicationId, publishedAt, json, counts, mediaKeys });
-      await audit(tx, actor, [{ action: 'menu.publish', entityType: 'menu', entityRef: publicationId, changes: { counts } }]);
-      if (notify) queued = await this.events.record(tx, venue.venueId, 'menu.published', { publicationId, publishedAt, counts });
-      return { publicationId, publishedAt, counts };
-    }, { venueId: venue.venueId });
-    this.events.queued(venue.venueId, queued);
+    const venueId = actor.venue.venueId;
+    const notify = await this.events.wanted(venueId, 'menu.published');
+    const { result, queued, released } = await this.db.transaction(async (tx) => {
+      await lockMenu(tx, venueId);
+      return this.publishIn(tx, actor, { notify, restoredFrom: null });
+    }, { venueId });
+    this.events.queued(venueId, queued);
+    await this.media.afterRelease(venueId, released);
     return result;
+  }
+
+  /**
+   * Publishes the draft in `tx`, which holds the venue's menu lock, and prunes the publications
+   * past retention (decisions 16: the last 90 days, and always the latest 20). Returns the webhook
+   * events queued and the image keys released, for after commit.
+   */
+  async publishIn(
+    tx: Queryable,
+    actor: Actor,
+    options: { notify: boolean; restoredFrom: string | null },
+  ): Promise<{ result: PublishResult; queued: number; released: string[] }> {
+    const { venue } = actor;
+    const rows = await menu.loadMenu(tx, venue.venueId);
+    const publicationId = uuidv7();
+    const now = this.clock();
+    const publishedAt = new Date(now).toISOString();
+    // Image URLs are written into the snapshot as they are now; its blobs are kept while it exists.
+    const document = menuDocument(
+      rows,
+      { version: 'published', publicationId, publishedAt, currency: venue.currency, generatedAt: publishedAt },
+      (image) => this.urls.view(venue.venueId, image),
+    );
+    const counts = {
+      categories: document.categories.length,
+      ingredients: document.ingredients.length,
+      products: document.products.length,
+    };
+    const mediaKeys = [...new Set(rows.products.flatMap((p) => imageKeys(p.image)))];
+    // A large menu's document takes tens of milliseconds to build, to serialise and to send:
+    // three turns, not one (docs/security.md, "Bounded work").
+    await nextTurn();
+    const json = JSON.stringify(document);
+    await nextTurn();
+    const { restoredFrom } = options;
+    await publications.insertPublication(tx, venue.venueId, { id: publicationId, publishedAt, json, counts, mediaKeys, restoredFrom });
+    const pruned = await publications.prunePublications(tx, venue.venueId, new Date(now - PUBLICATION_RETENTION.days * DAY_MS), PUBLICATION_RETENTION.latest);
+    const released = await this.media.release(tx, venue.venueId, pruned);
+    await audit(tx, actor, [{ action: 'menu.publish', entityType: 'menu', entityRef: publicationId, changes: { counts } }]);
+    const queued = options.notify
+      ? await this.events.record(tx, venue.venueId, 'menu.published', { publicationId, publishedAt, counts })
+      : 0;
+    return { result: { publicationId, publishedAt, counts }, queued, released };
   }
 }

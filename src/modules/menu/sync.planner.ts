@@ -9,6 +9,7 @@ import type {
   ModifierGroupInputValue,
   ProductInputValue,
   SectionResultValue,
+  SyncChange,
   SyncInput,
 } from './menu.schemas.js';
 import type {
@@ -59,6 +60,8 @@ export interface SyncPlan {
   };
   /** Items the plan creates, per section: what plan limits count (spec 4.1 rule 9). */
   creates: Record<SectionName, number>;
+  /** What each created or updated item changes (decisions 16): a dry run's `changes`. */
+  changes: Record<SectionName, SyncChange[]>;
   empty: boolean;
 }
 
@@ -106,6 +109,7 @@ export function planSync(input: SyncInput, stored: StoredState, ctx: PlanContext
     translationsApplied: 0,
     writes: { categories: [], ingredients: [], products: [] },
     creates: { categories: 0, ingredients: 0, products: 0 },
+    changes: { categories: [], ingredients: [], products: [] },
     empty: !(input.categories?.length || input.ingredients?.length || input.products?.length),
   };
   if (plan.empty) warnings.push('Nothing to sync: the request has no categories, ingredients or products');
@@ -129,11 +133,12 @@ export function planSync(input: SyncInput, stored: StoredState, ctx: PlanContext
       }
       const existing = stored.categories.get(item.externalId);
       const next = mergeCategory(item, existing, ctx);
-      if (existing && sameCategory(existing, next)) {
+      const fields = existing ? changedFields(CATEGORY_FIELDS, existing, next) : [];
+      if (existing && fields.length === 0) {
         section.skipped += 1;
         continue;
       }
-      record(section, plan, 'categories', existing);
+      record(section, plan, 'categories', item.externalId, existing, fields);
       plan.translationsApplied += localeCount(item.translations);
       plan.writes.categories.push(next);
       categoryIds.set(item.externalId, next.id);
@@ -159,11 +164,12 @@ export function planSync(input: SyncInput, stored: StoredState, ctx: PlanContext
       }
       const existing = stored.ingredients.get(item.externalId);
       const next = mergeIngredient(item, existing, ctx);
-      if (existing && sameIngredient(existing, next)) {
+      const fields = existing ? changedFields(INGREDIENT_FIELDS, existing, next) : [];
+      if (existing && fields.length === 0) {
         section.skipped += 1;
         continue;
       }
-      record(section, plan, 'ingredients', existing);
+      record(section, plan, 'ingredients', item.externalId, existing, fields);
       plan.translationsApplied += localeCount(item.translations);
       plan.writes.ingredients.push(next);
       ingredientIds.set(item.externalId, next.id);
@@ -209,11 +215,13 @@ export function planSync(input: SyncInput, stored: StoredState, ctx: PlanContext
         continue;
       }
       section.warnings.push(...itemWarnings);
-      if (existing && sameProduct(existing, next)) {
+      const fields = existing ? changedFields(PRODUCT_FIELDS, existing, next) : [];
+      // A cleaned-up product sent again is restored even when it was to stay hidden.
+      if (existing && fields.length === 0 && existing.cleaned_up_at === null) {
         section.skipped += 1;
         continue;
       }
-      record(section, plan, 'products', existing);
+      record(section, plan, 'products', item.externalId, existing, fields);
       plan.translationsApplied +=
         localeCount(item.translations) + (item.modifierGroups ?? []).reduce((n, g) => n + localeCount(g.translations), 0);
       plan.writes.products.push(next);
@@ -222,13 +230,14 @@ export function planSync(input: SyncInput, stored: StoredState, ctx: PlanContext
   return plan;
 }
 
-function record(section: SectionResultValue, plan: SyncPlan, name: SectionName, existing: unknown): void {
+function record(section: SectionResultValue, plan: SyncPlan, name: SectionName, externalId: string, existing: unknown, fields: string[]): void {
   if (existing) {
     section.updated += 1;
   } else {
     section.created += 1;
     plan.creates[name] += 1;
   }
+  plan.changes[name].push({ externalId, action: existing ? 'updated' : 'created', fields });
 }
 
 // ---- categories and ingredients -----------------------------------------------------------------
@@ -248,15 +257,23 @@ function mergeCategory(item: CategoryInputValue, existing: CategoryRow | undefin
   };
 }
 
-function sameCategory(a: CategoryRow, b: CategoryWrite): boolean {
-  return (
-    a.name === b.name &&
-    a.sort_order === b.sort_order &&
-    a.card_style === b.card_style &&
-    a.is_active === b.is_active &&
-    same(a.schedule, b.schedule) &&
-    same(a.translations, b.translations)
-  );
+/** A row's read-shape fields (decisions 16), alphabetical, each with the column it is made of. */
+type FieldTable<R> = readonly (readonly [field: string, column: (row: R) => unknown])[];
+
+const CATEGORY_FIELDS: FieldTable<Omit<CategoryRow, 'updated_at'>> = [
+  ['cardStyle', (r) => r.card_style],
+  ['isActive', (r) => r.is_active],
+  ['name', (r) => r.name],
+  ['schedule', (r) => r.schedule],
+  ['sortOrder', (r) => r.sort_order],
+  ['translations', (r) => r.translations],
+];
+
+/** The read-shape names of the fields a write changes, in alphabetical order ([] when it changes nothing). */
+function changedFields<R>(table: FieldTable<R>, stored: R, next: R): string[] {
+  const fields: string[] = [];
+  for (const [field, column] of table) if (!same(column(stored), column(next))) fields.push(field);
+  return fields;
 }
 
 function mergeIngredient(item: IngredientInputValue, existing: IngredientRow | undefined, ctx: PlanContext): IngredientWrite {
@@ -271,9 +288,12 @@ function mergeIngredient(item: IngredientInputValue, existing: IngredientRow | u
   };
 }
 
-function sameIngredient(a: IngredientRow, b: IngredientWrite): boolean {
-  return a.name === b.name && a.sort_order === b.sort_order && same(a.translations, b.translations) && same(a.allergens, b.allergens);
-}
+const INGREDIENT_FIELDS: FieldTable<Omit<IngredientRow, 'updated_at'>> = [
+  ['allergens', (r) => r.allergens],
+  ['name', (r) => r.name],
+  ['sortOrder', (r) => r.sort_order],
+  ['translations', (r) => r.translations],
+];
 
 // ---- products ------------------------------------------------------------------------------------
 
@@ -476,32 +496,31 @@ function withIds(groups: GroupWithoutIds[], newId: () => string): StoredModifier
   return groups.map((g) => ({ id: newId(), ...g, options: g.options.map((o) => ({ id: newId(), ...o })) }));
 }
 
-function sameProduct(a: ProductRow, b: ProductWrite): boolean {
-  return (
-    a.cleaned_up_at === null &&
-    a.name === b.name &&
-    a.description === b.description &&
-    a.price_minor === b.price_minor &&
-    a.sale_price_minor === b.sale_price_minor &&
-    a.is_sale_active === b.is_sale_active &&
-    a.amount === b.amount &&
-    a.unit === b.unit &&
-    a.badge_label === b.badge_label &&
-    a.badge_color === b.badge_color &&
-    a.category_id === b.category_id &&
-    a.sort_order === b.sort_order &&
-    a.menu_visible === b.menu_visible &&
-    same(a.ingredient_ids, b.ingredient_ids) &&
-    same(a.modifier_groups, b.modifier_groups) &&
-    same(a.translations, b.translations) &&
-    same(a.allergens, b.allergens) &&
-    same(a.may_contain, b.may_contain) &&
-    same(a.dietary_labels, b.dietary_labels) &&
-    a.spice_level === b.spice_level &&
-    a.calories === b.calories &&
-    same(a.nutrition, b.nutrition)
-  );
-}
+// The category and composition are compared by id, named as the read shape names them.
+const PRODUCT_FIELDS: FieldTable<Omit<ProductRow, 'revision' | 'updated_at' | 'image'>> = [
+  ['allergens', (r) => r.allergens],
+  ['amount', (r) => r.amount],
+  ['badgeColor', (r) => r.badge_color],
+  ['badgeLabel', (r) => r.badge_label],
+  ['calories', (r) => r.calories],
+  ['categoryExternalId', (r) => r.category_id],
+  ['description', (r) => r.description],
+  ['dietaryLabels', (r) => r.dietary_labels],
+  ['ingredients', (r) => r.ingredient_ids],
+  ['isSaleActive', (r) => r.is_sale_active],
+  ['mayContain', (r) => r.may_contain],
+  // A cleaned-up product written again is shown again (rule: a later sync restores it).
+  ['menuVisible', (r) => r.menu_visible && r.cleaned_up_at === null],
+  ['modifierGroups', (r) => r.modifier_groups],
+  ['name', (r) => r.name],
+  ['nutrition', (r) => r.nutrition],
+  ['priceMinor', (r) => r.price_minor],
+  ['salePriceMinor', (r) => r.sale_price_minor],
+  ['sortOrder', (r) => r.sort_order],
+  ['spiceLevel', (r) => r.spice_level],
+  ['translations', (r) => r.translations],
+  ['unit', (r) => r.unit],
+];
 
 /**
  * The sync hash each product item would have against the stored categories and ingredients

@@ -6,7 +6,7 @@ import { audit, type Actor } from '../audit/audit.service.js';
 import { planUsage } from '../reference/reference.service.js';
 import { readSettings } from '../settings/settings.service.js';
 import * as menu from './menu.repository.js';
-import type { SyncInput, SyncResult } from './menu.schemas.js';
+import type { SectionResultValue, SyncInput, SyncResult } from './menu.schemas.js';
 import { ItemDigestCache } from './item-digests.js';
 import { planSync, productHashes, referencedExternalIds, type SectionName, type StoredState, type SyncPlan } from './sync.planner.js';
 import { lockMenu } from '../../db/venue-locks.js';
@@ -160,7 +160,7 @@ export class SyncService {
           }
           return {
             success: true,
-            ...plan.sections,
+            ...(options.dryRun ? withChanges(plan) : plan.sections),
             warnings: plan.warnings,
             translations: { applied: plan.translationsApplied },
             ...(options.dryRun ? { dryRun: true } : {}),
@@ -174,6 +174,15 @@ export class SyncService {
       throw err;
     }
   }
+}
+
+/** A dry run's sections, each with the changes its items would make (decisions 16). */
+function withChanges(plan: SyncPlan): SyncPlan['sections'] {
+  const sections: SyncPlan['sections'] = {};
+  for (const [name, section] of Object.entries(plan.sections) as [SectionName, SectionResultValue][]) {
+    sections[name] = { ...section, changes: plan.changes[name] };
+  }
+  return sections;
 }
 
 /** Counts only (spec 2.8): never names, prices or other values. */

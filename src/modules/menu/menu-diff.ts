@@ -1,8 +1,8 @@
 // The diff of two menu documents (decisions 16): pure, on the read shape of decisions 3, so a
 // snapshot, the published menu and the draft compare alike.
 import { jsonEqual, stableStringify } from '../../stable-json.js';
-import type { MenuDocumentValue, ProductViewValue } from '../menu/menu.schemas.js';
-import { withReadDefaults } from '../menu/menu.views.js';
+import type { MenuDocumentValue, ProductViewValue } from './menu.schemas.js';
+import { withReadDefaults } from './menu.views.js';
 import type { MenuDiffSectionsValue, SectionDiffValue } from './publications.schemas.js';
 
 type CategoryView = MenuDocumentValue['categories'][number];

@@ -4,8 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import { menuFixture, mutate, type SyncBody } from '../../bench/workload.js';
 import type { MediaImageView } from '../../src/modules/media/media.schemas.js';
 import type { MenuDocumentValue, ProductViewValue } from '../../src/modules/menu/menu.schemas.js';
-import { diffMenus } from '../../src/modules/publications/menu-diff.js';
-import type { MenuDiffSectionsValue } from '../../src/modules/publications/publications.schemas.js';
+import { diffMenus } from '../../src/modules/menu/menu-diff.js';
+import type { MenuDiffSectionsValue } from '../../src/modules/menu/publications.schemas.js';
 import { call, createVenue, startApp, syncOk, type TestApp, type VenueFixture } from '../helpers/app.js';
 
 type CategoryView = MenuDocumentValue['categories'][number];

@@ -1,0 +1,110 @@
+import type { Queryable } from '../../db/port.js';
+import type { StoredImage } from '../media/stored-image.js';
+
+// menu_publications (decisions 16): the immutable snapshots publish writes, their history and retention.
+
+export async function insertPublication(
+  db: Queryable,
+  venueId: string,
+  p: {
+    id: string;
+    publishedAt: string;
+    /** The document, serialised. */
+    json: string;
+    counts: unknown;
+    mediaKeys: string[];
+    /** The publication a restore made this one from (decisions 16). */
+    restoredFrom: string | null;
+  },
+): Promise<void> {
+  await db.query(
+    `insert into menu_publications (venue_id, id, published_at, document, counts, media_keys, restored_from)
+     values ($1, $2, $3, $4::json, $5::jsonb, $6::text[], $7)`,
+    [venueId, p.id, p.publishedAt, p.json, JSON.stringify(p.counts), p.mediaKeys, p.restoredFrom],
+  );
+  await db.query(
+    // A first publish of a never-edited draft keeps the draft's time (the venue's creation), so
+    // the draft document, and its ETag, stay what they were.
+    `insert into menu_state (venue_id, latest_publication_id, draft_changed_at)
+     values ($1, $2, (select created_at from venues where id = $1))
+     on conflict (venue_id) do update set latest_publication_id = excluded.latest_publication_id`,
+    [venueId, p.id],
+  );
+}
+
+/** The published document as stored text: served as is, never re-parsed per request. */
+export async function findPublicationDocument(db: Queryable, venueId: string, publicationId: string): Promise<string | null> {
+  const { rows } = await db.query<{ document: string }>(
+    'select document::text as document from menu_publications where venue_id = $1 and id = $2',
+    [venueId, publicationId],
+  );
+  return rows[0]?.document ?? null;
+}
+
+export interface PublicationRow {
+  id: string;
+  published_at: Date;
+  counts: { categories: number; ingredients: number; products: number };
+  restored_from: string | null;
+}
+
+/** One page of the venue's publications, newest first, and how many there are. */
+export async function listPublications(
+  db: Queryable,
+  venueId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: PublicationRow[]; total: number }> {
+  const { rows } = await db.query<PublicationRow & { total: string }>(
+    `select id, published_at, counts, restored_from, count(*) over () as total
+     from menu_publications where venue_id = $1
+     order by published_at desc, id desc limit $2 offset $3`,
+    [venueId, page.limit, page.offset],
+  );
+  if (rows.length > 0 || page.offset === 0) return { rows, total: rows.length > 0 ? Number(rows[0].total) : 0 };
+  // A page past the end: the count alone.
+  const count = await db.query<{ total: string }>('select count(*) as total from menu_publications where venue_id = $1', [venueId]);
+  return { rows: [], total: Number(count.rows[0].total) };
+}
+
+/**
+ * Deletes the publications older than `before` that are not among the latest `keep`, and returns
+ * the image keys they held (their blobs go unless something else still refers to them).
+ */
+export async function prunePublications(db: Queryable, venueId: string, before: Date, keep: number): Promise<string[]> {
+  const { rows } = await db.query<{ keys: string[] }>(
+    `with gone as (
+       delete from menu_publications
+       where venue_id = $1 and published_at < $2
+         and id not in (select id from menu_publications where venue_id = $1 order by published_at desc, id desc limit $3)
+       returning media_keys)
+     select coalesce(array_agg(distinct k), '{}') as keys from gone, unnest(gone.media_keys) as k`,
+    [venueId, before, keep],
+  );
+  return rows[0]?.keys ?? [];
+}
+
+/** Sets the images of products (a restore writes its snapshot's), in one statement. */
+export async function setProductImages(db: Queryable, venueId: string, rows: { id: string; image: StoredImage | null }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `update products p set image = r.image
+     from jsonb_to_recordset($2::jsonb) as r(id uuid, image jsonb)
+     where p.venue_id = $1 and p.id = r.id and p.image is distinct from r.image`,
+    [venueId, JSON.stringify(rows)],
+  );
+}
+
+export interface DraftKeys {
+  categories: { id: string; external_id: string | null }[];
+  ingredients: { id: string; external_id: string | null }[];
+  products: { id: string; external_id: string | null; image: StoredImage | null }[];
+}
+
+/** What a restore needs of the draft: every item's id and externalId, and the products' images. */
+export async function draftKeys(db: Queryable, venueId: string): Promise<DraftKeys> {
+  // Sequential: one connection in a transaction (see menu.repository.ts loadMenu).
+  const categories = await db.query<DraftKeys['categories'][number]>('select id, external_id from categories where venue_id = $1', [venueId]);
+  const ingredients = await db.query<DraftKeys['ingredients'][number]>('select id, external_id from ingredients where venue_id = $1', [venueId]);
+  const products = await db.query<DraftKeys['products'][number]>('select id, external_id, image from products where venue_id = $1', [venueId]);
+  return { categories: categories.rows, ingredients: ingredients.rows, products: products.rows };
+}
