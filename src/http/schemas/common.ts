@@ -132,7 +132,8 @@ export function ListEnvelope<T extends TSchema>(item: T) {
 }
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC, millisecond precision' });
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** `schema` or null; a description given here sits on the union, where generated client types show it. */
+export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) => Type.Union([schema, Type.Null()], options);
 
 /** A string enum as `{ type: string, enum }`, which validators report as one readable rule. */
 export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {

@@ -1,5 +1,5 @@
 import type { MenuDocumentValue, SyncInput } from './menu.schemas.js';
-import { rulesOf } from './modifier-rules.js';
+import { groupFields } from './modifier-rules.js';
 
 type Section = 'categories' | 'ingredients' | 'products';
 
@@ -63,12 +63,7 @@ export function menuToSyncInput(menu: MenuDocumentValue): MenuExport {
     calories: p.calories ?? null,
     nutrition: p.nutrition ?? null,
     modifierGroups: p.modifierGroups.map((g) => ({
-      name: g.name,
-      type: g.type,
-      isRequired: g.isRequired,
-      ...rulesOf(g),
-      sortOrder: g.sortOrder,
-      translations: g.translations,
+      ...groupFields(g),
       options: g.options.flatMap((o) =>
         o.ingredientExternalId === null
           ? []

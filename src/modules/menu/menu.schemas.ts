@@ -60,8 +60,8 @@ const foodFields = {
   allergens: Type.Optional(Codes('Allergens declared beyond those of the composition', ALLERGEN_CODES)),
   mayContain: Type.Optional(Codes('Allergens it may contain as traces', ALLERGEN_CODES)),
   dietaryLabels: Type.Optional(Codes('Dietary labels', DIETARY_LABEL_CODES)),
-  spiceLevel: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 3, description: '0 (not spicy) to 3; null clears' }))),
-  calories: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 10_000, description: 'kcal per portion; null clears' }))),
+  spiceLevel: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 3 }), { description: '0 (not spicy) to 3; null clears' })),
+  calories: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 10_000 }), { description: 'kcal per portion; null clears' })),
   nutrition: Type.Optional(Nullable(Nutrition)),
 };
 
@@ -96,10 +96,10 @@ const ruleFields = {
     description:
       'The fewest choices, counted as the sum of the chosen quantities. single_choice: always 1 when isRequired, else 0; remove_ingredients: always 0; add_ingredients: default 0',
   }),
-  maxSelections: Nullable(
-    Type.Integer({ minimum: 1, maximum: 50, description: 'The most choices (sum of quantities); null: no limit. single_choice: always 1; otherwise default null' }),
-  ),
-  maxQuantityPerOption: Nullable(Type.Integer({ minimum: 1, maximum: 99, description: 'How often one option may be taken; null: up to 99 (default)' })),
+  maxSelections: Nullable(Type.Integer({ minimum: 1, maximum: 50 }), {
+    description: 'The most choices (sum of quantities); null: no limit. single_choice: always 1; otherwise default null',
+  }),
+  maxQuantityPerOption: Nullable(Type.Integer({ minimum: 1, maximum: 99 }), { description: 'How often one option may be taken; null: up to 99 (default)' }),
 };
 
 export const ModifierGroupInput = Type.Object(

@@ -2,7 +2,7 @@
 // read and the PATCH response, so every path shows a product the same way.
 import type { MediaImageView } from '../media/media.schemas.js';
 import { effectiveAllergens } from './food-info.js';
-import { rulesOf } from './modifier-rules.js';
+import { groupFields, rulesOf } from './modifier-rules.js';
 import type { StoredImage } from '../media/stored-image.js';
 import type { CategoryRow, IngredientRow, MenuRows, ProductRow } from './menu.repository.js';
 import type { MenuDocumentValue, ProductViewValue } from './menu.schemas.js';
@@ -55,12 +55,7 @@ export function productView(p: ProductRow, l: ViewLookups): ProductViewValue {
     modifierGroups: p.modifier_groups
       .map((g) => ({
         id: g.id,
-        name: g.name,
-        type: g.type,
-        isRequired: g.isRequired,
-        ...rulesOf(g),
-        sortOrder: g.sortOrder,
-        translations: g.translations,
+        ...groupFields(g),
         options: g.options
           .flatMap((o) => {
             const i = l.ingredients.get(o.ingredientId);

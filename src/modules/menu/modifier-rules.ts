@@ -37,6 +37,15 @@ export function rulesOf(group: RuleSource): GroupRules {
 }
 
 /**
+ * A group's own fields, its rules filled in, as every copy of a group carries them (the menu read,
+ * `carta pull`'s sync body, a restored row): everything but its id and its options.
+ */
+export function groupFields<G extends RuleSource & { name: string; sortOrder: number; translations: unknown }>(group: G) {
+  const { name, type, isRequired, sortOrder, translations } = group;
+  return { name, type: type as G['type'], isRequired, ...rulesOf(group), sortOrder, translations: translations as G['translations'] };
+}
+
+/**
  * A synced group's rules, with a warning for every fixed value sent that differs from it and the
  * per-item error of rules no order could meet. `options` counts the options kept (those whose
  * ingredient is known), `defaults` how many of them are isDefault.

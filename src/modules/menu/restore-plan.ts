@@ -4,7 +4,7 @@ import { BLOB_FILE, imageKeys, type StoredImage } from '../media/stored-image.js
 import type { MediaImageView } from '../media/media.schemas.js';
 import type { CategoryWrite, IngredientWrite, ProductWrite, StoredModifierGroup } from './menu.repository.js';
 import type { MenuDocumentValue } from './menu.schemas.js';
-import { rulesOf } from './modifier-rules.js';
+import { groupFields } from './modifier-rules.js';
 import type { DraftKeys } from './publications.repository.js';
 
 export interface RestorePlan {
@@ -87,12 +87,7 @@ export function restorePlan(snapshot: MenuDocumentValue, draft: DraftKeys): Rest
     }
     const modifierGroups: StoredModifierGroup[] = p.modifierGroups.map((g) => ({
       id: g.id,
-      name: g.name,
-      type: g.type,
-      isRequired: g.isRequired,
-      ...rulesOf(g),
-      sortOrder: g.sortOrder,
-      translations: g.translations,
+      ...groupFields(g),
       options: g.options.flatMap((o) => {
         const ingredient = ingredientRef(o.ingredientExternalId);
         return ingredient === undefined
