@@ -112,6 +112,28 @@ describe('publication history', () => {
     assert.deepEqual(kept, ids.slice(-20).reverse());
     assertError(await get(v, `/v1/publications/${ids[0]}`), 404, 'PUBLICATION_NOT_FOUND');
   });
+
+  it('frees the images only pruned publications used', async () => {
+    const v = await createVenue(t.app);
+    await syncOk(v, MENU);
+    const upload = async (colour: string) => {
+      const res = await call(t.app, 'POST', '/v1/products/burger/image', { key: v.key, body: { base64: toBase64(await makeImage(400, 400, 'png', { colour })) } });
+      assert.equal(res.status, 201);
+      return new URL(res.body.imageUrl, 'http://x').pathname;
+    };
+    const old = await upload('#aa0000');
+    await publish(t.app, v);
+    const current = await upload('#00aa00');
+    assert.equal((await call(t.app, 'GET', old)).status, 200, 'the first publication still shows the old image');
+    now += 91 * DAY;
+    for (let i = 0; i < 20; i += 1) {
+      await publish(t.app, v);
+      now += 1000;
+    }
+    assert.equal((await get(v, '/v1/publications?limit=100')).body.total, 20);
+    assert.equal((await call(t.app, 'GET', old)).status, 404);
+    assert.equal((await call(t.app, 'GET', current)).status, 200);
+  });
 });
 
 describe('GET /v1/menu/diff', () => {
@@ -196,6 +218,52 @@ describe('POST /v1/publications/:id/restore', () => {
     assert.equal(restores.length, 2);
     assert.equal(restores[0].entityRef, snapshotId);
     assert.equal((await auditEntries(t.app, v.key, 'menu.publish')).length, 3);
+  });
+
+  it('leaves the draft, the publications and the audit log as they were when the restore fails inside its transaction', async () => {
+    const { v, first } = await seeded();
+    // A draft the restore would change in every section: a new price and product, a category and an ingredient gone.
+    await syncOk(v, { products: [{ externalId: 'burger', name: 'Burger', priceMinor: 1500 }, { externalId: 'fries', name: 'Fries', priceMinor: 400 }] });
+    await call(t.app, 'POST', '/v1/cleanup', { key: v.key, body: { items: [{ type: 'category', ref: 'drinks' }, { type: 'ingredient', ref: 'bacon' }] } });
+    const before = await draft(v);
+    // The diff reads the draft's rows every time (GET /v1/menu may answer from its cache).
+    const changes = (await get(v, `/v1/menu/diff?from=${first}&to=draft`)).body;
+    const publications = (await get(v, '/v1/publications')).body.items;
+
+    // A real database error, raised by a trigger for this venue only: on the products write (after
+    // the deletes and the category and ingredient writes), then on the publication insert (the last step).
+    const db = t.database.db;
+    await db.exec(`create or replace function fail_restore() returns trigger language plpgsql as $$
+      begin
+        if new.venue_id = '${v.id}' then raise exception 'restore failure for the test'; end if;
+        return new;
+      end $$`);
+    const failures: [string, string, unknown][] = [
+      ['products', 'before insert or update on products', undefined],
+      ['menu_publications', 'before insert on menu_publications', { publish: true }],
+    ];
+    try {
+      for (const [table, when, body] of failures) {
+        await db.exec(`create trigger fail_restore ${when} for each row execute function fail_restore()`);
+        try {
+          assertError(await restore(v, first, body), 500);
+        } finally {
+          await db.exec(`drop trigger fail_restore on ${table}`);
+        }
+        assert.deepEqual(await draft(v), before, `a failure on ${table} left the draft changed`);
+        assert.deepEqual((await get(v, `/v1/menu/diff?from=${first}&to=draft`)).body, changes);
+        assert.deepEqual((await get(v, '/v1/publications')).body.items, publications);
+        assert.deepEqual(await auditEntries(t.app, v.key, 'menu.restore'), []);
+      }
+    } finally {
+      await db.exec('drop function fail_restore()');
+    }
+
+    // Nothing was left half-held: the same restore now goes through.
+    const res = await restore(v, first, { publish: true });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const diff = (await get(v, `/v1/menu/diff?from=${first}&to=draft`)).body;
+    assert.deepEqual([diff.categories, diff.ingredients, diff.products], [EMPTY, EMPTY, { added: ['fries'], removed: [], changed: [] }]);
   });
 
   it('answers 404 for an unknown publication and 400 for an unknown body field, writing nothing', async () => {
