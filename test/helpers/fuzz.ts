@@ -74,6 +74,7 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
     'DELETE /v1/products/:ref': undefined,
     // Opening hours open around the clock (a split Sunday and a dated exception), so the guest order sample still goes through.
     'PATCH /v1/settings': {
+      theme: { accentColor: '#1a5fb4' },
       name: 'Fuzz venue',
       enabledLanguages: ['en', 'uk'],
       timezone: 'Europe/Kyiv',

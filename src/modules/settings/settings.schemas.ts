@@ -77,6 +77,13 @@ const OpeningHoursPatch = Type.Object(
   { additionalProperties: false },
 );
 
+const AccentColor = Nullable(Type.String({ pattern: '^#[0-9a-fA-F]{6}$' }), {
+  description: "#rrggbb with a contrast of at least 4.5:1 against white (WCAG AA), read in lower case; null: Carta's own",
+});
+export const Theme = Type.Object({ accentColor: AccentColor }, { description: "The guest page's look (decisions 18)" });
+export type ThemeValue = Static<typeof Theme>;
+const ThemePatch = Type.Object({ accentColor: Type.Optional(AccentColor) }, { additionalProperties: false });
+
 export const Settings = Type.Object({
   name: Type.String(),
   currency: Type.String(),
@@ -86,6 +93,7 @@ export const Settings = Type.Object({
   timezone: Type.String(),
   orderConfig: OrderConfig,
   openingHours: Nullable(OpeningHours),
+  theme: Theme,
   logoUrl: Nullable(Type.String({ description: 'Set with POST /v1/logo' })),
   logo: Nullable(MediaImage),
   updatedAt: Timestamp,
@@ -103,6 +111,7 @@ export const SettingsPatchBody = Type.Object(
     timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Kyiv' })),
     orderConfig: Type.Optional(OrderConfigPatch),
     openingHours: Type.Optional(Nullable(OpeningHoursPatch)),
+    theme: Type.Optional(ThemePatch),
   },
   {
     additionalProperties: false,

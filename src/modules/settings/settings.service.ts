@@ -6,6 +6,7 @@ import type { MediaUrls } from '../media/stored-image.js';
 import { findSettings, saveSettings, type SettingsRow } from './settings.repository.js';
 import { PAUSE_MAX_AHEAD_MS } from '../../limits.js';
 import { openingHoursProblems } from '../availability/opening-hours.js';
+import { AA_CONTRAST, contrastRatio } from '../../shared/contrast.js';
 import {
   DEFAULT_ORDER_CONFIG,
   ORDER_CONFIG_ANY_PLAN,
@@ -14,6 +15,7 @@ import {
   type SettingsCore,
   type SettingsPatchInput,
   type SettingsView,
+  type ThemeValue,
 } from './settings.schemas.js';
 
 export function isValidTimeZone(tz: string): boolean {
@@ -58,6 +60,7 @@ function view(row: SettingsRow): SettingsCore {
     timezone: row.timezone ?? 'UTC',
     orderConfig: effectiveOrderConfig(row.order_config),
     openingHours: row.opening_hours,
+    theme: { accentColor: row.theme?.accentColor ?? null },
     updatedAt: row.updated_at.toISOString(),
   };
 }
@@ -97,6 +100,10 @@ export class SettingsService {
     if (patch.openingHours) {
       out.push(...openingHoursProblems({ weekly: patch.openingHours.weekly ?? [], exceptions: patch.openingHours.exceptions ?? [] }));
     }
+    const accent = patch.theme?.accentColor;
+    if (accent && contrastRatio(accent, '#ffffff') < AA_CONTRAST) {
+      out.push(`theme.accentColor must have a contrast of at least ${AA_CONTRAST}:1 against white (got ${contrastRatio(accent, '#ffffff').toFixed(2)}:1)`);
+    }
     return out;
   }
 
@@ -131,6 +138,7 @@ export class SettingsService {
         timezone: patch.timezone ?? current.timezone,
         orderConfig: mergeOrderConfig(current.orderConfig, patch.orderConfig),
         openingHours: nextOpeningHours(current.openingHours, patch.openingHours),
+        theme: nextTheme(current.theme, patch.theme),
       };
       const fields = changedFields(current, next);
       if (fields.length === 0) return withEtag(current);
@@ -148,9 +156,15 @@ function nextOpeningHours(current: OpeningHoursValue | null, patch: SettingsPatc
   return { weekly: patch.weekly ?? current?.weekly ?? [], exceptions: patch.exceptions ?? current?.exceptions ?? [] };
 }
 
+/** The theme after a patch: a field sent replaces it, a colour is kept in lower case. */
+function nextTheme(current: ThemeValue, patch: SettingsPatchInput['theme']): ThemeValue {
+  if (patch?.accentColor === undefined) return current;
+  return { accentColor: patch.accentColor === null ? null : patch.accentColor.toLowerCase() };
+}
+
 function changedFields(current: SettingsCore, next: Omit<SettingsCore, 'updatedAt' | 'currency'>): string[] {
   const fields: string[] = [];
-  for (const key of ['name', 'defaultLanguage', 'enabledLanguages', 'cardStyle', 'timezone', 'openingHours'] as const) {
+  for (const key of ['name', 'defaultLanguage', 'enabledLanguages', 'cardStyle', 'timezone', 'openingHours', 'theme'] as const) {
     if (JSON.stringify(current[key]) !== JSON.stringify(next[key])) fields.push(key);
   }
   for (const key of Object.keys(next.orderConfig) as (keyof typeof next.orderConfig)[]) {
