@@ -4,6 +4,7 @@
 // `npm run bench -- --webhooks`: only the webhook figures (bench/webhooks.ts).
 // `npm run bench -- --instructions`: the hot reads in instructions per request (bench/instructions.ts).
 // `npm run bench -- --availability`: only the guest menu with sold-out marks and opening hours (bench/availability.ts).
+// `npm run bench -- --publications`: only the diff and restore of a 2,000-product menu (bench/publications.ts).
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -20,6 +21,7 @@ import {
 } from './harness.js';
 import { availabilityBench, availabilityBenchAlone } from './availability.js';
 import { makeBenchImage } from './images.js';
+import { publicationsBench, publicationsBenchAlone } from './publications.js';
 import { guestOrderVenue, placeOrders, rawOrderWrites, ORDER_GUESTS } from './orders.js';
 import { rawSqlWrite } from './raw-sql.js';
 import { instructionBench } from './instructions.js';
@@ -254,6 +256,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('--webhooks')) return webhookBenchAlone();
   if (process.argv.includes('--instructions')) return instructionBench();
   if (process.argv.includes('--availability')) return availabilityBenchAlone();
+  if (process.argv.includes('--publications')) return publicationsBenchAlone();
   log(`carta bench: engine ${engine}${quick ? ' (quick)' : ''}, node ${process.version}, ${PIN ? `HTTP loads pinned: servers on core ${SERVER_CPU}, autocannon on core ${LOAD_CPU}` : 'unpinned (no taskset or one core)'}`);
   const e = await prepareEngine();
   const startedAt = new Date().toISOString();
@@ -426,6 +429,8 @@ async function main(): Promise<void> {
     // The guest menu with 50 sold-out marks and opening hours (closed now) against the same menu
     // without them: the fixture venue's (published above).
     await availabilityBench(url, { key: venue.key, slug: venueSlug });
+    // The diff and restore of a 2,000-product menu (issue 39), on venues of their own.
+    await publicationsBench(url);
 
     await orderWritePath(url, e);
     await webhookBench(url);
