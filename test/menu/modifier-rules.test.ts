@@ -197,6 +197,21 @@ describe('modifier rules through sync and the reads', () => {
     assert.deepEqual(list, ['reachable', 'unlimited']);
   });
 
+  it('still warns of a replaced value on an item that fails', async () => {
+    const v = await createVenue(t.app);
+    const res = await syncOk(v, {
+      ingredients: INGREDIENTS,
+      products: [{
+        externalId: 'both',
+        name: 'Both',
+        priceMinor: 100,
+        modifierGroups: [{ name: 'Size', type: 'single_choice', maxSelections: 3, options: [{ ingredientExternalId: 'white', isDefault: true }, { ingredientExternalId: 'brioche', isDefault: true }] }],
+      }],
+    });
+    assert.equal(res.products.errors.length, 1);
+    assert.match(res.products.warnings.join('\n'), /Product both: modifier group 'Size': maxSelections is always 1/);
+  });
+
   it('keeps a required single_choice whose options were all skipped, with the warning (spec 4.1 rule 5)', async () => {
     const v = await createVenue(t.app);
     const res = await syncOk(v, {

@@ -260,6 +260,7 @@ export const CategoryView = Type.Object({
   translations: Translations,
   updatedAt: Timestamp,
 });
+export type CategoryViewValue = Static<typeof CategoryView>;
 
 const ReadCodes = Type.Array(Type.String());
 
@@ -274,6 +275,7 @@ export const IngredientView = Type.Object({
   updatedAt: Timestamp,
   availability: LiveAvailability,
 });
+export type IngredientViewValue = Static<typeof IngredientView>;
 
 export const ModifierOptionView = Type.Object({
   id: Type.String(),

@@ -8,6 +8,9 @@ import type {
   IngredientInputValue,
   ModifierGroupInputValue,
   ProductInputValue,
+  CategoryViewValue,
+  IngredientViewValue,
+  ProductViewValue,
   SectionResultValue,
   SyncChange,
   SyncInput,
@@ -205,6 +208,9 @@ export function planSync(input: SyncInput, stored: StoredState, ctx: PlanContext
       }
       const existing = stored.products.get(item.externalId);
       const next = mergeProduct(item, existing, merge);
+      // Warnings describe the request: an item that fails still reports them (decisions 15: a
+      // replaced rule value is a warning before any other check).
+      section.warnings.push(...itemWarnings);
       if (itemErrors.length > 0) {
         section.errors.push(...itemErrors);
         continue;
@@ -214,7 +220,6 @@ export function planSync(input: SyncInput, stored: StoredState, ctx: PlanContext
         section.errors.push(`${label}: isSaleActive is true but no salePriceMinor is sent or stored`);
         continue;
       }
-      section.warnings.push(...itemWarnings);
       const fields = existing ? changedFields(PRODUCT_FIELDS, existing, next) : [];
       // A cleaned-up product sent again is restored even when it was to stay hidden.
       if (existing && fields.length === 0 && existing.cleaned_up_at === null) {
@@ -258,9 +263,9 @@ function mergeCategory(item: CategoryInputValue, existing: CategoryRow | undefin
 }
 
 /** A row's read-shape fields (decisions 16), alphabetical, each with the column it is made of. */
-type FieldTable<R> = readonly (readonly [field: string, column: (row: R) => unknown])[];
+type FieldTable<R, F extends string> = readonly (readonly [field: F, column: (row: R) => unknown])[];
 
-const CATEGORY_FIELDS: FieldTable<Omit<CategoryRow, 'updated_at'>> = [
+const CATEGORY_FIELDS: FieldTable<Omit<CategoryRow, 'updated_at'>, keyof CategoryViewValue> = [
   ['cardStyle', (r) => r.card_style],
   ['isActive', (r) => r.is_active],
   ['name', (r) => r.name],
@@ -270,7 +275,7 @@ const CATEGORY_FIELDS: FieldTable<Omit<CategoryRow, 'updated_at'>> = [
 ];
 
 /** The read-shape names of the fields a write changes, in alphabetical order ([] when it changes nothing). */
-function changedFields<R>(table: FieldTable<R>, stored: R, next: R): string[] {
+function changedFields<R, F extends string>(table: FieldTable<R, F>, stored: R, next: R): string[] {
   const fields: string[] = [];
   for (const [field, column] of table) if (!same(column(stored), column(next))) fields.push(field);
   return fields;
@@ -288,7 +293,7 @@ function mergeIngredient(item: IngredientInputValue, existing: IngredientRow | u
   };
 }
 
-const INGREDIENT_FIELDS: FieldTable<Omit<IngredientRow, 'updated_at'>> = [
+const INGREDIENT_FIELDS: FieldTable<Omit<IngredientRow, 'updated_at'>, keyof IngredientViewValue> = [
   ['allergens', (r) => r.allergens],
   ['name', (r) => r.name],
   ['sortOrder', (r) => r.sort_order],
@@ -497,7 +502,7 @@ function withIds(groups: GroupWithoutIds[], newId: () => string): StoredModifier
 }
 
 // The category and composition are compared by id, named as the read shape names them.
-const PRODUCT_FIELDS: FieldTable<Omit<ProductRow, 'revision' | 'updated_at' | 'image'>> = [
+const PRODUCT_FIELDS: FieldTable<Omit<ProductRow, 'revision' | 'updated_at' | 'image'>, keyof ProductViewValue> = [
   ['allergens', (r) => r.allergens],
   ['amount', (r) => r.amount],
   ['badgeColor', (r) => r.badge_color],
