@@ -57,9 +57,11 @@ export class PublicationsService {
    * values (hidden products shown again as it had them), draft items it lacks are cleaned up, and,
    * with `publish`, the result is published as a publication whose restoredFrom is `id`.
    */
-  async restore(actor: Actor, id: string, input: RestoreInput): Promise<RestoreResult> {
+  async restore(actor: Actor, ref: string, input: RestoreInput): Promise<RestoreResult> {
     const venueId = actor.venue.venueId;
-    if (!isUuid(id)) throw errors.publicationNotFound();
+    if (!isUuid(ref)) throw errors.publicationNotFound();
+    // As the list shows it, whatever case it was sent in.
+    const id = ref.toLowerCase();
     const notify = input.publish === true && (await this.events.wanted(venueId, 'menu.published'));
     const { result, queued, released } = await this.db.transaction(async (tx) => {
       await lockMenu(tx, venueId);
