@@ -67,7 +67,7 @@ describe('restore across kill -9 and restart of a server process', { skip }, () 
   });
 
   it('leaves the draft as it was or wholly restored after every kill -9 during a 500-product restore', { timeout: 300_000 }, async (t) => {
-    const iterations = 10;
+    const iterations = 6;
     let server = await start();
     const venue = await ok(api(server.url, 'POST', '/admin/v1/venues', ADMIN_TOKEN, { name: 'Restore Crash', currency: 'EUR', plan: 'pro' }), 201);
     const key: string = (await ok(api(server.url, 'POST', `/admin/v1/venues/${venue.id}/api-keys`, ADMIN_TOKEN, { mode: 'live' }), 201)).key;
