@@ -2,6 +2,7 @@ import { unwrap, type OpeningHours, type Settings } from '@carta/client';
 import { sharedHours } from '../modules/availability/opening-hours.js';
 import { orderingAt } from '../modules/availability/ordering.js';
 import { client, defaultTerminal, type Terminal } from './integrator.js';
+import { printJson as json, table } from './table.js';
 import { wallClock } from '../modules/merch/schedule.js';
 import { dateOf, formatLocal, parseDuration, parseUntil, UNTIL_FORMS } from './venue-time.js';
 
@@ -14,16 +15,6 @@ const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'
 
 async function settings(): Promise<Settings> {
   return unwrap(client().api.GET('/v1/settings'));
-}
-
-function json(term: Terminal, value: unknown): void {
-  term.out.write(`${JSON.stringify(value, null, 2)}\n`);
-}
-
-/** Rows as columns, each as wide as its widest cell (the last one unpadded). */
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ')).join('\n');
 }
 
 /** `carta availability list`: what is sold out now, with when each comes back in the venue's time. */

@@ -1,6 +1,7 @@
 // First, before any module's start-up work can run a full collection (src/server/internals/tick-shape.ts).
 import '../server/internals/tick-shape.js';
-import { Command, Option } from 'commander';
+import { CartaError } from '@carta/client';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from '../config.js';
 import { migrate } from '../db/migrate.js';
 import { AppError } from '../errors.js';
@@ -22,6 +23,7 @@ import { serve } from '../server/serve.js';
 import { VERSION } from '../version.js';
 import { listSoldOut, pauseOrdering, setAvailable, showHours } from './availability.js';
 import { pull, push, tailOrders } from './integrator.js';
+import { diffMenus, listPublications, restorePublication } from './publications.js';
 import { connectOperator, openLocalDatabase, type Operator } from './operator.js';
 import { UNTIL_FORMS } from './venue-time.js';
 
@@ -210,7 +212,7 @@ export function buildCli(): Command {
     .command('push')
     .description('sync a menu file (the POST /v1/sync body, any size) to CARTA_URL with CARTA_API_KEY')
     .argument('<file>', 'a JSON file with categories, ingredients and products; - reads stdin')
-    .option('--dry-run', 'report what would change, write nothing')
+    .option('--dry-run', 'report what would change, item by item with the fields an update changes; write nothing')
     .option('--publish', 'publish the menu once every item synced')
     .action(async (file: string, opts: { dryRun?: boolean; publish?: boolean }) => {
       process.exitCode = await push(file, opts);
@@ -221,6 +223,36 @@ export function buildCli(): Command {
     .description('print the draft menu in the sync format (carta pull > menu.json; carta push menu.json)')
     .action(async () => {
       process.exitCode = await pull();
+    });
+
+  program
+    .command('publications')
+    .description("list the kept publications, newest first (the venue's time): every one of the last 90 days and always the latest 20")
+    .addOption(new Option('--page <n>', 'page number').argParser(positiveInt))
+    .addOption(new Option('--limit <n>', 'publications a page (at most 100)').argParser(positiveInt))
+    .addOption(jsonOption())
+    .action(async (opts: { page?: number; limit?: number; json?: boolean }) => {
+      process.exitCode = await listPublications(opts);
+    });
+
+  program
+    .command('diff')
+    .description('show what changes from one menu to another: items added, removed, and changed with the names of their fields')
+    .argument('[from]', '`draft`, `published` or a publication id', 'published')
+    .argument('[to]', '`draft`, `published` or a publication id', 'draft')
+    .addOption(jsonOption())
+    .action(async (from: string, to: string, opts: { json?: boolean }) => {
+      process.exitCode = await diffMenus(from, to, opts);
+    });
+
+  program
+    .command('restore')
+    .description('make the draft that publication again, in one transaction (draft items it lacks are cleaned up)')
+    .argument('<publicationId>', 'a publication id (carta publications lists them)')
+    .option('--publish', 'publish the restored menu in the same transaction')
+    .addOption(jsonOption())
+    .action(async (id: string, opts: { publish?: boolean; json?: boolean }) => {
+      process.exitCode = await restorePublication(id, opts);
     });
 
   const orders = program.command('orders').description('follow orders (paid plans)');
@@ -284,6 +316,12 @@ export function buildCli(): Command {
   return program;
 }
 
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a whole number of 1 or more');
+  return n;
+}
+
 /** Ids are UUIDs; checking here gives a clear message instead of a database error. */
 function idArg(id: string): string {
   return assertValid<{ id: string }>(VenueParams, { id }).id;
@@ -300,7 +338,8 @@ export async function run(argv: string[]): Promise<void> {
     const list = (err as { errors?: string[] }).errors;
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`carta: ${message}\n${list?.length ? list.map((e) => `  - ${e}\n`).join('') : ''}`);
-    process.exitCode = err instanceof AppError && err.statusCode === 404 ? 4 : 1;
+    // Not found, from the operator's services or from a server the integrator commands call.
+    process.exitCode = (err instanceof AppError || err instanceof CartaError) && err.statusCode === 404 ? 4 : 1;
   }
 }
 

@@ -4,14 +4,15 @@ import { loadIntegratorConfig } from '../config.js';
 import { formatMoney } from '../modules/guest-page/shared/money.js';
 import { menuToSyncInput } from '../modules/menu/menu-export.js';
 import { VERSION } from '../version.js';
+import { dryRunChangesText, paletteFor } from './diff-text.js';
 
 // The integrator commands: `carta push`, `carta pull` and `carta orders tail` (and the service-day
-// commands of ./availability.ts) talk to a running Carta over HTTP with an API key (CARTA_URL,
-// CARTA_API_KEY), through @carta/client, as any integration would. Results go to stdout; progress
-// and notices to stderr, so output pipes cleanly.
+// commands of ./availability.ts, the publication history ones of ./publications.ts) talk to a
+// running Carta over HTTP with an API key (CARTA_URL, CARTA_API_KEY), through @carta/client, as any
+// integration would. Results go to stdout; progress and notices to stderr, so output pipes cleanly.
 
 export interface Terminal {
-  out: NodeJS.WritableStream;
+  out: NodeJS.WritableStream & { isTTY?: boolean };
   err: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
@@ -66,7 +67,8 @@ function readMenuFile(file: string): SyncMenu {
 
 /**
  * `carta push menu.json`: any size of catalogue, in requests within the caps; per-item errors
- * printed; exit code 1 when any item failed (nothing is published then).
+ * printed; exit code 1 when any item failed (nothing is published then). A dry run also prints
+ * each item it would create or update, with the fields an update changes (decisions 16).
  */
 export async function push(file: string, options: { dryRun?: boolean; publish?: boolean }, term: Terminal = defaultTerminal()): Promise<number> {
   if (options.dryRun && options.publish) throw new Error('--publish cannot be combined with --dry-run');
@@ -78,6 +80,8 @@ export async function push(file: string, options: { dryRun?: boolean; publish?: 
   const errors = SECTIONS.flatMap((s) => result[s].errors);
   const warnings = [...result.warnings, ...SECTIONS.flatMap((s) => result[s].warnings)];
   term.out.write(`${options.dryRun ? 'dry run: ' : ''}${counts(result)} (${result.requests} request${result.requests === 1 ? '' : 's'})\n`);
+  const changes = options.dryRun ? dryRunChangesText(result, paletteFor(term.out)) : '';
+  if (changes !== '') term.out.write(`${changes}\n`);
   for (const w of warnings) term.out.write(`warning: ${w}\n`);
   for (const e of errors) term.out.write(`error: ${e}\n`);
   if (errors.length > 0) {

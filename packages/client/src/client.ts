@@ -6,7 +6,18 @@ import { pollOrders, type PollOrdersOptions } from './poll-orders.js';
 import { isSafeMethod, retryingFetch, retryPolicy, type RetryOptions } from './retry.js';
 import type { paths } from './schema.js';
 import { syncCatalog, type SyncCatalogOptions, type SyncCatalogResult } from './sync-catalog.js';
-import type { AvailabilityInput, AvailabilityResult, Menu, PublishResult, SoldOut, SyncMenu } from './types.js';
+import type {
+  AvailabilityInput,
+  AvailabilityResult,
+  Menu,
+  MenuDiff,
+  PublicationListQuery,
+  PublicationPage,
+  PublishResult,
+  RestoreResult,
+  SoldOut,
+  SyncMenu,
+} from './types.js';
 import { CLIENT_VERSION } from './version.js';
 
 export interface CartaClientOptions extends RetryOptions {
@@ -31,6 +42,23 @@ export interface CartaClient {
   publish(): Promise<PublishResult>;
   /** GET /v1/menu; `locale` resolves names client-side from the translation maps. */
   getMenu(options?: { version?: 'draft' | 'published'; locale?: string }): Promise<Menu>;
+  /**
+   * GET /v1/publications: the kept publications, newest first, a page at a time (decisions 16:
+   * every one of the last 90 days and always the latest 20).
+   */
+  listPublications(query?: PublicationListQuery): Promise<PublicationPage>;
+  /** GET /v1/publications/:id: that snapshot in the read shape of getMenu; unknown: CartaError 404 PUBLICATION_NOT_FOUND. */
+  getPublication(id: string, options?: { locale?: string }): Promise<Menu>;
+  /**
+   * GET /v1/menu/diff: what changes from `from` to `to`, each `draft`, `published` or a publication id
+   * (defaults: from `published`, to `draft`): per section the refs added, removed and changed with field names.
+   */
+  diffMenus(options?: { from?: string; to?: string }): Promise<MenuDiff>;
+  /**
+   * POST /v1/publications/:id/restore: the draft becomes that snapshot in one transaction (draft items it lacks
+   * cleaned up); with `publish: true` it is published in the same transaction (`publicationId` of the new one).
+   */
+  restorePublication(id: string, options?: { publish?: boolean }): Promise<RestoreResult>;
   /**
    * PUT /v1/availability: marks products and ingredients sold out (`available: false`, until `until`
    * or until marked available) or available again, at once and without a publish. All or nothing:
@@ -87,6 +115,20 @@ export function createCartaClient(options: CartaClientOptions): CartaClient {
     async getMenu(menuOptions = {}) {
       const menu = await unwrap(api.GET('/v1/menu', { params: { query: { version: menuOptions.version ?? 'draft' } } }));
       return menuOptions.locale === undefined ? menu : localizeMenu(menu, menuOptions.locale);
+    },
+    async listPublications(query = {}) {
+      return unwrap(api.GET('/v1/publications', { params: { query } }));
+    },
+    async getPublication(id, publicationOptions = {}) {
+      const menu = await unwrap(api.GET('/v1/publications/{id}', { params: { path: { id } } }));
+      return publicationOptions.locale === undefined ? menu : localizeMenu(menu, publicationOptions.locale);
+    },
+    async diffMenus(diffOptions = {}) {
+      return unwrap(api.GET('/v1/menu/diff', { params: { query: { from: diffOptions.from, to: diffOptions.to } } }));
+    },
+    async restorePublication(id, restoreOptions = {}) {
+      const body = restoreOptions.publish === undefined ? {} : { publish: restoreOptions.publish };
+      return unwrap(api.POST('/v1/publications/{id}/restore', { params: { path: { id } }, body }));
     },
     async setAvailability(input) {
       return unwrap(api.PUT('/v1/availability', { body: input }));

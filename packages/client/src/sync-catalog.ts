@@ -14,7 +14,7 @@ import {
   type ChunkLimits,
   type SyncChunk,
 } from './sync-plan.js';
-import type { SyncMenu, SyncResponse } from './types.js';
+import type { SyncChange, SyncMenu, SyncResponse } from './types.js';
 
 export interface SectionResult {
   created: number;
@@ -22,6 +22,8 @@ export interface SectionResult {
   skipped: number;
   errors: string[];
   warnings: string[];
+  /** Dry runs: each item the sync would create or update, with the fields an update changes (decisions 16); [] otherwise. */
+  changes: SyncChange[];
 }
 
 export interface SyncCatalogResult {
@@ -77,11 +79,16 @@ export class SyncCatalogError extends CartaError {
 }
 
 function emptySection(): SectionResult {
-  return { created: 0, updated: 0, skipped: 0, errors: [], warnings: [] };
+  return { created: 0, updated: 0, skipped: 0, errors: [], warnings: [], changes: [] };
 }
 
 function copy(result: SyncCatalogResult): SyncCatalogResult {
-  const section = (s: SectionResult): SectionResult => ({ ...s, errors: [...s.errors], warnings: [...s.warnings] });
+  const section = (s: SectionResult): SectionResult => ({
+    ...s,
+    errors: [...s.errors],
+    warnings: [...s.warnings],
+    changes: s.changes.map((c) => ({ ...c, fields: [...c.fields] })),
+  });
   return {
     ...result,
     categories: section(result.categories),
@@ -102,6 +109,9 @@ function merge(result: SyncCatalogResult, response: SyncResponse, chunk: SyncChu
     into.skipped += section.skipped;
     into.errors.push(...section.errors);
     into.warnings.push(...section.warnings);
+    // A dry run's context items are sent again with later chunks; their changes belong to the chunk that carries them.
+    const own = dryRun && name !== 'products' ? new Set(chunk[name].map((e) => e.item.externalId)) : null;
+    into.changes.push(...(section.changes ?? []).filter((c) => own === null || own.has(c.externalId)));
   }
   result.warnings.push(...response.warnings);
   result.translationsApplied += response.translations?.applied ?? 0;

@@ -11,6 +11,8 @@ export type SyncIngredient = NonNullable<SyncMenu['ingredients']>[number];
 export type SyncProduct = NonNullable<SyncMenu['products']>[number];
 /** One POST /v1/sync response (201). */
 export type SyncResponse = Json<paths['/v1/sync']['post']['responses'][201]>;
+/** What a dry run says one item would change (decisions 16): `fields` as in a diff, [] for created. */
+export type SyncChange = NonNullable<NonNullable<SyncResponse['products']>['changes']>[number];
 
 /** GET /v1/menu (decisions 3). */
 export type Menu = Json<paths['/v1/menu']['get']['responses'][200]>;
@@ -18,6 +20,15 @@ export type Menu = Json<paths['/v1/menu']['get']['responses'][200]>;
 export type PublishResult = Json<paths['/v1/publish']['post']['responses'][201]>;
 /** One order (spec 2.7). */
 export type Order = Json<paths['/v1/orders/{id}']['get']['responses'][200]>;
+/** A page of GET /v1/publications (decisions 16): the kept publications, newest first. */
+export type PublicationPage = Json<paths['/v1/publications']['get']['responses'][200]>;
+export type Publication = PublicationPage['items'][number];
+export type PublicationListQuery = NonNullable<paths['/v1/publications']['get']['parameters']['query']>;
+/** GET /v1/menu/diff: what changes from one menu to another, per section. */
+export type MenuDiff = Json<paths['/v1/menu/diff']['get']['responses'][200]>;
+export type MenuDiffSection = MenuDiff['products'];
+/** POST /v1/publications/:id/restore (200). */
+export type RestoreResult = Json<paths['/v1/publications/{id}/restore']['post']['responses'][200]>;
 /** A page of GET /v1/orders. */
 export type OrderPage = Json<paths['/v1/orders']['get']['responses'][200]>;
 export type OrderListQuery = NonNullable<paths['/v1/orders']['get']['parameters']['query']>;
