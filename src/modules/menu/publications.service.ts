@@ -48,7 +48,9 @@ export class PublicationsService {
   }
 
   async diff(venue: VenueContext, from = 'published', to = 'draft'): Promise<MenuDiffValue> {
-    const [before, after] = await Promise.all([this.menu.documentOf(venue, menuRef(from)), this.menu.documentOf(venue, menuRef(to))]);
+    // One after the other: when both are missing, the answer names `from`'s.
+    const before = await this.menu.documentOf(venue, menuRef(from));
+    const after = await this.menu.documentOf(venue, menuRef(to));
     return { from, to, ...diffMenus(before, after) };
   }
 
