@@ -1825,7 +1825,9 @@ export interface operations {
                         mayContain?: string[];
                         /** @description Dietary labels: codes of GET /v1/reference (vegetarian, vegan, gluten_free, lactose_free, halal, kosher), each once; read in the reference's order; [] clears */
                         dietaryLabels?: string[];
+                        /** @description 0 (not spicy) to 3; null clears */
                         spiceLevel?: number | null;
+                        /** @description kcal per portion; null clears */
                         calories?: number | null;
                         nutrition?: {
                             /** @description Grams per portion, at most one decimal */
@@ -1852,7 +1854,9 @@ export interface operations {
                             isRequired?: boolean;
                             /** @description The fewest choices, counted as the sum of the chosen quantities. single_choice: always 1 when isRequired, else 0; remove_ingredients: always 0; add_ingredients: default 0 */
                             minSelections?: number;
+                            /** @description The most choices (sum of quantities); null: no limit. single_choice: always 1; otherwise default null */
                             maxSelections?: number | null;
+                            /** @description How often one option may be taken; null: up to 99 (default) */
                             maxQuantityPerOption?: number | null;
                             options: {
                                 ingredientExternalId: string;
@@ -2146,7 +2150,9 @@ export interface operations {
                                 isRequired: boolean;
                                 /** @description The fewest choices, counted as the sum of the chosen quantities. single_choice: always 1 when isRequired, else 0; remove_ingredients: always 0; add_ingredients: default 0 */
                                 minSelections?: number;
+                                /** @description The most choices (sum of quantities); null: no limit. single_choice: always 1; otherwise default null */
                                 maxSelections?: number | null;
+                                /** @description How often one option may be taken; null: up to 99 (default) */
                                 maxQuantityPerOption?: number | null;
                                 sortOrder: number;
                                 translations: {
@@ -2644,7 +2650,9 @@ export interface operations {
                             isRequired: boolean;
                             /** @description The fewest choices, counted as the sum of the chosen quantities. single_choice: always 1 when isRequired, else 0; remove_ingredients: always 0; add_ingredients: default 0 */
                             minSelections?: number;
+                            /** @description The most choices (sum of quantities); null: no limit. single_choice: always 1; otherwise default null */
                             maxSelections?: number | null;
+                            /** @description How often one option may be taken; null: up to 99 (default) */
                             maxQuantityPerOption?: number | null;
                             sortOrder: number;
                             translations: {
@@ -3018,7 +3026,9 @@ export interface operations {
                     mayContain?: string[];
                     /** @description Dietary labels: codes of GET /v1/reference (vegetarian, vegan, gluten_free, lactose_free, halal, kosher), each once; read in the reference's order; [] clears */
                     dietaryLabels?: string[];
+                    /** @description 0 (not spicy) to 3; null clears */
                     spiceLevel?: number | null;
+                    /** @description kcal per portion; null clears */
                     calories?: number | null;
                     nutrition?: {
                         /** @description Grams per portion, at most one decimal */
@@ -3073,7 +3083,9 @@ export interface operations {
                             isRequired: boolean;
                             /** @description The fewest choices, counted as the sum of the chosen quantities. single_choice: always 1 when isRequired, else 0; remove_ingredients: always 0; add_ingredients: default 0 */
                             minSelections?: number;
+                            /** @description The most choices (sum of quantities); null: no limit. single_choice: always 1; otherwise default null */
                             maxSelections?: number | null;
+                            /** @description How often one option may be taken; null: up to 99 (default) */
                             maxQuantityPerOption?: number | null;
                             sortOrder: number;
                             translations: {
@@ -3509,7 +3521,9 @@ export interface operations {
                                 isRequired: boolean;
                                 /** @description The fewest choices, counted as the sum of the chosen quantities. single_choice: always 1 when isRequired, else 0; remove_ingredients: always 0; add_ingredients: default 0 */
                                 minSelections?: number;
+                                /** @description The most choices (sum of quantities); null: no limit. single_choice: always 1; otherwise default null */
                                 maxSelections?: number | null;
+                                /** @description How often one option may be taken; null: up to 99 (default) */
                                 maxQuantityPerOption?: number | null;
                                 sortOrder: number;
                                 translations: {
@@ -4305,6 +4319,11 @@ export interface operations {
                                 closeTime?: string;
                             }[];
                         } | null;
+                        /** @description The guest page's look (decisions 18) */
+                        theme: {
+                            /** @description #rrggbb with a contrast of at least 4.5:1 against white (WCAG AA), read in lower case; null: Carta's own */
+                            accentColor: string | null;
+                        };
                         logoUrl: string | null;
                         logo: {
                             /** @description The largest variant */
@@ -4453,6 +4472,10 @@ export interface operations {
                             closeTime?: string;
                         }[];
                     } | null;
+                    theme?: {
+                        /** @description #rrggbb with a contrast of at least 4.5:1 against white (WCAG AA), read in lower case; null: Carta's own */
+                        accentColor?: string | null;
+                    };
                 };
             };
         };
@@ -4510,6 +4533,11 @@ export interface operations {
                                 closeTime?: string;
                             }[];
                         } | null;
+                        /** @description The guest page's look (decisions 18) */
+                        theme: {
+                            /** @description #rrggbb with a contrast of at least 4.5:1 against white (WCAG AA), read in lower case; null: Carta's own */
+                            accentColor: string | null;
+                        };
                         logoUrl: string | null;
                         logo: {
                             /** @description The largest variant */
