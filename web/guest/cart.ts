@@ -40,6 +40,8 @@ export interface MenuProduct extends FoodInfo {
   effectivePriceMinor: number;
   promoPriceMinor: number | null;
   modifierGroups: MenuGroup[];
+  /** The stored photo (largest variant first); null without one. */
+  image?: { variants: { url: string; width: number; height: number }[] } | null;
   /** Live availability (decisions 13); absent reads as available. */
   availability?: ItemAvailability;
 }

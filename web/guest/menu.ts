@@ -13,7 +13,7 @@ import {
 import { foodFacts, namesOf } from '../../src/modules/guest-page/shared/food.js';
 import { formatMoney } from '../../src/modules/guest-page/shared/money.js';
 import type { GuestOrderType, PageData } from '../../src/modules/guest-page/shared/page-data.js';
-import { fill } from '../../src/modules/guest-page/shared/strings.js';
+import { fill, tableLabel } from '../../src/modules/guest-page/shared/strings.js';
 import { Cart, basePrice, optionsOf, unitPrice, unitSaving, type CartLine, type CartModifier, type GuestMenu, type MenuGroup, type MenuProduct } from './cart.js';
 import { byId, h, replace } from './dom.js';
 import { chosenIn, defaultQuantities, groupNeed, optionCap, ruleText, takesStepper } from './rules.js';
@@ -281,6 +281,23 @@ export function startMenu(data: PageData): void {
     return parts.length > 0 ? h('div', { class: 'food' }, ...parts) : null;
   }
 
+  /** The dish's photo at the top of its dialog, whole (not cropped), from the stored sizes. */
+  function productPhoto(product: MenuProduct): HTMLElement | null {
+    const image = product.image;
+    if (!image || image.variants.length === 0) return null;
+    const smallest = image.variants[image.variants.length - 1];
+    return h('img', {
+      class: 'dialog-image',
+      src: smallest.url,
+      srcset: image.variants.map((v) => `${v.url} ${v.width}w`).join(', '),
+      sizes: '(min-width: 48rem) 36rem, 100vw',
+      width: smallest.width,
+      height: smallest.height,
+      alt: '',
+      decoding: 'async',
+    });
+  }
+
   function openProduct(product: MenuProduct): void {
     const now = Date.now();
     const unavailable = new Set([...optionsOf(product).values()].filter((o) => availabilityLabel(o.availability, when, now, t) !== null).map((o) => o.id));
@@ -323,6 +340,7 @@ export function startMenu(data: PageData): void {
       }
     };
     const form = h('form', { method: 'dialog', class: 'sheet-body', novalidate: true },
+      productPhoto(product),
       h('header', { class: 'sheet-head' },
         h('h2', { id: 'pd-title' }, product.name),
         h('button', { type: 'button', class: 'close', 'aria-label': t.close, onclick: () => productDialog.close() }, '×')),
@@ -653,7 +671,7 @@ export function startMenu(data: PageData): void {
           showDelivery();
           refreshCart();
         })
-        : h('p', { class: 'hint' }, data.table ? fill(t.table, { name: data.table.name }) : t[`type_${orderType}`]),
+        : h('p', { class: 'hint' }, data.table ? tableLabel(data.table.name, t) : t[`type_${orderType}`]),
       whenBox(),
       radios('paymentMethod', t.payment, data.payments, (v) => t[`pay_${v as 'cash' | 'terminal'}`], data.payments[0]),
       field('customerName', t.name, h('input', { type: 'text', autocomplete: 'name', maxlength: 200 })),

@@ -19,6 +19,33 @@ const ICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><r
 const ICON = new Representation('image/svg+xml', Buffer.from(ICON_SVG));
 export const GUEST_ICON_URL = `${GUEST_ASSETS_PATH}/icon-${ICON.hash}.svg`;
 
+/**
+ * The venue's accent colour (decisions 18) as a stylesheet of its own, named by the colour:
+ * `accent-0b5d4b.css` holds `:root { --accent: #0b5d4b; }`. A file from this origin keeps the CSP
+ * at `style-src 'self'` (no inline style, no nonce, which a cached page could not carry), the page
+ * cache and its ETag stay as they are, and every venue of one colour shares one immutable file.
+ */
+const ACCENT_FILE = /^accent-([0-9a-f]{6})\.css$/;
+const accentSheets = new Map<string, Representation>();
+
+/** The accent stylesheet's URL for `#rrggbb` (settings keep it in lower case). */
+export function accentStylesheetUrl(color: string): string {
+  return `${GUEST_ASSETS_PATH}/accent-${color.slice(1).toLowerCase()}.css`;
+}
+
+function accentSheet(file: string): Representation | undefined {
+  const hex = ACCENT_FILE.exec(file)?.[1];
+  if (!hex) return undefined;
+  let sheet = accentSheets.get(hex);
+  if (!sheet) {
+    // Anyone may ask for any of 16 M colours: the memo is capped so requests cannot grow it without bound.
+    if (accentSheets.size >= 10_000) accentSheets.clear();
+    sheet = new Representation(TYPES['.css'], Buffer.from(`:root{--accent:#${hex}}\n`));
+    accentSheets.set(hex, sheet);
+  }
+  return sheet;
+}
+
 export interface GuestAssets {
   /** URLs of the entry's script and stylesheets; null when the build is missing. */
   script: string | null;
@@ -42,14 +69,15 @@ const TYPES: Record<string, string> = {
 export function loadGuestAssets(buildDir = BUILD_DIR): GuestAssets {
   const byName = new Map<string, Representation>([[path.basename(GUEST_ICON_URL), ICON]]);
   const files: GuestAssets['files'] = [];
+  const get = (file: string) => byName.get(file) ?? accentSheet(file);
   let manifest: Record<string, ManifestEntry>;
   try {
     manifest = JSON.parse(fs.readFileSync(path.join(buildDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestEntry>;
   } catch {
-    return { script: null, styles: [], icon: GUEST_ICON_URL, get: (file) => byName.get(file), files };
+    return { script: null, styles: [], icon: GUEST_ICON_URL, get, files };
   }
   const entry = Object.values(manifest).find((e) => e.isEntry);
-  if (!entry) return { script: null, styles: [], icon: GUEST_ICON_URL, get: (file) => byName.get(file), files };
+  if (!entry) return { script: null, styles: [], icon: GUEST_ICON_URL, get, files };
   const serve = (file: string): string => {
     const name = path.basename(file);
     const representation = new Representation(TYPES[path.extname(name)] ?? 'application/octet-stream', fs.readFileSync(path.join(buildDir, file)));
@@ -62,7 +90,7 @@ export function loadGuestAssets(buildDir = BUILD_DIR): GuestAssets {
     script: serve(entry.file),
     styles: (entry.css ?? []).map(serve),
     icon: GUEST_ICON_URL,
-    get: (file) => byName.get(file),
+    get,
     files,
   };
 }

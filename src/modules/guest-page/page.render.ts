@@ -8,9 +8,36 @@ import { foodFacts, type FoodFacts, type FoodNames, type NutritionRow } from './
 import { formatMoney } from './shared/money.js';
 import type { PageData, StatusPageData } from './shared/page-data.js';
 import { stepStates } from './shared/page-data.js';
-import { directionOf, fill, type UiStrings } from './shared/strings.js';
+import { directionOf, fill, tableLabel, type UiStrings } from './shared/strings.js';
 
 type Product = GuestMenuView['products'][number];
+
+/** The card styles of the reference (spec 2.9); anything else reads as the default. */
+export const CARD_STYLES = ['minimalism', 'compact', 'premium'] as const;
+export type CardStyle = (typeof CARD_STYLES)[number];
+
+/** A category's own style wins over the venue's (spec 2.1: null inherits it). */
+export function cardStyleOf(own: string | null, venue: string): CardStyle {
+  const known = (s: string | null): s is CardStyle => (CARD_STYLES as readonly string[]).includes(s as string);
+  return known(own) ? own : known(venue) ? venue : 'minimalism';
+}
+
+/** The badge colours of the reference (spec 2.3), each a class of the stylesheet (CSP: no inline style). */
+export const BADGE_COLORS = ['RED', 'PURPLE', 'YELLOW', 'GREEN', 'BLUE', 'GREY'] as const;
+
+function badgeClass(color: string | null): string {
+  return color !== null && (BADGE_COLORS as readonly string[]).includes(color) ? ` badge-${color.toLowerCase()}` : '';
+}
+
+/**
+ * The card photo per style: premium a full-width photo in its own shape, compact a small thumbnail,
+ * minimalism none (text first). The sizes let the browser fetch no larger a variant than shown.
+ */
+const CARD_IMAGE_SIZES: Record<CardStyle, string | null> = {
+  premium: '(min-width: 48rem) 29rem, 100vw',
+  compact: '4rem',
+  minimalism: null,
+};
 
 export interface PageAssets {
   script: string | null;
@@ -104,9 +131,9 @@ function foodHtml(facts: FoodFacts, strings: UiStrings): string {
  * 18:30"); its Add button stays hidden (the script shows the others). Its allergens and labels
  * are also codes in data attributes, for the guest's filter.
  */
-function productCard(p: Product, strings: UiStrings, money: (minor: number) => string, promotions: Map<string, string>, unavailable: string | undefined, food: FoodNames, locale: string): string {
+function productCard(p: Product, style: CardStyle, strings: UiStrings, money: (minor: number) => string, promotions: Map<string, string>, unavailable: string | undefined, food: FoodNames, locale: string): string {
   const badges = [
-    p.badgeLabel ? `<span class="badge">${e(p.badgeLabel)}</span>` : '',
+    p.badgeLabel ? `<span class="badge${badgeClass(p.badgeColor)}">${e(p.badgeLabel)}</span>` : '',
     p.promotionId && promotions.has(p.promotionId) ? `<span class="badge badge-offer">${e(promotions.get(p.promotionId) as string)}</span>` : '',
   ].join('');
   const amount = p.amount !== null ? `<p class="meta">${e(`${p.amount}${p.unit ? ` ${p.unit}` : ''}`)}</p>` : '';
@@ -115,7 +142,7 @@ function productCard(p: Product, strings: UiStrings, money: (minor: number) => s
     : '';
   const codes = (name: string, list: string[]) => (list.length > 0 ? ` data-${name}="${e(list.join(' '))}"` : '');
   return `<li class="card${unavailable ? ' sold-out' : ''}" id="p-${e(p.id)}"${codes('allergens', p.effectiveAllergens)}${codes('labels', p.dietaryLabels)}>
-${picture(p.image, 'card-image', '(min-width: 48rem) 12rem, 28vw')}<div class="card-body">
+${CARD_IMAGE_SIZES[style] ? picture(p.image, 'card-image', CARD_IMAGE_SIZES[style]) : ''}<div class="card-body">
 <h3 class="card-title">${e(p.name)}</h3>${badges ? `<p class="badges">${badges}</p>` : ''}
 ${p.description ? `<p class="desc">${e(p.description)}</p>` : ''}${amount}${ingredients}${foodHtml(foodFacts(p, strings, food, locale), strings)}${unavailable ? `<p class="availability">${e(unavailable)}</p>` : ''}
 <div class="card-foot">${priceHtml(p, money)}<button type="button" class="add" data-product="${e(p.id)}" aria-label="${e(fill(strings.addNamed, { name: p.name }))}" hidden>${e(strings.add)}</button></div>
@@ -162,8 +189,10 @@ export function renderMenuPage(page: MenuPage): string {
     else byCategory.set(key, [p]);
   }
   const sections = [
-    ...menu.categories.filter((c) => byCategory.has(c.id)).map((c) => ({ id: `c-${c.id}`, name: c.name, products: byCategory.get(c.id) as Product[] })),
-    ...(byCategory.has(null) ? [{ id: 'c-other', name: strings.other, products: byCategory.get(null) as Product[] }] : []),
+    ...menu.categories.filter((c) => byCategory.has(c.id)).map((c) => ({
+      id: `c-${c.id}`, name: c.name, style: cardStyleOf(c.cardStyle, menu.venue.cardStyle), products: byCategory.get(c.id) as Product[],
+    })),
+    ...(byCategory.has(null) ? [{ id: 'c-other', name: strings.other, style: cardStyleOf(null, menu.venue.cardStyle), products: byCategory.get(null) as Product[] }] : []),
   ];
   const nav = sections.length > 1
     ? `<nav class="cats" aria-label="${e(strings.categories)}"><ul>${sections.map((s) => `<li><a href="#${e(s.id)}">${e(s.name)}</a></li>`).join('')}</ul></nav>`
@@ -179,7 +208,7 @@ export function renderMenuPage(page: MenuPage): string {
     ? `<div class="filter-bar" id="filter-bar" hidden><button type="button" class="filter-open" id="open-filter" aria-haspopup="dialog">${e(strings.filter)}</button><p class="filter-count" id="filter-count" role="status"></p></div>`
     : '';
   const body = `<header class="top">
-<div class="venue">${logo}<div><h1>${e(menu.venue.name)}</h1>${page.table ? `<p class="table-name">${e(fill(strings.table, { name: page.table.name }))}</p>` : ''}</div></div>
+<div class="venue">${logo}<div><h1>${e(menu.venue.name)}</h1>${page.table ? `<p class="table-name">${e(tableLabel(page.table.name, strings))}</p>` : ''}</div></div>
 ${languages}
 </header>
 <p class="notice" id="ordering-notice" role="status"${page.notice ? '' : ' hidden'}>${page.notice ? e(page.notice) : ''}</p>
@@ -188,13 +217,13 @@ ${nav}
 ${filter}
 <main id="menu">
 ${sections.map((s) => `<section class="category" id="${e(s.id)}" aria-labelledby="${e(s.id)}-h"><h2 id="${e(s.id)}-h">${e(s.name)}</h2>
-<ul class="cards">${s.products.map((p) => productCard(p, strings, money, promotions, page.labels.get(p.id), page.data.food, menu.locale)).join('\n')}</ul></section>`).join('\n')}
+<ul class="cards cards-${s.style}">${s.products.map((p) => productCard(p, s.style, strings, money, promotions, page.labels.get(p.id), page.data.food, menu.locale)).join('\n')}</ul></section>`).join('\n')}
 <p class="filter-empty" id="filter-empty" hidden>${e(strings.noneShown)}</p>
 <p class="food-note">${e(strings.foodNote)}</p>
 </main>
 <div class="cart-bar" id="cart-bar" hidden></div>
 <p class="visually-hidden" id="announce" aria-live="polite"></p>`;
-  return shell({ locale: menu.locale, title: page.table ? `${menu.venue.name} · ${fill(strings.table, { name: page.table.name })}` : menu.venue.name, assets: page.assets, body, data: page.data });
+  return shell({ locale: menu.locale, title: page.table ? `${menu.venue.name} · ${tableLabel(page.table.name, strings)}` : menu.venue.name, assets: page.assets, body, data: page.data });
 }
 
 export interface StatusPage {
@@ -222,7 +251,7 @@ export function renderStatusPage(page: StatusPage): string {
     it.modifiers.length > 0 ? `<small>${e(it.modifiers.map((m) => (m.quantity > 1 ? `${m.ingredientName} ×${m.quantity}` : m.ingredientName)).join(', '))}</small>` : ''
   }</span> <span class="line-price">${e(money(it.totalPrice))}</span></li>`).join('');
   const statusLabel = strings[`status_${order.status}`];
-  const body = `<header class="top"><div class="venue"><div><h1>${e(page.venueName)}</h1>${order.tableName ? `<p class="table-name">${e(fill(strings.table, { name: order.tableName }))}</p>` : ''}</div></div></header>
+  const body = `<header class="top"><div class="venue"><div><h1>${e(page.venueName)}</h1>${order.tableName ? `<p class="table-name">${e(tableLabel(order.tableName, strings))}</p>` : ''}</div></div></header>
 <main id="status" class="status" data-status="${e(order.status)}">
 <h2>${e(fill(strings.order, { number: order.orderNumber }))}</h2>
 <p class="status-now" id="status-now" role="status" aria-live="polite">${e(statusLabel)}</p>

@@ -8,7 +8,8 @@ import type { GuestVenueInfo } from '../guest/guest-view.js';
 import type { TablesService } from '../merch/tables.service.js';
 import type { Hours } from '../availability/opening-hours.js';
 import { sharedHours } from '../availability/opening-hours.js';
-import type { GuestAssets } from './page.assets.js';
+import { accentStylesheetUrl, type GuestAssets } from './page.assets.js';
+import type { PageAssets } from './page.render.js';
 import { renderMenuPage, renderStatusPage, type LanguageLink } from './page.render.js';
 import { foodNames } from './shared/food-names.js';
 import { availabilityLabel, nextDayStart, orderingNotice, When, type OpenWindow } from './shared/availability.js';
@@ -92,6 +93,12 @@ function orderTypesFor(mode: PageMode, info: GuestVenueInfo): GuestOrderType[] {
   const c = info.orderConfig;
   if (mode === 'table') return c.dineInEnabled ? ['dine_in'] : [];
   return [...(c.pickupEnabled ? (['pickup'] as const) : []), ...(c.deliveryEnabled ? (['delivery'] as const) : [])];
+}
+
+/** The page's assets, with the venue's accent stylesheet after the page's own when it has one. */
+function themedAssets(assets: GuestAssets, info: GuestVenueInfo): PageAssets {
+  const { script, styles, icon } = assets;
+  return { script, icon, styles: info.accentColor ? [...styles, accentStylesheetUrl(info.accentColor)] : styles };
 }
 
 export const menuPagePath = (slug: string) => `/m/${encodeURIComponent(slug)}`;
@@ -180,7 +187,7 @@ export class GuestPageService {
       const label = availabilityLabel(p.availability, when, now, strings);
       if (label !== null) labels.set(p.id, label);
     }
-    const html = renderMenuPage({ menu, strings, languages, table, notice, labels, data, assets: this.assets });
+    const html = renderMenuPage({ menu, strings, languages, table, notice, labels, data, assets: themedAssets(this.assets, read.info) });
     const page = { representation: new Representation('text/html; charset=utf-8', Buffer.from(html)), locale: read.locale };
     this.pages.set(key, { version: read.version, validUntil: Math.min(now + DAY_MS, nextDayStart(when, now)), page });
     return page;
@@ -204,7 +211,7 @@ export class GuestPageService {
       order,
       scheduled,
       strings,
-      assets: this.assets,
+      assets: themedAssets(this.assets, info),
       data: {
         slug,
         locale,

@@ -45,6 +45,8 @@ export interface GuestVenueInfo {
   openingHours: OpeningHoursValue | null;
   orderConfig: OrderConfigValue;
   logo: MediaImageView | null;
+  /** The guest page's accent (decisions 18): `#rrggbb`, AA against white; null for Carta's own. */
+  accentColor: string | null;
 }
 
 /** A live promotional price applies when it is below the product's own effective price. */

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/port.js';
 import type { StoredImage } from '../media/stored-image.js';
 import type { Plan, SubscriptionStatus } from '../venues/plans.js';
-import type { OpeningHoursValue, OrderConfigValue } from '../settings/settings.schemas.js';
+import type { OpeningHoursValue, OrderConfigValue, ThemeValue } from '../settings/settings.schemas.js';
 
 export interface GuestVenueRow {
   id: string;
@@ -16,6 +16,7 @@ export interface GuestVenueRow {
   timezone: string | null;
   order_config: Partial<OrderConfigValue> | null;
   opening_hours: OpeningHoursValue | null;
+  theme: Partial<ThemeValue> | null;
   logo: StoredImage | null;
   settings_updated_at: Date | null;
   latest_publication_id: string | null;
@@ -28,7 +29,7 @@ export interface GuestVenueRow {
 export async function findGuestVenue(db: Queryable, slug: string): Promise<GuestVenueRow | null> {
   const { rows } = await db.query<GuestVenueRow>(
     `select v.id, v.slug, v.name, v.plan, v.currency, v.default_language, v.subscription_status,
-            s.enabled_languages, s.card_style, s.timezone, s.order_config, s.opening_hours, s.logo, greatest(s.updated_at, v.updated_at) as settings_updated_at,
+            s.enabled_languages, s.card_style, s.timezone, s.order_config, s.opening_hours, s.theme, s.logo, greatest(s.updated_at, v.updated_at) as settings_updated_at,
             m.latest_publication_id
      from venues v
      left join venue_settings s on s.venue_id = v.id

@@ -43,6 +43,7 @@ function venueInfo(v: GuestVenueRow, urls: MediaUrls): GuestVenueInfo {
     // Delivery shows as enabled only where the plan includes it.
     orderConfig: { ...config, deliveryEnabled: config.deliveryEnabled && hasDelivery },
     logo: urls.view(v.id, v.logo),
+    accentColor: v.theme?.accentColor ?? null,
   };
 }
 

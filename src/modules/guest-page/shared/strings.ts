@@ -286,3 +286,12 @@ const RTL_LANGUAGES = new Set(['ar', 'he', 'fa', 'ur', 'ps', 'sd', 'ug', 'yi', '
 export function directionOf(locale: string): 'rtl' | 'ltr' {
   return RTL_LANGUAGES.has(locale.toLowerCase().split(/[-_]/)[0]) ? 'rtl' : 'ltr';
 }
+
+/**
+ * A table's name as the guest reads it (issue 38): as the venue wrote it ("Table 5", "Terrace 2"),
+ * so "Table" is never said twice; a name with no letter at all ("5", "12") gets the word
+ * ("Table 5"), which a bare number would not say.
+ */
+export function tableLabel(name: string, strings: Pick<UiStrings, 'table'>): string {
+  return /\p{L}/u.test(name) ? name : fill(strings.table, { name });
+}
