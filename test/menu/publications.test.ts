@@ -266,6 +266,22 @@ describe('POST /v1/publications/:id/restore', () => {
     assert.deepEqual([diff.categories, diff.ingredients, diff.products], [EMPTY, EMPTY, { added: ['fries'], removed: [], changed: [] }]);
   });
 
+  it('writes only the products that changed since the snapshot', async () => {
+    const { v, first } = await seeded();
+    const product = async (ref: string) => (await get(v, `/v1/products/${ref}`)).body;
+    const burger = await product('burger');
+    now += 1000;
+    await syncOk(v, { products: [{ externalId: 'cola', name: 'Cola', priceMinor: 350 }] });
+    now += 1000;
+    const res = await restore(v, first);
+    assert.equal(res.status, 200);
+    assert.equal((await product('cola')).priceMinor, 300);
+    assert.equal((await product('burger')).updatedAt, burger.updatedAt, 'an unchanged product is not written');
+    const [entry] = await auditEntries(t.app, v.key, 'menu.restore');
+    assert.equal(entry.changes.productsWritten, 1);
+    assert.deepEqual(res.body.counts, { categories: 2, ingredients: 2, products: 2 });
+  });
+
   it('answers 404 for an unknown publication and 400 for an unknown body field, writing nothing', async () => {
     const { v, first } = await seeded();
     assertError(await restore(v, randomUUID()), 404, 'PUBLICATION_NOT_FOUND');

@@ -180,7 +180,8 @@ export class MenuService {
     const json = JSON.stringify(document);
     await nextTurn();
     const { restoredFrom } = options;
-    await publications.insertPublication(tx, venue.venueId, { id: publicationId, publishedAt, json, counts, mediaKeys, restoredFrom });
+    const productVersions = Object.fromEntries(rows.products.map((p) => [p.id, publications.productVersion(p)]));
+    await publications.insertPublication(tx, venue.venueId, { id: publicationId, publishedAt, json, counts, mediaKeys, restoredFrom, productVersions });
     const pruned = await publications.prunePublications(tx, venue.venueId, new Date(now - PUBLICATION_RETENTION.days * DAY_MS), PUBLICATION_RETENTION.latest);
     const released = await this.media.release(tx, venue.venueId, pruned);
     await audit(tx, actor, [{ action: 'menu.publish', entityType: 'menu', entityRef: publicationId, changes: { counts } }]);

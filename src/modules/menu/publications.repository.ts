@@ -15,12 +15,14 @@ export async function insertPublication(
     mediaKeys: string[];
     /** The publication a restore made this one from (decisions 16). */
     restoredFrom: string | null;
+    /** Each product row's version (productVersion) as published. */
+    productVersions: Record<string, string>;
   },
 ): Promise<void> {
   await db.query(
-    `insert into menu_publications (venue_id, id, published_at, document, counts, media_keys, restored_from)
-     values ($1, $2, $3, $4::json, $5::jsonb, $6::text[], $7)`,
-    [venueId, p.id, p.publishedAt, p.json, JSON.stringify(p.counts), p.mediaKeys, p.restoredFrom],
+    `insert into menu_publications (venue_id, id, published_at, document, counts, media_keys, restored_from, product_versions)
+     values ($1, $2, $3, $4::json, $5::jsonb, $6::text[], $7, $8::jsonb)`,
+    [venueId, p.id, p.publishedAt, p.json, JSON.stringify(p.counts), p.mediaKeys, p.restoredFrom, JSON.stringify(p.productVersions)],
   );
   await db.query(
     // A first publish of a never-edited draft keeps the draft's time (the venue's creation), so
@@ -30,6 +32,27 @@ export async function insertPublication(
      on conflict (venue_id) do update set latest_publication_id = excluded.latest_publication_id`,
     [venueId, p.id],
   );
+}
+
+/**
+ * A product row's version: every write to a row moves its revision and its updatedAt, so a row
+ * with the same version as when a publication was made still holds what that publication shows.
+ */
+export function productVersion(row: { revision: number; updated_at: Date }): string {
+  return `${row.revision}@${row.updated_at.toISOString()}`;
+}
+
+/** A publication's document (text) and the product versions it was made from; null when unknown. */
+export async function findPublicationForRestore(
+  db: Queryable,
+  venueId: string,
+  publicationId: string,
+): Promise<{ document: string; productVersions: Record<string, string> } | null> {
+  const { rows } = await db.query<{ document: string; product_versions: Record<string, string> | null }>(
+    'select document::text as document, product_versions from menu_publications where venue_id = $1 and id = $2',
+    [venueId, publicationId],
+  );
+  return rows[0] ? { document: rows[0].document, productVersions: rows[0].product_versions ?? {} } : null;
 }
 
 /** The published document as stored text: served as is, never re-parsed per request. */
@@ -97,14 +120,14 @@ export async function setProductImages(db: Queryable, venueId: string, rows: { i
 export interface DraftKeys {
   categories: { id: string; external_id: string | null }[];
   ingredients: { id: string; external_id: string | null }[];
-  products: { id: string; external_id: string | null; image: StoredImage | null }[];
+  products: { id: string; external_id: string | null; image: StoredImage | null; revision: number; updated_at: Date }[];
 }
 
-/** What a restore needs of the draft: every item's id and externalId, and the products' images. */
+/** What a restore needs of the draft: every item's id and externalId, the products' images and versions. */
 export async function draftKeys(db: Queryable, venueId: string): Promise<DraftKeys> {
   // Sequential: one connection in a transaction (see menu.repository.ts loadMenu).
   const categories = await db.query<DraftKeys['categories'][number]>('select id, external_id from categories where venue_id = $1', [venueId]);
   const ingredients = await db.query<DraftKeys['ingredients'][number]>('select id, external_id from ingredients where venue_id = $1', [venueId]);
-  const products = await db.query<DraftKeys['products'][number]>('select id, external_id, image from products where venue_id = $1', [venueId]);
+  const products = await db.query<DraftKeys['products'][number]>('select id, external_id, image, revision, updated_at from products where venue_id = $1', [venueId]);
   return { categories: categories.rows, ingredients: ingredients.rows, products: products.rows };
 }

@@ -67,10 +67,10 @@ export class PublicationsService {
     const notify = input.publish === true && (await this.events.wanted(venueId, 'menu.published'));
     const { result, queued, released } = await this.db.transaction(async (tx) => {
       await lockMenu(tx, venueId);
-      const text = await publications.findPublicationDocument(tx, venueId, id);
-      if (text === null) throw errors.publicationNotFound();
-      const snapshot = withReadDefaults(JSON.parse(text) as MenuDocumentValue);
-      const plan = restorePlan(snapshot, await publications.draftKeys(tx, venueId));
+      const stored = await publications.findPublicationForRestore(tx, venueId, id);
+      if (stored === null) throw errors.publicationNotFound();
+      const snapshot = withReadDefaults(JSON.parse(stored.document) as MenuDocumentValue);
+      const plan = restorePlan(snapshot, await publications.draftKeys(tx, venueId), stored.productVersions);
       // Cleaned up first: products they referred to are written whole again just after.
       if (plan.drop.categories.length > 0) await menu.deleteCategories(tx, venueId, plan.drop.categories);
       if (plan.drop.ingredients.length > 0) await menu.deleteIngredients(tx, venueId, plan.drop.ingredients);
@@ -81,12 +81,12 @@ export class PublicationsService {
       if (plan.drop.products.length > 0) await menu.hideProducts(tx, venueId, plan.drop.products);
       let released = await this.media.release(tx, venueId, plan.replacedImageKeys);
       await menu.bumpDraftVersion(tx, venueId);
-      const counts = { categories: plan.categories.length, ingredients: plan.ingredients.length, products: plan.products.length };
+      const counts = { categories: snapshot.categories.length, ingredients: snapshot.ingredients.length, products: snapshot.products.length };
       await audit(tx, actor, [{
         action: 'menu.restore',
         entityType: 'menu',
         entityRef: id,
-        changes: { counts, publish: input.publish === true, dropped: { categories: plan.drop.categories.length, ingredients: plan.drop.ingredients.length, products: plan.drop.products.length } },
+        changes: { counts, publish: input.publish === true, productsWritten: plan.products.length, dropped: { categories: plan.drop.categories.length, ingredients: plan.drop.ingredients.length, products: plan.drop.products.length } },
       }]);
       let publicationId: string | null = null;
       let queued = 0;

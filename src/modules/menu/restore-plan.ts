@@ -5,11 +5,12 @@ import type { MediaImageView } from '../media/media.schemas.js';
 import type { CategoryWrite, IngredientWrite, ProductWrite, StoredModifierGroup } from './menu.repository.js';
 import type { MenuDocumentValue } from './menu.schemas.js';
 import { groupFields } from './modifier-rules.js';
-import type { DraftKeys } from './publications.repository.js';
+import { productVersion, type DraftKeys } from './publications.repository.js';
 
 export interface RestorePlan {
   categories: CategoryWrite[];
   ingredients: IngredientWrite[];
+  /** The products to write: those whose row changed since the snapshot was made. */
   products: ProductWrite[];
   images: { id: string; image: StoredImage | null }[];
   /** Draft ids the snapshot lacks: categories and ingredients are deleted, products hidden (as by cleanup). */
@@ -44,7 +45,11 @@ export function storedImageOf(view: MediaImageView | null | undefined): StoredIm
   return variants.length === 0 ? null : { width: view.width, height: view.height, bytes: view.bytes, variants };
 }
 
-export function restorePlan(snapshot: MenuDocumentValue, draft: DraftKeys): RestorePlan {
+/**
+ * `productVersions` are the product rows' versions when the snapshot was made: a draft row that
+ * still has its version holds the snapshot's content already and is not written.
+ */
+export function restorePlan(snapshot: MenuDocumentValue, draft: DraftKeys, productVersions: Record<string, string>): RestorePlan {
   const categoryIds = matcher(draft.categories);
   const ingredientIds = matcher(draft.ingredients);
   const productIds = matcher(draft.products);
@@ -74,13 +79,16 @@ export function restorePlan(snapshot: MenuDocumentValue, draft: DraftKeys): Rest
   const ingredientId = new Map(snapshot.ingredients.flatMap((i, n) => (i.externalId === null ? [] : [[i.externalId, ingredients[n].id] as const])));
   const ingredientRef = (externalId: string | null) => (externalId === null ? undefined : ingredientId.get(externalId));
 
-  const draftImages = new Map(draft.products.map((p) => [p.id, p.image]));
+  const draftProducts = new Map(draft.products.map((p) => [p.id, p]));
   const images: RestorePlan['images'] = [];
   const replacedImageKeys: string[] = [];
-  const products: ProductWrite[] = snapshot.products.map((p) => {
+  const products: ProductWrite[] = [];
+  for (const p of snapshot.products) {
     const id = productIds.idOf(p);
+    const row = draftProducts.get(id);
+    if (row !== undefined && id === p.id && productVersions[id] === productVersion(row)) continue;
     const image = storedImageOf(p.image);
-    const before = draftImages.get(id) ?? null;
+    const before = row?.image ?? null;
     if (before !== null || image !== null) {
       images.push({ id, image });
       replacedImageKeys.push(...imageKeys(before));
@@ -95,7 +103,7 @@ export function restorePlan(snapshot: MenuDocumentValue, draft: DraftKeys): Rest
           : [{ id: o.id, ingredientId: ingredient, action: o.action as 'add' | 'remove', priceAdjustment: o.priceAdjustment, sortOrder: o.sortOrder, isDefault: o.isDefault ?? false }];
       }),
     }));
-    return {
+    products.push({
       id,
       external_id: p.externalId,
       name: p.name,
@@ -121,8 +129,8 @@ export function restorePlan(snapshot: MenuDocumentValue, draft: DraftKeys): Rest
       calories: p.calories ?? null,
       nutrition: p.nutrition ?? null,
       sync_hash: null,
-    };
-  });
+    });
+  }
 
   return {
     categories,
