@@ -26,13 +26,15 @@ export const SYNC_NESTED_CAPS = {
 } as const;
 export const CLEANUP_ARRAY_CAP = 1000;
 export const TRANSLATIONS_SECTION_CAP = 500;
+export const DAY_MS = 86_400_000;
+
 /** PUT /v1/availability entries per section, and how far ahead a sold-out mark may end (decisions 13). */
 export const AVAILABILITY_SECTION_MAX = 500;
-export const AVAILABILITY_MAX_AHEAD_MS = 30 * 86_400_000;
+export const AVAILABILITY_MAX_AHEAD_MS = 30 * DAY_MS;
 /** How far ahead the guest menu looks for when ordering opens or closes (decisions 13). */
-export const ORDERING_HORIZON_MS = 14 * 86_400_000;
+export const ORDERING_HORIZON_MS = 14 * DAY_MS;
 /** A pause of ordering ends at most this far ahead (decisions 13). */
-export const PAUSE_MAX_AHEAD_MS = 86_400_000;
+export const PAUSE_MAX_AHEAD_MS = DAY_MS;
 export const SYNC_WINDOW_MS = 30_000;
 
 /**
@@ -72,8 +74,6 @@ export const VENUE_RATE_LIMITS: Readonly<Record<VenueBucket, { free: number; pai
   'media-fast': { free: 20, paid: 100 },
   heavy: { free: 10, paid: 60 },
 };
-
-export const DAY_MS = 86_400_000;
 
 /** Publications kept (decisions 16): every one of the last 90 days, and always the latest 20. */
 export const PUBLICATION_RETENTION = { days: 90, latest: 20 } as const;

@@ -16,6 +16,7 @@
 import { DAYS } from '../menu/menu.schemas.js';
 import { zonedToInstant } from '../merch/schedule.js';
 import { remember } from '../../lru.js';
+import { DAY_MS } from '../../limits.js';
 
 export type Day = (typeof DAYS)[number];
 
@@ -36,11 +37,10 @@ export interface OpeningHoursValue {
 }
 
 const MINUTE = 60_000;
-const DAY = 86_400_000;
 const DAY_MINUTES = 1440;
 const WEEK_MINUTES = 7 * DAY_MINUTES;
 /** How far ahead the questions look by default (decisions 13: opensAt/closesAt within 14 days). */
-export const HOURS_HORIZON_MS = 14 * DAY;
+export const HOURS_HORIZON_MS = 14 * DAY_MS;
 /** Shifts of one day or date. */
 export const MAX_SHIFTS = 3;
 /** Entries of `exceptions`. */
@@ -73,7 +73,7 @@ function dayNumberOf(v: unknown): number | null {
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
   const date = new Date(0);
   date.setUTCFullYear(y, mo - 1, d); // not Date.UTC: it reads years 0-99 as 1900-1999
-  return Math.round(date.getTime() / DAY);
+  return Math.round(date.getTime() / DAY_MS);
 }
 
 /** Monday 0 ... Sunday 6 of a day number (1970-01-01 was a Thursday). */
@@ -233,11 +233,11 @@ function converter(timeZone: string): (wall: number) => number {
     return t;
   };
   return (wall) => {
-    const midnight = Math.floor(wall / DAY) * DAY;
+    const midnight = Math.floor(wall / DAY_MS) * DAY_MS;
     const start = exact(midnight);
     // A date that is 24 hours long keeps one offset all day (a change at its very end included):
     // read its times from its midnight. On a date the clocks change, ask the zone for each time.
-    if (exact(midnight + DAY) - start === DAY) return start + (wall - midnight);
+    if (exact(midnight + DAY_MS) - start === DAY_MS) return start + (wall - midnight);
     return exact(wall);
   };
 }
@@ -374,11 +374,11 @@ export class Hours {
       return;
     }
     // A little behind t and a day past the default horizon, so the next questions reuse them.
-    const from = Math.floor((t - DAY) / DAY) - 2;
-    const to = Math.floor((t + Math.max(horizonMs, HOURS_HORIZON_MS) + DAY) / DAY) + 1;
+    const from = Math.floor((t - DAY_MS) / DAY_MS) - 2;
+    const to = Math.floor((t + Math.max(horizonMs, HOURS_HORIZON_MS) + DAY_MS) / DAY_MS) + 1;
     const raw: [number, number][] = [];
     for (let d = from; d <= to; d++) {
-      const midnight = d * DAY;
+      const midnight = d * DAY_MS;
       for (const s of this.exceptions.get(d) ?? this.weekly[weekdayOf(d)]) {
         const start = this.toInstant(midnight + s.open * MINUTE);
         const end = this.toInstant(midnight + (s.open + s.length) * MINUTE);
@@ -401,8 +401,8 @@ export class Hours {
     this.ends = ends;
     // A shift of date d starts at or after its local midnight and ends before the midnight two
     // dates on: those of dates before `from` end before lo, those after `to` start at or after hi.
-    this.lo = (from + 1) * DAY + MAX_OFFSET;
-    this.hi = (to + 1) * DAY - MAX_OFFSET;
+    this.lo = (from + 1) * DAY_MS + MAX_OFFSET;
+    this.hi = (to + 1) * DAY_MS - MAX_OFFSET;
   }
 }
 

@@ -1,6 +1,6 @@
 // Whether guests may order now (decisions 13), pure: the order settings, the opening hours and an
 // instant in; the guest menu's `ordering` object and the rules for `scheduledFor` out.
-import { ORDERING_HORIZON_MS } from '../../limits.js';
+import { DAY_MS, ORDERING_HORIZON_MS } from '../../limits.js';
 import type { OrderingView } from './availability.schemas.js';
 import { isoOrNull, Validity } from './item-availability.js';
 import type { Hours } from './opening-hours.js';
@@ -13,7 +13,6 @@ export interface OrderingConfig {
   scheduledOrders: { enabled: boolean; maxDaysAhead: number };
 }
 
-const DAY_MS = 86_400_000;
 
 /** The guest menu's `ordering` at `at`, and the next instant it may change (a cache bound). */
 export function orderingAt(config: OrderingConfig, hours: Hours, at: number): { view: OrderingView; validUntil: number } {

@@ -15,6 +15,7 @@ import { foodNames } from './shared/food-names.js';
 import { availabilityLabel, nextDayStart, orderingNotice, When, type OpenWindow } from './shared/availability.js';
 import type { GuestOrderType, GuestPayment, PageData, PageMode } from './shared/page-data.js';
 import { UI_LANGUAGES, uiStrings } from './shared/strings.js';
+import { DAY_MS } from '../../limits.js';
 
 /** What the request says about language: `?lang=` first, then Accept-Language. */
 export interface LanguageHints {
@@ -28,7 +29,6 @@ const PAYMENTS: GuestPayment[] = ['cash', 'terminal'];
 /** Rendered pages kept, by size: a 500-product menu page is ~0.4 MB before compression. */
 const CACHE_BYTES = 64 * 1024 * 1024;
 
-const DAY_MS = 86_400_000;
 /** Open windows listed in a page: bounded whatever the hours (14 days of 3 shifts is 42). */
 const MAX_WINDOWS = 200;
 

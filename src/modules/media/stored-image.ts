@@ -27,6 +27,23 @@ export function imageKeys(image: StoredImage | null | undefined): string[] {
 /** A blob key is the lowercase hex sha256 of its bytes; the file name adds the extension. */
 export const BLOB_FILE = /^([0-9a-f]{64})\.webp$/;
 
+/** The file name an image URL ends in (`<key>.webp`), whatever its base and any query. */
+export function urlFile(url: string): string {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** An image view (MediaUrls.view) back as stored keys: each variant's URL ends in `<key>.webp`. */
+export function storedImageOf(view: MediaImageView | null | undefined): StoredImage | null {
+  if (!view) return null;
+  const variants = view.variants.flatMap((v) => {
+    const key = BLOB_FILE.exec(urlFile(v.url))?.[1];
+    return key === undefined ? [] : [{ key, width: v.width, height: v.height, bytes: v.bytes }];
+  });
+  return variants.length === 0 ? null : { width: view.width, height: view.height, bytes: view.bytes, variants };
+}
+
 /**
  * Public addresses of stored images: `<base>/<venueId>/<key>.webp`, where the base is
  * MEDIA_PUBLIC_URL (a CDN or the bucket) or this server's `/media`. Made when a view is built,

@@ -1,6 +1,7 @@
 // The diff of two menu documents (decisions 16): pure, on the read shape of decisions 3, so a
 // snapshot, the published menu and the draft compare alike.
 import { jsonEqual, stableStringify } from '../../stable-json.js';
+import { urlFile } from '../media/stored-image.js';
 import type { MenuDocumentValue, ProductViewValue } from './menu.schemas.js';
 import { withReadDefaults } from './menu.views.js';
 import type { MenuDiffSectionsValue, SectionDiffValue } from './publications.schemas.js';
@@ -40,14 +41,8 @@ const value: Same<unknown> = jsonEqual;
  * it was published with. The file name is the hash of the bytes: it is what identifies an image,
  * so a change of base is no change of image.
  */
-function imageFile(url: string): string {
-  const query = url.indexOf('?');
-  const path = query === -1 ? url : url.slice(0, query);
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
 function sameImageUrl(a: string | null, b: string | null): boolean {
-  return a === null || b === null ? a === b : imageFile(a) === imageFile(b);
+  return a === null || b === null ? a === b : urlFile(a) === urlFile(b);
 }
 
 // Snapshots published before images existed have no `image` (withReadDefaults does not add it): read as null.

@@ -1,7 +1,6 @@
 // What a restore writes (decisions 16): the draft rows that hold a snapshot's content again, and
 // the draft items the snapshot lacks. Pure: the snapshot and the draft's keys in, the writes out.
-import { BLOB_FILE, imageKeys, type StoredImage } from '../media/stored-image.js';
-import type { MediaImageView } from '../media/media.schemas.js';
+import { imageKeys, storedImageOf, type StoredImage } from '../media/stored-image.js';
 import type { CategoryWrite, IngredientWrite, ProductWrite, StoredModifierGroup } from './menu.repository.js';
 import type { MenuDocumentValue } from './menu.schemas.js';
 import { groupFields } from './modifier-rules.js';
@@ -33,16 +32,6 @@ function matcher(rows: { id: string; external_id: string | null }[]) {
     /** The draft ids no snapshot item was matched to. */
     rest: () => [...ids].filter((id) => !kept.has(id)),
   };
-}
-
-/** A snapshot's image view back as stored keys: each variant's URL ends in `<key>.webp`. */
-export function storedImageOf(view: MediaImageView | null | undefined): StoredImage | null {
-  if (!view) return null;
-  const variants = view.variants.flatMap((v) => {
-    const key = BLOB_FILE.exec(v.url.slice(v.url.lastIndexOf('/') + 1))?.[1];
-    return key === undefined ? [] : [{ key, width: v.width, height: v.height, bytes: v.bytes }];
-  });
-  return variants.length === 0 ? null : { width: view.width, height: view.height, bytes: view.bytes, variants };
 }
 
 /**

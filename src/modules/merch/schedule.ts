@@ -5,6 +5,7 @@
 // with `Z` or an offset it is that instant. A wall-clock time that a DST change skips is taken as
 // the same moment after the jump (01:30 on a night that jumps from 01:00 to 02:00 is 02:30), and one
 // that happens twice, as its first occurrence (the rule of Temporal's 'compatible' disambiguation).
+import { DAY_MS } from '../../limits.js';
 
 const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-](?:0\d|1[0-4]):[0-5]\d)?$/;
 
@@ -67,12 +68,11 @@ function offsetAt(t: number, timeZone: string): number {
   return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(t / 1000) * 1000;
 }
 
-const DAY = 86_400_000;
 
 /** The instant of a wall-clock time (as ms since the epoch, read as UTC) in `timeZone`. */
 export function zonedToInstant(wall: number, timeZone: string): number {
-  const before = offsetAt(wall - DAY, timeZone);
-  const after = offsetAt(wall + DAY, timeZone);
+  const before = offsetAt(wall - DAY_MS, timeZone);
+  const after = offsetAt(wall + DAY_MS, timeZone);
   const candidates = [...new Set([before, after])].map((o) => wall - o).filter((t) => offsetAt(t, timeZone) === wall - t);
   if (candidates.length > 0) return Math.min(...candidates);
   // Skipped by a jump forward: read with the offset in force before it, which lands after the gap.
