@@ -2,6 +2,7 @@
 // `npm install`), served from memory under hashed names with year-long caching.
 import fs from 'node:fs';
 import path from 'node:path';
+import { remember } from '../../lru.js';
 import { GUEST_BUILD_DIR as BUILD_DIR } from '../../paths.js';
 import { Representation } from '../docs/representation.js';
 
@@ -38,10 +39,9 @@ function accentSheet(file: string): Representation | undefined {
   if (!hex) return undefined;
   let sheet = accentSheets.get(hex);
   if (!sheet) {
-    // Anyone may ask for any of 16 M colours: the memo is capped so requests cannot grow it without bound.
-    if (accentSheets.size >= 10_000) accentSheets.clear();
     sheet = new Representation(TYPES['.css'], Buffer.from(`:root{--accent:#${hex}}\n`));
-    accentSheets.set(hex, sheet);
+    // Anyone may ask for any of 16 M colours: the memo is bounded, least recently made out.
+    remember(accentSheets, hex, sheet, 10_000);
   }
   return sheet;
 }
