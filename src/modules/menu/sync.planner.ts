@@ -358,9 +358,11 @@ function forEachRef(item: ProductInputValue, fn: (kind: 'category' | 'ingredient
   for (const g of item.modifierGroups ?? []) for (const o of g.options) fn('ingredient', o.ingredientExternalId);
 }
 
-/** True when the item sends selection counts, which sync may replace with a warning (decisions 15). */
+/** True when the item sends a selection count its group's type fixes, which sync replaces with a warning (decisions 15). */
 function sendsRules(item: ProductInputValue): boolean {
-  return (item.modifierGroups ?? []).some((g) => g.minSelections !== undefined || g.maxSelections !== undefined);
+  return (item.modifierGroups ?? []).some((g) =>
+    g.type === 'single_choice' ? g.minSelections !== undefined || g.maxSelections !== undefined : g.type === 'remove_ingredients' && g.minSelections !== undefined,
+  );
 }
 
 /** True when some reference of the item is unknown (then it has warnings to report). */
