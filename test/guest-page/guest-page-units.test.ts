@@ -15,7 +15,7 @@ import { cleanFilter, filteredOut, foodFacts, NO_FILTER } from '../../src/module
 import { FOOD_NAMES, foodNames } from '../../src/modules/guest-page/shared/food-names.js';
 import { formatMoney, minorDigits } from '../../src/modules/guest-page/shared/money.js';
 import { ALLERGEN_CODES, ALLERGENS, DIETARY_LABEL_CODES, DIETARY_LABELS, LANGUAGES } from '../../src/modules/reference/catalog.js';
-import { stepStates } from '../../src/modules/guest-page/shared/page-data.js';
+import { finalNote, stepStates } from '../../src/modules/guest-page/shared/page-data.js';
 import { fill, UI_LANGUAGES, uiStrings, untranslated } from '../../src/modules/guest-page/shared/strings.js';
 import { Cart, unitPrice, type MenuProduct } from '../../web/guest/cart.js';
 import { defaultQuantities, groupNeed, optionCap, ruleText, takesStepper, type RuleGroup } from '../../web/guest/rules.js';
@@ -45,6 +45,20 @@ describe('guest page: status steps', () => {
     const pickupOut = stepStates('delivering', 'pickup');
     assert.equal(pickupOut.find((s) => s.state === 'current')?.step, 'delivering');
     assert.deepEqual(stepStates('cancelled', 'dine_in'), []);
+  });
+
+  it('marks the steps before the current one done, and every step of a completed order', () => {
+    assert.deepEqual(stepStates('confirmed', 'dine_in').map((s) => s.state), ['done', 'current', 'todo', 'todo']);
+    assert.deepEqual(stepStates('completed', 'dine_in').map((s) => s.state), ['done', 'done', 'done', 'done'], 'finished: nothing current, nothing to come');
+    assert.deepEqual(stepStates('completed', 'delivery').map((s) => s.state), ['done', 'done', 'done', 'done', 'done']);
+  });
+
+  it('tells a cancelled guest to ask the staff, and says a completed order is done', () => {
+    const en = uiStrings('en');
+    assert.equal(finalNote('cancelled', en), en.cancelledHelp);
+    assert.match(en.cancelledHelp, /staff/);
+    assert.equal(finalNote('completed', en), en.completedHelp);
+    assert.equal(finalNote('preparing', en), null);
   });
 });
 
@@ -141,6 +155,19 @@ describe('guest page: modifier rules', () => {
     assert.deepEqual([...defaultQuantities([withDefaults({})], () => true)], [['o0', 1], ['o1', 1], ['o2', 1]]);
     assert.deepEqual([...defaultQuantities([withDefaults({ maxSelections: 2 })], () => true)], [['o0', 1], ['o1', 1]], 'no more than the group takes');
     assert.deepEqual([...defaultQuantities([withDefaults({})], (id) => id !== 'o0')], [['o1', 1], ['o2', 1]], 'not a sold-out one');
+  });
+
+  it('starts a required single choice on its default, else on its first option that can be chosen', () => {
+    const size = (defaultId: string | null, rules: Partial<RuleGroup> = {}) => {
+      const g = group({ type: 'single_choice', minSelections: 1, maxSelections: 1, ...rules });
+      g.options = g.options.map((o) => ({ ...o, isDefault: o.id === defaultId }));
+      return g;
+    };
+    assert.deepEqual([...defaultQuantities([size('o2')], () => true)], [['o2', 1]], 'its default');
+    assert.deepEqual([...defaultQuantities([size(null)], () => true)], [['o0', 1]], 'no default: the first');
+    assert.deepEqual([...defaultQuantities([size('o0')], (id) => id !== 'o0')], [['o1', 1]], 'a sold-out default: the first that can be chosen');
+    assert.deepEqual([...defaultQuantities([size(null)], () => false)], [], 'nothing can be chosen: nothing chosen');
+    assert.deepEqual([...defaultQuantities([size(null, { minSelections: 0 })], () => true)], [], 'an optional one starts on "None"');
   });
 
   it("drops a cart line that no longer meets its groups' rules after a publish", () => {

@@ -28,6 +28,14 @@ export function replace(el: Element, ...children: Child[]): void {
   append(el, children);
 }
 
+/**
+ * Names as a list, each in its own <bdi> (a Latin option name in an Arabic page keeps its
+ * direction), between the language's comma (the Arabic "،" in Arabic).
+ */
+export function isolatedList(names: readonly string[], comma: string): (HTMLElement | string)[] {
+  return names.flatMap((name, i) => (i === 0 ? [h('bdi', {}, name)] : [comma, h('bdi', {}, name)]));
+}
+
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T | null {
   return document.getElementById(id) as T | null;
 }

@@ -15,12 +15,9 @@ import { formatMoney } from '../../src/modules/guest-page/shared/money.js';
 import type { GuestOrderType, PageData } from '../../src/modules/guest-page/shared/page-data.js';
 import { fill, tableLabel } from '../../src/modules/guest-page/shared/strings.js';
 import { Cart, basePrice, optionsOf, unitPrice, unitSaving, type CartLine, type CartModifier, type GuestMenu, type MenuGroup, type MenuProduct } from './cart.js';
-import { byId, h, replace } from './dom.js';
+import { checkoutForm, type Field } from './checkout-form.js';
+import { byId, h, isolatedList, replace } from './dom.js';
 import { chosenIn, defaultQuantities, groupNeed, optionCap, ruleText, takesStepper } from './rules.js';
-
-/** Fields of the order form, by the name the server's errors start with. */
-const FIELDS = ['type', 'paymentMethod', 'customerName', 'customerPhone', 'customerEmail', 'deliveryAddress', 'deliveryNotes', 'comment', 'scheduledFor'] as const;
-type Field = (typeof FIELDS)[number];
 
 /** A line's quantity, as the server takes it (decisions 2: 1..99). */
 const MAX_LINE_QUANTITY = 99;
@@ -38,6 +35,7 @@ interface ErrorEnvelope {
 export function startMenu(data: PageData): void {
   const t = data.strings;
   const money = (minor: number) => formatMoney(minor, data.currency, data.locale);
+  const signedMoney = (minor: number) => formatMoney(minor, data.currency, data.locale, true);
   const when = new When(data.locale, data.timeZone);
   const cart = new Cart(data.slug);
   let ordering: OrderingInfo = data.ordering;
@@ -139,8 +137,12 @@ export function startMenu(data: PageData): void {
   const productDialog = h('dialog', { class: 'sheet', id: 'product-dialog', 'aria-labelledby': 'pd-title' });
   document.body.append(productDialog);
 
-  function optionLabel(name: string, adjustment: number): string {
-    return adjustment === 0 ? name : `${name} (${adjustment > 0 ? '+' : '−'}${money(Math.abs(adjustment))})`;
+  /**
+   * An option's name and its price adjustment, each isolated (issue 38): a Latin name or a price
+   * in an Arabic dialog keeps its own direction, and the sign stays by its number.
+   */
+  function optionLabel(name: string, adjustment: number): (HTMLElement | string)[] {
+    return adjustment === 0 ? [h('bdi', {}, name)] : [h('bdi', {}, name), ' ', h('bdi', { class: 'adjustment' }, signedMoney(adjustment))];
   }
 
   /**
@@ -200,8 +202,8 @@ export function startMenu(data: PageData): void {
       const status = off ? availabilityLabel(o.availability, when, now, t) : null;
       // What the option brings in allergens, in words; then why it cannot be chosen, if so.
       const allergens = namesOf(o.allergens, data.food.allergens);
-      const text = h('span', { id: `ot-${o.id}` }, optionLabel(o.name, o.priceAdjustment),
-        allergens.length > 0 ? h('small', { class: 'choice-allergens' }, `${t.allergens}: ${allergens.join(', ')}`) : null,
+      const text = h('span', { id: `ot-${o.id}` }, ...optionLabel(o.name, o.priceAdjustment),
+        allergens.length > 0 ? h('small', { class: 'choice-allergens' }, `${t.allergens}: ${allergens.join(t.comma)}`) : null,
         status ? h('small', { class: 'choice-status' }, status) : null);
       const kind = off ? 'choice unavailable' : 'choice';
       if (group.type === 'single_choice') {
@@ -265,7 +267,7 @@ export function startMenu(data: PageData): void {
     const tags = [...facts.labels.map((name) => h('span', { class: 'tag tag-diet' }, name)),
       facts.spice ? h('span', { class: 'tag tag-spice', id: 'pd-spice' }, facts.spice.text) : null].filter((x) => x !== null);
     const line = (label: string, names: string[], id: string) =>
-      names.length > 0 ? h('p', { class: 'meta', id }, h('span', { class: 'label' }, `${label}:`), ` ${names.join(', ')}`) : null;
+      names.length > 0 ? h('p', { class: 'meta', id }, h('span', { class: 'label' }, `${label}:`), ` ${names.join(t.comma)}`) : null;
     const table = facts.nutrition.length > 0
       ? h('table', { class: 'nutrition', id: 'pd-nutrition' },
         h('caption', {}, t.nutrition),
@@ -391,6 +393,7 @@ export function startMenu(data: PageData): void {
   // --- Cart -------------------------------------------------------------------------------
   const cartBar = byId('cart-bar');
   const cartDialog = h('dialog', { class: 'sheet', id: 'cart-dialog', 'aria-labelledby': 'cart-title' });
+  const checkout = checkoutForm(t);
   document.body.append(cartDialog);
   let orderType: GuestOrderType = data.orderTypes[0] ?? 'dine_in';
 
@@ -455,10 +458,10 @@ export function startMenu(data: PageData): void {
       const product = products.get(line.productId);
       if (!product) return null;
       const options = optionsOf(product);
-      const names = line.modifiers.map((m) => {
+      const names = isolatedList(line.modifiers.map((m) => {
         const name = options.get(m.optionId)?.name ?? '';
         return m.quantity > 1 ? `${name} ×${m.quantity}` : name;
-      });
+      }), t.comma);
       const linePrice = (quantity: number) => money(unitPrice(product, line.modifiers) * quantity);
       const price = h('span', { class: 'line-price' }, linePrice(line.quantity));
       const problem = lineProblem(line);
@@ -466,7 +469,7 @@ export function startMenu(data: PageData): void {
         // A changed quantity updates the line and the sums in place, so the focus stays on the
         // button pressed; down to 0 takes the line out.
         return h('li', {},
-          h('span', { class: 'line-name' }, product.name, names.length > 0 ? h('small', {}, names.join(', ')) : null),
+          h('span', { class: 'line-name' }, product.name, names.length > 0 ? h('small', {}, ...names) : null),
           stepper(line.quantity, {
             name: { 'aria-label': `${t.quantity}: ${product.name}` },
             less: fill(t.decreaseNamed, { name: product.name }),
@@ -487,7 +490,7 @@ export function startMenu(data: PageData): void {
       const problemId = `line-problem-${index}`;
       return h('li', { class: 'line-unavailable', 'data-product': line.productId },
         h('span', { class: 'line-name' }, line.quantity > 1 ? `${line.quantity}× ${product.name}` : product.name,
-          names.length > 0 ? h('small', {}, names.join(', ')) : null,
+          names.length > 0 ? h('small', {}, ...names) : null,
           h('span', { class: 'line-problem', id: problemId }, problem)),
         h('button', { type: 'button', class: 'remove', 'aria-label': fill(t.removeNamed, { name: product.name }), 'aria-describedby': problemId, onclick: () => removeLine(index, product.name) }, t.remove),
         price);
@@ -498,16 +501,21 @@ export function startMenu(data: PageData): void {
   }
 
   /** As the server totals it (decisions 2): subtotal + delivery fee - discount, thresholds on the subtotal. */
-  function totals(): HTMLElement {
+  function sums(): { subtotal: number; discount: number; fee: number; total: number } {
     const subtotal = cart.subtotal(products);
     const discount = cart.discount(products);
     const fee = fees(subtotal);
+    return { subtotal, discount, fee, total: subtotal + fee - discount };
+  }
+
+  function totals(): HTMLElement {
+    const { subtotal, discount, fee, total } = sums();
     return h('div', { id: 'cart-totals' },
       h('dl', { class: 'totals' },
         h('div', {}, h('dt', {}, t.subtotal), h('dd', {}, money(subtotal))),
-        discount > 0 ? h('div', {}, h('dt', {}, t.discount), h('dd', {}, `−${money(discount)}`)) : null,
+        discount > 0 ? h('div', {}, h('dt', {}, t.discount), h('dd', {}, signedMoney(-discount))) : null,
         fee > 0 ? h('div', {}, h('dt', {}, t.deliveryFee), h('dd', {}, money(fee))) : null,
-        h('div', { class: 'total' }, h('dt', {}, t.total), h('dd', {}, money(subtotal + fee - discount)))),
+        h('div', { class: 'total' }, h('dt', {}, t.total), h('dd', {}, money(total)))),
       data.minOrderMinor > 0 ? h('p', { class: 'hint' }, fill(t.minOrder, { amount: money(data.minOrderMinor) })) : null);
   }
 
@@ -518,8 +526,9 @@ export function startMenu(data: PageData): void {
   }
 
   function refreshSums(): void {
-    const sums = byId('cart-totals');
-    if (sums) sums.replaceWith(totals());
+    byId('cart-totals')?.replaceWith(totals());
+    const footTotal = byId('foot-total');
+    if (footTotal) footTotal.textContent = money(sums().total);
     renderCartBar();
     updatePlace();
   }
@@ -599,98 +608,35 @@ export function startMenu(data: PageData): void {
     updatePlace();
   }
 
-  function field(name: Field, label: string, input: HTMLInputElement | HTMLTextAreaElement, hidden = false): HTMLElement {
-    input.id = `f-${name}`;
-    input.name = name;
-    input.setAttribute('aria-describedby', `err-${name}`);
-    return h('div', { class: 'field', id: `field-${name}`, hidden },
-      h('label', { for: `f-${name}` }, label),
-      input,
-      h('p', { class: 'field-error', id: `err-${name}`, hidden: true }));
-  }
-
-  function radios(name: Field, legend: string, values: readonly string[], label: (v: string) => string, checked: string, onChange?: (v: string) => void): HTMLElement {
-    return h('fieldset', { class: 'group', id: `field-${name}`, 'aria-describedby': `err-${name}` },
-      h('legend', {}, legend),
-      ...values.map((v) => h('label', { class: 'choice', for: `f-${name}-${v}` },
-        h('input', { type: 'radio', id: `f-${name}-${v}`, name, value: v, checked: v === checked, onchange: () => onChange?.(v) }), label(v))),
-      h('p', { class: 'field-error', id: `err-${name}`, hidden: true }));
-  }
-
-  function showDelivery(): void {
-    for (const name of ['deliveryAddress', 'deliveryNotes']) {
-      const el = byId(`field-${name}`);
-      if (el) el.hidden = orderType !== 'delivery';
-    }
-  }
-
-  function clearErrors(form: HTMLFormElement): void {
-    for (const el of form.querySelectorAll<HTMLElement>('.field-error, .form-error')) {
-      el.hidden = true;
-      el.textContent = '';
-    }
-    for (const el of form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
-  }
-
-  /** The server's errors[] entries start with the field they name: each goes next to its field. */
-  function showErrors(form: HTMLFormElement, messages: string[]): void {
-    const general: string[] = [];
-    let first: HTMLElement | null = null;
-    for (const message of messages) {
-      const name = /^([A-Za-z]+)/.exec(message)?.[1] as Field | undefined;
-      const slot = name && (FIELDS as readonly string[]).includes(name) ? byId(`err-${name}`) : null;
-      const fieldEl = name ? byId(`field-${name}`) : null;
-      if (!slot || !fieldEl || fieldEl.hidden) {
-        general.push(message);
-        continue;
-      }
-      // Shown under the field's label: the field's name is not repeated.
-      const text = message.slice((name as string).length).trim();
-      const shown = text ? text.charAt(0).toLocaleUpperCase() + text.slice(1) : message;
-      slot.textContent = slot.textContent ? `${slot.textContent} ${shown}` : shown;
-      slot.hidden = false;
-      const input = fieldEl.querySelector<HTMLElement>('input, textarea, select');
-      input?.setAttribute('aria-invalid', 'true');
-      first ??= input;
-    }
-    const formError = byId('form-error');
-    if (formError) {
-      formError.textContent = [first ? t.fixErrors : '', ...general].filter(Boolean).join(' ');
-      formError.hidden = false;
-    }
-    (first ?? formError)?.focus();
-  }
-
   function openCart(): void {
-    const place = h('button', { type: 'submit', class: 'primary', id: 'place-order', disabled: true }, t.placeOrder);
+    // "Place order" and the total stay at the bottom of the screen (issue 38), outside the form so
+    // they stick however long the cart; the button submits the form by its id.
+    const place = h('button', { type: 'submit', form: 'checkout', class: 'primary', id: 'place-order', disabled: true }, t.placeOrder);
     const form = h('form', { id: 'checkout', novalidate: true },
       h('p', { class: 'form-error', id: 'form-error', role: 'alert', tabindex: -1, hidden: true }),
       data.orderTypes.length > 1
-        ? radios('type', t.orderType, data.orderTypes, (v) => t[`type_${v as GuestOrderType}`], orderType, (v) => {
+        ? checkout.radios('type', t.orderType, data.orderTypes, (v) => t[`type_${v as GuestOrderType}`], orderType, (v) => {
           orderType = v as GuestOrderType;
-          showDelivery();
+          checkout.forType(orderType);
           refreshCart();
         })
         : h('p', { class: 'hint' }, data.table ? tableLabel(data.table.name, t) : t[`type_${orderType}`]),
       whenBox(),
-      radios('paymentMethod', t.payment, data.payments, (v) => t[`pay_${v as 'cash' | 'terminal'}`], data.payments[0]),
-      field('customerName', t.name, h('input', { type: 'text', autocomplete: 'name', maxlength: 200 })),
-      field('customerPhone', t.phone, h('input', { type: 'tel', autocomplete: 'tel', maxlength: 50 })),
-      field('customerEmail', t.email, h('input', { type: 'email', autocomplete: 'email', maxlength: 254 })),
-      field('deliveryAddress', t.deliveryAddress, h('input', { type: 'text', autocomplete: 'street-address', maxlength: 500 }), orderType !== 'delivery'),
-      field('deliveryNotes', t.deliveryNotes, h('input', { type: 'text', maxlength: 500 }), orderType !== 'delivery'),
-      field('comment', t.comment, h('textarea', { rows: 2, maxlength: 1000 })),
-      place);
+      checkout.radios('paymentMethod', t.payment, data.payments, (v) => t[`pay_${v as 'cash' | 'terminal'}`], data.payments[0]),
+      ...checkout.contactFields(),
+      checkout.field('comment', fill(t.optional, { label: t.comment }), h('textarea', { rows: 2, maxlength: 1000 })));
+    checkout.clearOnFix(form);
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       // A second tap while the first is in flight does nothing; a retry after an error reuses the
       // same Idempotency-Key, so the server makes one order either way.
       if (busy || !canPlace()) return;
+      checkout.clearErrors(form);
+      if (!checkout.checkNeeded(form, orderType)) return;
       busy = true;
       place.disabled = true;
       place.textContent = t.placing;
       place.setAttribute('aria-busy', 'true');
-      clearErrors(form);
       try {
         await placeOrder(form);
       } finally {
@@ -707,7 +653,11 @@ export function startMenu(data: PageData): void {
           h('button', { type: 'button', class: 'close', 'aria-label': t.close, onclick: () => cartDialog.close() }, '×')),
         h('div', { id: 'cart-lines' }, linesList()),
         totals(),
-        form));
+        form,
+        h('div', { class: 'sheet-foot checkout-foot' },
+          h('p', { class: 'foot-total' }, h('span', {}, t.total), ' ', h('strong', { id: 'foot-total' }, money(sums().total))),
+          place)));
+    checkout.forType(orderType);
     updatePlace();
     cartDialog.showModal();
   }
@@ -740,7 +690,7 @@ export function startMenu(data: PageData): void {
     try {
       res = await fetch(data.orderUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body });
     } catch {
-      showErrors(form, [t.networkError]);
+      checkout.showErrors([t.networkError]);
       return;
     }
     if (res.status === 201 || res.status === 200) {
@@ -756,7 +706,7 @@ export function startMenu(data: PageData): void {
       for (const item of envelope.details?.items ?? []) refused.set(`${item.productId}|${item.optionId ?? ''}`, why);
       await loadMenu(true);
       refreshCart();
-      showErrors(form, [t.unavailableInCart]);
+      checkout.showErrors([t.unavailableInCart]);
       return;
     }
     if (res.status === 409 && envelope?.code === 'ORDERING_CLOSED') {
@@ -765,11 +715,11 @@ export function startMenu(data: PageData): void {
       ordering = { ...ordering, open: false, reason: envelope.details?.reason ?? 'closed', opensAt: envelope.details?.opensAt ?? null, closesAt: null };
       showAvailability();
       renderWhen();
-      showErrors(form, [orderingMessage(ordering, when, Date.now(), t) ?? t.closedHours]);
+      checkout.showErrors([orderingMessage(ordering, when, Date.now(), t) ?? t.closedHours]);
       void loadMenu(true);
       return;
     }
-    showErrors(form, envelope?.errors?.length ? envelope.errors : [envelope?.message ?? t.networkError]);
+    checkout.showErrors(envelope?.errors?.length ? envelope.errors : [envelope?.message ?? t.networkError]);
   }
 
   void loadMenu();

@@ -68,7 +68,9 @@ export function groupNeed(group: RuleGroup, quantities: ReadonlyMap<string, numb
 
 /**
  * The options preselected when the dish opens: each isDefault option that can be chosen, once, while
- * its group has room (a venue's defaults beyond maxSelections are not all taken).
+ * its group has room (a venue's defaults beyond maxSelections are not all taken). A required single
+ * choice without a usable default starts on its first usable option (issue 38): one tap fewer, and
+ * "Add" is ready at once; the guest still sees the choice and can change it.
  */
 export function defaultQuantities(groups: readonly RuleGroup[], usable: (optionId: string) => boolean): Map<string, number> {
   const quantities = new Map<string, number>();
@@ -79,6 +81,10 @@ export function defaultQuantities(groups: readonly RuleGroup[], usable: (optionI
         quantities.set(o.id, 1);
         room -= 1;
       }
+    }
+    if (group.type === 'single_choice' && group.minSelections > 0 && chosenIn(group, quantities) === 0) {
+      const first = group.options.find((o) => usable(o.id));
+      if (first) quantities.set(first.id, 1);
     }
   }
   return quantities;

@@ -1,9 +1,14 @@
 // The status page's script: follows the order with conditional requests (a 304 costs the server
 // one indexed look-up) until it completes or is cancelled; paused while the tab is hidden.
-import { FINAL_STATUSES, stepStates, type GuestOrderStatus, type GuestOrderType, type StatusPageData } from '../../src/modules/guest-page/shared/page-data.js';
+import { FINAL_STATUSES, finalNote, stepStates, type GuestOrderStatus, type GuestOrderType, type StatusPageData } from '../../src/modules/guest-page/shared/page-data.js';
 import { byId, h, replace } from './dom.js';
 
-const POLL_MS = 4000;
+/**
+ * A change shows within 2 s (issue 38): a poll every 1.5 s, plus its round trip. Each poll is one
+ * request of the per-IP budget (50 in 10 s): about seven status pages behind one address fit, and a
+ * 429 waits for its Retry-After.
+ */
+const POLL_MS = 1500;
 
 interface OrderView {
   status: GuestOrderStatus;
@@ -24,29 +29,41 @@ export function startStatus(data: StatusPageData): void {
     const steps = byId('status-steps');
     if (steps) {
       replace(steps, ...stepStates(order.status, order.type).map(({ step, state }) =>
-        h('li', { class: state, 'aria-current': state === 'current' ? 'step' : null }, t[`status_${step}`])));
+        h('li', { class: state, 'aria-current': state === 'current' ? 'step' : null }, t[`status_${step}`],
+          state === 'done' ? h('span', { class: 'visually-hidden' }, ` ${t.stepDone}`) : null)));
     }
-    const hint = byId('status-hint');
-    if (hint) hint.hidden = FINAL_STATUSES.includes(order.status);
+    const final = FINAL_STATUSES.includes(order.status);
+    for (const id of ['status-hint', 'status-ready']) {
+      const el = byId(id);
+      if (el) el.hidden = final;
+    }
+    const note = byId('status-final');
+    if (note) {
+      note.textContent = finalNote(order.status, t) ?? '';
+      note.hidden = !final;
+    }
   };
 
   const poll = async () => {
     timer = undefined;
+    let wait = POLL_MS;
     try {
       const res = await fetch(data.orderUrl, { cache: 'no-store', headers: etag ? { 'if-none-match': etag } : {} });
       if (res.status === 200) {
         etag = res.headers.get('etag');
         render((await res.json()) as OrderView);
+      } else if (res.status === 429) {
+        wait = Math.max(POLL_MS, Number(res.headers.get('retry-after')) * 1000 || 0);
       }
     } catch {
       // Offline for a moment: the next tick tries again.
     }
-    schedule();
+    schedule(wait);
   };
 
-  const schedule = () => {
+  const schedule = (wait = POLL_MS) => {
     if (timer !== undefined || document.hidden || FINAL_STATUSES.includes(main.dataset.status as GuestOrderStatus)) return;
-    timer = window.setTimeout(poll, POLL_MS);
+    timer = window.setTimeout(poll, wait);
   };
 
   document.addEventListener('visibilitychange', () => {

@@ -7,7 +7,7 @@ import type { GuestMenuView, GuestOrderView } from '../guest/guest.schemas.js';
 import { foodFacts, type FoodFacts, type FoodNames, type NutritionRow } from './shared/food.js';
 import { formatMoney } from './shared/money.js';
 import type { PageData, StatusPageData } from './shared/page-data.js';
-import { stepStates } from './shared/page-data.js';
+import { FINAL_STATUSES, finalNote, stepStates } from './shared/page-data.js';
 import { directionOf, fill, tableLabel, type UiStrings } from './shared/strings.js';
 
 type Product = GuestMenuView['products'][number];
@@ -83,12 +83,22 @@ ${dataBlock}
 `;
 }
 
-/** A `srcset` from the stored sizes; the browser picks by the card's width. */
-function picture(image: MediaImageView | null, className: string, sizes: string): string {
+/** A `srcset` from the stored sizes; the browser picks by the card's width. Lazy unless it heads the page. */
+function picture(image: MediaImageView | null, className: string, sizes: string, loading: 'lazy' | 'eager' = 'lazy'): string {
   if (!image) return '';
   const srcset = image.variants.map((v) => `${e(v.url)} ${v.width}w`).join(', ');
   const smallest = image.variants.at(-1) ?? { url: image.imageUrl, width: image.width, height: image.height };
-  return `<img class="${className}" src="${e(smallest.url)}" srcset="${srcset}" sizes="${e(sizes)}" width="${smallest.width}" height="${smallest.height}" alt="" loading="lazy" decoding="async">`;
+  return `<img class="${className}" src="${e(smallest.url)}" srcset="${srcset}" sizes="${e(sizes)}" width="${smallest.width}" height="${smallest.height}" alt="" loading="${loading}" decoding="async">`;
+}
+
+/**
+ * The page's header: the venue's logo (its settings' logo, the stored square sizes, whole) beside
+ * its name, and a line under the name (the table, or where an order is served). The logo is
+ * decorative (alt ""): the name beside it says the same.
+ */
+function venueHeader(name: string, logo: MediaImageView | null, line: string | null, lineId = ''): string {
+  return `<div class="venue">${picture(logo, 'logo', '3rem', 'eager')}<div><h1>${e(name)}</h1>${
+    line ? `<p class="table-name"${lineId ? ` id="${lineId}"` : ''}>${e(line)}</p>` : ''}</div></div>`;
 }
 
 function priceHtml(p: Product, money: (minor: number) => string): string {
@@ -117,7 +127,7 @@ function foodHtml(facts: FoodFacts, strings: UiStrings): string {
     facts.spice && facts.spice.level > 0 ? `<span class="tag tag-spice">${e(facts.spice.text)}</span>` : '',
   ].filter(Boolean).join(' ');
   const line = (label: string, names: string[], className: string) =>
-    names.length > 0 ? `<p class="meta ${className}"><span class="label">${e(label)}:</span> ${e(names.join(', '))}</p>` : '';
+    names.length > 0 ? `<p class="meta ${className}"><span class="label">${e(label)}:</span> ${e(names.join(strings.comma))}</p>` : '';
   return (tags ? `<p class="tags">${tags}</p>` : '') +
     line(strings.allergens, facts.allergens, 'allergens') +
     line(strings.mayContain, facts.mayContain, 'may-contain') +
@@ -138,7 +148,7 @@ function productCard(p: Product, style: CardStyle, strings: UiStrings, money: (m
   ].join('');
   const amount = p.amount !== null ? `<p class="meta">${e(`${p.amount}${p.unit ? ` ${p.unit}` : ''}`)}</p>` : '';
   const ingredients = p.ingredients.length > 0
-    ? `<p class="meta"><span class="label">${e(strings.ingredients)}:</span> ${e(p.ingredients.map((i) => i.name).join(', '))}</p>`
+    ? `<p class="meta"><span class="label">${e(strings.ingredients)}:</span> ${e(p.ingredients.map((i) => i.name).join(strings.comma))}</p>`
     : '';
   const codes = (name: string, list: string[]) => (list.length > 0 ? ` data-${name}="${e(list.join(' '))}"` : '');
   return `<li class="card${unavailable ? ' sold-out' : ''}" id="p-${e(p.id)}"${codes('allergens', p.effectiveAllergens)}${codes('labels', p.dietaryLabels)}>
@@ -159,7 +169,9 @@ function banners(menu: GuestMenuView, strings: UiStrings): string {
     if (b.linkUrl && /^https?:\/\//i.test(b.linkUrl)) return `<li><a class="banner" href="${e(b.linkUrl)}" rel="noopener noreferrer nofollow">${inner}</a></li>`;
     return `<li><div class="banner">${inner}</div></li>`;
   });
-  return `<section class="banners" aria-label="${e(strings.offer)}"><ul>${items.join('')}</ul></section>`;
+  // Swiped on a phone (CSS scroll snap, native touch scrolling, no script, no autoplay); focusable,
+  // so the arrow keys scroll it too when a banner has no link to tab to.
+  return `<section class="banners" aria-label="${e(strings.offer)}" tabindex="0"><ul>${items.join('')}</ul></section>`;
 }
 
 export interface MenuPage {
@@ -202,13 +214,12 @@ export function renderMenuPage(page: MenuPage): string {
       .map((l) => `<li><a href="${e(l.href)}" hreflang="${e(l.code)}" lang="${e(l.code)}"${l.current ? ' aria-current="true"' : ''}>${e(l.label)}</a></li>`)
       .join('')}</ul></nav>`
     : '';
-  const logo = menu.venue.logo ? picture(menu.venue.logo, 'logo', '3rem') : '';
   // The guest's allergen and diet filter needs the script: shown by it, when a dish says anything.
   const filter = menu.products.some((p) => p.effectiveAllergens.length > 0 || p.dietaryLabels.length > 0)
     ? `<div class="filter-bar" id="filter-bar" hidden><button type="button" class="filter-open" id="open-filter" aria-haspopup="dialog">${e(strings.filter)}</button><p class="filter-count" id="filter-count" role="status"></p></div>`
     : '';
   const body = `<header class="top">
-<div class="venue">${logo}<div><h1>${e(menu.venue.name)}</h1>${page.table ? `<p class="table-name">${e(tableLabel(page.table.name, strings))}</p>` : ''}</div></div>
+${venueHeader(menu.venue.name, menu.venue.logo, page.table ? tableLabel(page.table.name, strings) : null)}
 ${languages}
 </header>
 <p class="notice" id="ordering-notice" role="status"${page.notice ? '' : ' hidden'}>${page.notice ? e(page.notice) : ''}</p>
@@ -228,40 +239,59 @@ ${sections.map((s) => `<section class="category" id="${e(s.id)}" aria-labelledby
 
 export interface StatusPage {
   venueName: string;
+  logo: MediaImageView | null;
   order: GuestOrderView;
+  /** Where the order is served, in words: its table, the venue's counter, or the guest's address. */
+  where: string;
+  /** When it was placed, in words ("12:03", or a date once another day). */
+  placed: string;
   /** When a scheduled order is for, in words ("tomorrow 19:00"); null for an order for now. */
   scheduled: string | null;
+  /** When an order for now should be ready: placed + the venue's prepTimeMinutes; null when scheduled. */
+  ready: string | null;
   strings: UiStrings;
   data: StatusPageData;
   assets: PageAssets;
 }
 
-/** The steps list, shared in shape with the script's updates (web/guest/status.ts). */
+/** The steps list, shared in shape with the script's updates (web/guest/status.ts): done steps say so in words too. */
 export function statusSteps(order: Pick<GuestOrderView, 'status' | 'type'>, strings: UiStrings): string {
   return stepStates(order.status, order.type)
-    .map(({ step, state }) => `<li class="${state}"${state === 'current' ? ' aria-current="step"' : ''}>${e(strings[`status_${step}`])}</li>`)
+    .map(({ step, state }) => `<li class="${state}"${state === 'current' ? ' aria-current="step"' : ''}>${e(strings[`status_${step}`])}${
+      state === 'done' ? `<span class="visually-hidden"> ${e(strings.stepDone)}</span>` : ''}</li>`)
     .join('');
 }
 
-/** The order's status page: its number, where it is, its lines and total; the script polls. */
+/**
+ * The order's status page: where and when, the steps, what to do once it is over, its lines and
+ * total; the script follows the status.
+ */
 export function renderStatusPage(page: StatusPage): string {
   const { order, strings } = page;
   const money = (minor: number) => formatMoney(minor, order.currency, page.data.locale);
-  const lines = order.items.map((it) => `<li><span class="qty">${it.quantity}×</span> <span class="line-name">${e(it.productName)}${
-    it.modifiers.length > 0 ? `<small>${e(it.modifiers.map((m) => (m.quantity > 1 ? `${m.ingredientName} ×${m.quantity}` : m.ingredientName)).join(', '))}</small>` : ''
+  // Names isolated (<bdi>): a Latin dish name keeps its direction on an Arabic page.
+  const lines = order.items.map((it) => `<li><span class="qty">${it.quantity}×</span> <span class="line-name"><bdi>${e(it.productName)}</bdi>${
+    it.modifiers.length > 0 ? `<small>${it.modifiers.map((m) => `<bdi>${e(m.quantity > 1 ? `${m.ingredientName} ×${m.quantity}` : m.ingredientName)}</bdi>`).join(e(strings.comma))}</small>` : ''
   }</span> <span class="line-price">${e(money(it.totalPrice))}</span></li>`).join('');
-  const statusLabel = strings[`status_${order.status}`];
-  const body = `<header class="top"><div class="venue"><div><h1>${e(page.venueName)}</h1>${order.tableName ? `<p class="table-name">${e(tableLabel(order.tableName, strings))}</p>` : ''}</div></div></header>
+  const final = FINAL_STATUSES.includes(order.status);
+  const note = finalNote(order.status, strings);
+  const times = [
+    `<span id="status-placed">${e(fill(strings.placedAt, { time: page.placed }))}</span>`,
+    page.ready ? `<span id="status-ready"${final ? ' hidden' : ''}>${e(fill(strings.readyAt, { time: page.ready }))}</span>` : '',
+  ].filter(Boolean).join(' ');
+  const body = `<header class="top">${venueHeader(page.venueName, page.logo, page.where, 'status-where')}</header>
 <main id="status" class="status" data-status="${e(order.status)}">
 <h2>${e(fill(strings.order, { number: order.orderNumber }))}</h2>
-<p class="status-now" id="status-now" role="status" aria-live="polite">${e(statusLabel)}</p>
+<p class="status-now" id="status-now" role="status" aria-live="polite">${e(strings[`status_${order.status}`])}</p>
+<p class="times">${times}</p>
 ${page.scheduled ? `<p class="scheduled" id="status-scheduled">${e(fill(strings.scheduledFor, { when: page.scheduled }))}</p>` : ''}
 <ol class="steps" id="status-steps">${statusSteps(order, strings)}</ol>
-<p class="hint" id="status-hint"${order.status === 'completed' || order.status === 'cancelled' ? ' hidden' : ''}>${e(strings.statusLive)}</p>
+<p class="final-note" id="status-final"${note ? '' : ' hidden'}>${note ? e(note) : ''}</p>
+<p class="hint" id="status-hint"${final ? ' hidden' : ''}>${e(strings.statusLive)}</p>
 <ul class="lines order-lines">${lines}</ul>
 <dl class="totals">
 <div><dt>${e(strings.subtotal)}</dt><dd>${e(money(order.subtotalAmount))}</dd></div>
-${order.discountAmount > 0 ? `<div><dt>${e(strings.discount)}</dt><dd>−${e(money(order.discountAmount))}</dd></div>` : ''}
+${order.discountAmount > 0 ? `<div><dt>${e(strings.discount)}</dt><dd>${e(formatMoney(-order.discountAmount, order.currency, page.data.locale, true))}</dd></div>` : ''}
 ${order.deliveryFee > 0 ? `<div><dt>${e(strings.deliveryFee)}</dt><dd>${e(money(order.deliveryFee))}</dd></div>` : ''}
 <div class="total"><dt>${e(strings.total)}</dt><dd>${e(money(order.totalAmount))}</dd></div>
 </dl>

@@ -5,6 +5,7 @@ import { Representation } from '../docs/representation.js';
 import { guestOrderPath, guestVenuePath } from '../guest/guest.paths.js';
 import type { GuestService } from '../guest/guest.service.js';
 import type { GuestVenueInfo } from '../guest/guest-view.js';
+import type { GuestOrderView } from '../guest/guest.schemas.js';
 import type { TablesService } from '../merch/tables.service.js';
 import type { Hours } from '../availability/opening-hours.js';
 import { sharedHours } from '../availability/opening-hours.js';
@@ -14,7 +15,7 @@ import { renderMenuPage, renderStatusPage, type LanguageLink } from './page.rend
 import { foodNames } from './shared/food-names.js';
 import { availabilityLabel, nextDayStart, orderingNotice, When, type OpenWindow } from './shared/availability.js';
 import type { GuestOrderType, GuestPayment, PageData, PageMode } from './shared/page-data.js';
-import { UI_LANGUAGES, uiStrings } from './shared/strings.js';
+import { fill, tableLabel, UI_LANGUAGES, uiStrings, type UiStrings } from './shared/strings.js';
 import { DAY_MS } from '../../limits.js';
 
 /** What the request says about language: `?lang=` first, then Accept-Language. */
@@ -102,6 +103,13 @@ function themedAssets(assets: GuestAssets, info: GuestVenueInfo): PageAssets {
 }
 
 export const menuPagePath = (slug: string) => `/m/${encodeURIComponent(slug)}`;
+
+/** Where an order is served, in words (issue 38): its table as named, the venue's counter, or the guest's address. */
+function whereServed(order: Pick<GuestOrderView, 'type' | 'tableName'>, venueName: string, strings: UiStrings): string {
+  if (order.type === 'pickup') return fill(strings.wherePickup, { venue: venueName });
+  if (order.type === 'delivery') return strings.whereDelivery;
+  return order.tableName ? tableLabel(order.tableName, strings) : strings.type_dine_in;
+}
 
 export interface RenderedPage {
   representation: Representation;
@@ -202,14 +210,21 @@ export class GuestPageService {
     const strings = uiStrings(locale);
     // A dine-in guest goes back to their table's page (ordering at that table), while it is active.
     const back = (found.tableId && (await this.tables.guestPath(venueId, found.tableId))) || menuPagePath(slug);
-    // A scheduled order says when it is for, in the venue's timezone.
-    const scheduled = order.scheduledFor === null
-      ? null
-      : new When(locale, info.timezone).at(Date.parse(order.scheduledFor), this.clock(), true);
+    // Times in the venue's timezone: when it was placed, and when it is for (a scheduled order) or
+    // should be ready (placed + the venue's preparation time as it is now: an estimate).
+    const when = new When(locale, info.timezone);
+    const now = this.clock();
+    const placedAt = Date.parse(order.createdAt);
+    const scheduled = order.scheduledFor === null ? null : when.at(Date.parse(order.scheduledFor), now, true);
+    const ready = order.scheduledFor === null ? when.at(placedAt + info.orderConfig.prepTimeMinutes * 60_000, now) : null;
     const html = renderStatusPage({
       venueName: info.name,
+      logo: info.logo,
       order,
+      where: whereServed(order, info.name, strings),
+      placed: when.at(placedAt, now),
       scheduled,
+      ready,
       strings,
       assets: themedAssets(this.assets, info),
       data: {

@@ -12,12 +12,12 @@ export function minorDigits(currency: string): number {
 
 const formatters = new Map<string, Intl.NumberFormat>();
 
-function formatter(locale: string, currency: string): Intl.NumberFormat {
-  const key = `${locale}|${currency}`;
+function formatter(locale: string, currency: string, signed: boolean): Intl.NumberFormat {
+  const key = `${locale}|${currency}|${signed}`;
   let f = formatters.get(key);
   if (!f) {
     const digits = minorDigits(currency);
-    const options = { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits } as const;
+    const options = { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits, signDisplay: signed ? 'always' : 'auto' } as const;
     try {
       f = new Intl.NumberFormat(locale, options);
     } catch {
@@ -29,7 +29,11 @@ function formatter(locale: string, currency: string): Intl.NumberFormat {
   return f;
 }
 
-/** Minor units in the currency's own precision (CLP has none, most two), in the guest's locale. */
-export function formatMoney(minor: number, currency: string, locale: string): string {
-  return formatter(locale, currency).format(minor / 10 ** minorDigits(currency));
+/**
+ * Minor units in the currency's own precision (CLP has none, most two), in the guest's locale.
+ * `signed` always shows the sign (a price adjustment "+€0.70", a discount "-€1.00"), placed by Intl
+ * with the bidi marks the locale needs, so right to left it stays by its number (issue 38).
+ */
+export function formatMoney(minor: number, currency: string, locale: string, signed = false): string {
+  return formatter(locale, currency, signed).format(minor / 10 ** minorDigits(currency));
 }

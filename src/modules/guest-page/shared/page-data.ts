@@ -55,14 +55,21 @@ export type StepState = 'done' | 'current' | 'todo';
 
 /**
  * Where an order is among its steps; none once cancelled. Delivering is a step of deliveries, and
- * of any order the venue moves there (the state machine allows it for every type).
+ * of any order the venue moves there (the state machine allows it for every type). A completed
+ * order has every step done, the last too: it looks finished, not like a step to come (issue 38).
  */
 export function stepStates(status: GuestOrderStatus, type: GuestOrderType): { step: (typeof STATUS_STEPS)[number]; state: StepState }[] {
   if (status === 'cancelled') return [];
   const steps = STATUS_STEPS.filter((s) => s !== 'delivering' || type === 'delivery' || status === 'delivering');
-  const at = steps.indexOf(status);
+  const at = status === 'completed' ? steps.length : steps.indexOf(status);
   return steps.map((step, i) => ({ step, state: i < at ? 'done' : i === at ? 'current' : 'todo' }));
 }
 
 /** Statuses after which nothing changes: the status page stops polling. */
 export const FINAL_STATUSES: readonly GuestOrderStatus[] = ['completed', 'cancelled'];
+
+/** What the status page says under the steps once the order is over; null while it goes on. */
+export function finalNote(status: GuestOrderStatus, strings: Pick<UiStrings, 'cancelledHelp' | 'completedHelp'>): string | null {
+  if (status === 'cancelled') return strings.cancelledHelp;
+  return status === 'completed' ? strings.completedHelp : null;
+}
