@@ -188,9 +188,10 @@ describe('guest page: modifier rules', () => {
 });
 
 describe('guest page: words', () => {
-  it('has every word of the page in every language it speaks, with the same placeholders', () => {
+  it('has every word of the page in every language of the reference, with the same placeholders', () => {
     const en = uiStrings('en');
     const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    for (const locale of LANGUAGES) assert.ok(UI_LANGUAGES.includes(locale.split('-')[0]), `the page has its own words in ${locale}`);
     for (const language of UI_LANGUAGES.filter((l) => l !== 'en')) {
       assert.deepEqual(untranslated(language), [], `${language} has every word`);
       const words = uiStrings(language);
@@ -198,6 +199,14 @@ describe('guest page: words', () => {
         assert.deepEqual(placeholders(words[key]), placeholders(en[key]), `${language}.${key} keeps the placeholders`);
       }
     }
+  });
+
+  it('writes Arabic with Arabic punctuation: its comma between list items, no Latin comma, semicolon or question mark', () => {
+    const ar = uiStrings('ar');
+    assert.equal(ar.comma, '، ');
+    for (const [key, text] of Object.entries(ar)) assert.doesNotMatch(text, /[,;?]/, `ar.${key}: ${text}`);
+    assert.equal(uiStrings('zh-CN').comma, '、');
+    assert.equal(uiStrings('pt-BR').placeOrder, 'Fazer pedido', 'pt-BR by its language subtag');
   });
 });
 

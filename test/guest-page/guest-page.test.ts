@@ -463,9 +463,11 @@ describe('the guest page', () => {
     assertMessagePage(viaHeader, 404, 'El código de esta mesa no está activo.', '?lang=xx with Accept-Language es');
     assert.match(text(viaHeader), /<html lang="es" dir="ltr">/);
     // The first accepted language has no words: the next one that has.
-    const next = await get(missing, { 'accept-language': 'zh-CN, es;q=0.8' });
-    assertMessagePage(next, 404, 'El código de esta mesa no está activo.', 'Accept-Language zh-CN, es');
+    const next = await get(missing, { 'accept-language': 'ko, es;q=0.8' });
+    assertMessagePage(next, 404, 'El código de esta mesa no está activo.', 'Accept-Language ko, es');
     assert.match(text(next), /<html lang="es" dir="ltr">/);
+    // Every language of the reference has its words (issue 38): zh-CN by its language subtag.
+    assertMessagePage(await get(missing, { 'accept-language': 'zh-CN' }), 404, '此餐桌的二维码已失效，请咨询店员。', 'Accept-Language zh-CN');
     // Nothing known: English, declared as English.
     assert.match(text(await get(`${missing}?lang=xx`)), /<html lang="en" dir="ltr">/);
     assert.match(text(await get(`${missing}?lang=`)), /<html lang="en" dir="ltr">/);
@@ -794,7 +796,7 @@ describe('the guest page: food information', () => {
     assert.deepEqual(dataOf(html).food, FOOD_NAMES.en);
   });
 
-  it("speaks the page's language: the regulation's names in German and Spanish, and in Ukrainian beside English page words", async () => {
+  it("speaks the page's language: the regulation's names in German and Spanish, and the usual names in Ukrainian", async () => {
     const { burger, fries } = p.ids.productIds;
     const de = uiStrings('de');
     const german = await page('de');
@@ -810,9 +812,9 @@ describe('the guest page: food information', () => {
     assert.ok(cardOf(spanish, burger).includes('<span class="label">Alérgenos:</span> Cereales que contengan gluten, Mostaza</p>'));
     assert.ok(spanish.includes(`<p class="food-note">${uiStrings('es').foodNote}</p>`));
 
-    // Ukrainian: the page's words fall back to English, the names do not.
+    // Ukrainian: the page's words and the names both (issue 38: the page speaks every language of the reference).
     const ukrainian = await page('uk');
-    assert.ok(cardOf(ukrainian, burger).includes('<span class="label">Allergens:</span> Зернові, що містять глютен, Гірчиця</p>'), cardOf(ukrainian, burger));
+    assert.ok(cardOf(ukrainian, burger).includes('<span class="label">Алергени:</span> Зернові, що містять глютен, Гірчиця</p>'), cardOf(ukrainian, burger));
     assert.ok(cardOf(ukrainian, fries).includes('<span class="tag tag-diet">Вегетаріанське</span>'));
     assert.deepEqual(dataOf(ukrainian).food, FOOD_NAMES.uk);
 

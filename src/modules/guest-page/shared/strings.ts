@@ -2,9 +2,18 @@
 // language of the reference in words/<language>.ts, complete (typed UiStrings). A language the
 // page has no words for shows the menu in its language and these words in English.
 import { ar } from './words/ar.js';
+import { cs } from './words/cs.js';
 import { de } from './words/de.js';
 import { es } from './words/es.js';
 import { fr } from './words/fr.js';
+import { it } from './words/it.js';
+import { ja } from './words/ja.js';
+import { pl } from './words/pl.js';
+import { pt } from './words/pt.js';
+import { ru } from './words/ru.js';
+import { uk } from './words/uk.js';
+import { uz } from './words/uz.js';
+import { zh } from './words/zh.js';
 
 const en = {
   table: 'Table {name}',
@@ -134,7 +143,8 @@ const en = {
 };
 
 export type UiStrings = typeof en;
-const translations: Record<string, UiStrings> = { es, fr, de, ar };
+/** By language subtag: pt-BR is `pt`, zh-CN `zh` (the reference has one of each). */
+const translations: Record<string, UiStrings> = { uk, es, fr, de, it, pt, ru, pl, cs, zh, ar, ja, uz };
 
 /** The languages the page has its own words in. */
 // Marked pure, so the page's script (which gets its words from the data block) bundles no table.
