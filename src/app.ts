@@ -18,7 +18,7 @@ import { ErrorResponse } from './http/schemas/common.js';
 import type { App } from './http/types.js';
 import { requestLogBinder, rootLogger } from './http/request-logger.js';
 import { lazySerializers } from './http/serialization.js';
-import { validatorFactory } from './http/validation.js';
+import { validatorFactory, ValidatorWarmUp } from './http/validation.js';
 import { BODY_LIMIT_BYTES } from './limits.js';
 import { metricsRoutes } from './modules/health/metrics.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -64,14 +64,17 @@ export interface AppDeps {
 export interface BuiltApp {
   app: App;
   services: Services;
+  /** Compiles the routes' validators ahead of their first request (validation.ts); serve.ts starts it once listening. */
+  warmUp: ValidatorWarmUp;
 }
 
-/** Plugins, then modules, registered explicitly. Never listens: main.ts and the tests do. */
 /** How often pending S3 deletions are retried (a failed flush after commit leaves them recorded). */
 const MEDIA_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
+/** Plugins, then modules, registered explicitly. Never listens: main.ts and the tests do. */
 export async function buildApp({ config, db, logStream, resolve, clock, webhookDispatch, orderStreams }: AppDeps): Promise<BuiltApp> {
   const accessLog = new AccessLogController();
+  const warmUp = new ValidatorWarmUp();
   // The root logger is ours, not Fastify's: given a logger, Fastify adds 'finish' and 'error'
   // listeners to every response to report its completion, which the access log's one listener
   // does instead (access-log.ts). Nor a request logger factory: the request gate gives each
@@ -105,7 +108,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
     return503OnClosing: false,
     // Our own validator (validation.ts) and lazily built serialisers (serialization.ts). Naming the
     // validator here also spares Fastify building its default Ajv, which nothing would use.
-    schemaController: { compilersFactory: { buildValidator: validatorFactory, buildSerializer: lazySerializers } },
+    schemaController: { compilersFactory: { buildValidator: validatorFactory(warmUp), buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
   if (root) {
     // Before any plugin: every encapsulated instance inherits `log` from this one.
@@ -222,5 +225,5 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   await guestPageRoutes(services, config)(app);
   await app.register(adminRoutes(services), { prefix: '/admin/v1' });
 
-  return { app, services };
+  return { app, services, warmUp };
 }

@@ -18,16 +18,24 @@ interface ArrayAt {
   path: string[];
   pointer: string;
   maxItems: number | undefined;
+  items: Schema;
+  /** Compiled when first needed: a start compiles nothing, an explanation only the levels it walks. */
+  level?: Level;
+}
+
+interface Level {
   /** Stops at the first error: finds the invalid elements. */
   check: ValidateFunction;
   items: Explainer;
 }
 
 /** How one schema node explains its errors: its own, then its arrays' elements'. */
-interface Explainer {
+export interface Explainer {
   /** allErrors validation of the node with the `items` of the arrays below removed. */
   shell: ValidateFunction;
   arrays: ArrayAt[];
+  all: Ajv;
+  first: Ajv;
 }
 
 type Schema = Record<string, unknown>;
@@ -53,7 +61,10 @@ function stripArrays(schema: Schema, path: string[], found: Array<{ path: string
 
 const pointerOf = (path: string[]) => path.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 
-/** Compiles the explainer of `schema`: `all` reports every error, `first` stops at the first. */
+/**
+ * Compiles the explainer of `schema`'s own level: `all` reports every error, `first` stops at the
+ * first. Each array's level below is compiled when an explanation first walks it (levelOf).
+ */
 export function compileExplainer(schema: object, all: Ajv, first: Ajv): Explainer {
   const found: Array<{ path: string[]; schema: Schema }> = [];
   const shell = all.compile(stripArrays(schema as Schema, [], found));
@@ -63,10 +74,31 @@ export function compileExplainer(schema: object, all: Ajv, first: Ajv): Explaine
       path,
       pointer: pointerOf(path),
       maxItems: typeof array.maxItems === 'number' ? array.maxItems : undefined,
-      check: first.compile(array.items as object),
-      items: compileExplainer(array.items as object, all, first),
+      items: array.items as Schema,
     })),
+    all,
+    first,
   };
+}
+
+function levelOf(explainer: Explainer, array: ArrayAt): Level {
+  return (array.level ??= {
+    check: explainer.first.compile(array.items),
+    items: compileExplainer(array.items, explainer.all, explainer.first),
+  });
+}
+
+/**
+ * Compiles every level below `explainer`, one level per step: a warm-up that runs a step per
+ * turn of the event loop never holds it for more than one level's compilation.
+ */
+export function* compileLevels(explainer: Explainer): Generator<void> {
+  for (const array of explainer.arrays) {
+    const fresh = array.level === undefined;
+    const level = levelOf(explainer, array);
+    if (fresh) yield;
+    yield* compileLevels(level.items);
+  }
 }
 
 function valueAt(data: unknown, path: string[]): unknown {
@@ -91,11 +123,12 @@ function explainInto(explainer: Explainer, data: unknown, prefix: string, budget
   for (const array of explainer.arrays) {
     const value = valueAt(data, array.path);
     // Not an array, or longer than allowed: the shell said so, and its elements are not looked at.
-    if (!Array.isArray(value) || (array.maxItems !== undefined && value.length > array.maxItems)) continue;
+    if (!Array.isArray(value) || (array.maxItems !== undefined && value.length > array.maxItems) || value.length === 0) continue;
+    const level = levelOf(explainer, array);
     for (let i = 0; i < value.length; i += 1) {
-      if (array.check(value[i])) continue;
+      if (level.check(value[i])) continue;
       if (budget.errors.length >= ERROR_BUDGET) budget.unlisted += 1;
-      else explainInto(array.items, value[i], `${prefix}${array.pointer}/${i}`, budget);
+      else explainInto(level.items, value[i], `${prefix}${array.pointer}/${i}`, budget);
     }
   }
 }

@@ -1,7 +1,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
-import { compileExplainer, explain, UNLISTED } from './bounded-errors.js';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import { compileExplainer, compileLevels, explain, type Explainer, UNLISTED } from './bounded-errors.js';
 import { isCleanBody, unmatchableParams, unstorableText } from './text-safety.js';
 import { inTimestampRange } from '../shared/timestamps.js';
 
@@ -82,48 +83,99 @@ function bounded(schema: object): object {
   return copy;
 }
 
-/** Validates against one schema: the value when valid, else its errors, bounded (bounded-errors.ts). */
-function schemaValidator(given: object, part: Part) {
+interface SchemaValidator {
+  /** The value's errors, bounded (bounded-errors.ts), or null when it is valid. */
+  errorsOf(value: unknown, checkText: boolean): ErrorObject[] | null;
+  /** Compiles what errorsOf would compile on first use, a piece per step. */
+  compileSteps(): Generator<void>;
+}
+
+/** Validates against one schema, compiled on first use. */
+function schemaValidator(given: object, part: Part): SchemaValidator {
   let schema: object | undefined;
   let check: ValidateFunction | undefined;
-  let explainer: ReturnType<typeof compileExplainer> | undefined;
-  return (value: unknown, checkText: boolean): ErrorObject[] | null => {
-    schema ??= bounded(given);
-    check ??= ajvFor(part, 'first').compile(schema);
-    const valid = check(value);
-    // Text PostgreSQL cannot store is refused for every part and every route (text-safety.ts);
-    // a JSON body whose raw text had no escape that could spell it is known clean already.
-    const text = !checkText || isCleanBody(value) ? [] : unstorableText(value);
-    if (valid && text.length === 0) return null;
-    if (valid) return text;
-    explainer ??= compileExplainer(schema, ajvFor(part, 'all'), ajvFor(part, 'first'));
-    return [...explain(explainer, value), ...text];
+  let explainer: Explainer | undefined;
+  const checker = () => (check ??= ajvFor(part, 'first').compile((schema ??= bounded(given))));
+  const explainerOf = () => (explainer ??= compileExplainer((schema ??= bounded(given)), ajvFor(part, 'all'), ajvFor(part, 'first')));
+  return {
+    errorsOf(value, checkText) {
+      const valid = checker()(value);
+      // Text PostgreSQL cannot store is refused for every part and every route (text-safety.ts);
+      // a JSON body whose raw text had no escape that could spell it is known clean already.
+      const text = !checkText || isCleanBody(value) ? [] : unstorableText(value);
+      if (valid && text.length === 0) return null;
+      if (valid) return text;
+      return [...explain(explainerOf(), value), ...text];
+    },
+    *compileSteps() {
+      checker();
+      yield;
+      yield* compileLevels(explainerOf());
+    },
   };
 }
 
 /**
  * Each route's validator is compiled when the route first validates, not at start: compiling
- * every schema of every route is a large share of a restart (docs/performance.md).
+ * every schema of every route is a large share of a restart (docs/performance.md). Compiling the
+ * largest (the sync's, with the levels that explain its errors) takes one turn of 100-200 ms, so
+ * a started server compiles them in idle turns (ValidatorWarmUp), a level per turn, before a
+ * request has to.
  */
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const kind: Part = httpPart === 'body' ? 'body' : 'other';
-  // Path parameters are made storable before they are validated (below): nothing to walk.
-  const checkText = httpPart !== 'params';
-  const errorsOf = schemaValidator(schema as object, kind);
-  const validate = (value: unknown) => {
-    const error = errorsOf(value, checkText);
-    return error === null ? { value } : { error: error as never };
+function compilerFor(warmUp?: ValidatorWarmUp): FastifySchemaCompiler<unknown> {
+  return ({ schema, httpPart }) => {
+    const kind: Part = httpPart === 'body' ? 'body' : 'other';
+    // Path parameters are made storable before they are validated (below): nothing to walk.
+    const checkText = httpPart !== 'params';
+    const validator = schemaValidator(schema as object, kind);
+    warmUp?.add(validator);
+    const validate = (value: unknown) => {
+      const error = validator.errorsOf(value, checkText);
+      return error === null ? { value } : { error: error as never };
+    };
+    if (httpPart === 'params') {
+      return (params: unknown) => validate(unmatchableParams(params as Record<string, unknown>) ?? params);
+    }
+    if (kind !== 'body') return validate;
+    return (data: unknown) => validate(data === undefined || data === null ? {} : data);
   };
-  if (httpPart === 'params') {
-    return (params: unknown) => validate(unmatchableParams(params as Record<string, unknown>) ?? params);
+}
+
+/** One route part's validator, compiled on first use (tests and tools). */
+export const validatorCompiler: FastifySchemaCompiler<unknown> = compilerFor();
+
+/** The validators one app built, compiled ahead of their first use by `run`. */
+export class ValidatorWarmUp {
+  private pending: SchemaValidator[] = [];
+  private running: Promise<void> | null = null;
+
+  add(validator: SchemaValidator): void {
+    this.pending.push(validator);
   }
-  if (kind !== 'body') return validate;
-  return (data: unknown) => validate(data === undefined || data === null ? {} : data);
-};
+
+  /**
+   * Compiles every validator not yet compiled, a piece per turn of the event loop (about 0.6 s of
+   * one core in all, the longest piece under 100 ms), and only while `busy` says no request came
+   * lately: under load the routes compile their own on first use, as they would without it. Once.
+   */
+  run(busy: () => boolean = () => false, waitMs = 100): Promise<void> {
+    return (this.running ??= (async () => {
+      for (const validator of this.pending) {
+        const steps = validator.compileSteps();
+        for (;;) {
+          while (busy()) await sleep(waitMs);
+          if (steps.next().done) break;
+          await nextTurn();
+        }
+      }
+      this.pending = [];
+    })());
+  }
+}
 
 /** The validator compiler as Fastify's schema controller takes it (for every route, every part of a request). */
 type ValidatorFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator'];
-export const validatorFactory = (() => validatorCompiler) as unknown as ValidatorFactory;
+export const validatorFactory = (warmUp: ValidatorWarmUp) => (() => compilerFor(warmUp)) as unknown as ValidatorFactory;
 
 const shortName = (name: string) => (name.length > 64 ? `${name.slice(0, 64)}…` : name);
 
@@ -254,7 +306,7 @@ function describe(e: ErrorObject, root: string): string {
 
 /** Validates input outside HTTP (the CLI) with the same schemas and messages as the routes. */
 export function assertValid<T>(schema: object, data: unknown): T {
-  const found = schemaValidator(schema, 'body')(data, true);
+  const found = schemaValidator(schema, 'body').errorsOf(data, true);
   if (found) throw Object.assign(new Error('Validation failed'), { errors: formatValidationErrors(found, 'input') });
   return data as T;
 }

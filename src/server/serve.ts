@@ -20,6 +20,9 @@ const CLAIM_WAIT_MS = 5_000;
 const LOG_BUFFER_CHARS = 4096;
 const LOG_FLUSH_MS = 100;
 
+// The validators' warm-up (validation.ts) waits until no request has come for this long.
+const WARM_UP_QUIET_MS = 100;
+
 export interface RunningServer {
   url: string;
   close(): Promise<void>;
@@ -89,7 +92,7 @@ async function serveDatabase(config: Config, db: Database, lock: DataDirLock | n
   // pino flushes its asynchronous destinations on exit, not a buffered synchronous one: the lines
   // of the last 100 ms (the shutdown's among them, or a crash's) go out here.
   if (logStream) process.once('exit', () => logStream.flushSync());
-  const { app } = await buildApp({ config, db, logStream });
+  const { app, warmUp } = await buildApp({ config, db, logStream });
   db.onFeedChange?.((listening, err) => {
     if (listening) app.log.info('change feed listening: memos follow other instances');
     else app.log.warn({ err }, 'change feed down: every request reads from the database until it is back');
@@ -115,6 +118,12 @@ async function serveDatabase(config: Config, db: Database, lock: DataDirLock | n
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   if (lock) writeServerNote(config.dataDir, { pid: process.pid, url });
   app.log.info({ url, engine: db.engine }, 'carta is serving');
+  // Once serving, in quiet moments: a request that comes first compiles its own validator.
+  let lastRequest = 0;
+  app.server.on('request', () => {
+    lastRequest = performance.now();
+  });
+  warmUp.run(() => performance.now() - lastRequest < WARM_UP_QUIET_MS).catch((err: unknown) => app.log.error({ err }, 'validator warm-up failed'));
 
   let closing: Promise<void> | null = null;
   const close = () =>

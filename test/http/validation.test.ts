@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../../src/http/schemas/common.js';
 import { noteParsedBody } from '../../src/http/text-safety.js';
-import { assertValid, fieldPath, formatValidationErrors, validatorCompiler } from '../../src/http/validation.js';
+import type { ErrorObject } from 'ajv';
+import { assertValid, fieldPath, formatValidationErrors, validatorCompiler, validatorFactory, ValidatorWarmUp } from '../../src/http/validation.js';
 
 /** Validates like a route does and returns the errors[] entries (empty when valid). */
 function check(schema: object, data: unknown, httpPart: 'body' | 'querystring' = 'body', root = 'body'): string[] {
@@ -262,5 +263,24 @@ describe('bounded validation (issue 33)', () => {
 
   it('still reports a nested range rule under an anyOf', () => {
     assert.deepEqual(check(Body, { products: [{ externalId: 'a', salePriceMinor: -1 }] }), ['products[0].salePriceMinor must be >= 0']);
+  });
+});
+
+describe('validator warm-up', () => {
+  it('compiles every validator and the levels that explain its errors, waiting while busy, and explains as before', async () => {
+    const schema = Type.Object({
+      items: Type.Array(Type.Object({ name: Type.String({ maxLength: 3 }), options: Type.Array(Type.Object({ n: Type.Integer({ minimum: 0 }) })) }), { maxItems: 10 }),
+    }, { additionalProperties: false });
+    const warmUp = new ValidatorWarmUp();
+    const compile = (validatorFactory(warmUp) as unknown as () => typeof validatorCompiler)();
+    const warmed = compile({ schema, httpPart: 'body', method: 'POST', url: '/x' }) as (d: unknown) => { error?: ErrorObject[] };
+    const cold = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/x' }) as (d: unknown) => { error?: ErrorObject[] };
+    let busyCalls = 0;
+    await warmUp.run(() => (busyCalls += 1) <= 2, 1);
+    assert.ok(busyCalls > 2, 'asked whether the server is busy before each piece');
+    const bad = { items: [{ name: 'long', options: [{ n: -1 }] }, { name: 'ok', options: [] }] };
+    assert.deepEqual(formatValidationErrors(warmed(bad).error ?? []), formatValidationErrors(cold(bad).error ?? []));
+    assert.deepEqual(formatValidationErrors(warmed(bad).error ?? []), ['items[0].name must be at most 3 characters', 'items[0].options[0].n must be >= 0']);
+    assert.equal(warmed({ items: [] }).error, undefined);
   });
 });
