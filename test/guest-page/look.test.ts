@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import axe from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { BADGE_COLORS, cardStyleOf } from '../../src/modules/guest-page/page.render.js';
 import { tableLabel, uiStrings } from '../../src/modules/guest-page/shared/strings.js';
@@ -13,13 +11,11 @@ import { call, startApp, type TestApp } from '../helpers/app.js';
 import { GUEST_PAGE_MENU, patchSettings, setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
 import { makeImage, toBase64 } from '../helpers/images.js';
 import { expectStatus, orderBody, publish } from '../helpers/orders.js';
+import { CHROMIUM, CHROMIUM_ARGS, lookShotsDir, openPhone, PHONE, seriousViolations, skipWithoutChromium } from './chromium.js';
 
 // The guest page's look (issue 38, decisions 18): the three card styles, badges in their colour,
 // the venue's accent colour through a stylesheet of this origin, and a table's name as written.
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
-const PHONE = { width: 390, height: 844 };
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CSS_SOURCE = path.join(ROOT, 'web/guest/guest.css');
 const STYLES = ['premium', 'compact', 'minimalism'] as const;
@@ -77,9 +73,7 @@ describe('badge colours and names (issue 38)', () => {
   });
 });
 
-const chromiumMissing = !fs.existsSync(CHROMIUM);
-
-describe('the guest page look in Chromium (issue 38)', { skip: chromiumMissing ? `${CHROMIUM} is not installed (.ci/run installs it)` : false, timeout: 240_000 }, () => {
+describe('the guest page look in Chromium (issue 38)', { skip: skipWithoutChromium, timeout: 240_000 }, () => {
   let t: TestApp;
   let origin: string;
   let mediaOrigin: string;
@@ -90,7 +84,7 @@ describe('the guest page look in Chromium (issue 38)', { skip: chromiumMissing ?
   const contexts: BrowserContext[] = [];
 
   before(async () => {
-    shots = fs.mkdtempSync(path.join(os.tmpdir(), 'carta-look-'));
+    shots = lookShotsDir();
     t = await startApp();
     origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
     mediaOrigin = new URL(t.config.mediaPublicUrl).origin;
@@ -111,31 +105,9 @@ describe('the guest page look in Chromium (issue 38)', { skip: chromiumMissing ?
 
   /** A phone-sized page that reaches the test server only; images of the media origin come from it too. */
   async function open(url: string): Promise<{ page: Page; problems: string[] }> {
-    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1, locale: 'en-US' });
-    contexts.push(context);
-    await context.route((u) => u.origin !== origin, async (route) => {
-      const u = new URL(route.request().url());
-      if (u.origin !== mediaOrigin) return route.abort();
-      const res = await fetch(`${origin}${u.pathname}`);
-      return route.fulfill({ status: res.status, contentType: res.headers.get('content-type') ?? undefined, body: Buffer.from(await res.arrayBuffer()) });
-    });
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-    });
-    const response = await page.goto(url);
-    assert.equal(response?.status(), 200, url);
-    return { page, problems };
-  }
-
-  async function seriousViolations(page: Page): Promise<string[]> {
-    if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(axe.source);
-    return page.evaluate<string[]>(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => v.impact + ' ' + v.id + ': ' + v.help + ' -> ' + v.nodes.slice(0, 3).map((n) => n.html.slice(0, 160) + ' [' + n.failureSummary + ']').join(' | ')))`);
+    const visit = await openPhone(browser, url, { origin, mediaOrigin });
+    contexts.push(visit.context);
+    return visit;
   }
 
   /** Every card's width and its photo's rendered box (null without one), and the list's style class. */

@@ -145,7 +145,10 @@ export function checkoutForm(t: UiStrings) {
     for (const name of NEEDED[type]) {
       const input = form.elements.namedItem(name) as HTMLInputElement | null;
       const message = need[name as ContactField];
-      if (input && message && input.value.trim() === '') first ??= mark(name, message);
+      if (!input || !message || input.value.trim() !== '') continue;
+      // Every empty one is marked; focus goes to the first.
+      const marked = mark(name, message);
+      first ??= marked;
     }
     if (first) summarise(first, []);
     return first === null;

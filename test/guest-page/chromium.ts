@@ -1,0 +1,63 @@
+// What the guest page's Chromium tests share: Debian's Chromium and its flags, the phone they
+// emulate, axe-core's serious and critical findings, and where screenshots for review go.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import assert from 'node:assert/strict';
+import axe from 'axe-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+export const PHONE = { width: 390, height: 844 };
+export const chromiumMissing = !fs.existsSync(CHROMIUM);
+export const skipWithoutChromium = chromiumMissing ? `${CHROMIUM} is not installed (.ci/run installs it)` : false;
+
+/**
+ * The look's screenshots at 390x844 (card styles, the dialog, the cart, the status page, English
+ * and Arabic), for a human to review: one directory outside the repository, never committed.
+ */
+export function lookShotsDir(): string {
+  const dir = path.join(os.tmpdir(), 'carta-guest-look');
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** axe-core in the page: the serious and critical violations, readable. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(axe.source);
+  return page.evaluate<string[]>(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => v.impact + ' ' + v.id + ': ' + v.help + ' -> ' + v.nodes.slice(0, 3).map((n) => n.html.slice(0, 160) + ' [' + n.failureSummary + ']').join(' | ')))`);
+}
+
+export interface PhoneVisit {
+  page: Page;
+  context: BrowserContext;
+  /** Script errors and console errors the page should not have. */
+  problems: string[];
+}
+
+/**
+ * A fresh phone-sized context (touch on, empty storage) that reaches the test server only; images
+ * of the media origin are served from it. The caller closes the context.
+ */
+export async function openPhone(browser: Browser, url: string, servers: { origin: string; mediaOrigin: string }): Promise<PhoneVisit> {
+  const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1, hasTouch: true, locale: 'en-US' });
+  await context.route((u) => u.origin !== servers.origin, async (route) => {
+    const u = new URL(route.request().url());
+    if (u.origin !== servers.mediaOrigin) return route.abort();
+    const res = await fetch(`${servers.origin}${u.pathname}`);
+    return route.fulfill({ status: res.status, contentType: res.headers.get('content-type') ?? undefined, body: Buffer.from(await res.arrayBuffer()) });
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  const response = await page.goto(url);
+  assert.equal(response?.status(), 200, url);
+  return { page, context, problems };
+}
