@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
 import axe from 'axe-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startApp, type TestApp } from '../helpers/app.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
@@ -60,4 +61,31 @@ export async function openPhone(browser: Browser, url: string, servers: { origin
   const response = await page.goto(url);
   assert.equal(response?.status(), 200, url);
   return { page, context, problems };
+}
+
+/** The app listening on a port, Chromium, and the phone contexts a suite opened (closed with it). */
+export class GuestBrowser {
+  private readonly contexts: BrowserContext[] = [];
+
+  private constructor(readonly t: TestApp, readonly origin: string, readonly mediaOrigin: string, readonly browser: Browser) {}
+
+  static async start(): Promise<GuestBrowser> {
+    const t = await startApp();
+    const origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    return new GuestBrowser(t, origin, new URL(t.config.mediaPublicUrl).origin, browser);
+  }
+
+  /** A phone at `url` (openPhone), closed with the suite. */
+  async open(url: string): Promise<PhoneVisit> {
+    const visit = await openPhone(this.browser, url, { origin: this.origin, mediaOrigin: this.mediaOrigin });
+    this.contexts.push(visit.context);
+    return visit;
+  }
+
+  async close(): Promise<void> {
+    for (const context of this.contexts) await context.close().catch(() => undefined);
+    await this.browser.close();
+    await this.t.close();
+  }
 }

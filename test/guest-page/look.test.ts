@@ -3,15 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { BADGE_COLORS, cardStyleOf } from '../../src/modules/guest-page/page.render.js';
 import { tableLabel, uiStrings } from '../../src/modules/guest-page/shared/strings.js';
 import { AA_CONTRAST, contrastRatio } from '../../src/shared/contrast.js';
-import { call, startApp, type TestApp } from '../helpers/app.js';
+import { call, type TestApp } from '../helpers/app.js';
 import { GUEST_PAGE_MENU, patchSettings, setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
 import { makeImage, toBase64 } from '../helpers/images.js';
 import { expectStatus, orderBody, publish } from '../helpers/orders.js';
-import { CHROMIUM, CHROMIUM_ARGS, lookShotsDir, openPhone, PHONE, seriousViolations, skipWithoutChromium } from './chromium.js';
+import { GuestBrowser, lookShotsDir, PHONE, seriousViolations, skipWithoutChromium } from './chromium.js';
 
 // The guest page's look (issue 38, decisions 18): the three card styles, badges in their colour,
 // the venue's accent colour through a stylesheet of this origin, and a table's name as written.
@@ -74,21 +74,17 @@ describe('badge colours and names (issue 38)', () => {
 });
 
 describe('the guest page look in Chromium (issue 38)', { skip: skipWithoutChromium, timeout: 240_000 }, () => {
+  let lab: GuestBrowser;
   let t: TestApp;
   let origin: string;
-  let mediaOrigin: string;
-  let browser: Browser;
   let g: GuestPageFixture;
   /** Screenshots for a human to look at (not committed). */
   let shots: string;
-  const contexts: BrowserContext[] = [];
 
   before(async () => {
     shots = lookShotsDir();
-    t = await startApp();
-    origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    mediaOrigin = new URL(t.config.mediaPublicUrl).origin;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    lab = await GuestBrowser.start();
+    ({ t, origin } = lab);
     g = await setUpGuestPage(t.app, LOOK_MENU);
     // Square photos (the media rules take square ones only) on three dishes.
     for (const [ref, size] of [['burger', [600, 600]], ['fries', [600, 600]], ['dish-purple', [600, 600]]] as const) {
@@ -97,18 +93,10 @@ describe('the guest page look in Chromium (issue 38)', { skip: skipWithoutChromi
     }
     await publish(t.app, g.v);
   });
-  after(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
-    await t?.close();
-  });
+  after(() => lab?.close());
 
   /** A phone-sized page that reaches the test server only; images of the media origin come from it too. */
-  async function open(url: string): Promise<{ page: Page; problems: string[] }> {
-    const visit = await openPhone(browser, url, { origin, mediaOrigin });
-    contexts.push(visit.context);
-    return visit;
-  }
+  const open = (url: string): Promise<{ page: Page; problems: string[] }> => lab.open(url);
 
   /** Every card's width and its photo's rendered box (null without one), and the list's style class. */
   // `ratio` is the image's own height over width (its width and height attributes, from the stored variant).

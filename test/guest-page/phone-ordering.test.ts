@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { When } from '../../src/modules/guest-page/shared/availability.js';
 import { fill, uiStrings } from '../../src/modules/guest-page/shared/strings.js';
-import { call, startApp, type TestApp } from '../helpers/app.js';
+import { call, type TestApp } from '../helpers/app.js';
 import { patchSettings, setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
 import { makeImage, toBase64 } from '../helpers/images.js';
 import { driveTo, expectStatus, patchStatus } from '../helpers/orders.js';
-import { CHROMIUM, CHROMIUM_ARGS, lookShotsDir, openPhone, PHONE, seriousViolations, skipWithoutChromium, type PhoneVisit } from './chromium.js';
+import { GuestBrowser, lookShotsDir, PHONE, seriousViolations, skipWithoutChromium, type PhoneVisit } from './chromium.js';
 
 // The guest page's second round on a phone (issue 38): the venue's logo in the header and a banner
 // carousel to swipe, a dialog whose required choice comes chosen, a cart at a table that asks only
@@ -23,20 +23,16 @@ const ZONE = 'Europe/Madrid';
 const PREP_MINUTES = 20;
 
 describe('ordering on a phone (issue 38)', { skip: skipWithoutChromium, timeout: 240_000 }, () => {
+  let lab: GuestBrowser;
   let t: TestApp;
   let origin: string;
-  let mediaOrigin: string;
-  let browser: Browser;
   let g: GuestPageFixture;
   let shots: string;
-  const contexts: BrowserContext[] = [];
 
   before(async () => {
     shots = lookShotsDir();
-    t = await startApp();
-    origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    mediaOrigin = new URL(t.config.mediaPublicUrl).origin;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    lab = await GuestBrowser.start();
+    ({ t, origin } = lab);
     g = await setUpGuestPage(t.app);
     await patchSettings(t.app, g.v, { timezone: ZONE, orderConfig: { prepTimeMinutes: PREP_MINUTES } });
     expectStatus(await call(t.app, 'POST', '/v1/logo', { key: g.v.key, body: { base64: toBase64(await makeImage(400, 400, 'png')) } }), 201);
@@ -44,17 +40,9 @@ describe('ordering on a phone (issue 38)', { skip: skipWithoutChromium, timeout:
       expectStatus(await call(t.app, 'POST', '/v1/banners', { key: g.v.key, body: { title, subtitle: 'Ask at the counter' } }), 201);
     }
   });
-  after(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
-    await t?.close();
-  });
+  after(() => lab?.close());
 
-  async function open(url: string): Promise<PhoneVisit> {
-    const visit = await openPhone(browser, url, { origin, mediaOrigin });
-    contexts.push(visit.context);
-    return visit;
-  }
+  const open = (url: string): Promise<PhoneVisit> => lab.open(url);
 
   /** The order just placed. */
   async function newestOrder(): Promise<any> {
