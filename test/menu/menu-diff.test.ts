@@ -4,7 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import { menuFixture, mutate, type SyncBody } from '../../bench/workload.js';
 import type { MediaImageView } from '../../src/modules/media/media.schemas.js';
 import type { MenuDocumentValue, ProductViewValue } from '../../src/modules/menu/menu.schemas.js';
-import { diffMenus } from '../../src/modules/menu/menu-diff.js';
+import { documentSlices } from '../../src/modules/menu/document-slices.js';
+import { diffMenus as diffDocuments, diffSerialized } from '../../src/modules/menu/menu-diff.js';
 import type { MenuDiffSectionsValue } from '../../src/modules/menu/publications.schemas.js';
 import { call, createVenue, startApp, syncOk, type TestApp, type VenueFixture } from '../helpers/app.js';
 
@@ -121,6 +122,13 @@ function reversedKeys<T>(v: T): T {
   if (Array.isArray(v)) return v.map(reversedKeys) as T;
   if (v === null || typeof v !== 'object') return v;
   return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversedKeys(x)])) as T;
+}
+
+/** The diff of two documents, which the diff of their serialised bytes (what the service runs) must equal. */
+function diffMenus(from: MenuDocumentValue, to: MenuDocumentValue): MenuDiffSectionsValue {
+  const diff = diffDocuments(from, to);
+  assert.deepEqual(diffSerialized(Buffer.from(JSON.stringify(from)), Buffer.from(JSON.stringify(to))), diff);
+  return diff;
 }
 
 const changedProducts = (from: ProductViewValue[], to: ProductViewValue[]) => diffMenus(doc({ products: from }), doc({ products: to })).products;
@@ -503,14 +511,16 @@ describe('diffMenus on menus read through the app', () => {
 
     // The best of three runs after a warm-up: the cost of the diff, not of the other work on the machine.
     const timed = (a: MenuDocumentValue, b: MenuDocumentValue) => {
-      diffMenus(a, b);
+      diffDocuments(a, b);
       let ms = Infinity;
       let diff = EMPTY;
       for (let run = 0; run < 3; run += 1) {
         const started = performance.now();
-        diff = diffMenus(a, b);
+        diff = diffDocuments(a, b);
         ms = Math.min(ms, performance.now() - started);
       }
+      // The service's diff, on the documents' bytes, agrees.
+      assert.deepEqual(diffSerialized(Buffer.from(JSON.stringify(a)), Buffer.from(JSON.stringify(b))), diff);
       return { diff, ms };
     };
     const changed = timed(from, to);
@@ -527,5 +537,26 @@ describe('diffMenus on menus read through the app', () => {
     assert.equal(defaulted.diff.products.changed.length, mutation.changed);
 
     ctx.diagnostic(`2,000 products: changed ${changed.ms.toFixed(1)} ms, equal ${equal.ms.toFixed(1)} ms, old snapshot ${defaulted.ms.toFixed(1)} ms`);
+  });
+});
+
+describe('documentSlices', () => {
+  it('finds each section item by its own externalId (else id) and keeps its bytes, whatever its strings hold', () => {
+    const tricky = 'a "quoted" {brace} [bracket] \\ back\\slash "externalId":"x" é 😀';
+    const d = doc({
+      categories: [category('c1', { name: tricky }), category(null)],
+      ingredients: [ingredient('i"1', { translations: { es: { name: '}]' } } })],
+      products: [product('p1', { description: tricky }), product('p2', { externalId: null, id: 'prod-id-2' })],
+    });
+    const text = JSON.stringify(d);
+    for (const bytes of [Buffer.from(text), Buffer.from(JSON.stringify(d, null, 2))]) {
+      const slices = documentSlices(bytes);
+      assert.deepEqual(slices.categories.map((s) => s.ref), ['c1', 'cat-id-null']);
+      assert.deepEqual(slices.ingredients.map((s) => s.ref), ['i"1']);
+      // Nested externalIds (ingredients, options) are not the product's.
+      assert.deepEqual(slices.products.map((s) => s.ref), ['p1', 'prod-id-2']);
+      assert.deepEqual(slices.products.map((s) => JSON.parse(s.bytes.toString())), d.products);
+      assert.deepEqual(slices.categories.map((s) => JSON.parse(s.bytes.toString())), d.categories);
+    }
   });
 });

@@ -3,7 +3,8 @@
 import { jsonEqual, stableStringify } from '../../stable-json.js';
 import { urlFile } from '../media/stored-image.js';
 import type { MenuDocumentValue, ProductViewValue } from './menu.schemas.js';
-import { withReadDefaults } from './menu.views.js';
+import { documentSlices, type ItemSlice } from './document-slices.js';
+import { ingredientWithDefaults, productWithDefaults, withReadDefaults } from './menu.views.js';
 import type { MenuDiffSectionsValue, SectionDiffValue } from './publications.schemas.js';
 
 type CategoryView = MenuDocumentValue['categories'][number];
@@ -223,29 +224,42 @@ const PRODUCT_FIELDS = compared<ProductViewValue>({
 
 const refOf = (item: { id: string; externalId: string | null }): string => item.externalId ?? item.id;
 
+/** An item of a section as a diff reads it: its ref, its serialised bytes when known, and the item. */
+interface Entry<T> {
+  ref: string;
+  bytes?: Buffer;
+  item(): T;
+}
+
+const entriesOf = <T extends { id: string; externalId: string | null }>(items: T[]): Entry<T>[] =>
+  items.map((item) => ({ ref: refOf(item), item: () => item }));
+
 /**
  * Items match by ref. `added` and `changed` follow the order of `to`, `removed` that of `from`:
- * each is its document's menu order (decisions 3), so a section reads like the menu.
+ * each is its document's menu order (decisions 3), so a section reads like the menu. Two items
+ * serialised to the same bytes are the same; any others are compared field by field.
  */
-function diffSection<T extends { id: string; externalId: string | null }>(from: T[], to: T[], fields: Compared<T>): SectionDiffValue {
-  const before = new Map<string, T>();
-  for (const item of from) before.set(refOf(item), item);
+function diffSection<T>(from: Entry<T>[], to: Entry<T>[], fields: Compared<T>): SectionDiffValue {
+  const before = new Map<string, Entry<T>>();
+  for (const entry of from) before.set(entry.ref, entry);
   const matched = new Set<string>();
   const added: string[] = [];
   const changed: SectionDiffValue['changed'] = [];
-  for (const item of to) {
-    const ref = refOf(item);
+  for (const entry of to) {
+    const { ref } = entry;
     const old = before.get(ref);
     if (old === undefined) {
       added.push(ref);
       continue;
     }
     matched.add(ref);
+    if (old.bytes !== undefined && entry.bytes !== undefined && old.bytes.equals(entry.bytes)) continue;
+    const [a, b] = [old.item(), entry.item()];
     let differing: string[] | undefined;
-    for (const { name, same } of fields) if (!same(old[name], item[name])) (differing ??= []).push(name);
+    for (const { name, same } of fields) if (!same(a[name], b[name])) (differing ??= []).push(name);
     if (differing) changed.push({ ref, fields: differing });
   }
-  const removed = from.map(refOf).filter((ref) => !matched.has(ref));
+  const removed = from.map((e) => e.ref).filter((ref) => !matched.has(ref));
   return { added, removed, changed };
 }
 
@@ -258,8 +272,26 @@ export function diffMenus(from: MenuDocumentValue, to: MenuDocumentValue): MenuD
   const a = withReadDefaults(from);
   const b = withReadDefaults(to);
   return {
-    categories: diffSection(a.categories, b.categories, CATEGORY_FIELDS),
-    ingredients: diffSection(a.ingredients, b.ingredients, INGREDIENT_FIELDS),
-    products: diffSection(a.products, b.products, PRODUCT_FIELDS),
+    categories: diffSection(entriesOf(a.categories), entriesOf(b.categories), CATEGORY_FIELDS),
+    ingredients: diffSection(entriesOf(a.ingredients), entriesOf(b.ingredients), INGREDIENT_FIELDS),
+    products: diffSection(entriesOf(a.products), entriesOf(b.products), PRODUCT_FIELDS),
+  };
+}
+
+function slicedEntries<T>(slices: ItemSlice[], withDefaults: (item: T) => T): Entry<T>[] {
+  return slices.map(({ ref, bytes }) => ({ ref, bytes, item: () => withDefaults(JSON.parse(bytes.toString('utf8')) as T) }));
+}
+
+/**
+ * diffMenus on two serialised documents, which parses only the items whose bytes differ
+ * (document-slices.ts): unchanged items of two reads of one venue's menus are the same bytes.
+ */
+export function diffSerialized(from: Buffer, to: Buffer): MenuDiffSectionsValue {
+  const [a, b] = [documentSlices(from), documentSlices(to)];
+  const same = <T>(item: T) => item;
+  return {
+    categories: diffSection(slicedEntries<CategoryView>(a.categories, same), slicedEntries<CategoryView>(b.categories, same), CATEGORY_FIELDS),
+    ingredients: diffSection(slicedEntries(a.ingredients, ingredientWithDefaults), slicedEntries(b.ingredients, ingredientWithDefaults), INGREDIENT_FIELDS),
+    products: diffSection(slicedEntries(a.products, productWithDefaults), slicedEntries(b.products, productWithDefaults), PRODUCT_FIELDS),
   };
 }

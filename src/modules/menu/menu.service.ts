@@ -29,6 +29,9 @@ export function publicationDocument(db: Queryable, venueId: string, publicationI
   return publications.findPublicationDocument(db, venueId, publicationId);
 }
 
+/** A menu a diff or a read names: the draft, the latest publication, or a publication by id. */
+export type MenuRef = 'draft' | 'published' | { publicationId: string };
+
 interface ReadVersion {
   key: string;
   categories: ScheduledCategory[];
@@ -85,18 +88,30 @@ export class MenuService {
    * PUBLICATION_NOT_FOUND. The draft and the latest publication are parsed from the read's cached
    * bytes, a fraction of the cost of building the document again from its rows.
    */
-  async documentOf(venue: VenueContext, which: 'draft' | 'published' | { publicationId: string }): Promise<MenuDocumentValue> {
-    if (typeof which === 'object') {
-      if (!isUuid(which.publicationId)) throw errors.publicationNotFound();
-      const state = await this.states.get(venue.venueId, { venueId: venue.venueId }, () => menu.getMenuState(this.db, venue.venueId));
-      if (which.publicationId.toLowerCase() !== state.latest_publication_id) {
-        const text = await publications.findPublicationDocument(this.db, venue.venueId, which.publicationId);
-        if (text === null) throw errors.publicationNotFound();
-        return withReadDefaults(JSON.parse(text) as MenuDocumentValue);
-      }
-      which = 'published';
-    }
-    return JSON.parse((await this.read(venue, which)).body.toString('utf8')) as MenuDocumentValue;
+  async documentOf(venue: VenueContext, which: MenuRef): Promise<MenuDocumentValue> {
+    const found = await this.locate(venue, which);
+    const text = typeof found === 'object' ? found.text : (await this.read(venue, found)).body.toString('utf8');
+    return withReadDefaults(JSON.parse(text) as MenuDocumentValue);
+  }
+
+  /**
+   * A menu's document serialised: the draft and the latest publication as their cached reads send
+   * them (with availability), an older publication as stored (without).
+   */
+  async serializedOf(venue: VenueContext, which: MenuRef): Promise<Buffer> {
+    const found = await this.locate(venue, which);
+    return typeof found === 'object' ? Buffer.from(found.text, 'utf8') : (await this.read(venue, found)).body;
+  }
+
+  /** The draft or the latest publication, read through the cache; or an older publication's stored text. */
+  private async locate(venue: VenueContext, which: MenuRef): Promise<'draft' | 'published' | { text: string }> {
+    if (typeof which !== 'object') return which;
+    if (!isUuid(which.publicationId)) throw errors.publicationNotFound();
+    const state = await this.states.get(venue.venueId, { venueId: venue.venueId }, () => menu.getMenuState(this.db, venue.venueId));
+    if (which.publicationId.toLowerCase() === state.latest_publication_id) return 'published';
+    const text = await publications.findPublicationDocument(this.db, venue.venueId, which.publicationId);
+    if (text === null) throw errors.publicationNotFound();
+    return { text };
   }
 
   /** A menu version's document as stored or built, without availability. */

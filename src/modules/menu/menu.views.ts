@@ -132,33 +132,42 @@ export function menuDocument(
   };
 }
 
+type IngredientView = MenuDocumentValue['ingredients'][number];
+
+/** An ingredient of a snapshot published before food information: its allergens read [] (decisions 14). */
+export function ingredientWithDefaults(i: IngredientView): IngredientView {
+  return i.allergens !== undefined ? i : { ...i, allergens: [] };
+}
+
 /**
- * A stored snapshot in today's read shape: a snapshot published before food information existed
- * reads its lists as [] and its values as null (decisions 14: unset fields), one published before
- * modifier rules reads each group's type defaults and no default option (decisions 15).
+ * A product of a snapshot published before food information reads its lists as [] and its values
+ * as null (decisions 14: unset fields); one published before modifier rules reads each group's type
+ * defaults and no default option (decisions 15).
  */
+export function productWithDefaults(p: ProductViewValue): ProductViewValue {
+  if (p.allergens !== undefined && p.modifierGroups.every((g) => g.minSelections !== undefined)) return p;
+  return {
+    ...p,
+    modifierGroups: p.modifierGroups.map((g) => ({
+      ...g,
+      ...rulesOf(g),
+      options: g.options.map((o) => ({ ...o, allergens: o.allergens ?? [], isDefault: o.isDefault ?? false })),
+    })),
+    allergens: p.allergens ?? [],
+    effectiveAllergens: p.effectiveAllergens ?? [],
+    mayContain: p.mayContain ?? [],
+    dietaryLabels: p.dietaryLabels ?? [],
+    spiceLevel: p.spiceLevel ?? null,
+    calories: p.calories ?? null,
+    nutrition: p.nutrition ?? null,
+  };
+}
+
+/** A stored snapshot in today's read shape (ingredientWithDefaults, productWithDefaults). */
 export function withReadDefaults(doc: MenuDocumentValue): MenuDocumentValue {
   const current =
     doc.ingredients.every((i) => i.allergens !== undefined) &&
     doc.products.every((p) => p.allergens !== undefined && p.modifierGroups.every((g) => g.minSelections !== undefined));
   if (current) return doc;
-  return {
-    ...doc,
-    ingredients: doc.ingredients.map((i) => ({ ...i, allergens: i.allergens ?? [] })),
-    products: doc.products.map((p) => ({
-      ...p,
-      modifierGroups: p.modifierGroups.map((g) => ({
-        ...g,
-        ...rulesOf(g),
-        options: g.options.map((o) => ({ ...o, allergens: o.allergens ?? [], isDefault: o.isDefault ?? false })),
-      })),
-      allergens: p.allergens ?? [],
-      effectiveAllergens: p.effectiveAllergens ?? [],
-      mayContain: p.mayContain ?? [],
-      dietaryLabels: p.dietaryLabels ?? [],
-      spiceLevel: p.spiceLevel ?? null,
-      calories: p.calories ?? null,
-      nutrition: p.nutrition ?? null,
-    })),
-  };
+  return { ...doc, ingredients: doc.ingredients.map(ingredientWithDefaults), products: doc.products.map(productWithDefaults) };
 }

@@ -9,17 +9,17 @@ import { scheduledCategories, withAvailability } from '../availability/item-avai
 import type { MediaService } from '../media/media.service.js';
 import * as menu from './menu.repository.js';
 import type { MenuDocumentValue } from './menu.schemas.js';
-import type { MenuService } from './menu.service.js';
+import type { MenuRef, MenuService } from './menu.service.js';
 import { withReadDefaults } from './menu.views.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import type { VenueContext } from '../venues/api-keys.service.js';
-import { diffMenus } from './menu-diff.js';
+import { diffSerialized } from './menu-diff.js';
 import * as publications from './publications.repository.js';
 import type { MenuDiffValue, RestoreInput, RestoreResult } from './publications.schemas.js';
 import { restorePlan } from './restore-plan.js';
 
 /** A menu a diff names: `draft`, `published` or a publication id. */
-function menuRef(value: string): 'draft' | 'published' | { publicationId: string } {
+function menuRef(value: string): MenuRef {
   return value === 'draft' || value === 'published' ? value : { publicationId: value };
 }
 
@@ -49,9 +49,9 @@ export class PublicationsService {
 
   async diff(venue: VenueContext, from = 'published', to = 'draft'): Promise<MenuDiffValue> {
     // One after the other: when both are missing, the answer names `from`'s.
-    const before = await this.menu.documentOf(venue, menuRef(from));
-    const after = await this.menu.documentOf(venue, menuRef(to));
-    return { from, to, ...diffMenus(before, after) };
+    const before = await this.menu.serializedOf(venue, menuRef(from));
+    const after = await this.menu.serializedOf(venue, menuRef(to));
+    return { from, to, ...diffSerialized(before, after) };
   }
 
   /**
