@@ -223,18 +223,44 @@ export function cartaEnv(e: EngineEnv, env: Record<string, string> = {}): Record
   };
 }
 
-export async function startCarta(e: EngineEnv, port: number, env: Record<string, string> = {}): Promise<{ server: Server; readyMs: number }> {
+/** Where a start's time went, as the server logs it ('carta is serving', src/server/serve.ts). */
+export type StartMs = Record<'load' | 'open' | 'migrate' | 'listen', number>;
+
+/**
+ * Starts a server and waits for /ready. With `startLine`, the server logs at info and its
+ * 'carta is serving' line is read for `startMs` (its other lines are discarded).
+ */
+export async function startCarta(
+  e: EngineEnv,
+  port: number,
+  env: Record<string, string> = {},
+  options: { startLine?: boolean } = {},
+): Promise<{ server: Server; readyMs: number; startMs?: StartMs }> {
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(root, 'bin/carta.js'), 'serve'], {
-    env: { ...process.env, ...cartaEnv(e, env), PORT: String(port) },
+    env: { ...process.env, ...cartaEnv(e, options.startLine ? { ...env, LOG_LEVEL: 'info' } : env), PORT: String(port) },
     // At LOG_LEVEL=info the access log writes a line per request: to /dev/null, as a log shipper
     // would take it, not through this terminal.
-    stdio: ['ignore', env.LOG_LEVEL === 'info' ? 'ignore' : 'inherit', 'inherit'],
+    stdio: ['ignore', options.startLine ? 'pipe' : env.LOG_LEVEL === 'info' ? 'ignore' : 'inherit', 'inherit'],
+  });
+  // The line may come after /ready answers: the log is flushed every 100 ms (src/server/log-buffer.ts).
+  const startLine = new Promise<StartMs | undefined>((resolve) => {
+    if (!child.stdout) return resolve(undefined);
+    let pending = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      pending += chunk.toString('utf8');
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      const line = lines.find((l) => l.includes('"carta is serving"'));
+      if (line) resolve((JSON.parse(line) as { startMs: StartMs }).startMs);
+    });
+    child.once('exit', () => resolve(undefined));
   });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/ready`);
+  const readyMs = performance.now() - started;
   measured.carta = child.pid as number;
-  return { server: { child, url }, readyMs: performance.now() - started };
+  return { server: { child, url }, readyMs, startMs: options.startLine ? await startLine : undefined };
 }
 
 /** One request, timed from send to the last byte; a string body is sent as is (already JSON). */

@@ -444,10 +444,14 @@ async function main(): Promise<void> {
       const db = await e.openServerDb();
       await seedOrders(db, orderVenues.map((v) => v.id));
       await db.close();
-      const restarted = await startCarta(e, port);
-      carta = restarted.server;
-      // The first served request after a restart on an existing data directory.
+      // The first served request after a restart on an existing data directory, logged at info
+      // for the start's own account of its time; then started again as every measured server is.
+      const restarted = await startCarta(e, port, {}, { startLine: true });
       absoluteMetric('restart on an existing PGlite data dir to first served request', restarted.readyMs, 'ms', '<=', 1000, restarted.readyMs <= 1000);
+      const s = restarted.startMs;
+      if (s) log(`restart: ${round(restarted.readyMs)} ms to /ready; the server's own account: code loaded ${s.load} ms, database opened ${s.open}, migrations checked ${s.migrate}, app built and listening ${s.listen}`);
+      await stop(restarted.server.child);
+      carta = (await startCarta(e, port)).server;
     } else {
       const db = await e.openServerDb();
       await seedOrders(db, orderVenues.map((v) => v.id));
