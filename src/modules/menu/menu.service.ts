@@ -10,7 +10,7 @@ import type { CachedBody, MenuCache } from './menu-cache.js';
 import * as menu from './menu.repository.js';
 import type { MenuDocumentValue, PublishResult } from './menu.schemas.js';
 import { nextTurn } from '../../next-turn.js';
-import { menuDocument, withReadDefaults } from './menu.views.js';
+import { menuDocumentInTurns, stringifyInTurns, withReadDefaults } from './menu.views.js';
 import { lockMenu } from '../../db/venue-locks.js';
 import { remember } from '../../lru.js';
 import { DAY_MS, PUBLICATION_RETENTION } from '../../limits.js';
@@ -118,7 +118,7 @@ export class MenuService {
   private async document(venue: VenueContext, state: menu.MenuStateRow, version: 'draft' | 'published'): Promise<MenuDocumentValue> {
     if (version === 'draft') {
       const rows = await menu.loadMenu(this.db, venue.venueId);
-      return menuDocument(rows, {
+      return menuDocumentInTurns(rows, {
         version: 'draft',
         publicationId: null,
         publishedAt: null,
@@ -150,7 +150,7 @@ export class MenuService {
     }
     const live = this.availability.stateNow(marks, read.categories);
     return this.cache.get(venue.venueId, version, this.cacheVersion(read, live), async () =>
-      JSON.stringify(withAvailability(doc ?? (await this.document(venue, state, version)), live)),
+      stringifyInTurns(withAvailability(doc ?? (await this.document(venue, state, version)), live)),
     );
   }
 
@@ -183,7 +183,7 @@ export class MenuService {
     const now = this.clock();
     const publishedAt = new Date(now).toISOString();
     // Image URLs are written into the snapshot as they are now; its blobs are kept while it exists.
-    const document = menuDocument(
+    const document = await menuDocumentInTurns(
       rows,
       { version: 'published', publicationId, publishedAt, currency: venue.currency, generatedAt: publishedAt },
       (image) => this.urls.view(venue.venueId, image),
@@ -194,10 +194,9 @@ export class MenuService {
       products: document.products.length,
     };
     const mediaKeys = [...new Set(rows.products.flatMap((p) => imageKeys(p.image)))];
-    // A large menu's document takes tens of milliseconds to build, to serialise and to send:
-    // three turns, not one (docs/security.md, "Bounded work").
-    await nextTurn();
-    const json = JSON.stringify(document);
+    // A large menu's document takes tens of milliseconds to build, to serialise and to send: turns
+    // of their own (docs/security.md, "Bounded work").
+    const json = await stringifyInTurns(document);
     await nextTurn();
     const { restoredFrom } = options;
     const productVersions = Object.fromEntries(rows.products.map((p) => [p.id, publications.productVersion(p)]));

@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { MenuDocumentValue } from '../../src/modules/menu/menu.schemas.js';
+import { stringifyInTurns } from '../../src/modules/menu/menu.views.js';
+
+// A large menu's document is serialised a slice of products per turn (docs/security.md): the text
+// must be JSON.stringify's, byte for byte, whatever the number of products.
+describe('stringifyInTurns', () => {
+  const doc = (n: number) =>
+    ({
+      version: 'draft',
+      publicationId: null,
+      publishedAt: null,
+      generatedAt: '2026-01-01T00:00:00.000Z',
+      currency: 'EUR',
+      categories: [{ id: 'c', name: 'Кава "x"' }],
+      ingredients: [],
+      products: Array.from({ length: n }, (_, i) => ({ id: `p${i}`, name: `Product ${i} 😀`, modifierGroups: [{ options: [{ n: i }] }] })),
+    }) as unknown as MenuDocumentValue;
+
+  it('gives JSON.stringify\'s text for 0, 1 and many products, across slice boundaries', async () => {
+    for (const n of [0, 1, 49, 50, 51, 120]) assert.equal(await stringifyInTurns(doc(n)), JSON.stringify(doc(n)), `${n} products`);
+  });
+
+  it('refuses a document whose products are not its last property', async () => {
+    const { products, ...rest } = doc(2);
+    await assert.rejects(stringifyInTurns({ products, ...rest } as MenuDocumentValue), /last property/);
+  });
+});
