@@ -11,6 +11,11 @@ import { startApp, type TestApp } from '../helpers/app.js';
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 export const PHONE = { width: 390, height: 844 };
+/** A laptop's window, used with a mouse (no touch, so the page sees a pointer that hovers). */
+export const DESKTOP = { width: 1280, height: 800 };
+
+/** A phone, or a screen of this size used with a mouse. */
+export type Device = 'phone' | { width: number; height: number };
 export const chromiumMissing = !fs.existsSync(CHROMIUM);
 export const skipWithoutChromium = chromiumMissing ? `${CHROMIUM} is not installed (.ci/run installs it)` : false;
 
@@ -32,6 +37,21 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => v.impact + ' ' + v.id + ': ' + v.help + ' -> ' + v.nodes.slice(0, 3).map((n) => n.html.slice(0, 160) + ' [' + n.failureSummary + ']').join(' | ')))`);
 }
 
+/**
+ * The page's layout shifts so far (the CLS sum of Lighthouse, without its session windows): the
+ * browser's own layout-shift entries, those right after an input left out as the metric does.
+ */
+export function layoutShift(page: Page): Promise<number> {
+  return page.evaluate<number>(`new Promise((resolve) => {
+    new PerformanceObserver((list, observer) => {
+      observer.disconnect();
+      resolve(list.getEntries().filter((e) => !e.hadRecentInput).reduce((sum, e) => sum + e.value, 0));
+    }).observe({ type: 'layout-shift', buffered: true });
+    // No entry at all calls no observer: nothing shifted.
+    setTimeout(() => resolve(0), 200);
+  })`);
+}
+
 export interface PhoneVisit {
   page: Page;
   context: BrowserContext;
@@ -40,11 +60,11 @@ export interface PhoneVisit {
 }
 
 /**
- * A fresh phone-sized context (touch on, empty storage) that reaches the test server only; images
- * of the media origin are served from it. The caller closes the context.
+ * A fresh phone-sized context (touch on, empty storage), or a desktop one with a mouse, that reaches
+ * the test server only; images of the media origin are served from it. The caller closes the context.
  */
-export async function openPhone(browser: Browser, url: string, servers: { origin: string; mediaOrigin: string }): Promise<PhoneVisit> {
-  const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1, hasTouch: true, locale: 'en-US' });
+export async function openPhone(browser: Browser, url: string, servers: { origin: string; mediaOrigin: string }, device: Device = 'phone'): Promise<PhoneVisit> {
+  const context = await browser.newContext({ viewport: device === 'phone' ? PHONE : device, deviceScaleFactor: 1, hasTouch: device === 'phone', locale: 'en-US' });
   await context.route((u) => u.origin !== servers.origin, async (route) => {
     const u = new URL(route.request().url());
     if (u.origin !== servers.mediaOrigin) return route.abort();
@@ -76,9 +96,9 @@ export class GuestBrowser {
     return new GuestBrowser(t, origin, new URL(t.config.mediaPublicUrl).origin, browser);
   }
 
-  /** A phone at `url` (openPhone), closed with the suite. */
-  async open(url: string): Promise<PhoneVisit> {
-    const visit = await openPhone(this.browser, url, { origin: this.origin, mediaOrigin: this.mediaOrigin });
+  /** A phone (or a screen with a mouse) at `url` (openPhone), closed with the suite. */
+  async open(url: string, device: Device = 'phone'): Promise<PhoneVisit> {
+    const visit = await openPhone(this.browser, url, { origin: this.origin, mediaOrigin: this.mediaOrigin }, device);
     this.contexts.push(visit.context);
     return visit;
   }

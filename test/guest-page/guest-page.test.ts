@@ -104,6 +104,7 @@ function assertMessagePage(res: Call, status: number, wording: string, label: st
   assert.ok(html.includes(wording), `${label}: says "${wording}"\n${html}`);
   assertSafeHtml(html, label);
   assert.doesNotMatch(html, /<script/, `${label}: a message page has no script`);
+  assert.match(html, /<meta name="description" content="[^"<]+">/, `${label}: described (its message)`);
   return html;
 }
 
@@ -189,6 +190,8 @@ describe('the guest page', () => {
     assert.ok(html.includes('aria-label="Add &#60;script&#62;alert(1)&#60;/script&#62;"'), 'the button label, escaped in its attribute');
     assert.ok(html.includes('Tea &#39;n&#39; biscuits'));
     assert.match(html, /<title>&#60;b&#62;Bold &#38; &#34;quoted&#34;&#60;\/b&#62;<\/title>/);
+    // The description for search results and link previews (Lighthouse's SEO): the name escaped in it.
+    assert.ok(html.includes(`<meta name="description" content="${fill(uiStrings('en').menuDescription, { venue: '&#60;b&#62;Bold &#38; &#34;quoted&#34;&#60;/b&#62;' })}">`));
     const data = dataOf(html);
     assert.equal(data.slug, v.slug);
 
@@ -203,6 +206,7 @@ describe('the guest page', () => {
     assert.doesNotMatch(statusHtml, /<script>alert|<b>Bold/);
     assert.ok(statusHtml.includes('&#60;script&#62;alert(1)&#60;/script&#62;'), 'the line name, escaped');
     assert.ok(statusHtml.includes('<h1>&#60;b&#62;Bold &#38; &#34;quoted&#34;&#60;/b&#62;</h1>'), 'the venue name, escaped');
+    assert.ok(statusHtml.includes(`<meta name="description" content="${fill(uiStrings('en').statusDescription, { venue: '&#60;b&#62;Bold &#38; &#34;quoted&#34;&#60;/b&#62;' })}">`));
     dataOf(statusHtml);
 
     // A table's name shows in the title, the header and the data block.
@@ -466,8 +470,13 @@ describe('the guest page', () => {
     const next = await get(missing, { 'accept-language': 'ko, es;q=0.8' });
     assertMessagePage(next, 404, 'El código de esta mesa no está activo.', 'Accept-Language ko, es');
     assert.match(text(next), /<html lang="es" dir="ltr">/);
-    // Every language of the reference has its words (issue 38): zh-CN by its language subtag.
-    assertMessagePage(await get(missing, { 'accept-language': 'zh-CN' }), 404, '此餐桌的二维码已失效，请咨询店员。', 'Accept-Language zh-CN');
+    // Every language of the reference has its words (issue 38), and the page says its tag as the reference does.
+    const chinese = await get(missing, { 'accept-language': 'zh-CN' });
+    assertMessagePage(chinese, 404, '此餐桌的二维码已失效，请咨询店员。', 'Accept-Language zh-CN');
+    assert.match(text(chinese), /<html lang="zh-CN" dir="ltr">/);
+    const portuguese = await get(missing, { 'accept-language': 'pt' });
+    assert.match(text(portuguese), /<html lang="pt-BR" dir="ltr">/, 'pt asked, pt-BR said');
+    assert.match(text(await get(`${missing}?lang=pt-BR`)), /<html lang="pt-BR" dir="ltr">/);
     // Nothing known: English, declared as English.
     assert.match(text(await get(`${missing}?lang=xx`)), /<html lang="en" dir="ltr">/);
     assert.match(text(await get(`${missing}?lang=`)), /<html lang="en" dir="ltr">/);
@@ -790,8 +799,9 @@ describe('the guest page: food information', () => {
     assert.match(sodaCard, /^<li class="card" id="p-[^"]+" data-allergens="sulphites" data-labels="vegan">/);
     assert.doesNotMatch(sodaCard, /may-contain|details/);
 
-    // The filter, shown by the script; the line under the menu; the names of English only.
-    assert.ok(html.includes(`<div class="filter-bar" id="filter-bar" hidden><button type="button" class="filter-open" id="open-filter" aria-haspopup="dialog">${en.filter}</button>`));
+    // The filter, in its place from the first paint and enabled by the script (nothing moves when it
+    // runs); the line under the menu; the names of English only.
+    assert.ok(html.includes(`<div class="filter-bar" id="filter-bar"><button type="button" class="filter-open" id="open-filter" aria-haspopup="dialog" disabled>${en.filter}</button>`));
     assert.ok(html.includes(`<p class="food-note">${en.foodNote}</p>\n</main>`), 'under the menu');
     assert.deepEqual(dataOf(html).food, FOOD_NAMES.en);
   });

@@ -11,7 +11,7 @@ import { call, type TestApp } from '../helpers/app.js';
 import { GUEST_PAGE_MENU, patchSettings, setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
 import { makeImage, toBase64 } from '../helpers/images.js';
 import { expectStatus, orderBody, publish } from '../helpers/orders.js';
-import { GuestBrowser, lookShotsDir, PHONE, seriousViolations, skipWithoutChromium } from './chromium.js';
+import { GuestBrowser, layoutShift, lookShotsDir, PHONE, seriousViolations, skipWithoutChromium } from './chromium.js';
 
 // The guest page's look (issue 38, decisions 18): the three card styles, badges in their colour,
 // the venue's accent colour through a stylesheet of this origin, and a table's name as written.
@@ -145,6 +145,19 @@ describe('the guest page look in Chromium (issue 38)', { skip: skipWithoutChromi
         // The first photo, in view, has loaded from the media origin (the CSP lets it in).
         assert.ok(await page.evaluate<boolean>(`document.querySelector('img.card-image').naturalWidth > 0`), 'the photo loaded');
       }
+      // The first screen's photos are asked for at once, a premium one first when the menu opens with
+      // it (the largest paint); the rest wait until they near the screen.
+      const loading = await page.evaluate<string[]>(`[...document.querySelectorAll('img.card-image')].map((img) =>
+        img.getAttribute('loading') + (img.getAttribute('fetchpriority') ? ' ' + img.getAttribute('fetchpriority') : '')
+        + (img.closest('section.category') === document.querySelector('section.category') ? ' first' : ''))`);
+      if (style !== 'minimalism') {
+        const [head, ...rest] = loading;
+        assert.equal(head, `eager${style === 'premium' && head.endsWith('first') ? ' high' : ''}${head.endsWith('first') ? ' first' : ''}`, loading.join());
+        assert.match(loading[1], /^eager(?: first)?$/, loading.join());
+        for (const later of rest.slice(1)) assert.match(later, /^lazy/, loading.join());
+      }
+      // Nothing moved as the photos and the script came in: the space of each was there from the first paint.
+      assert.ok((await layoutShift(page)) < 0.01, `layout shift ${await layoutShift(page)}`);
       assert.deepEqual(await seriousViolations(page), [], `${style} in English`);
       await page.screenshot({ path: path.join(shots, `card-${style}.png`), fullPage: false });
 

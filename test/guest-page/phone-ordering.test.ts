@@ -8,7 +8,7 @@ import { call, type TestApp } from '../helpers/app.js';
 import { patchSettings, setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
 import { makeImage, toBase64 } from '../helpers/images.js';
 import { driveTo, expectStatus, patchStatus } from '../helpers/orders.js';
-import { GuestBrowser, lookShotsDir, PHONE, seriousViolations, skipWithoutChromium, type PhoneVisit } from './chromium.js';
+import { DESKTOP, GuestBrowser, lookShotsDir, PHONE, seriousViolations, skipWithoutChromium, type Device, type PhoneVisit } from './chromium.js';
 
 // The guest page's second round on a phone (issue 38): the venue's logo in the header and a banner
 // carousel to swipe, a dialog whose required choice comes chosen, a cart at a table that asks only
@@ -42,7 +42,7 @@ describe('ordering on a phone (issue 38)', { skip: skipWithoutChromium, timeout:
   });
   after(() => lab?.close());
 
-  const open = (url: string): Promise<PhoneVisit> => lab.open(url);
+  const open = (url: string, device: Device = 'phone'): Promise<PhoneVisit> => lab.open(url, device);
 
   /** The order just placed. */
   async function newestOrder(): Promise<any> {
@@ -66,7 +66,12 @@ describe('ordering on a phone (issue 38)', { skip: skipWithoutChromium, timeout:
     await dialog.waitFor({ state: 'hidden' });
   }
 
-  it("shows the venue's logo in the header, whole, and a banner carousel to swipe and to scroll with the keys", async () => {
+  /** Which banner is at the carousel's start edge (the right one in Arabic), or -1 between two. */
+  const snappedBanner = (page: Page) => page.evaluate<number>(`(() => {
+    const s = document.querySelector('.banners'); const rtl = getComputedStyle(s).direction === 'rtl'; const box = s.getBoundingClientRect();
+    return [...s.querySelectorAll('li')].findIndex((li) => { const r = li.getBoundingClientRect(); return Math.abs(rtl ? r.right - box.right : r.left - box.left) < 2; }); })()`);
+
+  it("shows the venue's logo in the header, whole, and a banner carousel to swipe, to scroll with the keys and with buttons", async () => {
     const { page, problems } = await open(tableUrl());
     const logo = page.locator('header.top img.logo');
     await logo.waitFor();
@@ -76,10 +81,10 @@ describe('ordering on a phone (issue 38)', { skip: skipWithoutChromium, timeout:
     assert.equal(await page.evaluate<string>(`getComputedStyle(document.querySelector('img.logo')).objectFit`), 'contain', 'not cropped');
 
     // Swiped with a finger: native scrolling, snapped to the next banner.
-    const banners = page.locator('section.banners');
+    const banners = page.locator('section.carousel .banners');
     assert.equal(await banners.locator('li').count(), 3);
     assert.equal(await banners.getAttribute('tabindex'), '0', 'the arrow keys can scroll it');
-    const box = await rect(page, 'section.banners');
+    const box = await rect(page, '.banners');
     // A finger from the right edge to the left, as touch events (native scrolling does the rest).
     const session = await page.context().newCDPSession(page);
     const y = Math.round(box.top + box.height / 2);
@@ -91,20 +96,58 @@ describe('ordering on a phone (issue 38)', { skip: skipWithoutChromium, timeout:
     }
     await session.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     await page.waitForTimeout(800);
-    const snapped = () => page.evaluate<number>(`(() => { const s = document.querySelector('section.banners'); const items = s.querySelectorAll('li'); const left = s.getBoundingClientRect().left;
-      return [...items].findIndex((li) => Math.abs(li.getBoundingClientRect().left - left) < 2); })()`);
+    const snapped = () => snappedBanner(page);
     assert.equal(await snapped(), 1, 'a swipe brings the second banner to the start');
     await shot(page, 'menu-header-banners.png');
 
     // The keyboard: focused, ArrowRight moves to the next one (no script, no autoplay).
-    await page.evaluate(`document.querySelector('section.banners').scrollTo({ left: 0, behavior: 'instant' })`);
+    await page.evaluate(`document.querySelector('.banners').scrollTo({ left: 0, behavior: 'instant' })`);
     assert.equal(await snapped(), 0);
     await banners.focus();
     await page.keyboard.press('ArrowRight');
     await page.waitForTimeout(800);
     assert.equal(await snapped(), 1, 'ArrowRight brings the next one');
+    // A finger swipes: no buttons on a touch screen, where they would sit where a swipe starts.
+    assert.equal(await page.locator('.carousel-next').isVisible(), false, 'no buttons on a touch screen');
     assert.deepEqual(await seriousViolations(page), []);
     assert.deepEqual(problems, []);
+  });
+
+  it('moves the carousel a banner at a time with previous and next buttons for a mouse, mirrored in Arabic', async () => {
+    // A laptop's window holds the three banners side by side: nothing to scroll, no buttons.
+    const wide = await open(tableUrl(), DESKTOP);
+    await wide.page.locator('.carousel-next').waitFor({ state: 'attached' });
+    assert.equal(await wide.page.evaluate<boolean>(`(() => { const s = document.querySelector('.banners'); return s.scrollWidth <= s.clientWidth; })()`), true);
+    assert.equal(await wide.page.locator('.carousel-step:visible').count(), 0, 'every banner in view: no buttons');
+    for (const [lang, words] of [['en', en], ['ar', ar]] as const) {
+      // A narrow window, where the second banner can reach the start edge before the end.
+      const { page, problems } = await open(tableUrl(lang), { width: 480, height: 800 });
+      const prev = page.getByRole('button', { name: words.previousBanner });
+      const next = page.getByRole('button', { name: words.nextBanner });
+      await next.waitFor({ state: 'visible' });
+      // Over the banners' edges, the previous one on the start side (the right in Arabic).
+      const [track, before, after] = [await rect(page, '.banners'), await rect(page, '.carousel-prev'), await rect(page, '.carousel-next')];
+      assert.ok(lang === 'en' ? before.left < after.left : before.left > after.left, `${lang}: previous on the start side`);
+      assert.ok(before.top >= track.top && before.bottom <= track.bottom, `${lang}: over the banners, taking no space`);
+      assert.equal(await snappedBanner(page), 0);
+      assert.equal(await prev.getAttribute('aria-disabled'), 'true', `${lang}: nothing before the first`);
+      await next.click();
+      await page.waitForTimeout(800);
+      assert.equal(await snappedBanner(page), 1, `${lang}: next brings the second banner`);
+      await shot(page, `carousel-buttons-${lang}.png`);
+      // The last cannot reach the start edge: next scrolls to the end, where the last shows whole.
+      await next.click();
+      await page.waitForTimeout(800);
+      const last = await rect(page, '.banners li:last-child');
+      assert.ok(last.left >= track.left - 1 && last.right <= track.right + 1, `${lang}: the last banner in view`);
+      assert.equal(await next.getAttribute('aria-disabled'), 'true', `${lang}: nothing after the last`);
+      assert.equal(await prev.getAttribute('aria-disabled'), 'false');
+      await prev.click();
+      await page.waitForTimeout(800);
+      assert.equal(await snappedBanner(page), 1, `${lang}: previous goes back one`);
+      assert.deepEqual(await seriousViolations(page), [], lang);
+      assert.deepEqual(problems, [], lang);
+    }
   });
 
   it('preselects the required bun, isolates option names and prices right to left, and uses the Arabic comma', async () => {

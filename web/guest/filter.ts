@@ -11,9 +11,8 @@ const codesOf = (value: string | undefined) => (value ? value.split(' ') : []);
 const isActive = (f: FoodFilter) => f.hide.length > 0 || f.diet !== 'all';
 
 export function startFilter(data: PageData): void {
-  const bar = byId('filter-bar');
   const button = byId<HTMLButtonElement>('open-filter');
-  if (!bar || !button) return;
+  if (!button) return;
   const opener: HTMLButtonElement = button;
   const t = data.strings;
   const codes = Object.keys(data.food.allergens);
@@ -91,6 +90,7 @@ export function startFilter(data: PageData): void {
   }
 
   opener.addEventListener('click', open);
-  bar.hidden = false;
+  // The server renders the bar disabled, in its place from the first paint (no layout shift).
+  opener.disabled = false;
   apply();
 }

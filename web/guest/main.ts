@@ -2,6 +2,7 @@
 // whichever the server rendered. Without it the menu still reads; it adds ordering.
 import './guest.css';
 import type { PageData, StatusPageData } from '../../src/modules/guest-page/shared/page-data.js';
+import { startCarousel } from './carousel.js';
 import { byId, pageData } from './dom.js';
 import { startFilter } from './filter.js';
 import { startMenu } from './menu.js';
@@ -14,6 +15,7 @@ if (byId('status')) {
   const data = pageData<PageData>();
   if (data) {
     startFilter(data);
+    startCarousel();
     startMenu(data);
   }
 }

@@ -55,13 +55,15 @@ export interface LanguageLink {
 interface Shell {
   locale: string;
   title: string;
+  /** The page's `<meta name="description">`, in its language: what a search result or a shared link shows under the title. */
+  description: string;
   assets: PageAssets;
   body: string;
   /** The script's data block, when the page has one. */
   data?: unknown;
 }
 
-function shell({ locale, title, assets, body, data }: Shell): string {
+function shell({ locale, title, description, assets, body, data }: Shell): string {
   const styles = assets.styles.map((href) => `<link rel="stylesheet" href="${e(href)}">`).join('');
   const script = assets.script ? `<script type="module" src="${e(assets.script)}"></script>` : '';
   const dataBlock = data === undefined ? '' : `<script type="application/json" id="carta-data">${jsonForHtml(data)}</script>`;
@@ -72,6 +74,7 @@ function shell({ locale, title, assets, body, data }: Shell): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
 <title>${e(title)}</title>
+<meta name="description" content="${e(description)}">
 <link rel="icon" type="image/svg+xml" href="${e(assets.icon)}">
 ${styles}${script}
 </head>
@@ -83,12 +86,20 @@ ${dataBlock}
 `;
 }
 
-/** A `srcset` from the stored sizes; the browser picks by the card's width. Lazy unless it heads the page. */
-function picture(image: MediaImageView | null, className: string, sizes: string, loading: 'lazy' | 'eager' = 'lazy'): string {
+/**
+ * How an image loads: `lazy` (the default) waits until it nears the screen; `eager` is requested as
+ * soon as the HTML is read, for what the first screen shows; `high` is eager and asks the browser
+ * to fetch it first, for the likely largest contentful paint (one per page).
+ */
+type Loading = 'lazy' | 'eager' | 'high';
+
+/** A `srcset` from the stored sizes; the browser picks by the card's width. */
+function picture(image: MediaImageView | null, className: string, sizes: string, loading: Loading = 'lazy'): string {
   if (!image) return '';
   const srcset = image.variants.map((v) => `${e(v.url)} ${v.width}w`).join(', ');
   const smallest = image.variants.at(-1) ?? { url: image.imageUrl, width: image.width, height: image.height };
-  return `<img class="${className}" src="${e(smallest.url)}" srcset="${srcset}" sizes="${e(sizes)}" width="${smallest.width}" height="${smallest.height}" alt="" loading="${loading}" decoding="async">`;
+  const how = loading === 'lazy' ? 'loading="lazy"' : loading === 'high' ? 'loading="eager" fetchpriority="high"' : 'loading="eager"';
+  return `<img class="${className}" src="${e(smallest.url)}" srcset="${srcset}" sizes="${e(sizes)}" width="${smallest.width}" height="${smallest.height}" alt="" ${how} decoding="async">`;
 }
 
 /**
@@ -141,7 +152,7 @@ function foodHtml(facts: FoodFacts, strings: UiStrings): string {
  * 18:30"); its Add button stays hidden (the script shows the others). Its allergens and labels
  * are also codes in data attributes, for the guest's filter.
  */
-function productCard(p: Product, style: CardStyle, strings: UiStrings, money: (minor: number) => string, promotions: Map<string, string>, unavailable: string | undefined, food: FoodNames, locale: string): string {
+function productCard(p: Product, style: CardStyle, strings: UiStrings, money: (minor: number) => string, promotions: Map<string, string>, unavailable: string | undefined, food: FoodNames, locale: string, loading: Loading): string {
   const badges = [
     p.badgeLabel ? `<span class="badge${badgeClass(p.badgeColor)}">${e(p.badgeLabel)}</span>` : '',
     p.promotionId && promotions.has(p.promotionId) ? `<span class="badge badge-offer">${e(promotions.get(p.promotionId) as string)}</span>` : '',
@@ -152,7 +163,7 @@ function productCard(p: Product, style: CardStyle, strings: UiStrings, money: (m
     : '';
   const codes = (name: string, list: string[]) => (list.length > 0 ? ` data-${name}="${e(list.join(' '))}"` : '');
   return `<li class="card${unavailable ? ' sold-out' : ''}" id="p-${e(p.id)}"${codes('allergens', p.effectiveAllergens)}${codes('labels', p.dietaryLabels)}>
-${CARD_IMAGE_SIZES[style] ? picture(p.image, 'card-image', CARD_IMAGE_SIZES[style]) : ''}<div class="card-body">
+${CARD_IMAGE_SIZES[style] ? picture(p.image, 'card-image', CARD_IMAGE_SIZES[style], loading) : ''}<div class="card-body">
 <h3 class="card-title">${e(p.name)}</h3>${badges ? `<p class="badges">${badges}</p>` : ''}
 ${p.description ? `<p class="desc">${e(p.description)}</p>` : ''}${amount}${ingredients}${foodHtml(foodFacts(p, strings, food, locale), strings)}${unavailable ? `<p class="availability">${e(unavailable)}</p>` : ''}
 <div class="card-foot">${priceHtml(p, money)}<button type="button" class="add" data-product="${e(p.id)}" aria-label="${e(fill(strings.addNamed, { name: p.name }))}" hidden>${e(strings.add)}</button></div>
@@ -160,18 +171,43 @@ ${p.description ? `<p class="desc">${e(p.description)}</p>` : ''}${amount}${ingr
 </li>`;
 }
 
-function banners(menu: GuestMenuView, strings: UiStrings): string {
+function banners(menu: GuestMenuView, strings: UiStrings, firstLoading: Loading): string {
   if (menu.banners.length === 0) return '';
-  const items = menu.banners.map((b) => {
-    const inner = `${picture(b.image, 'banner-image', '(min-width: 48rem) 40rem, 100vw')}<span class="banner-text"><strong>${e(b.title)}</strong>${b.subtitle ? `<span>${e(b.subtitle)}</span>` : ''}</span>`;
+  const items = menu.banners.map((b, i) => {
+    const inner = `${picture(b.image, 'banner-image', '(min-width: 48rem) 40rem, 100vw', i === 0 ? firstLoading : 'lazy')}<span class="banner-text"><strong>${e(b.title)}</strong>${b.subtitle ? `<span>${e(b.subtitle)}</span>` : ''}</span>`;
     // A banner leads to a product of the menu, or out to an http(s) page; anything else is not a link.
     if (b.productId) return `<li><a class="banner" href="#p-${e(b.productId)}">${inner}</a></li>`;
     if (b.linkUrl && /^https?:\/\//i.test(b.linkUrl)) return `<li><a class="banner" href="${e(b.linkUrl)}" rel="noopener noreferrer nofollow">${inner}</a></li>`;
     return `<li><div class="banner">${inner}</div></li>`;
   });
   // Swiped on a phone (CSS scroll snap, native touch scrolling, no script, no autoplay); focusable,
-  // so the arrow keys scroll it too when a banner has no link to tab to.
-  return `<section class="banners" aria-label="${e(strings.offer)}" tabindex="0"><ul>${items.join('')}</ul></section>`;
+  // so the arrow keys scroll it too when a banner has no link to tab to. A mouse without a sideways
+  // wheel has neither: previous and next buttons, shown by the script (web/guest/carousel.ts) over
+  // the banners' edges, so they move nothing when they appear; none for a single banner.
+  const steps = menu.banners.length > 1
+    ? `<button type="button" class="carousel-step carousel-prev" aria-label="${e(strings.previousBanner)}" hidden>‹</button><button type="button" class="carousel-step carousel-next" aria-label="${e(strings.nextBanner)}" hidden>›</button>`
+    : '';
+  return `<section class="carousel" aria-label="${e(strings.offer)}"><div class="banners" tabindex="0"><ul>${items.join('')}</ul></div>${steps}</section>`;
+}
+
+interface Section {
+  id: string;
+  name: string;
+  style: CardStyle;
+  products: Product[];
+}
+
+/**
+ * How the first screen's images load. A lazy image is requested only once layout has placed it, so
+ * one that makes the largest contentful paint would start late: the first banner and the first two
+ * card photos load at once. The likely largest of them is fetched first: a premium photo across the
+ * card when the menu opens with one, else the first banner (compact thumbnails are small).
+ */
+function firstScreenImages(sections: Section[], bannerImage: boolean): { banner: Loading; cards: Map<string, Loading> } {
+  const photos = sections.flatMap((s) => (CARD_IMAGE_SIZES[s.style] ? s.products.filter((p) => p.image).map((p) => ({ p, s })) : [])).slice(0, 2);
+  const premiumFirst = photos.length > 0 && photos[0].s === sections[0] && photos[0].s.style === 'premium';
+  const cards = new Map<string, Loading>(photos.map(({ p }, i) => [p.id, i === 0 && premiumFirst ? 'high' : 'eager']));
+  return { banner: !bannerImage ? 'lazy' : premiumFirst ? 'eager' : 'high', cards };
 }
 
 export interface MenuPage {
@@ -200,7 +236,7 @@ export function renderMenuPage(page: MenuPage): string {
     if (list) list.push(p);
     else byCategory.set(key, [p]);
   }
-  const sections = [
+  const sections: Section[] = [
     ...menu.categories.filter((c) => byCategory.has(c.id)).map((c) => ({
       id: `c-${c.id}`, name: c.name, style: cardStyleOf(c.cardStyle, menu.venue.cardStyle), products: byCategory.get(c.id) as Product[],
     })),
@@ -209,32 +245,42 @@ export function renderMenuPage(page: MenuPage): string {
   const nav = sections.length > 1
     ? `<nav class="cats" aria-label="${e(strings.categories)}"><ul>${sections.map((s) => `<li><a href="#${e(s.id)}">${e(s.name)}</a></li>`).join('')}</ul></nav>`
     : '';
+  const loading = firstScreenImages(sections, menu.banners.length > 0 && menu.banners[0].image !== null);
   const languages = page.languages.length > 1
     ? `<nav class="langs" aria-label="${e(strings.language)}"><ul>${page.languages
       .map((l) => `<li><a href="${e(l.href)}" hreflang="${e(l.code)}" lang="${e(l.code)}"${l.current ? ' aria-current="true"' : ''}>${e(l.label)}</a></li>`)
       .join('')}</ul></nav>`
     : '';
-  // The guest's allergen and diet filter needs the script: shown by it, when a dish says anything.
+  // The guest's allergen and diet filter, when a dish says anything. It needs the script, which
+  // enables its button; the bar is there from the first paint, so the menu under it does not move
+  // when the script runs (a layout shift, Lighthouse's CLS).
   const filter = menu.products.some((p) => p.effectiveAllergens.length > 0 || p.dietaryLabels.length > 0)
-    ? `<div class="filter-bar" id="filter-bar" hidden><button type="button" class="filter-open" id="open-filter" aria-haspopup="dialog">${e(strings.filter)}</button><p class="filter-count" id="filter-count" role="status"></p></div>`
+    ? `<div class="filter-bar" id="filter-bar"><button type="button" class="filter-open" id="open-filter" aria-haspopup="dialog" disabled>${e(strings.filter)}</button><p class="filter-count" id="filter-count" role="status"></p></div>`
     : '';
   const body = `<header class="top">
 ${venueHeader(menu.venue.name, menu.venue.logo, page.table ? tableLabel(page.table.name, strings) : null)}
 ${languages}
 </header>
 <p class="notice" id="ordering-notice" role="status"${page.notice ? '' : ' hidden'}>${page.notice ? e(page.notice) : ''}</p>
-${banners(menu, strings)}
+${banners(menu, strings, loading.banner)}
 ${nav}
 ${filter}
 <main id="menu">
 ${sections.map((s) => `<section class="category" id="${e(s.id)}" aria-labelledby="${e(s.id)}-h"><h2 id="${e(s.id)}-h">${e(s.name)}</h2>
-<ul class="cards cards-${s.style}">${s.products.map((p) => productCard(p, s.style, strings, money, promotions, page.labels.get(p.id), page.data.food, menu.locale)).join('\n')}</ul></section>`).join('\n')}
+<ul class="cards cards-${s.style}">${s.products.map((p) => productCard(p, s.style, strings, money, promotions, page.labels.get(p.id), page.data.food, menu.locale, loading.cards.get(p.id) ?? 'lazy')).join('\n')}</ul></section>`).join('\n')}
 <p class="filter-empty" id="filter-empty" hidden>${e(strings.noneShown)}</p>
 <p class="food-note">${e(strings.foodNote)}</p>
 </main>
 <div class="cart-bar" id="cart-bar" hidden></div>
 <p class="visually-hidden" id="announce" aria-live="polite"></p>`;
-  return shell({ locale: menu.locale, title: page.table ? `${menu.venue.name} · ${tableLabel(page.table.name, strings)}` : menu.venue.name, assets: page.assets, body, data: page.data });
+  return shell({
+    locale: menu.locale,
+    title: page.table ? `${menu.venue.name} · ${tableLabel(page.table.name, strings)}` : menu.venue.name,
+    description: fill(strings.menuDescription, { venue: menu.venue.name }),
+    assets: page.assets,
+    body,
+    data: page.data,
+  });
 }
 
 export interface StatusPage {
@@ -297,11 +343,18 @@ ${order.deliveryFee > 0 ? `<div><dt>${e(strings.deliveryFee)}</dt><dd>${e(money(
 </dl>
 <p><a href="${e(page.data.menuPage)}">${e(strings.backToMenu)}</a></p>
 </main>`;
-  return shell({ locale: page.data.locale, title: `${page.venueName} · ${fill(strings.order, { number: order.orderNumber })}`, assets: page.assets, body, data: page.data });
+  return shell({
+    locale: page.data.locale,
+    title: `${page.venueName} · ${fill(strings.order, { number: order.orderNumber })}`,
+    description: fill(strings.statusDescription, { venue: page.venueName }),
+    assets: page.assets,
+    body,
+    data: page.data,
+  });
 }
 
 /** A friendly page for a link that leads nowhere (an unknown table, venue or order). */
 export function renderMessagePage(locale: string, title: string, message: string, assets: PageAssets): string {
   const body = `<main class="message"><h1>${e(title)}</h1><p>${e(message)}</p></main>`;
-  return shell({ locale, title, assets: { ...assets, script: null }, body });
+  return shell({ locale, title, description: message, assets: { ...assets, script: null }, body });
 }

@@ -7,6 +7,7 @@ import type { GuestService } from '../guest/guest.service.js';
 import type { GuestVenueInfo } from '../guest/guest-view.js';
 import type { GuestOrderView } from '../guest/guest.schemas.js';
 import type { TablesService } from '../merch/tables.service.js';
+import { LANGUAGES } from '../reference/catalog.js';
 import type { Hours } from '../availability/opening-hours.js';
 import { sharedHours } from '../availability/opening-hours.js';
 import { accentStylesheetUrl, type GuestAssets } from './page.assets.js';
@@ -15,7 +16,7 @@ import { renderMenuPage, renderStatusPage, type LanguageLink } from './page.rend
 import { foodNames } from './shared/food-names.js';
 import { availabilityLabel, nextDayStart, orderingNotice, When, type OpenWindow } from './shared/availability.js';
 import type { GuestOrderType, GuestPayment, PageData, PageMode } from './shared/page-data.js';
-import { fill, tableLabel, UI_LANGUAGES, uiStrings, type UiStrings } from './shared/strings.js';
+import { fill, tableLabel, uiStrings, type UiStrings } from './shared/strings.js';
 import { DAY_MS } from '../../limits.js';
 
 /** What the request says about language: `?lang=` first, then Accept-Language. */
@@ -239,8 +240,11 @@ export class GuestPageService {
     return { representation: new Representation('text/html; charset=utf-8', Buffer.from(html)), locale };
   }
 
-  /** The language a message page speaks: the request's, among the ones the page has words for. */
+  /**
+   * The language a message page speaks: the request's, among the reference's languages (the page
+   * has words for each), by their tags: `pt-BR` and `zh-CN`, as a menu page says them.
+   */
   static messageLocale(hints: LanguageHints): string {
-    return chooseLanguage(hints, [...UI_LANGUAGES], 'en');
+    return chooseLanguage(hints, [...LANGUAGES], 'en');
   }
 }

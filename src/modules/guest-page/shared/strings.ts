@@ -138,6 +138,12 @@ const en = {
   done: 'Done',
   noneShown: 'No dish matches your choices.',
   foodNote: 'Allergen information is provided by the venue. Ask staff if you have an allergy.',
+  /** The page's `<meta name="description">` (search results, link previews): the menu pages and the status page. */
+  menuDescription: '{venue}: menu and ordering',
+  statusDescription: 'Your order at {venue}',
+  /** The banner carousel's buttons, for a mouse without a wheel that scrolls sideways. */
+  previousBanner: 'Previous offer',
+  nextBanner: 'Next offer',
   /** Between the items of a list ("Cheese, Bacon"): the Arabic comma in Arabic, 、 in Chinese and Japanese. */
   comma: ', ',
 };

@@ -37,4 +37,5 @@ export const ar: UiStrings = {
   email: 'البريد الإلكتروني', optional: '{label} (اختياري)', needName: 'يرجى كتابة اسمك.', needPhone: 'يرجى كتابة رقم الهاتف.', needAddress: 'يرجى كتابة عنوان التوصيل.',
   statusLive: 'تتحدّث هذه الصفحة تلقائيًا، فلا حاجة إلى إعادة تحميلها.', stepDone: '(تم)', placedAt: 'طُلب الساعة {time}', readyAt: 'يكون جاهزًا نحو الساعة {time}',
   wherePickup: 'الاستلام من {venue}', whereDelivery: 'التوصيل إلى عنوانك', cancelledHelp: 'أُلغي طلبك. يرجى سؤال الموظفين للمساعدة.', completedHelp: 'اكتمل طلبك. بالهناء والشفاء!', comma: '، ',
+  menuDescription: '{venue}: القائمة والطلب', statusDescription: 'طلبك في {venue}', previousBanner: 'العرض السابق', nextBanner: 'العرض التالي',
 };

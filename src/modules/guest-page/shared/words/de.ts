@@ -37,4 +37,5 @@ export const de: UiStrings = {
   email: 'E-Mail', optional: '{label} (optional)', needName: 'Bitte geben Sie Ihren Namen ein.', needPhone: 'Bitte geben Sie eine Telefonnummer ein.', needAddress: 'Bitte geben Sie die Lieferadresse ein.',
   statusLive: 'Diese Seite aktualisiert sich selbst: Sie müssen sie nicht neu laden.', stepDone: '(erledigt)', placedAt: 'Bestellt um {time}', readyAt: 'Fertig gegen {time}',
   wherePickup: 'Abholung bei {venue}', whereDelivery: 'Lieferung an Ihre Adresse', cancelledHelp: 'Ihre Bestellung wurde storniert. Bitte wenden Sie sich an das Personal.', completedHelp: 'Ihre Bestellung ist abgeschlossen. Guten Appetit!', comma: ', ',
+  menuDescription: '{venue}: Speisekarte und Bestellung', statusDescription: 'Ihre Bestellung bei {venue}', previousBanner: 'Vorheriges Angebot', nextBanner: 'Nächstes Angebot',
 };

@@ -37,4 +37,5 @@ export const es: UiStrings = {
   email: 'Correo electrónico', optional: '{label} (opcional)', needName: 'Escribe tu nombre.', needPhone: 'Escribe un número de teléfono.', needAddress: 'Escribe la dirección de entrega.',
   statusLive: 'Esta página se actualiza sola: no hace falta recargarla.', stepDone: '(hecho)', placedAt: 'Pedido a las {time}', readyAt: 'Listo hacia las {time}',
   wherePickup: 'Recogida en {venue}', whereDelivery: 'Entrega en tu dirección', cancelledHelp: 'Tu pedido se ha cancelado. Pide ayuda al personal.', completedHelp: 'Tu pedido está completo. ¡Que aproveche!', comma: ', ',
+  menuDescription: '{venue}: carta y pedidos', statusDescription: 'Tu pedido en {venue}', previousBanner: 'Oferta anterior', nextBanner: 'Oferta siguiente',
 };

@@ -37,4 +37,5 @@ export const fr: UiStrings = {
   email: 'E-mail', optional: '{label} (facultatif)', needName: 'Indiquez votre nom.', needPhone: 'Indiquez un numéro de téléphone.', needAddress: 'Indiquez l\'adresse de livraison.',
   statusLive: 'Cette page se met à jour toute seule : inutile de la recharger.', stepDone: '(fait)', placedAt: 'Commandé à {time}', readyAt: 'Prêt vers {time}',
   wherePickup: 'À retirer chez {venue}', whereDelivery: 'Livraison à votre adresse', cancelledHelp: 'Votre commande a été annulée. Adressez-vous au personnel.', completedHelp: 'Votre commande est terminée. Bon appétit !', comma: ', ',
+  menuDescription: '{venue} : carte et commande', statusDescription: 'Votre commande chez {venue}', previousBanner: 'Offre précédente', nextBanner: 'Offre suivante',
 };

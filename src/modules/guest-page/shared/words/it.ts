@@ -125,4 +125,5 @@ export const it: UiStrings = {
   noneShown: 'Nessun piatto corrisponde alle tue scelte.',
   foodNote: 'Le informazioni sugli allergeni sono fornite dal locale. Se hai un\'allergia, chiedi al personale.',
   comma: ', ',
+  menuDescription: '{venue}: menù e ordinazioni', statusDescription: 'Il tuo ordine presso {venue}', previousBanner: 'Offerta precedente', nextBanner: 'Offerta successiva',
 };

@@ -125,4 +125,5 @@ export const pl: UiStrings = {
   noneShown: 'Żadne danie nie pasuje do wyboru.',
   foodNote: 'Informacje o alergenach podaje lokal. Jeśli masz alergię, zapytaj obsługę.',
   comma: ', ',
+  menuDescription: '{venue}: menu i zamawianie', statusDescription: 'Twoje zamówienie: {venue}', previousBanner: 'Poprzednia oferta', nextBanner: 'Następna oferta',
 };

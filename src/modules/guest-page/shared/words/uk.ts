@@ -125,4 +125,5 @@ export const uk: UiStrings = {
   noneShown: 'Жодна страва не відповідає вибору.',
   foodNote: 'Інформацію про алергени надає заклад. Якщо у вас алергія, запитайте персонал.',
   comma: ', ',
+  menuDescription: '{venue}: меню та замовлення', statusDescription: 'Ваше замовлення: {venue}', previousBanner: 'Попередня пропозиція', nextBanner: 'Наступна пропозиція',
 };
