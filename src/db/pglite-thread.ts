@@ -36,6 +36,8 @@ function startWorker(workerData: unknown): Worker {
 
 export class PgliteThread {
   private readonly pending = new Map<number, { resolve: (reply: WorkerReply) => void; reject: (err: Error) => void }>();
+  /** The rows received so far of results that come in parts. */
+  private readonly partial = new Map<number, unknown[]>();
   private next = 1;
   /** The end of the queue of statements and transactions: one at a time, as PGlite's own lock does. */
   private tail: Promise<unknown> = Promise.resolve();
@@ -43,6 +45,22 @@ export class PgliteThread {
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', (reply: WorkerReply) => {
+      if (reply.more) {
+        // Part of a large result (pglite-worker.ts): kept, and the next part asked for in a later
+        // turn, so that taking in the whole result never holds this thread for long.
+        const taken = this.partial.get(reply.id);
+        if (taken) taken.push(...(reply.rows ?? []));
+        else this.partial.set(reply.id, reply.rows ?? []);
+        setImmediate(() => {
+          if (!this.failed) this.worker.postMessage({ id: reply.id, op: 'more', text: '' } satisfies WorkerRequest);
+        });
+        return;
+      }
+      const taken = this.partial.get(reply.id);
+      if (taken) {
+        this.partial.delete(reply.id);
+        reply = { ...reply, rows: taken.concat(reply.rows ?? []) };
+      }
       const waiter = this.pending.get(reply.id);
       this.pending.delete(reply.id);
       waiter?.resolve(reply);
@@ -51,6 +69,7 @@ export class PgliteThread {
       this.failed = err;
       for (const waiter of this.pending.values()) waiter.reject(err);
       this.pending.clear();
+      this.partial.clear();
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`the PGlite thread exited (${code})`)));

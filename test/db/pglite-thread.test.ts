@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { PgliteThread } from '../../src/db/pglite-thread.js';
+
+// A large result comes from the PGlite thread in parts of 50 rows, each asked for in a later turn
+// (pglite-worker.ts): the rows must arrive whole and in order, whatever else is queued.
+describe('PGlite thread: results in parts', () => {
+  let pg: PgliteThread;
+  before(async () => {
+    pg = await PgliteThread.open(null, {});
+  });
+  after(async () => pg?.close());
+
+  const series = (n: number) => pg.query(`select g as n, repeat('x', 100) as pad from generate_series(1, ${n}) g`);
+
+  it('returns every row in order, for results of one part, a part exactly and several', async () => {
+    for (const n of [0, 1, 50, 51, 175]) {
+      const { rows } = await series(n);
+      assert.deepEqual((rows as { n: number }[]).map((r) => r.n), Array.from({ length: n }, (_, i) => i + 1), `${n} rows`);
+    }
+  });
+
+  it('keeps statements queued at once apart, and a transaction whole', async () => {
+    const [big, small, other] = await Promise.all([series(130), pg.query('select 7 as n'), series(60)]);
+    assert.equal(big.rows.length, 130);
+    assert.deepEqual(small.rows, [{ n: 7 }]);
+    assert.equal(other.rows.length, 60);
+    const count = await pg.transaction(async (t) => {
+      await t.query('create temporary table parts (n int)');
+      const { rows } = await t.query('select g as n from generate_series(1, 120) g');
+      await t.query('insert into parts select unnest($1::int[])', [(rows as { n: number }[]).map((r) => r.n)]);
+      return (await t.query('select count(*)::int as c from parts')).rows[0];
+    });
+    assert.deepEqual(count, { c: 120 });
+  });
+});
