@@ -4,6 +4,7 @@ import { PgliteThread, type ThreadTransaction } from './pglite-thread.js';
 import {
   DeadlineExceededError,
   isReadOnly,
+  LargeText,
   type Database,
   type Queryable,
   type Transaction,
@@ -43,7 +44,7 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
   const run = async <R>(q: PgliteThread | ThreadTransaction, text: string, params?: readonly unknown[], moves = q === pg): Promise<QueryResult<R>> => {
     onQuery?.(text);
     try {
-      const result = await q.query(text, params);
+      const result = await q.query(text, params?.some((p) => p instanceof LargeText) ? params.map((p) => (p instanceof LargeText ? p.text : p)) : params);
       return { rows: result.rows as R[], rowCount: result.affectedRows ?? result.rows.length };
     } finally {
       if (moves && !isReadOnly(text)) epochs.moved();

@@ -4,6 +4,7 @@ import {
   DeadlineExceededError,
   isConnectionLost,
   isReadOnly,
+  LargeText,
   QUERY_CANCELED,
   sqlState,
   type Database,
@@ -14,6 +15,7 @@ import {
   type TransactionOptions,
   type WriteScope,
 } from './port.js';
+import { utf8InTurns } from '../next-turn.js';
 import { encodeScope } from './write-epochs.js';
 import { assertWithinScope, WriteTracker } from './write-scope.js';
 
@@ -83,7 +85,11 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
 
   const run = async <R>(q: pg.Pool | pg.PoolClient, text: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
     onQuery?.(text);
-    const result = await q.query(text, params as unknown[] | undefined);
+    // A Buffer parameter goes in binary form, which for text and json is the UTF-8 text itself.
+    const values = params?.some((p) => p instanceof LargeText)
+      ? await Promise.all(params.map((p) => (p instanceof LargeText ? utf8InTurns(p.text) : p)))
+      : params;
+    const result = await q.query(text, values as unknown[] | undefined);
     return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
   };
   /** Statements committed on their own (autocommit), on any pooled connection. */

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/port.js';
+import { LargeText, type Queryable } from '../../db/port.js';
 import type { StoredImage } from '../media/stored-image.js';
 
 // menu_publications (decisions 16): the immutable snapshots publish writes, their history and retention.
@@ -22,7 +22,7 @@ export async function insertPublication(
   await db.query(
     `insert into menu_publications (venue_id, id, published_at, document, counts, media_keys, restored_from, product_versions)
      values ($1, $2, $3, $4::json, $5::jsonb, $6::text[], $7, $8::jsonb)`,
-    [venueId, p.id, p.publishedAt, p.json, JSON.stringify(p.counts), p.mediaKeys, p.restoredFrom, JSON.stringify(p.productVersions)],
+    [venueId, p.id, p.publishedAt, new LargeText(p.json), JSON.stringify(p.counts), p.mediaKeys, p.restoredFrom, JSON.stringify(p.productVersions)],
   );
   await db.query(
     // A first publish of a never-edited draft keeps the draft's time (the venue's creation), so
