@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MenuDocumentValue } from '../../src/modules/menu/menu.schemas.js';
 import { stringifyInTurns } from '../../src/modules/menu/menu.views.js';
+import { utf8InTurns } from '../../src/next-turn.js';
 
 // A large menu's document is serialised a slice of products per turn (docs/security.md): the text
 // must be JSON.stringify's, byte for byte, whatever the number of products.
@@ -25,5 +26,15 @@ describe('stringifyInTurns', () => {
   it('refuses a document whose products are not its last property', async () => {
     const { products, ...rest } = doc(2);
     await assert.rejects(stringifyInTurns({ products, ...rest } as MenuDocumentValue), /last property/);
+  });
+});
+
+describe('utf8InTurns', () => {
+  it('encodes as Buffer.from does, a surrogate pair at a slice boundary included', async () => {
+    const slice = 1 << 19;
+    // An emoji's two halves across the first boundary, Cyrillic and ASCII around it.
+    const text = 'ж'.repeat(slice - 1) + '😀' + 'a'.repeat(slice) + 'é😀'.repeat(1000);
+    assert.ok((await utf8InTurns(text)).equals(Buffer.from(text, 'utf8')));
+    assert.equal((await utf8InTurns('short ж')).toString('utf8'), 'short ж');
   });
 });
