@@ -69,8 +69,17 @@ export class PublicationsService {
       await lockMenu(tx, venueId);
       const stored = await publications.findPublicationForRestore(tx, venueId, id);
       if (stored === null) throw errors.publicationNotFound();
-      const snapshot = withReadDefaults(JSON.parse(stored.document) as MenuDocumentValue);
-      const plan = restorePlan(snapshot, await publications.draftKeys(tx, venueId), stored.productVersions);
+      // The draft's keys are read while the snapshot (megabytes) is parsed: the database and this
+      // thread at work at once. Awaited below whatever happens, so a failure is never left unheard.
+      const draft = publications.draftKeys(tx, venueId);
+      let snapshot: MenuDocumentValue;
+      try {
+        snapshot = withReadDefaults(JSON.parse(stored.document) as MenuDocumentValue);
+      } catch (err) {
+        await draft.catch(() => undefined);
+        throw err;
+      }
+      const plan = restorePlan(snapshot, await draft, stored.productVersions);
       // Cleaned up first: products they referred to are written whole again just after.
       if (plan.drop.categories.length > 0) await menu.deleteCategories(tx, venueId, plan.drop.categories);
       if (plan.drop.ingredients.length > 0) await menu.deleteIngredients(tx, venueId, plan.drop.ingredients);
