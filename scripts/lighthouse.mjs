@@ -10,7 +10,8 @@
 //   Status          navigation of an order's status page, /m/<slug>/orders/<token>
 // It runs the flows three times (`--runs=N` to change), prints the median of the four category
 // scores of each page and language, and fails (exit 1) when one is below 95 or a request left
-// loopback. Reports go to test-results/lighthouse/ (not committed). Docs: docs/lighthouse.md.
+// loopback. `--quick` (what .ci/run uses) runs once, and twice more only when that run has a score
+// below 95 or a step Lighthouse could not record, then judges by the median of the three. Reports go to test-results/lighthouse/ (not committed). Docs: docs/lighthouse.md.
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -222,19 +223,33 @@ function median(values) {
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
-/** Per page and language: each category's median score, and the run that gave it. */
+/**
+ * Whether Lighthouse failed to record a step (`runtimeError`, such as NO_NAVSTART: "Something went
+ * wrong with recording the trace"). That is the tool's failure, not the page's: such a run is left
+ * out of the row's median, and a row with no recorded run at all fails.
+ */
+const unrecorded = (lhrs) => lhrs.find((lhr) => lhr.runtimeError)?.runtimeError;
+
+/** Per page and language: each category's median score over the recorded runs, and the run that gave it. */
 function summarise(runs) {
   return runs[0].map((row, i) => {
+    const recorded = runs.filter((rows) => !unrecorded(rows[i].lhrs));
     const categories = {};
     for (const id of CATEGORIES) {
-      const scores = runs.map((rows) => categoryScore(rows[i].lhrs, id));
-      const score = median(scores);
-      const at = runs.findIndex((rows) => categoryScore(rows[i].lhrs, id) === score);
-      categories[id] = { score, scores, lhrs: runs[Math.max(at, 0)][i].lhrs };
+      const scores = recorded.map((rows) => categoryScore(rows[i].lhrs, id));
+      const score = recorded.length > 0 ? median(scores) : null;
+      const at = Math.max(scores.indexOf(score), 0);
+      categories[id] = {
+        score,
+        scores: runs.map((rows) => (unrecorded(rows[i].lhrs) ? 'not recorded' : categoryScore(rows[i].lhrs, id))),
+        lhrs: (recorded[at] ?? runs[0])[i].lhrs,
+      };
     }
     return { label: row.label, lang: row.lang, categories };
   });
 }
+
+const passes = (summary) => summary.every((row) => CATEGORIES.every((id) => row.categories[id].score !== null && row.categories[id].score >= MIN_SCORE));
 
 function printTable(summary) {
   const header = ['Page', 'Lang', 'Perf', 'A11y', 'Best pr.', 'SEO'];
@@ -257,16 +272,21 @@ async function warmUp(browser, venue) {
   await page.close();
 }
 
+/** `--runs=N` runs (3 by default), or `--quick`: one, and two more when it does not pass. */
 function parseRuns(argv) {
   const arg = argv.find((a) => a.startsWith('--runs='));
+  if (argv.includes('--quick')) {
+    if (arg) throw new Error('--quick decides the number of runs itself: leave out --runs');
+    return { runs: 1, quick: true };
+  }
   const runs = arg ? Number(arg.slice('--runs='.length)) : 3;
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${arg}`);
-  return runs;
+  return { runs, quick: false };
 }
 
 async function main() {
   const started = Date.now();
-  const runCount = parseRuns(process.argv.slice(2));
+  const { runs: firstRuns, quick } = parseRuns(process.argv.slice(2));
   const stale = checkBuild();
   if (stale) console.log(`WARNING: ${stale}`);
   fs.mkdirSync(OUT, { recursive: true });
@@ -285,15 +305,25 @@ async function main() {
     });
     await warmUp(browser, venue);
     const runs = [];
-    for (let run = 1; run <= runCount; run += 1) {
+    const runOnce = async () => {
       const rows = [];
-      for (const lang of LANGUAGES) rows.push(...(await runFlow(browser, venue, lang, run)));
+      for (const lang of LANGUAGES) rows.push(...(await runFlow(browser, venue, lang, runs.length + 1)));
       runs.push(rows);
+    };
+    for (let run = 1; run <= firstRuns; run += 1) await runOnce();
+    // One slow moment of a shared machine (a long task, a trace Lighthouse could not record) must
+    // not fail the check alone: a page that misses in the quick run is measured twice more.
+    if (quick && !passes(summarise(runs))) {
+      console.log(`A score below ${MIN_SCORE} or a step not recorded in one run: two more runs, judged by the median of three.`);
+      await runOnce();
+      await runOnce();
     }
 
     const summary = summarise(runs);
-    console.log(runCount > 1 ? `Median of ${runCount} runs:` : 'One run:');
+    console.log(runs.length > 1 ? `Median of ${runs.length} runs (those Lighthouse recorded):` : 'One run:');
     printTable(summary);
+    const missed = runs.flatMap((rows, run) => rows.filter((row) => unrecorded(row.lhrs)).map((row) => `${row.label} ${row.lang} in run ${run + 1} (${unrecorded(row.lhrs).code})`));
+    if (missed.length > 0) console.log(`Not recorded by Lighthouse, left out of the medians: ${missed.join('; ')}`);
     let failed = false;
     for (const row of summary) {
       for (const id of CATEGORIES) {
@@ -301,6 +331,8 @@ async function main() {
         if (score === 100) continue;
         if (score === null || score < MIN_SCORE) failed = true;
         const lost = lostPoints(lhrs, id);
+        const error = unrecorded(lhrs);
+        if (error) lost.push(`Lighthouse recorded this step in no run: ${error.code} ${error.message}`);
         console.log(`\n${row.label}, ${row.lang}, ${id} ${score ?? 'not scored'} (runs: ${scores.map((v) => v ?? '-').join(', ')}):\n  ${lost.join('\n  ')}`);
       }
     }

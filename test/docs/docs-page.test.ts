@@ -9,6 +9,7 @@ import axe from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { API_REFERENCES, belongsTo } from '../../src/modules/docs/documents.js';
 import { call, startApp, type TestApp } from '../helpers/app.js';
+import { chromiumSkip } from '../helpers/chromium.js';
 
 // GET /docs (issue 13): the API reference in the browser, one page per audience, on Swagger UI
 // served from its npm package. docs/api-docs.md says what the page promises; this holds it.
@@ -128,9 +129,7 @@ describe('GET /docs: the API reference pages', () => {
   });
 });
 
-const chromiumMissing = !fs.existsSync(CHROMIUM);
-
-describe('GET /docs in Chromium', { skip: chromiumMissing ? `${CHROMIUM} is not installed (.ci/run installs it)` : false, timeout: 180_000 }, () => {
+describe('GET /docs in Chromium', { skip: chromiumSkip, timeout: 180_000 }, () => {
   let t: TestApp;
   let origin: string;
   let browser: Browser;

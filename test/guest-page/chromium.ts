@@ -7,17 +7,14 @@ import assert from 'node:assert/strict';
 import axe from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startApp, type TestApp } from '../helpers/app.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 export const PHONE = { width: 390, height: 844 };
 /** A laptop's window, used with a mouse (no touch, so the page sees a pointer that hovers). */
 export const DESKTOP = { width: 1280, height: 800 };
 
 /** A phone, or a screen of this size used with a mouse. */
 export type Device = 'phone' | { width: number; height: number };
-export const chromiumMissing = !fs.existsSync(CHROMIUM);
-export const skipWithoutChromium = chromiumMissing ? `${CHROMIUM} is not installed (.ci/run installs it)` : false;
 
 /**
  * The look's screenshots at 390x844 (card styles, the dialog, the cart, the status page, English

@@ -8,6 +8,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { When } from '../../src/modules/guest-page/shared/availability.js';
 import { fill, uiStrings } from '../../src/modules/guest-page/shared/strings.js';
 import { call, startApp, type TestApp } from '../helpers/app.js';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip } from '../helpers/chromium.js';
 import { FOOD_MENU, markAvailability, NOON_TO_TEN, patchSettings, setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
 import { expectStatus, patchStatus } from '../helpers/orders.js';
 
@@ -20,8 +21,6 @@ import { expectStatus, patchStatus } from '../helpers/orders.js';
 // Issue 36: allergens and dietary labels in words on each dish (English and Spanish), the dialog's
 // traces, spice, calories and nutrition, and the allergen and diet filter, kept for the visit.
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const PHONE = { width: 390, height: 844 };
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -47,10 +46,8 @@ interface Visit {
   posts: { url: string; key: string | undefined }[];
 }
 
-const chromiumMissing = !fs.existsSync(CHROMIUM);
-
 // Its seven walks took 111 s alone and 135 s beside the other guest page files on a loaded machine: 3 minutes.
-describe('the guest page in Chromium (issue 14)', { skip: chromiumMissing ? `${CHROMIUM} is not installed (.ci/run installs it)` : false, timeout: 180_000 }, () => {
+describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout: 180_000 }, () => {
   let t: TestApp;
   let origin: string;
   let browser: Browser;

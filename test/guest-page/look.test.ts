@@ -11,7 +11,8 @@ import { call, type TestApp } from '../helpers/app.js';
 import { GUEST_PAGE_MENU, patchSettings, setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
 import { makeImage, toBase64 } from '../helpers/images.js';
 import { expectStatus, orderBody, publish } from '../helpers/orders.js';
-import { GuestBrowser, layoutShift, lookShotsDir, PHONE, seriousViolations, skipWithoutChromium } from './chromium.js';
+import { chromiumSkip } from '../helpers/chromium.js';
+import { GuestBrowser, layoutShift, lookShotsDir, PHONE, seriousViolations } from './chromium.js';
 
 // The guest page's look (issue 38, decisions 18): the three card styles, badges in their colour,
 // the venue's accent colour through a stylesheet of this origin, and a table's name as written.
@@ -73,7 +74,7 @@ describe('badge colours and names (issue 38)', () => {
   });
 });
 
-describe('the guest page look in Chromium (issue 38)', { skip: skipWithoutChromium, timeout: 240_000 }, () => {
+describe('the guest page look in Chromium (issue 38)', { skip: chromiumSkip, timeout: 240_000 }, () => {
   let lab: GuestBrowser;
   let t: TestApp;
   let origin: string;

@@ -7,6 +7,7 @@ import axe from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { fill, uiStrings } from '../../src/modules/guest-page/shared/strings.js';
 import { call, startApp, type TestApp } from '../helpers/app.js';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip } from '../helpers/chromium.js';
 import { setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
 import { expectStatus } from '../helpers/orders.js';
 
@@ -15,8 +16,6 @@ import { expectStatus } from '../helpers/orders.js';
 // stops at an option's and a group's limit, the price follows the quantities, and a keyboard-only
 // order reaches the server with each option's quantity. axe-core on the dialog and the cart.
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const PHONE = { width: 390, height: 844 };
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Screenshots, for a human to look at (not committed). */
@@ -84,9 +83,7 @@ interface Visit {
   orders: any[];
 }
 
-const chromiumMissing = !fs.existsSync(CHROMIUM);
-
-describe('modifier rules on the guest page (issue 37)', { skip: chromiumMissing ? `${CHROMIUM} is not installed (.ci/run installs it)` : false, timeout: 180_000 }, () => {
+describe('modifier rules on the guest page (issue 37)', { skip: chromiumSkip, timeout: 180_000 }, () => {
   let t: TestApp;
   let origin: string;
   let browser: Browser;

@@ -8,7 +8,8 @@ import { call, type TestApp } from '../helpers/app.js';
 import { patchSettings, setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
 import { makeImage, toBase64 } from '../helpers/images.js';
 import { driveTo, expectStatus, patchStatus } from '../helpers/orders.js';
-import { DESKTOP, GuestBrowser, lookShotsDir, PHONE, seriousViolations, skipWithoutChromium, type Device, type PhoneVisit } from './chromium.js';
+import { chromiumSkip } from '../helpers/chromium.js';
+import { DESKTOP, GuestBrowser, lookShotsDir, PHONE, seriousViolations, type Device, type PhoneVisit } from './chromium.js';
 
 // The guest page's second round on a phone (issue 38): the venue's logo in the header and a banner
 // carousel to swipe, a dialog whose required choice comes chosen, a cart at a table that asks only
@@ -22,7 +23,7 @@ const ar = uiStrings('ar');
 const ZONE = 'Europe/Madrid';
 const PREP_MINUTES = 20;
 
-describe('ordering on a phone (issue 38)', { skip: skipWithoutChromium, timeout: 240_000 }, () => {
+describe('ordering on a phone (issue 38)', { skip: chromiumSkip, timeout: 240_000 }, () => {
   let lab: GuestBrowser;
   let t: TestApp;
   let origin: string;
