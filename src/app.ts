@@ -39,6 +39,8 @@ import { referenceRoutes } from './modules/reference/reference.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { translationsRoutes } from './modules/translations/translations.routes.js';
 import { adminRoutes } from './modules/venues/admin.routes.js';
+import { consoleRoutes } from './modules/console/console.routes.js';
+import { staffAdminRoutes } from './modules/staff/staff.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import type { Resolver } from './outbound/guarded-connector.js';
 import type { DispatcherOptions } from './modules/webhooks/dispatcher.js';
@@ -223,7 +225,11 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
     await guestTableRoutes(services)(guest);
   }, { prefix: '/guest/v1' });
   await guestPageRoutes(services, config)(app);
-  await app.register(adminRoutes(services), { prefix: '/admin/v1' });
+  await consoleRoutes(services, config.publicBaseUrl)(app);
+  await app.register(async (operator) => {
+    await adminRoutes(services)(operator);
+    await staffAdminRoutes(services)(operator);
+  }, { prefix: '/admin/v1' });
 
   return { app, services, warmUp };
 }

@@ -60,7 +60,9 @@ export type ErrorCode =
   | 'STREAM_LIMIT_REACHED'
   | 'SERVER_BUSY'
   | 'ITEM_UNAVAILABLE'
-  | 'ORDERING_CLOSED';
+  | 'ORDERING_CLOSED'
+  | 'STAFF_NOT_FOUND'
+  | 'STAFF_EMAIL_TAKEN';
 
 /**
  * What each code tells a client, as the OpenAPI document shows it beside every response that can
@@ -120,6 +122,8 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
   WEBHOOK_ENDPOINT_LIMIT_REACHED: `the venue has ${WEBHOOK_ENDPOINTS_PER_VENUE} webhook endpoints, the most it may; details { limit, available, requested }`,
   ITEM_UNAVAILABLE: 'a product or option of the order is sold out or outside its category schedule at the time the order is for; details { items: [{ productId, optionId, until }] }',
   ORDERING_CLOSED: 'the venue takes no orders for now (reason closed or paused); details { reason, opensAt }. A scheduled order into an open window is accepted',
+  STAFF_NOT_FOUND: 'no staff member has that id',
+  STAFF_EMAIL_TAKEN: 'another staff member of this venue has that email (compared in lower case)',
   STREAM_LIMIT_REACHED: `the venue holds ${ORDER_STREAMS_PER_VENUE} order streams open on this server, the most it may; close one, or retry after Retry-After`,
 };
 
@@ -220,6 +224,7 @@ export const errors = {
   promotionNotFound: () => new AppError({ statusCode: 404, code: 'PROMOTION_NOT_FOUND', message: 'Promotion not found' }),
   promotionItemNotFound: () => new AppError({ statusCode: 404, code: 'PROMOTION_ITEM_NOT_FOUND', message: 'Promotion item not found' }),
   tableNotFound: () => new AppError({ statusCode: 404, code: 'TABLE_NOT_FOUND', message: 'Table not found' }),
+  staffNotFound: () => new AppError({ statusCode: 404, code: 'STAFF_NOT_FOUND', message: 'Staff member not found' }),
   webhookNotFound: () => new AppError({ statusCode: 404, code: 'WEBHOOK_NOT_FOUND', message: 'Webhook endpoint not found' }),
   webhookDeliveryNotFound: () => new AppError({ statusCode: 404, code: 'WEBHOOK_DELIVERY_NOT_FOUND', message: 'Webhook delivery not found' }),
   // Spec 4.4: order lookups carry a message only, no code.
@@ -231,6 +236,8 @@ export const errors = {
     new AppError({ statusCode: 409, code: 'EXTERNAL_ID_ALREADY_EXISTS', message: `externalId '${externalId}' is already used by another item of this type` }),
   duplicatePromotionItem: () =>
     new AppError({ statusCode: 409, code: 'DUPLICATE_PROMOTION_ITEM', message: 'The product is already in this promotion' }),
+  staffEmailTaken: () =>
+    new AppError({ statusCode: 409, code: 'STAFF_EMAIL_TAKEN', message: 'Another staff member of this venue has that email' }),
   tableNameTaken: () =>
     new AppError({ statusCode: 409, code: 'TABLE_NAME_ALREADY_EXISTS', message: 'Another table of this venue has that name' }),
   idempotencyKeyReused: () =>

@@ -37,6 +37,11 @@ export const AUDIT_ACTIONS = [
   'webhook.delete',
   'webhook.test',
   'webhook.retry',
+  // Decisions 17: the operator's (or, later, an owner's) changes to a venue's staff.
+  'staff.invite',
+  'staff.update',
+  'staff.reinvite',
+  'staff.remove',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

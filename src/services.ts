@@ -32,6 +32,8 @@ import { SettingsService } from './modules/settings/settings.service.js';
 import { TranslationsService } from './modules/translations/translations.service.js';
 import { ApiKeysService } from './modules/venues/api-keys.service.js';
 import { VenuesService } from './modules/venues/venues.service.js';
+import { ConsoleAuthService } from './modules/staff/sessions.service.js';
+import { StaffService } from './modules/staff/staff.service.js';
 import { WebhookDeliveriesService } from './modules/webhooks/deliveries.service.js';
 import { WebhookDispatcher, type DispatcherOptions } from './modules/webhooks/dispatcher.js';
 import { WebhookEvents } from './modules/webhooks/webhook-events.js';
@@ -88,8 +90,9 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
   webhookEvents.onSubscribed = () => dispatcher.arm();
   const availability = new AvailabilityService(db, webhookEvents, clock);
   const menuService = new MenuService(db, menuCache, urls, webhookEvents, availability, media, clock);
+  const venues = new VenuesService(db);
   return {
-    venues: new VenuesService(db),
+    venues,
     apiKeys: new ApiKeysService(db),
     reference: new ReferenceService(db, routes),
     audit: new AuditService(db),
@@ -113,6 +116,9 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
     webhookDeliveries: new WebhookDeliveriesService(db, webhookEvents),
     webhookEvents,
     webhookSender,
+    // Decisions 17: staff accounts (the operator's side) and the console's sign-in and sessions.
+    staff: new StaffService(db, venues, config.publicBaseUrl, clock),
+    consoleAuth: new ConsoleAuthService(db, venues, clock),
     dispatcher,
     metrics: metrics ? new Metrics(db) : null,
   };

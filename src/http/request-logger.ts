@@ -105,7 +105,7 @@ export function rootLogger(level: string, stream: LogStream): RootLogger {
     // Keys, tokens and bodies never reach the log (docs/security.md): the request serializer
     // logs no headers and no query string, the error serializer no database values, and
     // redact guards credential headers logged by hand.
-    redact: ['req.headers.authorization', 'headers.authorization', 'authorization'],
+    redact: ['req.headers.authorization', 'headers.authorization', 'authorization', 'req.headers.cookie', 'headers.cookie', 'cookie'],
   };
   return pino(options, stream as DestinationStream) as unknown as RootLogger;
 }

@@ -126,6 +126,14 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
     'POST /admin/v1/venues/:id/api-keys': { mode: 'live', readOnly: true },
     'DELETE /admin/v1/api-keys/:id': undefined,
     'POST /admin/v1/api-keys/:id/regenerate': undefined,
+    'POST /admin/v1/venues/:id/staff': { email: 'fuzz.staff@example.com', name: 'Fuzz staff', role: 'manager' },
+    'PATCH /admin/v1/staff/:id': { name: 'Patched staff', role: 'staff', disabled: false },
+    'POST /admin/v1/staff/:id/invite': undefined,
+    'DELETE /admin/v1/staff/:id': undefined,
+    // The console's forms post url-encoded fields with a CSRF token no generated request holds.
+    'POST /console/sign-in': { csrf: 'x'.repeat(32), email: 'fuzz.staff@example.com', password: 'fuzz password' },
+    'POST /console/sign-out': { csrf: 'x'.repeat(32) },
+    'POST /console/invite/:token': { csrf: 'x'.repeat(32), password: 'fuzz password' },
     _refs: refs,
   };
 }
@@ -154,6 +162,7 @@ export async function fuzzWorld(overrides: Partial<Config> = {}): Promise<FuzzWo
   const promotion = await ok('POST', '/v1/promotions', { name: 'Promo' });
   const item = await ok('POST', `/v1/promotions/${promotion.id}/items`, { productRef: 'fries', promoPriceMinor: 300 });
   const table = await ok('POST', '/v1/tables', { name: 'Table 1' });
+  const member = (await admin(t.app, 'POST', `/venues/${c.id}/staff`, { email: 'fuzz.member@example.com', name: 'Fuzz member', role: 'staff' })).body;
   const webhook = await ok('POST', '/v1/webhooks', { url: 'https://pos.example.com/hooks', events: ['order.created'] });
   const delivery = await ok('POST', `/v1/webhooks/${webhook.id}/test`, undefined);
   const order = await createOrder(t.app, a.slug, orderBody(ids));
@@ -196,6 +205,8 @@ export async function fuzzWorld(overrides: Partial<Config> = {}): Promise<FuzzWo
       'tables/:token': [String(table.qrUrl).split('/t/')[1] ?? 'x'],
       'venues/:id': [c.id],
       'api-keys/:id': [c.keyId],
+      'staff/:id': [member.id],
+      'invite/:token': [String(member.inviteUrl).split('/console/invite/')[1] ?? 'x'],
       'media/:venueId': [a.id],
       ':venueId/:file': [mediaFile],
       'docs/:api': ['guest', 'operator', 'v1'],
@@ -394,11 +405,18 @@ export async function fingerprint(world: FuzzWorld): Promise<string> {
 
 /** The guest page's routes (docs/guest-page.md): a link that leads nowhere is a page for people. */
 const PAGE_ROUTE = /^GET \/(t|m)\//;
+/** The console's pages (docs/console.md): a refused form is the form again, or a page saying why. */
+const CONSOLE_ROUTE = /^(GET|POST) \/console(\/|$)/;
 
 function assertEnvelope(res: LightMyRequestResponse, req: FuzzRequest): void {
   if (req.method === 'HEAD') return;
   if (PAGE_ROUTE.test(req.route) && String(res.headers['content-type']).startsWith('text/html')) {
     assert.ok([403, 404].includes(res.statusCode), `${req.method} ${req.url}: an HTML error page is a 403 or 404, got ${res.statusCode}`);
+    assert.match(res.body, /^<!doctype html>/, `${req.method} ${req.url}: a whole page`);
+    return;
+  }
+  if (CONSOLE_ROUTE.test(req.route) && String(res.headers['content-type']).startsWith('text/html')) {
+    assert.ok([400, 401, 403, 404].includes(res.statusCode), `${req.method} ${req.url}: a console page refuses with 400, 401, 403 or 404, got ${res.statusCode}`);
     assert.match(res.body, /^<!doctype html>/, `${req.method} ${req.url}: a whole page`);
     return;
   }

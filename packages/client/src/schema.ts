@@ -1416,6 +1416,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/venues/{id}/staff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a venue's staff
+         * @description The members in the order they were invited, without invite links.
+         *
+         *     **Errors:** 400 ("Validation failed"); 401 ("Invalid admin token"); 404 ("Route {method} {path} not found", `VENUE_NOT_FOUND`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
+         */
+        get: operations["listStaff"];
+        put?: never;
+        /**
+         * Invite a staff member
+         * @description Adds a member to the venue's console with status `invited` and returns their invite link (`inviteUrl`, one use, 7 days), shown only in this response. The email is unique per venue whatever its case: 409 `STAFF_EMAIL_TAKEN`.
+         *
+         *     **Errors:** 400 ("Validation failed"); 401 ("Invalid admin token"); 404 ("Route {method} {path} not found", `VENUE_NOT_FOUND`); 409 (`STAFF_EMAIL_TAKEN`); 413 (`PAYLOAD_TOO_LARGE`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
+         */
+        post: operations["inviteStaff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/staff/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a staff member
+         * @description Removes the member with their invite and sessions: they are signed out at once.
+         *
+         *     **Errors:** 400 ("Validation failed"); 401 ("Invalid admin token"); 404 ("Route {method} {path} not found", `STAFF_NOT_FOUND`); 413 (`PAYLOAD_TOO_LARGE`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
+         */
+        delete: operations["removeStaff"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a staff member
+         * @description Changes a member's name, role or `disabled`; disabling ends every session of the member at once.
+         *
+         *     **Errors:** 400 ("Validation failed"); 401 ("Invalid admin token"); 404 ("Route {method} {path} not found", `STAFF_NOT_FOUND`); 413 (`PAYLOAD_TOO_LARGE`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
+         */
+        patch: operations["updateStaff"];
+        trace?: never;
+    };
+    "/admin/v1/staff/{id}/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a staff member a fresh invite link
+         * @description A new invite link (7 days, one use) that is also a password reset: older links stop working, the password is cleared (status `invited` until the link sets one) and every session of the member ends at once.
+         *
+         *     **Errors:** 400 ("Validation failed"); 401 ("Invalid admin token"); 404 ("Route {method} {path} not found", `STAFF_NOT_FOUND`); 413 (`PAYLOAD_TOO_LARGE`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
+         */
+        post: operations["reinviteStaff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4854,7 +4932,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                action?: "menu.sync" | "menu.publish" | "menu.cleanup" | "menu.restore" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "availability.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.test" | "webhook.retry";
+                action?: "menu.sync" | "menu.publish" | "menu.cleanup" | "menu.restore" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "availability.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.test" | "webhook.retry" | "staff.invite" | "staff.update" | "staff.reinvite" | "staff.remove";
             };
             header?: never;
             path?: never;
@@ -4872,7 +4950,7 @@ export interface operations {
                         items: {
                             id: string;
                             /** @enum {string} */
-                            action: "menu.sync" | "menu.publish" | "menu.cleanup" | "menu.restore" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "availability.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.test" | "webhook.retry";
+                            action: "menu.sync" | "menu.publish" | "menu.cleanup" | "menu.restore" | "product.update" | "product.delete" | "product.image" | "product.translations" | "settings.update" | "availability.update" | "logo.image" | "banner.create" | "banner.update" | "banner.delete" | "banner.image" | "banner.translations" | "promotion.create" | "promotion.update" | "promotion.delete" | "promotion.item_add" | "promotion.item_update" | "promotion.item_remove" | "table.create" | "table.update" | "table.delete" | "category.translations" | "ingredient.translations" | "modifier_group.translations" | "order.status_update" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.test" | "webhook.retry" | "staff.invite" | "staff.update" | "staff.reinvite" | "staff.remove";
                             entityType: string;
                             entityRef: string | null;
                             changes: {
@@ -13396,6 +13474,669 @@ export interface operations {
              * @description Not found:
              *     - "Route {method} {path} not found" (message, no code): the server has no ADMIN_TOKEN, so the operator API is off
              *     - `API_KEY_NOT_FOUND`: no API key has that id (a revoked key cannot be regenerated either)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Content too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body is over the route's cap (5 MB; 21 MB on image uploads)
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description URI too long:
+             *     - "A path segment is longer than 512 characters" (message, no code)
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `LOCK_TIMEOUT`: another write of this venue held its lock too long; retry after Retry-After
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listStaff: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            email: string;
+                            name: string;
+                            /** @enum {string} */
+                            role: "owner" | "manager" | "staff";
+                            /**
+                             * @description `invited` until the invite link sets a password (again after a re-invite), then `active`
+                             * @enum {string}
+                             */
+                            status: "invited" | "active";
+                            disabled: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             */
+                            updatedAt: string;
+                        }[];
+                        total: number;
+                        page: number;
+                        limit: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Invalid admin token" (message, no code)
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Not found:
+             *     - "Route {method} {path} not found" (message, no code): the server has no ADMIN_TOKEN, so the operator API is off
+             *     - `VENUE_NOT_FOUND`: no venue has that id (or slug)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description URI too long:
+             *     - "A path segment is longer than 512 characters" (message, no code)
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    inviteStaff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description Unique per venue, compared in lower case (kept in lower case)
+                     */
+                    email: string;
+                    name: string;
+                    /** @enum {string} */
+                    role: "owner" | "manager" | "staff";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        email: string;
+                        name: string;
+                        /** @enum {string} */
+                        role: "owner" | "manager" | "staff";
+                        /** @enum {string} */
+                        status: "invited";
+                        /** @description `PUBLIC_BASE_URL/console/invite/<token>`: one use, shown only in this response */
+                        inviteUrl: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        inviteExpiresAt: string;
+                    };
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Invalid admin token" (message, no code)
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Not found:
+             *     - "Route {method} {path} not found" (message, no code): the server has no ADMIN_TOKEN, so the operator API is off
+             *     - `VENUE_NOT_FOUND`: no venue has that id (or slug)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Conflict:
+             *     - `STAFF_EMAIL_TAKEN`: another staff member of this venue has that email (compared in lower case)
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Content too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body is over the route's cap (5 MB; 21 MB on image uploads)
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description URI too long:
+             *     - "A path segment is longer than 512 characters" (message, no code)
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `LOCK_TIMEOUT`: another write of this venue held its lock too long; retry after Retry-After
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    removeStaff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Invalid admin token" (message, no code)
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Not found:
+             *     - "Route {method} {path} not found" (message, no code): the server has no ADMIN_TOKEN, so the operator API is off
+             *     - `STAFF_NOT_FOUND`: no staff member has that id
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Content too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body is over the route's cap (5 MB; 21 MB on image uploads)
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description URI too long:
+             *     - "A path segment is longer than 512 characters" (message, no code)
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `LOCK_TIMEOUT`: another write of this venue held its lock too long; retry after Retry-After
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateStaff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @enum {string} */
+                    role?: "owner" | "manager" | "staff";
+                    /** @description A disabled member cannot sign in; their sessions end at once */
+                    disabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        email: string;
+                        name: string;
+                        /** @enum {string} */
+                        role: "owner" | "manager" | "staff";
+                        /**
+                         * @description `invited` until the invite link sets a password (again after a re-invite), then `active`
+                         * @enum {string}
+                         */
+                        status: "invited" | "active";
+                        disabled: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Invalid admin token" (message, no code)
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Not found:
+             *     - "Route {method} {path} not found" (message, no code): the server has no ADMIN_TOKEN, so the operator API is off
+             *     - `STAFF_NOT_FOUND`: no staff member has that id
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Content too large:
+             *     - `PAYLOAD_TOO_LARGE`: the body is over the route's cap (5 MB; 21 MB on image uploads)
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description URI too long:
+             *     - "A path segment is longer than 512 characters" (message, no code)
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `LOCK_TIMEOUT`: another write of this venue held its lock too long; retry after Retry-After
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    reinviteStaff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        email: string;
+                        name: string;
+                        /** @enum {string} */
+                        role: "owner" | "manager" | "staff";
+                        /** @enum {string} */
+                        status: "invited";
+                        /** @description `PUBLIC_BASE_URL/console/invite/<token>`: one use, shown only in this response */
+                        inviteUrl: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         */
+                        inviteExpiresAt: string;
+                    };
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Unauthorized:
+             *     - "Invalid admin token" (message, no code)
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Not found:
+             *     - "Route {method} {path} not found" (message, no code): the server has no ADMIN_TOKEN, so the operator API is off
+             *     - `STAFF_NOT_FOUND`: no staff member has that id
              */
             404: {
                 headers: {

@@ -22,17 +22,25 @@ export interface AuditRecord {
 
 /** Writes audit entries inside the caller's transaction, so a rolled-back change leaves none. */
 export async function audit(tx: Queryable, actor: Actor, records: AuditRecord[]): Promise<void> {
+  await auditFrom(tx, actor.venue.venueId, actor.requestId, 'api_key', records);
+}
+
+/** Where a change came from: an API key, the operator (API or CLI), or the venue console (decisions 17). */
+export type AuditSource = 'api_key' | 'operator' | 'console';
+
+/** `audit` for a change made without an API key: the venue named, and its source. */
+export async function auditFrom(tx: Queryable, venueId: string, requestId: string, source: AuditSource, records: AuditRecord[]): Promise<void> {
   await insertAuditEntries(
     tx,
-    actor.venue.venueId,
+    venueId,
     records.map((r) => ({
       id: uuidv7(),
       action: r.action,
       entityType: r.entityType,
       entityRef: r.entityRef ?? null,
       changes: r.changes,
-      requestId: actor.requestId,
-      source: 'api_key',
+      requestId,
+      source,
     })),
   );
 }

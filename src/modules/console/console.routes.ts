@@ -1,0 +1,134 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { errors } from '../../errors.js';
+import { contentSecurityPolicy, pageHeaders } from '../../http/html.js';
+import type { App } from '../../http/types.js';
+import { Representation, sendRepresentation } from '../docs/representation.js';
+import type { ConsoleAuthService, ConsoleSession } from '../staff/sessions.service.js';
+import { LOCK_MS, SESSION_MAX_MS } from '../staff/sessions.service.js';
+import { clearCookie, cookie, CSRF_COOKIE, newCsrfValue, readCookies, sameToken, SESSION_COOKIE, sessionCsrf, tokenValue } from './csrf.js';
+import { CONSOLE_CSS, CONSOLE_CSS_PATH, homePage, invitePage, messagePage, signInPage } from './console.page.js';
+
+type RouteServices = { consoleAuth: ConsoleAuthService };
+
+// Pages for people, not API operations: left out of the OpenAPI document, like the guest page.
+const hide = true;
+// Every console page shows a member's data or a form's secret: no cache keeps it.
+const page = { noStore: true as const };
+const FORM_BODY_LIMIT = 16 * 1024;
+
+const FormBody = Type.Object(
+  {
+    csrf: Type.Optional(Type.String({ maxLength: 200 })),
+    email: Type.Optional(Type.String({ maxLength: 254 })),
+    password: Type.Optional(Type.String({ maxLength: 1000 })),
+  },
+  { additionalProperties: false },
+);
+type Form = { csrf?: string; email?: string; password?: string } | undefined;
+const InviteParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) });
+
+const SIGN_IN_FAILED = `Email or password is incorrect, or sign-in is locked for ${LOCK_MS / 60_000} minutes after too many attempts.`;
+const FORM_EXPIRED = 'This form has expired. Reload the page and try again.';
+
+/**
+ * The venue console (decisions 17, docs/console.md): invite links, sign-in, sign-out and the
+ * console's home. Its own scope, for the HTML forms' body parser; the session cookie is the only
+ * credential it takes (an API key means nothing here, and /v1 never reads the cookie).
+ */
+export function consoleRoutes(services: RouteServices, publicBaseUrl: string) {
+  const secure = publicBaseUrl.startsWith('https:');
+  const headers = pageHeaders(contentSecurityPolicy());
+  const css = new Representation('text/css; charset=utf-8', Buffer.from(CONSOLE_CSS));
+
+  const html = (reply: FastifyReply, status: number, body: string) =>
+    reply.status(status).headers(headers).type('text/html; charset=utf-8').send(body);
+
+  /** The double-submit value of the pre-session forms: the cookie's, or a new one set now. */
+  const formCsrf = (request: FastifyRequest, reply: FastifyReply): string => {
+    const existing = tokenValue(readCookies(request.headers.cookie).get(CSRF_COOKIE));
+    if (existing) return existing;
+    const value = newCsrfValue();
+    reply.header('set-cookie', cookie(CSRF_COOKIE, value, secure));
+    return value;
+  };
+  const formCsrfHolds = (request: FastifyRequest) =>
+    sameToken((request.body as Form)?.csrf, tokenValue(readCookies(request.headers.cookie).get(CSRF_COOKIE)));
+
+  const sessionOf = async (request: FastifyRequest): Promise<{ session: ConsoleSession; token: string } | null> => {
+    const token = tokenValue(readCookies(request.headers.cookie).get(SESSION_COOKIE));
+    if (!token) return null;
+    const session = await services.consoleAuth.session(token);
+    return session ? { session, token } : null;
+  };
+
+  return async function routes(parent: App): Promise<void> {
+    await parent.register(async (app: App) => {
+      // HTML forms post url-encoded fields; this scope alone reads them. A NUL is refused here, as
+      // the JSON parser's text check refuses it: PostgreSQL cannot store one.
+      app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
+        const fields = Object.fromEntries(new URLSearchParams(body as string));
+        if (Object.values(fields).some((v) => v.includes('\u0000'))) done(errors.validation(['body must not contain NUL characters']));
+        else done(null, fields);
+      });
+
+      app.get('/console', { config: page, schema: { hide } }, async (request, reply) => {
+        const signedIn = await sessionOf(request);
+        if (!signedIn) return reply.redirect('/console/sign-in', 303);
+        return html(reply, 200, homePage(signedIn.session, sessionCsrf(signedIn.token)));
+      });
+
+      app.get('/console/sign-in', { config: page, schema: { hide } }, async (request, reply) => {
+        if (await sessionOf(request)) return reply.redirect('/console', 303);
+        return html(reply, 200, signInPage(formCsrf(request, reply)));
+      });
+
+      app.post('/console/sign-in', { config: page, schema: { hide, body: FormBody } }, async (request, reply) => {
+        if (!formCsrfHolds(request)) return html(reply, 403, signInPage(formCsrf(request, reply), FORM_EXPIRED));
+        const { email = '', password = '' } = (request.body as Form) ?? {};
+        const token = await services.consoleAuth.signIn(email, password);
+        if (!token) return html(reply, 401, signInPage(formCsrf(request, reply), SIGN_IN_FAILED));
+        // The cookie lives no longer than the session may (7 days); idle expiry is the server's.
+        reply.header('set-cookie', [cookie(SESSION_COOKIE, token, secure, SESSION_MAX_MS / 1000), clearCookie(CSRF_COOKIE, secure)]);
+        return reply.redirect('/console', 303);
+      });
+
+      app.post('/console/sign-out', { config: page, schema: { hide, body: FormBody } }, async (request, reply) => {
+        const signedIn = await sessionOf(request);
+        if (!signedIn) return reply.redirect('/console/sign-in', 303);
+        if (!sameToken((request.body as Form)?.csrf, sessionCsrf(signedIn.token))) {
+          return html(reply, 403, messagePage('Form expired', FORM_EXPIRED, { href: '/console', text: 'Back to the console' }));
+        }
+        await services.consoleAuth.signOut(signedIn.session);
+        reply.header('set-cookie', clearCookie(SESSION_COOKIE, secure));
+        return reply.redirect('/console/sign-in', 303);
+      });
+
+      const inviteGone = (reply: FastifyReply) =>
+        html(reply, 404, messagePage('Invite link not valid', 'This invite link has been used, has expired or was replaced by a newer one. Ask for a new one.'));
+
+      // The token is the link's secret: masked in every log line (secretParams).
+      const invite = { config: { ...page, secretParams: ['token'] } };
+      app.get('/console/invite/:token', { ...invite, schema: { hide, params: InviteParams } }, async (request, reply) => {
+        if (!(await services.consoleAuth.inviteValid(request.params.token))) return inviteGone(reply);
+        return html(reply, 200, invitePage(request.params.token, formCsrf(request, reply)));
+      });
+
+      app.post('/console/invite/:token', { ...invite, schema: { hide, params: InviteParams, body: FormBody } }, async (request, reply) => {
+        const { token } = request.params;
+        if (!formCsrfHolds(request)) return html(reply, 403, invitePage(token, formCsrf(request, reply), FORM_EXPIRED));
+        const outcome = await services.consoleAuth.acceptInvite(token, (request.body as Form)?.password ?? '');
+        if (outcome.ok) {
+          reply.header('set-cookie', clearCookie(CSRF_COOKIE, secure));
+          return html(reply, 200, messagePage('Password set', 'Your password is set. Sign in with your email and the new password.', { href: '/console/sign-in', text: 'Sign in' }));
+        }
+        if (outcome.reason === 'invalid') return inviteGone(reply);
+        return html(reply, 400, invitePage(token, formCsrf(request, reply), outcome.problem));
+      });
+
+      // The stylesheet is served from memory and takes no per-IP slot, like the guest page's files.
+      app.get(CONSOLE_CSS_PATH, { config: { rateLimit: false }, schema: { hide } }, async (request, reply) =>
+        sendRepresentation(request, reply, css, { 'cache-control': 'no-cache' }));
+    });
+  };
+}

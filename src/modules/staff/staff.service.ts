@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto';
+import type { Database } from '../../db/port.js';
+import { errors } from '../../errors.js';
+import { randomBase62, uuidv7 } from '../../ids.js';
+import { listEnvelope, pageWindow } from '../../shared/pagination.js';
+import { auditFrom, type AuditRecord } from '../audit/audit.service.js';
+import type { VenuesService } from '../venues/venues.service.js';
+import * as staff from './staff.repository.js';
+import type { StaffCreateInput, StaffInvitedView, StaffListQueryValue, StaffListView, StaffMemberView, StaffPatchInput } from './staff.schemas.js';
+
+/** Decisions 17: an invite link works once, for 7 days. */
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const TOKEN_LENGTH = 43; // base62: 256 bits
+
+/** A console secret (invite link, session) as stored: its sha256, never the token. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** A fresh console secret and its hash. */
+export function newToken(): { token: string; hash: string } {
+  const token = randomBase62(TOKEN_LENGTH);
+  return { token, hash: hashToken(token) };
+}
+
+export function memberView(row: staff.StaffRow): StaffMemberView {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    status: row.password_hash === null ? 'invited' : 'active',
+    disabled: row.disabled,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** Who asked for an operator change: the request (or CLI run) it is audited under. */
+export interface OperatorCall {
+  requestId: string;
+}
+
+/**
+ * The operator's side of staff accounts (decisions 17): invite, list, change, re-invite, remove.
+ * Each write is audited in the venue's log with source `operator`: field names, never values,
+ * and never a token or hash.
+ */
+export class StaffService {
+  constructor(
+    private readonly db: Database,
+    private readonly venues: Pick<VenuesService, 'get'>,
+    private readonly publicBaseUrl: string,
+    private readonly clock: () => number,
+  ) {}
+
+  private inviteUrl(token: string): string {
+    return `${this.publicBaseUrl}/console/invite/${token}`;
+  }
+
+  async invite(venueId: string, input: StaffCreateInput, by: OperatorCall): Promise<StaffInvitedView> {
+    await this.venues.get(venueId);
+    const at = new Date(this.clock());
+    const { token, hash } = newToken();
+    const expiresAt = new Date(at.getTime() + INVITE_TTL_MS);
+    const row = await this.db.transaction(async (tx) => {
+      const member = await staff.insertMember(tx, venueId, { id: uuidv7(), email: input.email.toLowerCase(), name: input.name, role: input.role, at });
+      if (!member) throw errors.staffEmailTaken();
+      await staff.replaceInvite(tx, venueId, { id: uuidv7(), staffId: member.id, tokenHash: hash, at, expiresAt });
+      await this.audit(tx, venueId, by, { action: 'staff.invite', entityType: 'staff_member', entityRef: member.id, changes: { role: member.role } });
+      return member;
+    }, { venueId });
+    return this.invited(row, token, expiresAt);
+  }
+
+  async list(venueId: string, query: StaffListQueryValue): Promise<StaffListView> {
+    await this.venues.get(venueId);
+    const { page, limit, offset } = pageWindow(query);
+    const { rows, total } = await staff.listMembers(this.db, venueId, limit, offset);
+    return listEnvelope(rows.map(memberView), total, page, limit);
+  }
+
+  async update(id: string, patch: StaffPatchInput, by: OperatorCall): Promise<StaffMemberView> {
+    const existing = await this.member(id);
+    const at = new Date(this.clock());
+    const row = await this.db.transaction(async (tx) => {
+      const updated = await staff.updateMember(tx, existing.venue_id, id, { ...patch, at });
+      if (!updated) throw errors.staffNotFound();
+      // A disabled member is signed out everywhere at once (decisions 17).
+      if (updated.disabled) await staff.deleteMemberSessions(tx, existing.venue_id, id);
+      const fields = Object.keys(patch).filter((k) => patch[k as keyof StaffPatchInput] !== undefined).sort();
+      await this.audit(tx, existing.venue_id, by, { action: 'staff.update', entityType: 'staff_member', entityRef: id, changes: { fields } });
+      return updated;
+    }, { venueId: existing.venue_id });
+    return memberView(row);
+  }
+
+  /**
+   * A fresh link that is also a password reset: older links stop working, the password is
+   * cleared (a leaked one stops working too) and every session of the member ends.
+   */
+  async reinvite(id: string, by: OperatorCall): Promise<StaffInvitedView> {
+    const existing = await this.member(id);
+    const at = new Date(this.clock());
+    const { token, hash } = newToken();
+    const expiresAt = new Date(at.getTime() + INVITE_TTL_MS);
+    await this.db.transaction(async (tx) => {
+      await staff.setPassword(tx, existing.venue_id, id, null, at);
+      await staff.deleteMemberSessions(tx, existing.venue_id, id);
+      await staff.replaceInvite(tx, existing.venue_id, { id: uuidv7(), staffId: id, tokenHash: hash, at, expiresAt });
+      await this.audit(tx, existing.venue_id, by, { action: 'staff.reinvite', entityType: 'staff_member', entityRef: id, changes: {} });
+    }, { venueId: existing.venue_id });
+    return this.invited(existing, token, expiresAt);
+  }
+
+  /** Removes the member; their invites, sessions and failure records go with them (cascade). */
+  async remove(id: string, by: OperatorCall): Promise<void> {
+    const existing = await this.member(id);
+    await this.db.transaction(async (tx) => {
+      if (!(await staff.deleteMember(tx, existing.venue_id, id))) throw errors.staffNotFound();
+      await this.audit(tx, existing.venue_id, by, { action: 'staff.remove', entityType: 'staff_member', entityRef: id, changes: { role: existing.role } });
+    }, { venueId: existing.venue_id });
+  }
+
+  private async member(id: string): Promise<staff.StaffRow> {
+    const row = await staff.findMemberById(this.db, id);
+    if (!row) throw errors.staffNotFound();
+    return row;
+  }
+
+  private invited(row: staff.StaffRow, token: string, expiresAt: Date): StaffInvitedView {
+    return {
+      id: row.id,
+      email: row.email,
+      name: row.name,
+      role: row.role,
+      status: 'invited',
+      inviteUrl: this.inviteUrl(token),
+      inviteExpiresAt: expiresAt.toISOString(),
+    };
+  }
+
+  private audit(tx: Parameters<typeof auditFrom>[0], venueId: string, by: OperatorCall, record: AuditRecord): Promise<void> {
+    return auditFrom(tx, venueId, by.requestId, 'operator', [record]);
+  }
+}
