@@ -25,6 +25,7 @@ import { listSoldOut, pauseOrdering, setAvailable, showHours } from './availabil
 import { pull, push, tailOrders } from './integrator.js';
 import { diffMenus, listPublications, restorePublication } from './publications.js';
 import { connectOperator, openLocalDatabase, type Operator } from './operator.js';
+import { addStaffCommands } from './staff.js';
 import { UNTIL_FORMS } from './venue-time.js';
 
 interface Output {
@@ -207,6 +208,8 @@ export function buildCli(): Command {
       await withOperator((op) => op.revokeKey(idArg(id)));
       print(opts, { id, revoked: true }, () => `revoked ${id}`);
     });
+
+  addStaffCommands(program, { withOperator, print, idArg, jsonOption });
 
   program
     .command('push')

@@ -11,6 +11,8 @@ import type {
   VenuePatchInput,
   VenueView,
 } from '../modules/venues/venues.schemas.js';
+import type { StaffCreateInput, StaffInvitedView, StaffListView, StaffMemberView, StaffPatchInput } from '../modules/staff/staff.schemas.js';
+import { randomUUID } from 'node:crypto';
 import { readStoredAdminToken } from '../server/admin-token.js';
 import { secureDataDir } from '../server/data-dir-mode.js';
 import { claimDataDirOrFindServer, type ServerNote } from '../server/server-file.js';
@@ -25,6 +27,11 @@ export interface Operator {
   listKeys(venueId: string): Promise<{ items: ApiKeySummaryView[] }>;
   regenerateKey(keyId: string): Promise<ApiKeyCreatedView>;
   revokeKey(keyId: string): Promise<void>;
+  inviteStaff(venueId: string, input: StaffCreateInput): Promise<StaffInvitedView>;
+  listStaff(venueId: string, page: { page?: number; limit?: number }): Promise<StaffListView>;
+  updateStaff(id: string, patch: StaffPatchInput): Promise<StaffMemberView>;
+  reinviteStaff(id: string): Promise<StaffInvitedView>;
+  removeStaff(id: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,6 +45,12 @@ function inProcess({ db, close }: LocalDatabase, config: Config): Operator {
     listKeys: (venueId) => services.apiKeys.list(venueId),
     regenerateKey: (keyId) => services.apiKeys.regenerate(keyId),
     revokeKey: (keyId) => services.apiKeys.revoke(keyId),
+    // Audited under a request id of the command's own, as the server would give a request.
+    inviteStaff: (venueId, input) => services.staff.invite(venueId, input, { requestId: `cli-${randomUUID()}` }),
+    listStaff: (venueId, page) => services.staff.list(venueId, page),
+    updateStaff: (id, patch) => services.staff.update(id, patch, { requestId: `cli-${randomUUID()}` }),
+    reinviteStaff: (id) => services.staff.reinvite(id, { requestId: `cli-${randomUUID()}` }),
+    removeStaff: (id) => services.staff.remove(id, { requestId: `cli-${randomUUID()}` }),
     close,
   };
 }
@@ -71,6 +84,12 @@ function overHttp(baseUrl: string, token: string): Operator {
     listKeys: (venueId) => call('GET', `/venues/${encodeURIComponent(venueId)}/api-keys`),
     regenerateKey: (keyId) => call('POST', `/api-keys/${encodeURIComponent(keyId)}/regenerate`),
     revokeKey: (keyId) => call('DELETE', `/api-keys/${encodeURIComponent(keyId)}`),
+    inviteStaff: (venueId, input) => call('POST', `/venues/${encodeURIComponent(venueId)}/staff`, input),
+    listStaff: (venueId, page) =>
+      call('GET', `/venues/${encodeURIComponent(venueId)}/staff?page=${page.page ?? 1}&limit=${page.limit ?? 100}`),
+    updateStaff: (id, patch) => call('PATCH', `/staff/${encodeURIComponent(id)}`, patch),
+    reinviteStaff: (id) => call('POST', `/staff/${encodeURIComponent(id)}/invite`),
+    removeStaff: (id) => call('DELETE', `/staff/${encodeURIComponent(id)}`),
     close: async () => {},
   };
 }
