@@ -250,6 +250,22 @@ describe('the venue console: invites, sign-in and sessions', () => {
     assert.ok(!page.body.includes(venueB.name) && !page.body.includes(bMember.email));
   });
 
+  it('counts every console route against the per-IP buckets (decisions 10)', async () => {
+    const limited = await startApp({ rateLimits: true });
+    try {
+      const client = new ConsoleClient(limited.app);
+      for (const res of [
+        await client.request('GET', '/console'),
+        await client.request('GET', '/console/sign-in'),
+        await client.request('POST', '/console/sign-in', { csrf: 'x', email: 'a@example.com', password: 'p' }),
+        await client.request('POST', '/console/sign-out', { csrf: 'x' }),
+        await client.request('GET', '/console/invite/abcdefghij'),
+      ]) assert.ok(res.headers['x-ratelimit-limit-short'] !== undefined, JSON.stringify(res.headers));
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('serves pages with the strict CSP, no inline script or style, and the stylesheet from this origin', async () => {
     const page = await new ConsoleClient(t.app).request('GET', '/console/sign-in');
     assert.doesNotMatch(page.body, /<script|style=|<style/);
