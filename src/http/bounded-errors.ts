@@ -88,19 +88,6 @@ function levelOf(explainer: Explainer, array: ArrayAt): Level {
   });
 }
 
-/**
- * Compiles every level below `explainer`, one level per step: a warm-up that runs a step per
- * turn of the event loop never holds it for more than one level's compilation.
- */
-export function* compileLevels(explainer: Explainer): Generator<void> {
-  for (const array of explainer.arrays) {
-    const fresh = array.level === undefined;
-    const level = levelOf(explainer, array);
-    if (fresh) yield;
-    yield* compileLevels(level.items);
-  }
-}
-
 function valueAt(data: unknown, path: string[]): unknown {
   let node = data;
   for (const key of path) {

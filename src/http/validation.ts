@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
-import { compileExplainer, compileLevels, explain, type Explainer, UNLISTED } from './bounded-errors.js';
+import { compileExplainer, explain, type Explainer, UNLISTED } from './bounded-errors.js';
 import { isCleanBody, unmatchableParams, unstorableText } from './text-safety.js';
 import { inTimestampRange } from '../shared/timestamps.js';
 
@@ -86,7 +86,11 @@ function bounded(schema: object): object {
 interface SchemaValidator {
   /** The value's errors, bounded (bounded-errors.ts), or null when it is valid. */
   errorsOf(value: unknown, checkText: boolean): ErrorObject[] | null;
-  /** Compiles what errorsOf would compile on first use, a piece per step. */
+  /**
+   * Compiles the validator a valid value needs, as a step of a warm-up. The explanation of an
+   * invalid one is left to its first use, a level at a time: compiled ahead for every route, the
+   * explainers left a started server about 30 MB larger for nothing most days.
+   */
   compileSteps(): Generator<void>;
 }
 
@@ -110,7 +114,6 @@ function schemaValidator(given: object, part: Part): SchemaValidator {
     *compileSteps() {
       checker();
       yield;
-      yield* compileLevels(explainerOf());
     },
   };
 }
@@ -118,9 +121,8 @@ function schemaValidator(given: object, part: Part): SchemaValidator {
 /**
  * Each route's validator is compiled when the route first validates, not at start: compiling
  * every schema of every route is a large share of a restart (docs/performance.md). Compiling the
- * largest (the sync's, with the levels that explain its errors) takes one turn of 100-200 ms, so
- * a started server compiles them in idle turns (ValidatorWarmUp), a level per turn, before a
- * request has to.
+ * largest body's (the sync's) takes one turn of 30-90 ms, so a started server compiles the body
+ * validators in idle turns (ValidatorWarmUp), one per turn, before a request has to.
  */
 function compilerFor(warmUp?: ValidatorWarmUp): FastifySchemaCompiler<unknown> {
   return ({ schema, httpPart }) => {
@@ -128,7 +130,8 @@ function compilerFor(warmUp?: ValidatorWarmUp): FastifySchemaCompiler<unknown> {
     // Path parameters are made storable before they are validated (below): nothing to walk.
     const checkText = httpPart !== 'params';
     const validator = schemaValidator(schema as object, kind);
-    warmUp?.add(validator);
+    // Query strings and path parameters are a few fields each: compiled in a moment when first used.
+    if (httpPart === 'body') warmUp?.add(validator);
     const validate = (value: unknown) => {
       const error = validator.errorsOf(value, checkText);
       return error === null ? { value } : { error: error as never };
@@ -154,9 +157,9 @@ export class ValidatorWarmUp {
   }
 
   /**
-   * Compiles every validator not yet compiled, a piece per turn of the event loop (about 0.6 s of
-   * one core in all, the longest piece under 100 ms), and only while `busy` says no request came
-   * lately: under load the routes compile their own on first use, as they would without it. Once.
+   * Compiles every body validator not yet compiled, one per turn of the event loop, and only while
+   * `busy` says no request came lately: under load the routes compile their own on first use, as
+   * they would without it. Once.
    */
   run(busy: () => boolean = () => false, waitMs = 100): Promise<void> {
     return (this.running ??= (async () => {
