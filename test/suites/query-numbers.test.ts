@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
+import { ADMIN_TOKEN, call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { fillPattern } from '../helpers/route-table.js';
 
 // Every numeric query parameter of every operation (issue 34): a number no list can use is a 400
@@ -44,12 +44,14 @@ before(async () => {
   const promotion = await created('/v1/promotions', { name: 'Promo' });
   const table = await created('/v1/tables', { name: 'Table 1' });
   const webhook = await created('/v1/webhooks', { url: 'https://pos.example.com/hooks', events: ['order.created'] });
-  ids = { 'promotions/:id': [promotion], 'tables/:id': [table], 'webhooks/:id': [webhook] };
+  ids = { 'promotions/:id': [promotion], 'tables/:id': [table], 'webhooks/:id': [webhook], 'venues/:id': [v.id] };
   params = numericParams((await call(t.app, 'GET', '/v1/openapi.json')).body);
 });
 after(() => t?.close());
 
 const urlOf = (p: NumericParam, query: string) => `${fillPattern(p.path, ids)[0]}?${query}`;
+/** The operator's token on /admin/v1 (the staff list), the venue's key everywhere else. */
+const keyOf = (p: NumericParam) => (p.path.startsWith('/admin/') ? ADMIN_TOKEN : v.key);
 
 describe('numeric query parameters', () => {
   it('are found on every paginated list and the QR routes', () => {
@@ -64,6 +66,7 @@ describe('numeric query parameters', () => {
       'GET /v1/tables/qr-sheet.svg page',
       'GET /v1/tables/:id/qr.png size',
       'GET /v1/webhooks/:id/deliveries limit',
+      'GET /admin/v1/venues/:id/staff page',
     ]) {
       assert.ok(found.has(expected), `${expected} is in the document`);
     }
@@ -74,7 +77,7 @@ describe('numeric query parameters', () => {
     for (const p of params) {
       for (const value of UNUSABLE) {
         const url = urlOf(p, `${p.name}=${encodeURIComponent(value)}`);
-        const res = await call(t.app, p.method as 'GET', url, { key: v.key });
+        const res = await call(t.app, p.method as 'GET', url, { key: keyOf(p) });
         const named = Array.isArray(res.body?.errors) && res.body.errors.some((e: string) => e.startsWith(`${p.name} `));
         if (res.status !== 400 || res.body.statusCode !== 400 || res.body.message !== 'Validation failed' || !named) {
           failures.push(`${url}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
@@ -88,7 +91,7 @@ describe('numeric query parameters', () => {
     for (const p of params) {
       for (const query of [`${p.name}=${p.minimum}`, '']) {
         const url = urlOf(p, query);
-        const res = await call(t.app, p.method as 'GET', url, { key: v.key });
+        const res = await call(t.app, p.method as 'GET', url, { key: keyOf(p) });
         assert.equal(res.status, 200, `${url}: ${JSON.stringify(res.body).slice(0, 300)}`);
       }
     }
