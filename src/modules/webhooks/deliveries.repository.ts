@@ -218,6 +218,15 @@ export async function disableEndpoint(db: Queryable, venueId: string, endpointId
   );
 }
 
+export interface AttemptRow {
+  attempt: number;
+  /** Milliseconds since the epoch: read as JSON with its delivery (attemptLogColumn). */
+  started_at: number;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+}
+
 export interface DeliveryRow {
   id: string;
   event_id: string;
@@ -229,28 +238,27 @@ export interface DeliveryRow {
   next_attempt_at: Date;
   created_at: Date;
   updated_at: Date;
+  /** Newest first. */
+  attempt_log: AttemptRow[];
 }
 
-export interface AttemptRow {
-  delivery_id: string;
-  attempt: number;
-  started_at: Date;
-  duration_ms: number;
-  status_code: number | null;
-  error: string | null;
-}
-
+// A delivery and its attempts are read in one statement, so from one snapshot: read in two, a batch
+// recorded between them showed an attempt in the log while the delivery still looked unsent.
 const DELIVERY_COLUMNS = `d.id, d.event_id, ev.type as event_type, d.status, d.attempts, d.last_status_code, d.last_error,
-  d.next_attempt_at, d.created_at, d.updated_at`;
+  d.next_attempt_at, d.created_at, d.updated_at,
+  (select coalesce(json_agg(json_build_object('attempt', a.attempt,
+            'started_at', (extract(epoch from a.started_at) * 1000)::bigint, 'duration_ms', a.duration_ms,
+            'status_code', a.status_code, 'error', a.error) order by a.attempt desc), '[]')
+     from webhook_attempts a where a.venue_id = d.venue_id and a.delivery_id = d.id) as attempt_log`;
 
-/** One endpoint's deliveries, newest first, with the total; and every attempt of those on the page. */
+/** One endpoint's deliveries, newest first, each with its attempts, and the total. */
 export async function listDeliveries(
   db: Queryable,
   venueId: string,
   endpointId: string,
   limit: number,
   offset: number,
-): Promise<{ rows: DeliveryRow[]; total: number; attempts: AttemptRow[] }> {
+): Promise<{ rows: DeliveryRow[]; total: number }> {
   const { rows } = await db.query<DeliveryRow & { total: number }>(
     `select ${DELIVERY_COLUMNS}, count(*) over ()::int as total
      from webhook_deliveries d join webhook_events ev on ev.venue_id = d.venue_id and ev.id = d.event_id
@@ -259,8 +267,7 @@ export async function listDeliveries(
     [venueId, endpointId, limit, offset],
   );
   const total = rows[0]?.total ?? (offset === 0 ? 0 : await countDeliveries(db, venueId, endpointId));
-  const attempts = rows.length === 0 ? [] : await attemptsOf(db, venueId, rows.map((r) => r.id));
-  return { rows, total, attempts };
+  return { rows, total };
 }
 
 async function countDeliveries(db: Queryable, venueId: string, endpointId: string): Promise<number> {
@@ -268,25 +275,15 @@ async function countDeliveries(db: Queryable, venueId: string, endpointId: strin
   return rows[0].n;
 }
 
-async function attemptsOf(db: Queryable, venueId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
-  const { rows } = await db.query<AttemptRow>(
-    `select delivery_id, attempt, started_at, duration_ms, status_code, error from webhook_attempts
-     where venue_id = $1 and delivery_id = any($2::uuid[]) order by attempt desc`,
-    [venueId, deliveryIds],
-  );
-  return rows;
-}
-
-/** One delivery of an endpoint, as the log shows it; null when the endpoint has none with that id. */
-export async function findDelivery(db: Queryable, venueId: string, endpointId: string, deliveryId: string): Promise<{ row: DeliveryRow; attempts: AttemptRow[] } | null> {
+/** One delivery of an endpoint, with its attempts, as the log shows it; null when the endpoint has none with that id. */
+export async function findDelivery(db: Queryable, venueId: string, endpointId: string, deliveryId: string): Promise<DeliveryRow | null> {
   const { rows } = await db.query<DeliveryRow>(
     `select ${DELIVERY_COLUMNS}
      from webhook_deliveries d join webhook_events ev on ev.venue_id = d.venue_id and ev.id = d.event_id
      where d.venue_id = $1 and d.endpoint_id = $2 and d.id = $3`,
     [venueId, endpointId, deliveryId],
   );
-  if (rows.length === 0) return null;
-  return { row: rows[0], attempts: await attemptsOf(db, venueId, [deliveryId]) };
+  return rows[0] ?? null;
 }
 
 /**

@@ -3,12 +3,12 @@ import { errors } from '../../errors.js';
 import { listEnvelope, pageWindow } from '../../shared/pagination.js';
 import { isUuid } from '../../ids.js';
 import { audit, type Actor } from '../audit/audit.service.js';
-import { findDelivery, listDeliveries, redeliver, type AttemptRow, type DeliveryRow } from './deliveries.repository.js';
+import { findDelivery, listDeliveries, redeliver, type DeliveryRow } from './deliveries.repository.js';
 import type { WebhookEvents } from './webhook-events.js';
 import { findEndpoint } from './webhooks.repository.js';
 import type { WebhookDeliveryListView, WebhookDeliveryView } from './webhooks.schemas.js';
 
-function view(row: DeliveryRow, attempts: AttemptRow[]): WebhookDeliveryView {
+function view(row: DeliveryRow): WebhookDeliveryView {
   return {
     id: row.id,
     eventId: row.event_id,
@@ -20,9 +20,13 @@ function view(row: DeliveryRow, attempts: AttemptRow[]): WebhookDeliveryView {
     nextAttemptAt: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
-    attemptLog: attempts
-      .filter((a) => a.delivery_id === row.id)
-      .map((a) => ({ attempt: a.attempt, startedAt: a.started_at.toISOString(), durationMs: a.duration_ms, statusCode: a.status_code, error: a.error })),
+    attemptLog: row.attempt_log.map((a) => ({
+      attempt: a.attempt,
+      startedAt: new Date(a.started_at).toISOString(),
+      durationMs: a.duration_ms,
+      statusCode: a.status_code,
+      error: a.error,
+    })),
   };
 }
 
@@ -40,8 +44,8 @@ export class WebhookDeliveriesService {
   async list(venueId: string, endpointId: string, query: { page?: number; limit?: number }): Promise<WebhookDeliveryListView> {
     await this.endpoint(this.db, venueId, endpointId);
     const { page, limit, offset } = pageWindow(query);
-    const { rows, total, attempts } = await listDeliveries(this.db, venueId, endpointId, limit, offset);
-    return listEnvelope(rows.map((r) => view(r, attempts)), total, page, limit);
+    const { rows, total } = await listDeliveries(this.db, venueId, endpointId, limit, offset);
+    return listEnvelope(rows.map(view), total, page, limit);
   }
 
   /** Sends a delivery's event to its endpoint again, as a new delivery; audited as webhook.retry. */
@@ -77,6 +81,6 @@ export class WebhookDeliveriesService {
   private async read(venueId: string, endpointId: string, id: string): Promise<WebhookDeliveryView> {
     const found = await findDelivery(this.db, venueId, endpointId, id);
     if (!found) throw errors.webhookDeliveryNotFound();
-    return view(found.row, found.attempts);
+    return view(found);
   }
 }
