@@ -62,24 +62,101 @@ export function messagePage(title: string, message: string, link?: { href: strin
 <p>${e(message)}</p>${link ? `\n<p><a href="${e(link.href)}">${e(link.text)}</a></p>` : ''}`);
 }
 
-/** The console's home for now: the venue and the member, and a way out (the order board comes later). */
-export function homePage(session: ConsoleSession, csrf: string): string {
-  return page(session.venueName, `<h1>${e(session.venueName)}</h1>
-<p>Signed in as <strong>${e(session.memberName)}</strong> (${e(session.role)}).</p>
-<form method="post" action="/console/sign-out">
-<input type="hidden" name="csrf" value="${e(csrf)}">
-<p><button type="submit">Sign out</button></p>
-</form>`);
+/** The board's built script and stylesheets (console.assets.ts); none before `npm run build:web`. */
+export interface BoardAssets {
+  script: string | null;
+  styles: readonly string[];
 }
 
-export const CONSOLE_CSS = `:root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.5; }
+const COLUMNS = [
+  ['new', 'New'],
+  ['confirmed', 'Confirmed'],
+  ['preparing', 'Preparing'],
+  ['delivering', 'Out for delivery'],
+] as const;
+
+const column = ([key, name]: readonly [string, string]) => `<section class="column column-${key}" id="column-${key}" aria-labelledby="title-${key}">
+<h2 id="title-${key}" tabindex="-1">${name} <span class="count" data-count="${key}">0</span></h2>
+<p class="empty" id="empty-${key}">No orders.</p>
+<div class="cards" id="cards-${key}"></div>
+</section>`;
+
+/**
+ * The console's home, the order board (docs/console.md "The board"): the venue, the member and
+ * "Sign out", the tabs, and the board's columns empty, as landmarks; the script (web/console)
+ * fills them from /console/api and keeps them live. The CSRF value of the session is in a meta tag
+ * for the script's changes, and in the sign-out form as before.
+ */
+export function homePage(session: ConsoleSession, csrf: string, assets: BoardAssets = { script: null, styles: [] }): string {
+  const owner = session.role === 'owner';
+  const tab = (view: string, label: string, selected = false) =>
+    `<button type="button" role="tab" id="tab-${view}" data-view="${view}" aria-controls="panel-${view}" aria-selected="${selected}"${selected ? '' : ' tabindex="-1"'}>${label}</button>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<meta name="csrf-token" content="${e(csrf)}">
+<title>Board · ${e(session.venueName)}</title>
+${assets.styles.map((href) => `<link rel="stylesheet" href="${e(href)}">`).join('\n')}
+${assets.script ? `<script type="module" src="${e(assets.script)}"></script>` : ''}
+</head>
+<body>
+<main id="board">
+<header class="top">
+<div class="who"><h1>${e(session.venueName)}</h1>
+<p class="member">Signed in as <strong>${e(session.memberName)}</strong> (${e(session.role)})</p></div>
+<p class="connection" id="connection" role="status"></p>
+<div class="tools">
+<button type="button" id="sound" aria-pressed="false" hidden>Sound off</button>
+<form method="post" action="/console/sign-out">
+<input type="hidden" name="csrf" value="${e(csrf)}">
+<button type="submit">Sign out</button>
+</form>
+</div>
+</header>
+<div class="views" role="tablist" aria-label="Console">
+${tab('orders', 'Orders', true)}
+${tab('service', 'Service')}
+${owner ? tab('staff', 'Staff') : ''}
+</div>
+<noscript><p class="noscript">The order board needs JavaScript. Turn it on for this site and reload the page.</p></noscript>
+<div class="alert-box" id="alert-box" hidden><p id="alert-text" role="alert"></p></div>
+<div class="panel" id="panel-orders" role="tabpanel" aria-labelledby="tab-orders">
+<h2 class="visually-hidden">Orders</h2>
+<div class="board-tools">
+<div class="picker" role="group" aria-label="Column">
+${COLUMNS.map(([key, name]) => `<button type="button" data-pick="${key}" aria-pressed="${key === 'new'}">${name} <span class="count" data-count="${key}">0</span></button>`).join('\n')}
+</div>
+<button type="button" id="show-done" aria-pressed="false" aria-controls="column-done">Completed and cancelled today <span class="count" data-count="done">0</span></button>
+</div>
+<div class="columns">
+${COLUMNS.map(column).join('\n')}
+</div>
+<section class="column column-done" id="column-done" aria-labelledby="title-done" hidden>
+<h2 id="title-done" tabindex="-1">Completed and cancelled today <span class="count" data-count="done">0</span></h2>
+<p class="empty" id="empty-done">No orders.</p>
+<div class="done-cards" id="cards-done"></div>
+</section>
+</div>
+<div class="panel" id="panel-service" role="tabpanel" aria-labelledby="tab-service" hidden></div>
+${owner ? '<div class="panel" id="panel-staff" role="tabpanel" aria-labelledby="tab-staff" hidden></div>' : ''}
+</main>
+</body>
+</html>
+`;
+}
+
+export const CONSOLE_CSS = `:root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.5; --focus: #1a5fb4; --danger: #a51d2d; }
+@media (prefers-color-scheme: dark) { :root { --focus: #8ab4f8; --danger: #ff9c94; } }
 body { margin: 0; padding: 1rem; }
 main { max-width: 28rem; margin: 2rem auto; }
 h1 { font-size: 1.5rem; }
 label { display: block; font-weight: 600; }
-input { display: block; width: 100%; box-sizing: border-box; font: inherit; padding: 0.5rem; margin-top: 0.25rem; }
-button { font: inherit; padding: 0.5rem 1.25rem; cursor: pointer; }
-:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
-.alert { border: 2px solid #a51d2d; padding: 0.5rem 0.75rem; }
+input { display: block; width: 100%; box-sizing: border-box; font: inherit; padding: 0.5rem; margin-top: 0.25rem; min-height: 2.75rem; }
+button { font: inherit; padding: 0.5rem 1.25rem; cursor: pointer; min-height: 2.75rem; }
+:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+.alert { border: 2px solid var(--danger); padding: 0.5rem 0.75rem; }
 .hint { font-size: 0.9rem; margin-top: -0.5rem; }
 `;

@@ -1,18 +1,12 @@
 // The guest page's script and stylesheet: built by Vite into dist/web (`npm run build`, run by
 // `npm install`), served from memory under hashed names with year-long caching.
-import fs from 'node:fs';
 import path from 'node:path';
 import { remember } from '../../lru.js';
 import { GUEST_BUILD_DIR as BUILD_DIR } from '../../paths.js';
+import { ASSET_TYPES, loadBuiltAssets, type BuiltAssets } from '../../shared/built-assets.js';
 import { Representation } from '../docs/representation.js';
 
 export const GUEST_ASSETS_PATH = '/assets/guest';
-
-interface ManifestEntry {
-  file: string;
-  css?: string[];
-  isEntry?: boolean;
-}
 
 /** The tab icon: a plate and a fork, drawn here (no data: URL, which the CSP does not allow). */
 const ICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0b5d4b"/>' +
@@ -39,58 +33,27 @@ function accentSheet(file: string): Representation | undefined {
   if (!hex) return undefined;
   let sheet = accentSheets.get(hex);
   if (!sheet) {
-    sheet = new Representation(TYPES['.css'], Buffer.from(`:root{--accent:#${hex}}\n`));
+    sheet = new Representation(ASSET_TYPES['.css'], Buffer.from(`:root{--accent:#${hex}}\n`));
     // Anyone may ask for any of 16 M colours: the memo is bounded, least recently made out.
     remember(accentSheets, hex, sheet, 10_000);
   }
   return sheet;
 }
 
-export interface GuestAssets {
-  /** URLs of the entry's script and stylesheets; null when the build is missing. */
-  script: string | null;
-  styles: string[];
+export interface GuestAssets extends BuiltAssets<Representation> {
   icon: string;
-  get(file: string): Representation | undefined;
-  /** Gzipped bytes of what a page loads, for the size budget (docs/guest-page.md). */
-  files: { url: string; representation: Representation }[];
 }
-
-const TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-};
 
 /**
  * Reads the build once. Without one (a checkout run through tsx before `npm run build`) the page
  * still serves its server-rendered menu, unstyled and without ordering, and says so in the log.
  */
 export function loadGuestAssets(buildDir = BUILD_DIR): GuestAssets {
-  const byName = new Map<string, Representation>([[path.basename(GUEST_ICON_URL), ICON]]);
-  const files: GuestAssets['files'] = [];
-  const get = (file: string) => byName.get(file) ?? accentSheet(file);
-  let manifest: Record<string, ManifestEntry>;
-  try {
-    manifest = JSON.parse(fs.readFileSync(path.join(buildDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestEntry>;
-  } catch {
-    return { script: null, styles: [], icon: GUEST_ICON_URL, get, files };
-  }
-  const entry = Object.values(manifest).find((e) => e.isEntry);
-  if (!entry) return { script: null, styles: [], icon: GUEST_ICON_URL, get, files };
-  const serve = (file: string): string => {
-    const name = path.basename(file);
-    const representation = new Representation(TYPES[path.extname(name)] ?? 'application/octet-stream', fs.readFileSync(path.join(buildDir, file)));
-    byName.set(name, representation);
-    const url = `${GUEST_ASSETS_PATH}/${name}`;
-    files.push({ url, representation });
-    return url;
-  };
+  const built = loadBuiltAssets(buildDir, GUEST_ASSETS_PATH, (type, body) => new Representation(type, body));
+  const iconName = path.basename(GUEST_ICON_URL);
   return {
-    script: serve(entry.file),
-    styles: (entry.css ?? []).map(serve),
+    ...built,
     icon: GUEST_ICON_URL,
-    get,
-    files,
+    get: (file) => (file === iconName ? ICON : (built.get(file) ?? accentSheet(file))),
   };
 }
