@@ -40,6 +40,8 @@ import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { translationsRoutes } from './modules/translations/translations.routes.js';
 import { adminRoutes } from './modules/venues/admin.routes.js';
 import { consoleRoutes } from './modules/console/console.routes.js';
+import { consoleApiRoutes } from './modules/console/console-api.routes.js';
+import type { BoardFeedOptions } from './modules/console/board-feed.js';
 import { staffAdminRoutes } from './modules/staff/staff.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import type { Resolver } from './outbound/guarded-connector.js';
@@ -61,6 +63,7 @@ export interface AppDeps {
   webhookDispatch?: DispatcherOptions;
   /** Tests: faster order stream heartbeats, smaller caps. */
   orderStreams?: OrderStreamOptions;
+  boardFeeds?: BoardFeedOptions;
 }
 
 export interface BuiltApp {
@@ -72,9 +75,10 @@ export interface BuiltApp {
 
 /** How often pending S3 deletions are retried (a failed flush after commit leaves them recorded). */
 const MEDIA_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+const CONSOLE_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 /** Plugins, then modules, registered explicitly. Never listens: main.ts and the tests do. */
-export async function buildApp({ config, db, logStream, resolve, clock, webhookDispatch, orderStreams }: AppDeps): Promise<BuiltApp> {
+export async function buildApp({ config, db, logStream, resolve, clock, webhookDispatch, orderStreams, boardFeeds }: AppDeps): Promise<BuiltApp> {
   const accessLog = new AccessLogController();
   const warmUp = new ValidatorWarmUp();
   // The root logger is ours, not Fastify's: given a logger, Fastify adds 'finish' and 'error'
@@ -145,10 +149,10 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   if (limiter) app.addHook('onClose', async () => limiter.close());
 
   const routes: RouteEntry[] = [];
-  const services = createServices({ config, db, routes: () => routes, resolve, outboundLog: root ?? undefined, clock, metrics: config.metrics, webhookDispatch, orderStreams }, await openBlobStore(config));
+  const services = createServices({ config, db, routes: () => routes, resolve, outboundLog: root ?? undefined, clock, metrics: config.metrics, webhookDispatch, orderStreams, boardFeeds }, await openBlobStore(config));
   const { metrics } = services;
   accessLog.metrics = metrics;
-  metrics?.countStreams(() => services.orderStreams.count());
+  metrics?.countStreams(() => services.orderStreams.count() + services.boardFeeds.count());
   if (limiter && metrics) limiter.onRejected = (bucket) => metrics.rejected(bucket);
   app.addHook('onClose', async () => services.media.close());
   // Webhooks go out from every instance that serves (docs/events.md); a closing app stops claiming
@@ -160,7 +164,23 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   });
   // Live order streams never end on their own: they are ended before the server waits for its
   // requests to finish, and their clients reconnect (to another instance, if there is one).
-  app.addHook('preClose', async () => services.orderStreams.closeAll());
+  app.addHook('preClose', async () => {
+    services.orderStreams.closeAll();
+    services.boardFeeds.closeAll();
+  });
+  // Ended console sessions and expired invite links are refused by the clock already; the sweep
+  // deletes them, at start and every hour.
+  {
+    const sweep = () => services.consoleAuth.sweep().catch((err: unknown) => app.log.warn({ err }, 'console sweep failed; retrying later'));
+    let timer: NodeJS.Timeout | null = null;
+    app.addHook('onReady', async () => {
+      void sweep();
+      timer = setInterval(sweep, CONSOLE_SWEEP_INTERVAL_MS).unref();
+    });
+    app.addHook('onClose', async () => {
+      if (timer) clearInterval(timer);
+    });
+  }
   if (config.mediaS3) {
     const sweep = () => services.media.sweep().catch((err: unknown) => app.log.warn({ err }, 'media sweep failed; retrying later'));
     let timer: NodeJS.Timeout | null = null;
@@ -226,6 +246,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   }, { prefix: '/guest/v1' });
   await guestPageRoutes(services, config)(app);
   await consoleRoutes(services, config.publicBaseUrl)(app);
+  await app.register(consoleApiRoutes(services), { prefix: '/console/api' });
   await app.register(async (operator) => {
     await adminRoutes(services)(operator);
     await staffAdminRoutes(services)(operator);

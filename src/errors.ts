@@ -62,7 +62,11 @@ export type ErrorCode =
   | 'ITEM_UNAVAILABLE'
   | 'ORDERING_CLOSED'
   | 'STAFF_NOT_FOUND'
-  | 'STAFF_EMAIL_TAKEN';
+  | 'STAFF_EMAIL_TAKEN'
+  | 'SIGNED_OUT'
+  | 'CSRF_TOKEN_INVALID'
+  | 'ROLE_REQUIRED'
+  | 'STAFF_SELF_CHANGE';
 
 /**
  * What each code tells a client, as the OpenAPI document shows it beside every response that can
@@ -124,6 +128,10 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
   ORDERING_CLOSED: 'the venue takes no orders for now (reason closed or paused); details { reason, opensAt }. A scheduled order into an open window is accepted',
   STAFF_NOT_FOUND: 'no staff member has that id',
   STAFF_EMAIL_TAKEN: 'another staff member of this venue has that email (compared in lower case)',
+  SIGNED_OUT: 'console API: no console session, or it has ended (idle 12 h, 7 days, sign-out, disabled, removed, reset); sign in again',
+  CSRF_TOKEN_INVALID: "console API: a change without the session's CSRF token in X-CSRF-Token (docs/console.md)",
+  ROLE_REQUIRED: "console API: the member's role does not allow this (staff < manager < owner, decisions 17)",
+  STAFF_SELF_CHANGE: 'console: an owner cannot change their own role, disable or remove themselves; another owner or the operator can',
   STREAM_LIMIT_REACHED: `the venue holds ${ORDER_STREAMS_PER_VENUE} order streams open on this server, the most it may; close one, or retry after Retry-After`,
 };
 
@@ -238,6 +246,13 @@ export const errors = {
     new AppError({ statusCode: 409, code: 'DUPLICATE_PROMOTION_ITEM', message: 'The product is already in this promotion' }),
   staffEmailTaken: () =>
     new AppError({ statusCode: 409, code: 'STAFF_EMAIL_TAKEN', message: 'Another staff member of this venue has that email' }),
+  staffSelfChange: () =>
+    new AppError({ statusCode: 409, code: 'STAFF_SELF_CHANGE', message: 'You cannot change your own role, disable or remove yourself; ask another owner' }),
+  signedOut: () => new AppError({ statusCode: 401, code: 'SIGNED_OUT', message: 'Sign in to the console' }),
+  csrfInvalid: () =>
+    new AppError({ statusCode: 403, code: 'CSRF_TOKEN_INVALID', message: 'The CSRF token is missing or wrong; reload the console' }),
+  roleRequired: (role: string) =>
+    new AppError({ statusCode: 403, code: 'ROLE_REQUIRED', message: `This needs the ${role} role`, details: { role } }),
   tableNameTaken: () =>
     new AppError({ statusCode: 409, code: 'TABLE_NAME_ALREADY_EXISTS', message: 'Another table of this venue has that name' }),
   idempotencyKeyReused: () =>

@@ -49,6 +49,8 @@ export const WEBHOOK_ENDPOINTS_PER_VENUE = 10;
  * N times this; the cap bounds what one venue can hold of one server's sockets and memory.
  */
 export const ORDER_STREAMS_PER_VENUE = 10;
+/** Console boards one venue may hold open on one server (they share one reader: docs/console.md). */
+export const BOARD_STREAMS_PER_VENUE = 100;
 /** The longest webhook endpoint URL, as sent and as stored. */
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 

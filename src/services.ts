@@ -34,6 +34,8 @@ import { ApiKeysService } from './modules/venues/api-keys.service.js';
 import { VenuesService } from './modules/venues/venues.service.js';
 import { ConsoleAuthService } from './modules/staff/sessions.service.js';
 import { StaffService } from './modules/staff/staff.service.js';
+import { BoardFeeds, type BoardFeedOptions } from './modules/console/board-feed.js';
+import { BoardService } from './modules/console/board.service.js';
 import { WebhookDeliveriesService } from './modules/webhooks/deliveries.service.js';
 import { WebhookDispatcher, type DispatcherOptions } from './modules/webhooks/dispatcher.js';
 import { WebhookEvents } from './modules/webhooks/webhook-events.js';
@@ -57,6 +59,8 @@ export interface ServiceDeps {
   webhookDispatch?: DispatcherOptions;
   /** Tests: faster heartbeats, smaller caps. */
   orderStreams?: OrderStreamOptions;
+  /** Tests: the console boards' heartbeats and caps. */
+  boardFeeds?: BoardFeedOptions;
 }
 
 /** Where image bytes live, chosen once from config (the S3 SDK is loaded only when used). */
@@ -67,7 +71,7 @@ export async function openBlobStore(config: Config): Promise<BlobStore> {
 }
 
 /** Every service, wired once; the HTTP app and the CLI both use this. */
-export function createServices({ config, db, routes = () => [], resolve, outboundLog, clock = Date.now, metrics = false, webhookDispatch, orderStreams }: ServiceDeps, blobStore: BlobStore = new DatabaseBlobStore()) {
+export function createServices({ config, db, routes = () => [], resolve, outboundLog, clock = Date.now, metrics = false, webhookDispatch, orderStreams, boardFeeds }: ServiceDeps, blobStore: BlobStore = new DatabaseBlobStore()) {
   const menuCache = new MenuCache();
   const urls = new MediaUrls(config.mediaPublicUrl);
   const media = new MediaService({
@@ -91,12 +95,13 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
   const availability = new AvailabilityService(db, webhookEvents, clock);
   const menuService = new MenuService(db, menuCache, urls, webhookEvents, availability, media, clock);
   const venues = new VenuesService(db);
+  const settings = new SettingsService(db, urls, clock);
   return {
     venues,
     apiKeys: new ApiKeysService(db),
     reference: new ReferenceService(db, routes),
     audit: new AuditService(db),
-    settings: new SettingsService(db, urls, clock),
+    settings,
     sync: new SyncService(db, config),
     menu: menuService,
     products: new ProductsService(db, urls, media, availability),
@@ -119,6 +124,8 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
     // Decisions 17: staff accounts (the operator's side) and the console's sign-in and sessions.
     staff: new StaffService(db, venues, config.publicBaseUrl, clock),
     consoleAuth: new ConsoleAuthService(db, venues, clock),
+    board: new BoardService(db, settings, availability, clock),
+    boardFeeds: new BoardFeeds(db, boardFeeds),
     dispatcher,
     metrics: metrics ? new Metrics(db) : null,
   };

@@ -9,6 +9,8 @@ import { burgerLine, createOrder, orderBody, setUpOrderMenu, type MenuIds } from
 import { injectBounded } from './inject-bounded.js';
 import { routeTable, type RouteKey } from './route-table.js';
 import { pathologicalBodies } from './stall-bodies.js';
+import { sessionCsrf } from '../../src/modules/console/csrf.js';
+import { signedIn } from '../staff/console-client.js';
 
 // Property-based fuzzing of every route the router serves (issue 12, docs/security.md). Each case
 // is one request: a route from the live route table, its path parameters (real ids of the fuzzed
@@ -26,7 +28,7 @@ export interface FuzzWorld {
   tables: string[];
 }
 
-const CREDENTIALS = ['live', 'live', 'live', 'live', 'readOnly', 'test', 'other', 'none', 'malformed', 'operator'] as const;
+const CREDENTIALS = ['live', 'live', 'live', 'live', 'readOnly', 'test', 'other', 'none', 'malformed', 'operator', 'console'] as const;
 type Credential = (typeof CREDENTIALS)[number];
 
 const READS = new Set(['GET', 'HEAD']);
@@ -134,6 +136,15 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
     'POST /console/sign-in': { csrf: 'x'.repeat(32), email: 'fuzz.staff@example.com', password: 'fuzz password' },
     'POST /console/sign-out': { csrf: 'x'.repeat(32) },
     'POST /console/invite/:token': { csrf: 'x'.repeat(32), password: 'fuzz password' },
+    // The board's API (docs/console.md), called with an owner's session and CSRF header (the `console` credential).
+    'POST /console/api/orders/:id/status': { status: 'confirmed' },
+    'PUT /console/api/availability': { products: [{ ref: 'fries', available: false, until: null }], ingredients: [{ ref: 'cheese', available: true }] },
+    'POST /console/api/pause': { minutes: 15 },
+    'PATCH /console/api/ordering': { prepTimeMinutes: 20 },
+    'POST /console/api/staff': { email: 'fuzz.invited@example.com', name: 'Fuzz invited', role: 'staff' },
+    'PATCH /console/api/staff/:id': { name: 'Fuzz renamed', role: 'manager', disabled: false },
+    'POST /console/api/staff/:id/invite': undefined,
+    'DELETE /console/api/staff/:id': undefined,
     _refs: refs,
   };
 }
@@ -163,6 +174,9 @@ export async function fuzzWorld(overrides: Partial<Config> = {}): Promise<FuzzWo
   const item = await ok('POST', `/v1/promotions/${promotion.id}/items`, { productRef: 'fries', promoPriceMinor: 300 });
   const table = await ok('POST', '/v1/tables', { name: 'Table 1' });
   const member = (await admin(t.app, 'POST', `/venues/${c.id}/staff`, { email: 'fuzz.member@example.com', name: 'Fuzz member', role: 'staff' })).body;
+  // An owner of the fuzzed venue, signed in: the board's API is called with their session.
+  const owner = await signedIn(t.app, a.id, 'fuzz.owner@example.com', 'owner');
+  const colleague = (await admin(t.app, 'POST', `/venues/${a.id}/staff`, { email: 'fuzz.colleague@example.com', name: 'Fuzz colleague', role: 'staff' })).body;
   const webhook = await ok('POST', '/v1/webhooks', { url: 'https://pos.example.com/hooks', events: ['order.created'] });
   const delivery = await ok('POST', `/v1/webhooks/${webhook.id}/test`, undefined);
   const order = await createOrder(t.app, a.slug, orderBody(ids));
@@ -190,6 +204,7 @@ export async function fuzzWorld(overrides: Partial<Config> = {}): Promise<FuzzWo
       none: undefined,
       malformed: 'carta_live_not-a-real-key',
       operator: ADMIN_TOKEN,
+      console: owner.client.jar.get('carta_session'),
     },
     params: {
       'products/:ref': ['burger', ids.productIds.fries, 'soda'],
@@ -205,7 +220,7 @@ export async function fuzzWorld(overrides: Partial<Config> = {}): Promise<FuzzWo
       'tables/:token': [String(table.qrUrl).split('/t/')[1] ?? 'x'],
       'venues/:id': [c.id],
       'api-keys/:id': [c.keyId],
-      'staff/:id': [member.id],
+      'staff/:id': [member.id, colleague.id],
       'invite/:token': [String(member.inviteUrl).split('/console/invite/')[1] ?? 'x'],
       'media/:venueId': [a.id],
       ':venueId/:file': [mediaFile],
@@ -377,7 +392,11 @@ export function fuzzRequest(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
     return fc.record({
       path: fc.tuple(...paramArbs).map((parts) => parts.join('/')),
       query: fc.oneof({ weight: 3, arbitrary: fc.constant('') }, { weight: 1, arbitrary: queryString }),
-      credential: route.url.startsWith('/admin/') ? fc.constantFrom<Credential>('operator', 'operator', 'operator', 'live', 'none') : fc.constantFrom(...CREDENTIALS),
+      credential: route.url.startsWith('/admin/')
+        ? fc.constantFrom<Credential>('operator', 'operator', 'operator', 'live', 'none')
+        : route.url.startsWith('/console/api/')
+          ? fc.constantFrom<Credential>('console', 'console', 'console', 'live', 'none')
+          : fc.constantFrom(...CREDENTIALS),
       contentType: fc.oneof({ weight: 5, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) }),
       idempotencyKey: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('fz-1', 'fz-2', 'x'.repeat(300)) }),
       ifMatch: fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('*', '"x"', 'W/"1"', '') }),
@@ -385,7 +404,10 @@ export function fuzzRequest(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
     }).map(({ path, query, credential, contentType, idempotencyKey, ifMatch, payload }) => {
       const headers: Record<string, string> = {};
       const secret = world.keys[credential];
-      if (secret) headers.authorization = `Bearer ${secret}`;
+      if (credential === 'console' && secret) {
+        headers.cookie = `carta_session=${secret}`;
+        headers['x-csrf-token'] = sessionCsrf(secret);
+      } else if (secret) headers.authorization = `Bearer ${secret}`;
       if (payload !== undefined && contentType !== '') headers['content-type'] = contentType;
       if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
       if (ifMatch !== undefined) headers['if-match'] = ifMatch;

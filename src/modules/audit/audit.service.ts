@@ -6,10 +6,20 @@ import type { VenueContext } from '../venues/api-keys.service.js';
 import { insertAuditEntries, listAuditEntries } from './audit.repository.js';
 import type { AuditListView, AuditQueryValue } from './audit.schemas.js';
 
-/** Who made a change: the venue, the call's request id, and where it came from. */
+/** A person of the venue acting in the console (decisions 17), named in the audit entries. */
+export interface ConsoleMember {
+  id: string;
+  name: string;
+}
+
+/**
+ * Who made a change: the venue (what its rules need of it), the call's request id, and the
+ * console member when the change came from the console rather than an API key.
+ */
 export interface Actor {
-  venue: VenueContext;
+  venue: Pick<VenueContext, 'venueId' | 'planDefinition' | 'currency' | 'mode'>;
   requestId: string;
+  member?: ConsoleMember;
 }
 
 export interface AuditRecord {
@@ -22,7 +32,14 @@ export interface AuditRecord {
 
 /** Writes audit entries inside the caller's transaction, so a rolled-back change leaves none. */
 export async function audit(tx: Queryable, actor: Actor, records: AuditRecord[]): Promise<void> {
-  await auditFrom(tx, actor.venue.venueId, actor.requestId, 'api_key', records);
+  const { member } = actor;
+  if (!member) return auditFrom(tx, actor.venue.venueId, actor.requestId, 'api_key', records);
+  await auditFrom(tx, actor.venue.venueId, actor.requestId, 'console', records.map((r) => withMember(r, member)));
+}
+
+/** Decisions 17: a console change names the member (id and name) in `changes.actor`. */
+export function withMember(record: AuditRecord, member: ConsoleMember): AuditRecord {
+  return { ...record, changes: { ...record.changes, actor: { id: member.id, name: member.name } } };
 }
 
 /** Where a change came from: an API key, the operator (API or CLI), or the venue console (decisions 17). */

@@ -2,14 +2,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../../errors.js';
 import { contentSecurityPolicy, pageHeaders } from '../../http/html.js';
+import { shownPath } from '../../http/request-logger.js';
 import type { App } from '../../http/types.js';
-import { Representation, sendRepresentation } from '../docs/representation.js';
+import type { BoardFeeds } from './board-feed.js';
+import { IMMUTABLE, Representation, sendRepresentation } from '../docs/representation.js';
 import type { ConsoleAuthService, ConsoleSession } from '../staff/sessions.service.js';
 import { LOCK_MS, SESSION_MAX_MS } from '../staff/sessions.service.js';
 import { clearCookie, cookie, CSRF_COOKIE, newCsrfValue, readCookies, sameToken, SESSION_COOKIE, sessionCsrf, tokenValue } from './csrf.js';
 import { CONSOLE_CSS, CONSOLE_CSS_PATH, homePage, invitePage, messagePage, signInPage } from './console.page.js';
+import { CONSOLE_ASSETS_PATH, loadConsoleAssets } from './console.assets.js';
 
-type RouteServices = { consoleAuth: ConsoleAuthService };
+type RouteServices = { consoleAuth: ConsoleAuthService; boardFeeds: Pick<BoardFeeds, 'recheck'> };
 
 // Pages for people, not API operations: left out of the OpenAPI document, like the guest page.
 const hide = true;
@@ -27,6 +30,7 @@ const FormBody = Type.Object(
 );
 type Form = { csrf?: string; email?: string; password?: string } | undefined;
 const InviteParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) });
+const AssetParams = Type.Object({ file: Type.String({ minLength: 1, maxLength: 200 }) });
 
 const SIGN_IN_FAILED = `Email or password is incorrect, or sign-in is locked for ${LOCK_MS / 60_000} minutes after too many attempts.`;
 const FORM_EXPIRED = 'This form has expired. Reload the page and try again.';
@@ -75,7 +79,7 @@ export function consoleRoutes(services: RouteServices, publicBaseUrl: string) {
       app.get('/console', { config: page, schema: { hide } }, async (request, reply) => {
         const signedIn = await sessionOf(request);
         if (!signedIn) return reply.redirect('/console/sign-in', 303);
-        return html(reply, 200, homePage(signedIn.session, sessionCsrf(signedIn.token)));
+        return html(reply, 200, homePage(signedIn.session, sessionCsrf(signedIn.token), assets));
       });
 
       app.get('/console/sign-in', { config: page, schema: { hide } }, async (request, reply) => {
@@ -100,6 +104,8 @@ export function consoleRoutes(services: RouteServices, publicBaseUrl: string) {
           return html(reply, 403, messagePage('Form expired', FORM_EXPIRED, { href: '/console', text: 'Back to the console' }));
         }
         await services.consoleAuth.signOut(signedIn.session);
+        // The session's open boards on this server end now (another server's at their next heartbeat).
+        services.boardFeeds.recheck(signedIn.session.venueId);
         reply.header('set-cookie', clearCookie(SESSION_COOKIE, secure));
         return reply.redirect('/console/sign-in', 303);
       });
@@ -129,6 +135,16 @@ export function consoleRoutes(services: RouteServices, publicBaseUrl: string) {
       // The stylesheet is served from memory and takes no per-IP slot, like the guest page's files.
       app.get(CONSOLE_CSS_PATH, { config: { rateLimit: false }, schema: { hide } }, async (request, reply) =>
         sendRepresentation(request, reply, css, { 'cache-control': 'no-cache' }));
+
+      // The board's script and stylesheet (web/console, built to dist/console-web), read once when the
+      // routes are registered (GET /console above links them): hashed names, cached for a year.
+      const assets = loadConsoleAssets();
+      if (!assets.script) app.log.warn('console board assets are not built (npm run build:web): /console serves the board without its script');
+      app.get(`${CONSOLE_ASSETS_PATH}/:file`, { config: { rateLimit: false }, schema: { hide, params: AssetParams } }, async (request, reply) => {
+        const asset = assets.get(request.params.file);
+        if (!asset) throw errors.routeNotFound(request.method, shownPath(request.url));
+        return sendRepresentation(request, reply, asset, IMMUTABLE);
+      });
     });
   };
 }

@@ -42,7 +42,7 @@ export interface OpenStream {
 export const STREAM_RETRY_MS = 2000;
 
 /** One event: the cursor as its id, created or updated, and the order as GET /v1/orders/:id shows it. */
-function frame(order: { createdAt: string; updatedAt: string }): string {
+export function frame(order: { createdAt: string; updatedAt: string }): string {
   const type = order.createdAt === order.updatedAt ? 'order.created' : 'order.updated';
   return `id: ${order.updatedAt}\nevent: ${type}\ndata: ${JSON.stringify(order)}\n\n`;
 }

@@ -52,7 +52,7 @@ export interface OrderModifierRow {
   quantity: number;
 }
 
-const ORDER_COLUMNS = `id, order_number, status, type, customer_name, customer_phone, customer_email, delivery_address,
+export const ORDER_COLUMNS = `id, order_number, status, type, customer_name, customer_phone, customer_email, delivery_address,
   delivery_notes, payment_method, comment, change_from_amount, scheduled_for, table_id, table_name, currency, subtotal_amount,
   delivery_fee, discount_amount, total_amount, created_at, updated_at, confirmed_at, completed_at`;
 

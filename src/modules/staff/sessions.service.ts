@@ -1,5 +1,6 @@
 import type { Database } from '../../db/port.js';
 import { uuidv7 } from '../../ids.js';
+import type { Plan } from '../venues/plans.js';
 import type { VenuesService } from '../venues/venues.service.js';
 import { hashPassword, passwordProblem, verifyPassword, PASSWORD_MAX_LENGTH } from './passwords.js';
 import * as staff from './staff.repository.js';
@@ -24,6 +25,9 @@ export interface ConsoleSession {
   sessionId: string;
   venueId: string;
   venueName: string;
+  /** What the venue's rules need: its plan and currency (the console acts on the live venue). */
+  plan: Plan;
+  currency: string;
   memberId: string;
   memberName: string;
   role: staff.StaffRole;
@@ -116,7 +120,18 @@ export class ConsoleAuthService {
     }
     if (now - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) await staff.touchSession(this.db.unread, row.venue_id, row.id, new Date(now));
     const venue = await this.venues.get(row.venue_id);
-    return { sessionId: row.id, venueId: row.venue_id, venueName: venue.name, memberId: row.staff_id, memberName: row.member_name, role: row.member_role };
+    return { sessionId: row.id, venueId: row.venue_id, venueName: venue.name, plan: venue.plan, currency: venue.currency, memberId: row.staff_id, memberName: row.member_name, role: row.member_role };
+  }
+
+  /** Deletes what has ended on the clock: sessions past their expiry, invite links past theirs, old failures. */
+  async sweep(): Promise<number> {
+    const now = this.clock();
+    return staff.sweepExpired(this.db.unread, {
+      idleBefore: new Date(now - SESSION_IDLE_MS),
+      openedBefore: new Date(now - SESSION_MAX_MS),
+      now: new Date(now),
+      failedBefore: new Date(now - LOCK_WINDOW_MS),
+    });
   }
 
   async signOut(session: ConsoleSession): Promise<void> {

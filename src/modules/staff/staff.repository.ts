@@ -201,3 +201,23 @@ export async function lockMember(db: Queryable, venueId: string, staffId: string
 export async function clearFailures(db: Queryable, venueId: string, staffId: string): Promise<void> {
   await db.query('delete from staff_sign_in_failures where venue_id = $1 and staff_id = $2', [venueId, staffId]);
 }
+
+/**
+ * The sweep (a maintenance statement across venues, like the media sweep's look-up): sessions idle
+ * since `idleBefore` or opened before `openedBefore`, invite links expired before `now`, and failed
+ * sign-ins older than `failedBefore`, which no lock counts any more. Returns how many rows went.
+ */
+export async function sweepExpired(db: Queryable, at: { idleBefore: Date; openedBefore: Date; now: Date; failedBefore: Date }): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `with sessions as (
+       delete from staff_sessions where last_seen_at < $1 or created_at < $2 returning 1
+     ), invites as (
+       delete from staff_invites where expires_at < $3 returning 1
+     ), failures as (
+       delete from staff_sign_in_failures where failed_at < $4 returning 1
+     )
+     select ((select count(*) from sessions) + (select count(*) from invites) + (select count(*) from failures))::int as n`,
+    [at.idleBefore, at.openedBefore, at.now, at.failedBefore],
+  );
+  return rows[0].n;
+}

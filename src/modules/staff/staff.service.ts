@@ -3,7 +3,7 @@ import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { randomBase62, uuidv7 } from '../../ids.js';
 import { listEnvelope, pageWindow } from '../../shared/pagination.js';
-import { auditFrom, type AuditRecord } from '../audit/audit.service.js';
+import { auditFrom, withMember, type AuditRecord, type ConsoleMember } from '../audit/audit.service.js';
 import type { VenuesService } from '../venues/venues.service.js';
 import * as staff from './staff.repository.js';
 import type { StaffCreateInput, StaffInvitedView, StaffListQueryValue, StaffListView, StaffMemberView, StaffPatchInput } from './staff.schemas.js';
@@ -36,15 +36,19 @@ export function memberView(row: staff.StaffRow): StaffMemberView {
   };
 }
 
-/** Who asked for an operator change: the request (or CLI run) it is audited under. */
-export interface OperatorCall {
+/**
+ * Who asked for a change: the request (or CLI run) it is audited under; from the console, also the
+ * owner who made it and their venue, outside which no member is found.
+ */
+export interface StaffCall {
   requestId: string;
+  console?: { venueId: string; member: ConsoleMember };
 }
 
 /**
- * The operator's side of staff accounts (decisions 17): invite, list, change, re-invite, remove.
- * Each write is audited in the venue's log with source `operator`: field names, never values,
- * and never a token or hash.
+ * Staff accounts (decisions 17): invite, list, change, re-invite, remove, by the operator or by an
+ * owner in the console. Each write is audited in the venue's log with source `operator` or
+ * `console` (the owner named): field names, never values, and never a token or hash.
  */
 export class StaffService {
   constructor(
@@ -58,7 +62,7 @@ export class StaffService {
     return `${this.publicBaseUrl}/console/invite/${token}`;
   }
 
-  async invite(venueId: string, input: StaffCreateInput, by: OperatorCall): Promise<StaffInvitedView> {
+  async invite(venueId: string, input: StaffCreateInput, by: StaffCall): Promise<StaffInvitedView> {
     await this.venues.get(venueId);
     const at = new Date(this.clock());
     const { token, hash } = newToken();
@@ -80,8 +84,9 @@ export class StaffService {
     return listEnvelope(rows.map(memberView), total, page, limit);
   }
 
-  async update(id: string, patch: StaffPatchInput, by: OperatorCall): Promise<StaffMemberView> {
-    const existing = await this.member(id);
+  async update(id: string, patch: StaffPatchInput, by: StaffCall): Promise<StaffMemberView> {
+    const existing = await this.member(id, by);
+    if (patch.role !== undefined || patch.disabled !== undefined) notSelf(id, by);
     const at = new Date(this.clock());
     const row = await this.db.transaction(async (tx) => {
       const updated = await staff.updateMember(tx, existing.venue_id, id, { ...patch, at });
@@ -99,8 +104,9 @@ export class StaffService {
    * A fresh link that is also a password reset: older links stop working, the password is
    * cleared (a leaked one stops working too) and every session of the member ends.
    */
-  async reinvite(id: string, by: OperatorCall): Promise<StaffInvitedView> {
-    const existing = await this.member(id);
+  async reinvite(id: string, by: StaffCall): Promise<StaffInvitedView> {
+    const existing = await this.member(id, by);
+    notSelf(id, by);
     const at = new Date(this.clock());
     const { token, hash } = newToken();
     const expiresAt = new Date(at.getTime() + INVITE_TTL_MS);
@@ -114,17 +120,18 @@ export class StaffService {
   }
 
   /** Removes the member; their invites, sessions and failure records go with them (cascade). */
-  async remove(id: string, by: OperatorCall): Promise<void> {
-    const existing = await this.member(id);
+  async remove(id: string, by: StaffCall): Promise<void> {
+    const existing = await this.member(id, by);
+    notSelf(id, by);
     await this.db.transaction(async (tx) => {
       if (!(await staff.deleteMember(tx, existing.venue_id, id))) throw errors.staffNotFound();
       await this.audit(tx, existing.venue_id, by, { action: 'staff.remove', entityType: 'staff_member', entityRef: id, changes: { role: existing.role } });
     }, { venueId: existing.venue_id });
   }
 
-  private async member(id: string): Promise<staff.StaffRow> {
+  private async member(id: string, by: StaffCall): Promise<staff.StaffRow> {
     const row = await staff.findMemberById(this.db, id);
-    if (!row) throw errors.staffNotFound();
+    if (!row || (by.console && row.venue_id !== by.console.venueId)) throw errors.staffNotFound();
     return row;
   }
 
@@ -140,7 +147,13 @@ export class StaffService {
     };
   }
 
-  private audit(tx: Parameters<typeof auditFrom>[0], venueId: string, by: OperatorCall, record: AuditRecord): Promise<void> {
+  private audit(tx: Parameters<typeof auditFrom>[0], venueId: string, by: StaffCall, record: AuditRecord): Promise<void> {
+    if (by.console) return auditFrom(tx, venueId, by.requestId, 'console', [withMember(record, by.console.member)]);
     return auditFrom(tx, venueId, by.requestId, 'operator', [record]);
   }
+}
+
+/** An owner keeps the console: they cannot change their own role, disable, reset or remove themselves. */
+function notSelf(id: string, by: StaffCall): void {
+  if (by.console?.member.id === id) throw errors.staffSelfChange();
 }

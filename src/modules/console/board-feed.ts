@@ -1,0 +1,335 @@
+import type { Database, WriteScope } from '../../db/port.js';
+import { errors } from '../../errors.js';
+import { BOARD_STREAMS_PER_VENUE } from '../../limits.js';
+import type { EventSink } from '../../shared/event-sink.js';
+import { loadOrderViews } from '../orders/order-reads.js';
+import { frame, STREAM_RETRY_MS, type StreamLog } from '../orders/order-stream.js';
+import * as orders from '../orders/orders.repository.js';
+
+export interface BoardFeedOptions {
+  /** Boards one venue may hold open on this server. */
+  perVenue?: number;
+  /** A comment line this often, and the session checked again. */
+  heartbeatMs?: number;
+  /** How long a board may leave what was written unread before it is disconnected. */
+  slowReaderMs?: number;
+  /** How often feeds look for changes while the database cannot tell them (PostgreSQL without its change feed). */
+  pollMs?: number;
+  /** Orders read per round. */
+  batch?: number;
+}
+
+export interface OpenBoard {
+  venueId: string;
+  /** The last change the board has (its Last-Event-ID or the board's cursor), or null: from now on. */
+  after: Date | null;
+  /** Whether the board's session still holds (sign-out, a disabled, removed or reset member end it). */
+  stillAllowed: () => Promise<boolean>;
+  log: StreamLog;
+}
+
+/** One event as sent, and the order clock's instant it carries (its id). */
+interface Frame {
+  at: number;
+  text: string;
+}
+
+/**
+ * The console boards' order events (docs/console.md), in the frames of GET /v1/orders/stream.
+ * Unlike an API stream, which reads for itself, a venue's boards share one reader: a write of the
+ * venue is read, turned into views and serialised once, however many boards are open (a kitchen,
+ * a bar and a counter each hold one, and a busy venue may hold dozens). A board that opens, or
+ * fell behind, catches up with reads of its own from its cursor, then follows the shared reader
+ * again; the order clock's instants (each write of a venue its own, in commit order) tell it
+ * which of the shared events it has already sent.
+ */
+export class BoardFeeds {
+  private readonly byVenue = new Map<string, VenueFeed>();
+  readonly perVenue: number;
+  readonly heartbeatMs: number;
+  readonly slowReaderMs: number;
+  readonly batch: number;
+  private readonly pollMs: number;
+  private unsubscribe: (() => void) | null = null;
+  private timers: NodeJS.Timeout[] = [];
+  private closed = false;
+
+  constructor(
+    readonly db: Database,
+    options: BoardFeedOptions = {},
+  ) {
+    this.perVenue = options.perVenue ?? BOARD_STREAMS_PER_VENUE;
+    this.heartbeatMs = options.heartbeatMs ?? 15_000;
+    this.slowReaderMs = options.slowReaderMs ?? 30_000;
+    this.pollMs = options.pollMs ?? 1000;
+    this.batch = options.batch ?? 100;
+  }
+
+  /** Boards open, for one venue or in all (GET /metrics, tests). */
+  count(venueId?: string): number {
+    if (venueId !== undefined) return this.byVenue.get(venueId)?.boards.size ?? 0;
+    let n = 0;
+    for (const feed of this.byVenue.values()) n += feed.boards.size;
+    return n;
+  }
+
+  /**
+   * Admits a board (429 STREAM_LIMIT_REACHED past the venue's cap) and starts its events; `sink()`
+   * is called only once it is admitted (the route hijacks the response there).
+   */
+  async open(request: OpenBoard, sink: () => EventSink): Promise<void> {
+    if (this.count(request.venueId) >= this.perVenue) throw errors.streamLimit(this.perVenue);
+    let feed = this.byVenue.get(request.venueId);
+    if (!feed) {
+      feed = new VenueFeed(this, request.venueId);
+      this.byVenue.set(request.venueId, feed);
+    }
+    this.arm();
+    // From now on: the venue's order clock (none yet: every order is after the start).
+    const after = request.after ?? (await orders.readOrderClock(this.db, request.venueId)) ?? new Date(0);
+    const board = new Board(feed, request, after, sink());
+    // Joined before its first read: what the shared reader reads meanwhile waits in its buffer.
+    feed.boards.add(board);
+    try {
+      await feed.ready;
+    } catch (err) {
+      board.end();
+      throw err;
+    }
+    board.start();
+    if (this.closed) board.end();
+  }
+
+  /** Every board of the venue checks its session now (a member was disabled, removed or reset, or signed out). */
+  recheck(venueId: string): void {
+    for (const board of this.byVenue.get(venueId)?.boards ?? []) board.verify();
+  }
+
+  /** Ends every board (the server is shutting down): they reconnect, to another instance if there is one. */
+  closeAll(): void {
+    this.closed = true;
+    for (const feed of this.byVenue.values()) for (const board of feed.boards) board.end();
+    this.disarm();
+  }
+
+  remove(board: Board): void {
+    const feed = this.byVenue.get(board.venueId);
+    if (!feed?.boards.delete(board)) return;
+    if (feed.boards.size === 0) this.byVenue.delete(board.venueId);
+    if (this.byVenue.size === 0) this.disarm();
+  }
+
+  private readonly woken = (scope?: WriteScope): void => {
+    if (!scope) {
+      for (const feed of this.byVenue.values()) feed.wake(true);
+      return;
+    }
+    // A write beyond orders may have ended a member's sessions (staff changes): checked then.
+    this.byVenue.get(scope.venueId)?.wake(!scope.ordersOnly);
+  };
+
+  /** Listens for writes, beats and polls only while some board is open. */
+  private arm(): void {
+    if (this.unsubscribe) return;
+    this.unsubscribe = this.db.onWrite(this.woken);
+    this.timers = [
+      setInterval(() => {
+        for (const feed of this.byVenue.values()) for (const board of feed.boards) board.beat();
+      }, this.heartbeatMs).unref(),
+      setInterval(() => {
+        if (!this.db.coherent()) this.woken();
+      }, this.pollMs).unref(),
+    ];
+  }
+
+  private disarm(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+  }
+}
+
+/** A venue's shared reader: its cursor, and the boards following it. */
+class VenueFeed {
+  readonly boards = new Set<Board>();
+  /** The venue's order clock when the feed opened: the shared reader reads what changes after it. */
+  readonly ready: Promise<void>;
+  private cursor = new Date(0);
+  private dirty = false;
+  private reading = false;
+  private scheduled = false;
+
+  constructor(
+    readonly feeds: BoardFeeds,
+    readonly venueId: string,
+  ) {
+    this.ready = orders.readOrderClock(feeds.db, venueId).then((at) => {
+      if (at) this.cursor = at;
+    });
+  }
+
+  /** A write may have committed: one read on the next turn, for every write of this turn. */
+  wake(recheck = false): void {
+    if (recheck) for (const board of this.boards) board.verify();
+    this.dirty = true;
+    if (this.scheduled || this.reading) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.read();
+    });
+  }
+
+  private async read(): Promise<void> {
+    if (this.reading) return;
+    this.reading = true;
+    try {
+      await this.ready;
+      while (this.dirty && this.boards.size > 0) {
+        this.dirty = false;
+        const frames = await readFrames(this.feeds, this.venueId, this.cursor);
+        if (frames.length === this.feeds.batch) this.dirty = true;
+        if (frames.length === 0) continue;
+        this.cursor = new Date(frames[frames.length - 1].at);
+        const joined = frames.map((f) => f.text).join('');
+        for (const board of this.boards) board.push(frames, joined);
+      }
+    } catch (err) {
+      // Each board catches up from its own cursor when it reconnects: nothing is lost.
+      for (const board of this.boards) {
+        board.log.warn({ err, venueId: this.venueId }, 'board feed read failed; ending the board');
+        board.end();
+      }
+    } finally {
+      this.reading = false;
+    }
+  }
+}
+
+/** The venue's orders changed after `after`, oldest first, as events (one batch). */
+async function readFrames(feeds: BoardFeeds, venueId: string, after: Date): Promise<Frame[]> {
+  const rows = await orders.listOrders(feeds.db, venueId, { updatedAfter: after }, feeds.batch, 0);
+  if (rows.length === 0) return [];
+  const views = await loadOrderViews(feeds.db, venueId, rows);
+  return views.map((view, i) => ({ at: rows[i].updated_at.getTime(), text: frame(view) }));
+}
+
+/**
+ * One open board. `catching` up, it reads for itself and keeps the shared events in a buffer;
+ * `live`, it sends the shared events it lacks; `behind` (its reader has not taken what was sent),
+ * it drops them and catches up again once the reader drains.
+ */
+class Board {
+  readonly venueId: string;
+  readonly log: StreamLog;
+  private state: 'catching' | 'live' | 'behind' = 'catching';
+  private buffer: Frame[] = [];
+  /** The order clock's instant of the last event sent (ms). */
+  private cursor: number;
+  private slowTimer: NodeJS.Timeout | null = null;
+  private checking = false;
+  private closed = false;
+
+  constructor(
+    private readonly feed: VenueFeed,
+    private readonly request: OpenBoard,
+    after: Date,
+    private readonly sink: EventSink,
+  ) {
+    this.venueId = request.venueId;
+    this.log = request.log;
+    this.cursor = after.getTime();
+    sink.onClose(() => this.finish());
+    sink.onDrain(() => {
+      if (this.state !== 'behind' || this.closed) return;
+      if (this.slowTimer) clearTimeout(this.slowTimer);
+      this.slowTimer = null;
+      void this.catchUp();
+    });
+  }
+
+  start(): void {
+    this.write(`retry: ${STREAM_RETRY_MS}\n\n`);
+    void this.catchUp();
+  }
+
+  push(frames: Frame[], joined: string): void {
+    if (this.state === 'live') this.send(frames, joined);
+    else if (this.state === 'catching') this.buffer.push(...frames);
+  }
+
+  /** Sends the events after the cursor; the shared text as it is when none was sent already. */
+  private send(frames: Frame[], joined?: string): void {
+    if (frames.length === 0 || frames[frames.length - 1].at <= this.cursor) return;
+    const fresh = frames[0].at > this.cursor ? frames : frames.filter((f) => f.at > this.cursor);
+    this.cursor = fresh[fresh.length - 1].at;
+    this.write(fresh === frames && joined !== undefined ? joined : fresh.map((f) => f.text).join(''));
+  }
+
+  /** Reads from the cursor until nothing is left, then sends the buffered shared events and follows them. */
+  private async catchUp(): Promise<void> {
+    this.state = 'catching';
+    this.buffer = [];
+    try {
+      for (;;) {
+        const frames = await readFrames(this.feed.feeds, this.venueId, new Date(this.cursor));
+        if (this.closed) return;
+        this.send(frames);
+        if (this.state !== 'catching') return;
+        if (frames.length < this.feed.feeds.batch) break;
+      }
+      const buffered = this.buffer;
+      this.buffer = [];
+      this.state = 'live';
+      this.send(buffered);
+    } catch (err) {
+      this.log.warn({ err, venueId: this.venueId }, 'board catch-up failed; ending the board');
+      this.end();
+    }
+  }
+
+  private write(text: string): void {
+    if (this.closed || this.sink.write(text)) return;
+    // Behind: the shared events are dropped for this board (it reads them again from its cursor
+    // once it drains), so at most one batch waits in memory; a board that stays behind is let go.
+    this.state = 'behind';
+    this.buffer = [];
+    this.slowTimer ??= setTimeout(() => this.sink.destroy(), this.feed.feeds.slowReaderMs).unref();
+  }
+
+  /** A heartbeat: a comment line (unless behind), and the session checked again. */
+  beat(): void {
+    if (this.closed) return;
+    if (this.state !== 'behind') this.write(':\n\n');
+    this.verify();
+  }
+
+  /** Checks the session now (unless a check is out already) and ends the board if it lost its right. */
+  verify(): void {
+    if (this.checking || this.closed) return;
+    this.checking = true;
+    void this.request
+      .stillAllowed()
+      .catch(() => false)
+      .then((allowed) => {
+        if (!allowed) this.end();
+      })
+      .finally(() => {
+        this.checking = false;
+      });
+  }
+
+  end(): void {
+    if (this.closed) return;
+    this.sink.end();
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.slowTimer) clearTimeout(this.slowTimer);
+    this.feed.feeds.remove(this);
+  }
+}
