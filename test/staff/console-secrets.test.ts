@@ -24,7 +24,7 @@ describe("the console's secrets stay out of logs and the audit log", () => {
     await app.ready();
     const venue = await createVenue(app);
     venueKey = venue.key;
-    const m = await invite(app, venue.id, 'canary.member@example.com');
+    const m = await invite(app, venue.id, 'canary.member@example.com', 'owner');
     const client = new ConsoleClient(app);
     // A refused password, a wrong one, a refused CSRF token and a good sign-in: every path once.
     await client.setPassword(m.token, 'Password123');
@@ -37,6 +37,16 @@ describe("the console's secrets stay out of logs and the audit log", () => {
     await client.request('GET', `/console/invite/${m.token}/more`);
     const session = client.jar.get('carta_session')!;
     const { rows } = await database.db.query<{ password_hash: string }>('select password_hash from staff_members where id = $1', [m.id]);
+    // The board's API: a change with the session's CSRF header, one with a wrong header, and an
+    // owner's invite, whose link shows only in the answer.
+    const api = (url: string, payload: object, csrf: string) =>
+      app.inject({ method: 'POST', url, headers: { cookie: `carta_session=${session}`, 'x-csrf-token': csrf }, payload });
+    const csrf = /name="csrf" value="([^"]+)"/.exec(home.body)![1];
+    assert.equal((await api('/console/api/pause', { minutes: 15 }, csrf)).statusCode, 200);
+    assert.equal((await api('/console/api/pause', { minutes: 0 }, 'CanaryApiCsrfR4t8Wq1Zx6Mn0Bv3')).statusCode, 403);
+    const invited = await api('/console/api/staff', { email: 'canary.cook@example.com', name: 'Cook', role: 'staff' }, csrf);
+    assert.equal(invited.statusCode, 201);
+    secrets.push(invited.json().inviteUrl.split('/console/invite/')[1], 'CanaryApiCsrfR4t8Wq1Zx6Mn0Bv3');
     secrets.push(m.token, PASSWORD, 'CanaryWrongPassword-5e2b', 'Password123', session, rows[0].password_hash.split('$').pop()!, /name="csrf" value="([^"]+)"/.exec(home.body)![1]);
   });
   after(async () => {
