@@ -139,10 +139,11 @@ export function startBoard(events: BoardEvents): BoardControl {
     window.print();
   }
 
+  /** The connection's state: said while it is down, and kept on <body data-stream> (open or offline). */
   function setOnline(online: boolean): void {
     const status = byId('connection');
     if (status) status.textContent = online ? '' : 'Offline — reconnecting';
-    document.body.classList.toggle('offline', !online);
+    document.body.dataset.stream = online ? 'open' : 'offline';
   }
 
   function onEvent(event: Event): void {

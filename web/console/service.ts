@@ -17,6 +17,9 @@ export interface ServiceOptions {
 
 const HOUR_MS = 3_600_000;
 
+/** A dish's category (an ingredient has none). */
+const categoryOf = (item: ServiceItem): string | null => ('categoryName' in item ? item.categoryName : null);
+
 /** Lower case without accents, so "creme" finds "Crème brûlée". */
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
@@ -155,7 +158,7 @@ export function startService(options: ServiceOptions): ServiceControl {
     return h('li', { class: `item${item.available ? '' : ' is-sold-out'}`, id: `${idPrefix}-${kind}-${item.id}` },
       h('span', { class: 'item-text' },
         h('span', { class: 'item-name', id: nameId }, item.name),
-        item.categoryName && h('span', { class: 'item-meta' }, item.categoryName),
+        categoryOf(item) && h('span', { class: 'item-meta' }, categoryOf(item)),
         h('span', { class: 'item-state' }, item.available ? 'On sale' : untilText(item)),
       ),
       item.available
@@ -177,7 +180,7 @@ export function startService(options: ServiceOptions): ServiceControl {
     if (!service) return;
     const words = fold(query.trim()).split(/\s+/).filter(Boolean);
     const matches = (item: ServiceItem) => {
-      const text = fold(`${item.name} ${item.categoryName ?? ''} ${item.ref}`);
+      const text = fold(`${item.name} ${categoryOf(item) ?? ''} ${item.ref}`);
       return words.every((w) => text.includes(w));
     };
     const section = (kind: Kind, title: string) => {

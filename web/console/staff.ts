@@ -2,7 +2,7 @@
 // shown once with a copy button, a role changed, a member disabled or enabled, a new link (also
 // the password reset), a member removed after a confirmation. The server checks the role too.
 import { api, messageOf } from './api.js';
-import type { Invited, Role, StaffMember } from './types.js';
+import type { Invited, Role, StaffList, StaffMember } from './types.js';
 import { byId, choose, clearAlert, h, replace, showAlert } from './ui.js';
 
 const ROLES: { value: Role; label: string }[] = [
@@ -98,7 +98,7 @@ export function startStaff(me: { id: string }): StaffControl {
       if (sure) await act(() => api('DELETE', `/console/api/staff/${m.id}`));
       if (sure) byId('members-title')?.focus();
     };
-    return h('li', { class: `member${m.disabled ? ' is-disabled' : ''}`, id: base },
+    return h('li', { class: `member-row${m.disabled ? ' is-disabled' : ''}`, id: base },
       h('article', { 'aria-labelledby': `${base}-name` },
         h('h4', { id: `${base}-name` }, m.name, self ? ' (you)' : ''),
         h('p', { class: 'quiet' }, `${m.email} · ${ROLE_NAMES[m.role]} · ${state}`),
@@ -125,7 +125,7 @@ export function startStaff(me: { id: string }): StaffControl {
   async function refresh(): Promise<void> {
     let items: StaffMember[];
     try {
-      items = (await api<{ items: StaffMember[] }>('GET', '/console/api/staff?limit=100')).items;
+      items = (await api<StaffList>('GET', '/console/api/staff?limit=100')).items;
     } catch (error) {
       showAlert(messageOf(error));
       return;
