@@ -5,7 +5,7 @@ import { optionAvailability, productAvailability, type AvailabilityState } from 
 import type { MediaImageView } from '../media/media.schemas.js';
 import type { LiveMerch } from '../merch/guest-merch.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
-import { rulesOf } from '../menu/modifier-rules.js';
+import { productWithDefaults } from '../menu/menu.views.js';
 import type { OpeningHoursValue, OrderConfigValue } from '../settings/settings.schemas.js';
 import type { GuestMenuView } from './guest.schemas.js';
 
@@ -120,7 +120,9 @@ export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale:
       schedule: c.schedule,
       cardStyle: c.cardStyle,
     })),
-    products: visible.products.map((p) => {
+    products: visible.products.map((stored) => {
+      // Snapshots published before food information, modifier rules or images carry none: the read defaults.
+      const p = productWithDefaults(stored);
       const promo = promoPrice(p, merch);
       return {
         id: p.id,
@@ -136,7 +138,6 @@ export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale:
         badgeLabel: p.badgeLabel === null ? null : translate(p.translations, 'badgeLabel', locale, fallback, p.badgeLabel),
         badgeColor: p.badgeColor,
         imageUrl: p.imageUrl,
-        // Snapshots published before images existed have no `image`.
         image: p.image ?? null,
         promoPriceMinor: promo ? promo.priceMinor : null,
         promotionId: promo ? promo.promotionId : null,
@@ -147,24 +148,25 @@ export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale:
           name: translate(g.translations, 'name', locale, fallback, g.name),
           type: g.type,
           isRequired: g.isRequired,
-          ...rulesOf(g),
+          minSelections: g.minSelections ?? 0,
+          maxSelections: g.maxSelections ?? null,
+          maxQuantityPerOption: g.maxQuantityPerOption ?? null,
           options: g.options.map((o) => ({
             id: o.id,
             name: ingredientName(o.ingredientExternalId, o.ingredientName),
             action: o.action,
             priceAdjustment: o.priceAdjustment,
             isDefault: o.isDefault ?? false,
-            // Snapshots published before food information have none: [] and null.
             allergens: o.allergens ?? [],
             availability: optionAvailability(o, availability),
           })),
         })),
-        effectiveAllergens: p.effectiveAllergens ?? [],
-        mayContain: p.mayContain ?? [],
-        dietaryLabels: p.dietaryLabels ?? [],
-        spiceLevel: p.spiceLevel ?? null,
-        calories: p.calories ?? null,
-        nutrition: p.nutrition ?? null,
+        effectiveAllergens: p.effectiveAllergens,
+        mayContain: p.mayContain,
+        dietaryLabels: p.dietaryLabels,
+        spiceLevel: p.spiceLevel,
+        calories: p.calories,
+        nutrition: p.nutrition,
         availability: productAvailability(p, availability),
       };
     }),

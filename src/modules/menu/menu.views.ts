@@ -175,13 +175,17 @@ export function ingredientWithDefaults(i: IngredientView): IngredientView {
   return i.allergens !== undefined ? i : { ...i, allergens: [] };
 }
 
+/** A product in today's read shape: the food information a snapshot may lack is there. */
+export type CurrentProductValue = ProductViewValue &
+  Required<Pick<ProductViewValue, 'allergens' | 'effectiveAllergens' | 'mayContain' | 'dietaryLabels' | 'spiceLevel' | 'calories' | 'nutrition'>>;
+
 /**
  * A product of a snapshot published before food information reads its lists as [] and its values
  * as null (decisions 14: unset fields); one published before modifier rules reads each group's type
  * defaults and no default option (decisions 15).
  */
-export function productWithDefaults(p: ProductViewValue): ProductViewValue {
-  if (p.allergens !== undefined && p.modifierGroups.every((g) => g.minSelections !== undefined)) return p;
+export function productWithDefaults(p: ProductViewValue): CurrentProductValue {
+  if (p.allergens !== undefined && p.modifierGroups.every((g) => g.minSelections !== undefined)) return p as CurrentProductValue;
   return {
     ...p,
     modifierGroups: p.modifierGroups.map((g) => ({
