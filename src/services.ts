@@ -71,7 +71,7 @@ export async function openBlobStore(config: Config): Promise<BlobStore> {
 }
 
 /** Every service, wired once; the HTTP app and the CLI both use this. */
-export function createServices({ config, db, routes = () => [], resolve, outboundLog, clock = Date.now, metrics = false, webhookDispatch, orderStreams, boardFeeds }: ServiceDeps, blobStore: BlobStore = new DatabaseBlobStore()) {
+export function createServices({ config, db, routes = () => [], resolve, outboundLog, clock = Date.now, metrics = false, webhookDispatch, orderStreams, boardFeeds: boardFeedOptions }: ServiceDeps, blobStore: BlobStore = new DatabaseBlobStore()) {
   const menuCache = new MenuCache();
   const urls = new MediaUrls(config.mediaPublicUrl);
   const media = new MediaService({
@@ -96,6 +96,9 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
   const menuService = new MenuService(db, menuCache, urls, webhookEvents, availability, media, clock);
   const venues = new VenuesService(db);
   const settings = new SettingsService(db, urls, clock);
+  const staff = new StaffService(db, venues, config.publicBaseUrl, clock);
+  const boardFeeds = new BoardFeeds(db, boardFeedOptions);
+  staff.onMembersChanged = (venueId) => boardFeeds.recheck(venueId);
   return {
     venues,
     apiKeys: new ApiKeysService(db),
@@ -122,10 +125,10 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
     webhookEvents,
     webhookSender,
     // Decisions 17: staff accounts (the operator's side) and the console's sign-in and sessions.
-    staff: new StaffService(db, venues, config.publicBaseUrl, clock),
+    staff,
     consoleAuth: new ConsoleAuthService(db, venues, clock),
     board: new BoardService(db, settings, availability, clock),
-    boardFeeds: new BoardFeeds(db, boardFeeds),
+    boardFeeds,
     dispatcher,
     metrics: metrics ? new Metrics(db) : null,
   };

@@ -100,7 +100,11 @@ export class BoardFeeds {
     if (this.closed) board.end();
   }
 
-  /** Every board of the venue checks its session now (a member was disabled, removed or reset, or signed out). */
+  /**
+   * Every board of the venue checks its session now: a member was disabled, removed or reset, or
+   * signed out, on this server (StaffService.onMembersChanged, the sign-out route). Elsewhere (another
+   * server, the CLI) the heartbeat's check ends the board.
+   */
   recheck(venueId: string): void {
     for (const board of this.byVenue.get(venueId)?.boards ?? []) board.verify();
   }
@@ -121,11 +125,10 @@ export class BoardFeeds {
 
   private readonly woken = (scope?: WriteScope): void => {
     if (!scope) {
-      for (const feed of this.byVenue.values()) feed.wake(true);
+      for (const feed of this.byVenue.values()) feed.wake();
       return;
     }
-    // A write beyond orders may have ended a member's sessions (staff changes): checked then.
-    this.byVenue.get(scope.venueId)?.wake(!scope.ordersOnly);
+    this.byVenue.get(scope.venueId)?.wake();
   };
 
   /** Listens for writes, beats and polls only while some board is open. */
@@ -170,8 +173,7 @@ class VenueFeed {
   }
 
   /** A write may have committed: one read on the next turn, for every write of this turn. */
-  wake(recheck = false): void {
-    if (recheck) for (const board of this.boards) board.verify();
+  wake(): void {
     this.dirty = true;
     if (this.scheduled || this.reading) return;
     this.scheduled = true;

@@ -51,6 +51,9 @@ export interface StaffCall {
  * `console` (the owner named): field names, never values, and never a token or hash.
  */
 export class StaffService {
+  /** Told after a change that may have ended sessions (the console's open boards check theirs). */
+  onMembersChanged: (venueId: string) => void = () => {};
+
   constructor(
     private readonly db: Database,
     private readonly venues: Pick<VenuesService, 'get'>,
@@ -97,6 +100,7 @@ export class StaffService {
       await this.audit(tx, existing.venue_id, by, { action: 'staff.update', entityType: 'staff_member', entityRef: id, changes: { fields } });
       return updated;
     }, { venueId: existing.venue_id });
+    this.onMembersChanged(existing.venue_id);
     return memberView(row);
   }
 
@@ -116,6 +120,7 @@ export class StaffService {
       await staff.replaceInvite(tx, existing.venue_id, { id: uuidv7(), staffId: id, tokenHash: hash, at, expiresAt });
       await this.audit(tx, existing.venue_id, by, { action: 'staff.reinvite', entityType: 'staff_member', entityRef: id, changes: {} });
     }, { venueId: existing.venue_id });
+    this.onMembersChanged(existing.venue_id);
     return this.invited(existing, token, expiresAt);
   }
 
@@ -127,6 +132,7 @@ export class StaffService {
       if (!(await staff.deleteMember(tx, existing.venue_id, id))) throw errors.staffNotFound();
       await this.audit(tx, existing.venue_id, by, { action: 'staff.remove', entityType: 'staff_member', entityRef: id, changes: { role: existing.role } });
     }, { venueId: existing.venue_id });
+    this.onMembersChanged(existing.venue_id);
   }
 
   private async member(id: string, by: StaffCall): Promise<staff.StaffRow> {
