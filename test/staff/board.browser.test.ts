@@ -100,7 +100,7 @@ describe('the order board in Chromium', { skip: chromiumSkip }, () => {
     await live(page);
   }
 
-  const live = (page: Page) => page.waitForFunction(() => document.body.dataset.stream === 'open');
+  const live = (page: Page) => page.locator('body[data-stream="open"]').waitFor({ state: 'attached' });
   const card = (scope: Page | Locator, order: { orderNumber: string }) => scope.getByRole('article', { name: `Order ${order.orderNumber}`, exact: true });
   const column = (page: Page, key: string) => page.locator(`#column-${key}`);
 
@@ -174,7 +174,7 @@ describe('the order board in Chromium', { skip: chromiumSkip }, () => {
     await appears(pb, 'confirmed', order, movedAt, "the tablet's Confirm on the phone");
     assert.equal(await pa.title(), `Board · ${venueName}`);
     // The focus follows the card to its next step.
-    assert.equal(await pa.evaluate(() => document.activeElement?.textContent), 'Start preparing');
+    assert.equal(await pa.evaluate('document.activeElement?.textContent'), 'Start preparing');
     await shot(pa, '05-confirmed');
 
     await card(pa, order).getByRole('button', { name: 'Start preparing', exact: true }).click();
@@ -215,22 +215,27 @@ describe('the order board in Chromium', { skip: chromiumSkip }, () => {
     await pa.getByRole('button', { name: /^Completed and cancelled today/ }).click();
 
     // Print ticket: the ticket alone, on 80 mm paper (window.print is the browser's dialog: stubbed).
-    await pa.evaluate(() => {
-      (window as unknown as { printed: number }).printed = 0;
-      window.print = () => void ((window as unknown as { printed: number }).printed += 1);
-    });
+    // Page scripts as strings: the tests compile without the DOM's types.
+    await pa.evaluate('window.printed = 0; window.print = () => { window.printed += 1; }');
     await card(pa, order).getByRole('button', { name: 'Print ticket' }).click();
-    assert.equal(await pa.evaluate(() => (window as unknown as { printed: number }).printed), 1);
+    assert.equal(await pa.evaluate('window.printed'), 1);
     await pa.emulateMedia({ media: 'print' });
     const ticket = pa.locator('#ticket');
     assert.ok(await ticket.isVisible());
     assert.match((await ticket.textContent()) ?? '', new RegExp(`Order ${order.orderNumber}.*Burger.*No onions please`));
     assert.equal(await pa.locator('main').isVisible(), false, 'only the ticket prints');
-    const width = await ticket.evaluate((el) => el.getBoundingClientRect().width);
+    const width = (await ticket.boundingBox())?.width ?? 0;
     assert.ok(Math.abs(width - (72 / 25.4) * 96) < 2, `the ticket is 72 mm wide (${width} px)`);
     await shot(pa, '09-ticket');
+    // Printed (a PDF here), it is one page 80 mm wide and as long as the ticket.
+    const pdf = (await pa.pdf({ preferCSSPageSize: true })).toString('latin1');
+    const boxes = [...pdf.matchAll(/\/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]/g)].map((m) => [Number(m[1]), Number(m[2])]);
+    assert.equal(boxes.length, 1, 'one page');
+    const [pageWidth, pageLength] = boxes[0].map((pt) => (pt / 72) * 25.4);
+    assert.ok(Math.abs(pageWidth - 80) < 0.5, `80 mm wide (${pageWidth} mm)`);
+    assert.ok(pageLength > 40 && pageLength < 150, `one ticket long (${pageLength} mm)`);
     await pa.emulateMedia({ media: 'screen' });
-    await pa.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+    await pa.evaluate('window.dispatchEvent(new Event("afterprint"))');
 
     // Service: the burger sold out until turned back; the guest menu says so; back on sale.
     await pa.getByRole('tab', { name: 'Service' }).click();
@@ -271,11 +276,11 @@ describe('the order board in Chromium', { skip: chromiumSkip }, () => {
     await pb.getByRole('button', { name: 'Pause 15 min' }).waitFor();
     assert.equal(await pb.getByLabel('Preparation time (minutes)').count(), 0);
     assert.equal(await pb.getByLabel('Accepting orders').count(), 0);
-    const refused = await pb.evaluate(async () => {
-      const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
+    const refused = await pb.evaluate(`(async () => {
+      const csrf = document.querySelector('meta[name="csrf-token"]').content;
       const res = await fetch('/console/api/ordering', { method: 'PATCH', headers: { 'content-type': 'application/json', 'x-csrf-token': csrf }, body: JSON.stringify({ prepTimeMinutes: 5 }) });
-      return { status: res.status, code: ((await res.json()) as { code?: string }).code };
-    });
+      return { status: res.status, code: (await res.json()).code };
+    })()`);
     assert.deepEqual(refused, { status: 403, code: 'ROLE_REQUIRED' });
     assert.deepEqual(await seriousViolations(pb), [], 'the Service tab on a phone');
     await shot(pb, '13-service-phone');
@@ -313,7 +318,7 @@ describe('the order board in Chromium', { skip: chromiumSkip }, () => {
     // Past the preparation time (25 minutes, set above) the card says it is late, not by colour alone.
     await pa.clock.fastForward('26:00');
     const late = card(pa, missed);
-    await pa.waitForFunction((id) => document.getElementById(`order-${id}`)?.classList.contains('late'), missed.id);
+    await pa.locator(`#order-${missed.id}.late`).waitFor();
     assert.match((await late.textContent()) ?? '', /Late · Placed 26 min ago/);
     assert.match((await card(pa, order).textContent()) ?? '', /Late · Placed \d+ min ago/);
     await shot(pa, '15-late');

@@ -11,6 +11,20 @@ const COLUMNS = ['new', 'confirmed', 'preparing', 'delivering'] as const;
 type Column = (typeof COLUMNS)[number] | 'done';
 const columnOf = (status: OrderStatus): Column => ((COLUMNS as readonly string[]).includes(status) ? (status as Column) : 'done');
 
+/**
+ * The printed page's size, one ticket long on an 80 mm roll: a stylesheet the script writes (a
+ * constructed one, which the CSP's style-src 'self' does not forbid, unlike a <style> element).
+ */
+const printPage: CSSStyleSheet | null = (() => {
+  try {
+    const sheet = new CSSStyleSheet();
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    return sheet;
+  } catch {
+    return null;
+  }
+})();
+
 /** After the stream has closed for good (a 401 or a refusal on reconnecting), the board reloads after this. */
 const RELOAD_DELAY_MS = 3_000;
 /** How often the ages on the cards move on. */
@@ -134,8 +148,16 @@ export function startBoard(events: BoardEvents): BoardControl {
       document.body.append(sheet);
     }
     replace(sheet, ...ticket(order, clock));
+    sheet.classList.add('measuring');
+    const lengthMm = Math.ceil((sheet.getBoundingClientRect().height * 25.4) / 96) + 2;
+    sheet.classList.remove('measuring');
+    printPage?.replaceSync(`@page { size: 80mm ${lengthMm}mm; margin: 0; }`);
     document.body.classList.add('printing');
-    window.addEventListener('afterprint', () => document.body.classList.remove('printing'), { once: true });
+    window.addEventListener('afterprint', () => {
+      document.body.classList.remove('printing');
+      // Printing the board itself (the browser's own Print) takes the printer's paper again.
+      printPage?.replaceSync('');
+    }, { once: true });
     window.print();
   }
 
