@@ -64,6 +64,8 @@ describe('the order board in Chromium', { skip: chromiumSkip }, () => {
     contexts.push(context);
     // The page's clock runs as the real one until the walk moves it on (the late mark).
     await context.clock.install();
+    // Each tone of the beep is an oscillator: counted, since a headless browser plays to no speaker.
+    await context.addInitScript('window.tones = 0; const made = AudioContext.prototype.createOscillator; AudioContext.prototype.createOscillator = function () { window.tones += 1; return made.call(this); };');
     await context.route((u) => u.origin !== origin, (route) => route.abort());
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
@@ -146,6 +148,12 @@ describe('the order board in Chromium', { skip: chromiumSkip }, () => {
     const pb = b.page;
     assert.equal(await pb.getByRole('tab', { name: 'Staff' }).count(), 0, 'no Staff tab for staff');
 
+    // The sound goes on with a tap (and beeps to say so).
+    await pa.getByRole('button', { name: 'Sound off' }).click();
+    const sound = pa.getByRole('button', { name: 'Sound on' });
+    assert.equal(await sound.getAttribute('aria-pressed'), 'true');
+    assert.equal(await pa.evaluate('window.tones'), 2);
+
     // A guest order appears on both boards within a second, with its items and the guest's note.
     const placedAt = Date.now();
     const order = await createOrder(t.app, v.slug, orderBody(ids, {
@@ -161,6 +169,8 @@ describe('the order board in Chromium', { skip: chromiumSkip }, () => {
     assert.match(text, /Total €\d+\.\d\d/);
     assert.match(text, /Placed 0 min ago/);
     assert.equal(await pa.title(), `(1) Board · ${venueName}`);
+    assert.equal(await pa.evaluate('window.tones'), 4, 'the new order beeped on the tablet');
+    assert.equal(await pb.evaluate('window.tones'), 0, 'and not on the phone, whose sound is off');
     assert.deepEqual(await seriousViolations(pa), [], 'the board with an order');
     await shot(pa, '04-new-order');
     await shot(pb, '04-new-order-phone');
