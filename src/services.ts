@@ -97,7 +97,8 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
   const venues = new VenuesService(db);
   const settings = new SettingsService(db, urls, clock);
   const staff = new StaffService(db, venues, config.publicBaseUrl, clock);
-  const boardFeeds = new BoardFeeds(db, boardFeedOptions);
+  const orders = new OrdersService(db, webhookEvents);
+  const boardFeeds = new BoardFeeds(db, orders, boardFeedOptions);
   staff.onMembersChanged = (venueId) => boardFeeds.recheck(venueId);
   return {
     venues,
@@ -112,7 +113,7 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
     availability,
     cleanup: new CleanupService(db),
     translations: new TranslationsService(db),
-    orders: new OrdersService(db, webhookEvents),
+    orders,
     orderStreams: new OrderStreams(db, orderStreams),
     guest: new GuestService(db, menuCache, urls, new GuestMerch(db, urls, clock), webhookEvents, availability),
     idempotency: new IdempotencyService(db),
@@ -127,7 +128,7 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
     // Decisions 17: staff accounts (the operator's side) and the console's sign-in and sessions.
     staff,
     consoleAuth: new ConsoleAuthService(db, venues, clock),
-    board: new BoardService(db, settings, availability, clock),
+    board: new BoardService(db, orders, settings, availability, clock),
     boardFeeds,
     dispatcher,
     metrics: metrics ? new Metrics(db) : null,

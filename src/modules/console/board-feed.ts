@@ -2,9 +2,8 @@ import type { Database, WriteScope } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { BOARD_STREAMS_PER_VENUE } from '../../limits.js';
 import type { EventSink } from '../../shared/event-sink.js';
-import { loadOrderViews } from '../orders/order-reads.js';
 import { frame, STREAM_RETRY_MS, type StreamLog } from '../orders/order-stream.js';
-import * as orders from '../orders/orders.repository.js';
+import type { OrdersService } from '../orders/orders.service.js';
 
 export interface BoardFeedOptions {
   /** Boards one venue may hold open on this server. */
@@ -56,6 +55,7 @@ export class BoardFeeds {
 
   constructor(
     readonly db: Database,
+    readonly orders: Pick<OrdersService, 'orderClock' | 'changedAfter'>,
     options: BoardFeedOptions = {},
   ) {
     this.perVenue = options.perVenue ?? BOARD_STREAMS_PER_VENUE;
@@ -86,7 +86,7 @@ export class BoardFeeds {
     }
     this.arm();
     // From now on: the venue's order clock (none yet: every order is after the start).
-    const after = request.after ?? (await orders.readOrderClock(this.db, request.venueId)) ?? new Date(0);
+    const after = request.after ?? (await this.orders.orderClock(request.venueId)) ?? new Date(0);
     const board = new Board(feed, request, after, sink());
     // Joined before its first read: what the shared reader reads meanwhile waits in its buffer.
     feed.boards.add(board);
@@ -167,7 +167,7 @@ class VenueFeed {
     readonly feeds: BoardFeeds,
     readonly venueId: string,
   ) {
-    this.ready = orders.readOrderClock(feeds.db, venueId).then((at) => {
+    this.ready = feeds.orders.orderClock(venueId).then((at) => {
       if (at) this.cursor = at;
     });
   }
@@ -211,10 +211,8 @@ class VenueFeed {
 
 /** The venue's orders changed after `after`, oldest first, as events (one batch). */
 async function readFrames(feeds: BoardFeeds, venueId: string, after: Date): Promise<Frame[]> {
-  const rows = await orders.listOrders(feeds.db, venueId, { updatedAfter: after }, feeds.batch, 0);
-  if (rows.length === 0) return [];
-  const views = await loadOrderViews(feeds.db, venueId, rows);
-  return views.map((view, i) => ({ at: rows[i].updated_at.getTime(), text: frame(view) }));
+  const changed = await feeds.orders.changedAfter(venueId, after, feeds.batch);
+  return changed.map(({ at, view }) => ({ at, text: frame(view) }));
 }
 
 /**
@@ -230,6 +228,8 @@ class Board {
   /** The order clock's instant of the last event sent (ms). */
   private cursor: number;
   private slowTimer: NodeJS.Timeout | null = null;
+  /** The sink holds a write its reader has not taken yet (write() answered false): the next write waits for 'drain'. */
+  private unflushed = false;
   private checking = false;
   private closed = false;
 
@@ -244,6 +244,7 @@ class Board {
     this.cursor = after.getTime();
     sink.onClose(() => this.finish());
     sink.onDrain(() => {
+      this.unflushed = false;
       if (this.state !== 'behind' || this.closed) return;
       if (this.slowTimer) clearTimeout(this.slowTimer);
       this.slowTimer = null;
@@ -265,8 +266,8 @@ class Board {
   private send(frames: Frame[], joined?: string): void {
     if (frames.length === 0 || frames[frames.length - 1].at <= this.cursor) return;
     const fresh = frames[0].at > this.cursor ? frames : frames.filter((f) => f.at > this.cursor);
+    if (!this.write(fresh === frames && joined !== undefined ? joined : fresh.map((f) => f.text).join(''))) return;
     this.cursor = fresh[fresh.length - 1].at;
-    this.write(fresh === frames && joined !== undefined ? joined : fresh.map((f) => f.text).join(''));
   }
 
   /** Reads from the cursor until nothing is left, then sends the buffered shared events and follows them. */
@@ -291,13 +292,25 @@ class Board {
     }
   }
 
-  private write(text: string): void {
-    if (this.closed || this.sink.write(text)) return;
+  /**
+   * Writes the text unless the sink still holds an earlier write; returns whether it was written.
+   * The sink answers false once what it holds reaches its high-water mark (16 KB), which one batch
+   * of a few orders does even when the kernel takes it at once: that is not yet behind (a board
+   * behind reads for itself, and at 50 boards every batch was read 50 times), but the next write
+   * waits for 'drain'. A write that comes before it finds the board behind.
+   */
+  private write(text: string): boolean {
+    if (this.closed) return false;
+    if (!this.unflushed) {
+      this.unflushed = !this.sink.write(text);
+      return true;
+    }
     // Behind: the shared events are dropped for this board (it reads them again from its cursor
     // once it drains), so at most one batch waits in memory; a board that stays behind is let go.
     this.state = 'behind';
     this.buffer = [];
     this.slowTimer ??= setTimeout(() => this.sink.destroy(), this.feed.feeds.slowReaderMs).unref();
+    return false;
   }
 
   /** A heartbeat: a comment line (unless behind), and the session checked again. */

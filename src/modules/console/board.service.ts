@@ -4,12 +4,11 @@ import type { AvailabilityService } from '../availability/availability.service.j
 import { sharedHours } from '../availability/opening-hours.js';
 import { orderingAt } from '../availability/ordering.js';
 import { wallClock, zonedToInstant } from '../merch/schedule.js';
-import { loadOrderViews } from '../orders/order-reads.js';
-import { readOrderClock } from '../orders/orders.repository.js';
+import type { OrdersService } from '../orders/orders.service.js';
 import type { SettingsView } from '../settings/settings.schemas.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { ConsoleSession } from '../staff/sessions.service.js';
-import { boardOrders, serviceItems } from './board.repository.js';
+import { serviceItems } from './board.repository.js';
 import type { BoardView, BoardOrderingView, OrderingPatchInput, ServiceView } from './console.schemas.js';
 
 /**
@@ -20,6 +19,7 @@ import type { BoardView, BoardOrderingView, OrderingPatchInput, ServiceView } fr
 export class BoardService {
   constructor(
     private readonly db: Database,
+    private readonly orders: Pick<OrdersService, 'orderClock' | 'boardOrders'>,
     private readonly settings: Pick<SettingsService, 'get' | 'update'>,
     private readonly availability: Pick<AvailabilityService, 'list'>,
     private readonly clock: () => number,
@@ -30,8 +30,8 @@ export class BoardService {
     const { settings } = await this.settings.get(session.venueId);
     const now = this.clock();
     // Read before the orders: an order written between the two is read again by the stream (the board keeps the latest).
-    const cursor = await readOrderClock(this.db, session.venueId);
-    const rows = await boardOrders(this.db, session.venueId, new Date(startOfDay(now, settings.timezone)));
+    const cursor = await this.orders.orderClock(session.venueId);
+    const orders = await this.orders.boardOrders(session.venueId, new Date(startOfDay(now, settings.timezone)));
     return {
       member: { id: session.memberId, name: session.memberName, role: session.role },
       venue: {
@@ -42,7 +42,7 @@ export class BoardService {
         prepTimeMinutes: settings.orderConfig.prepTimeMinutes,
       },
       cursor: cursor?.toISOString() ?? null,
-      orders: await loadOrderViews(this.db, session.venueId, rows),
+      orders,
       ordering: this.ordering(settings, now),
     };
   }

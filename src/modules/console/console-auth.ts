@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { errors } from '../../errors.js';
 import type { Actor } from '../audit/audit.service.js';
 import type { ConsoleAuthService, ConsoleSession } from '../staff/sessions.service.js';
-import type { StaffRole } from '../staff/staff.repository.js';
+import type { STAFF_ROLES } from '../staff/staff.schemas.js';
 import { PLAN_DEFINITIONS } from '../venues/plans.js';
 import { readCookies, sameToken, sessionCsrf, SESSION_COOKIE, tokenValue } from './csrf.js';
 
@@ -25,6 +25,8 @@ declare module 'fastify' {
     console: ConsoleCall;
   }
 }
+
+type StaffRole = (typeof STAFF_ROLES)[number];
 
 export const CSRF_HEADER = 'x-csrf-token';
 const RANK: Record<StaffRole, number> = { staff: 0, manager: 1, owner: 2 };

@@ -52,7 +52,7 @@ export interface OrderModifierRow {
   quantity: number;
 }
 
-export const ORDER_COLUMNS = `id, order_number, status, type, customer_name, customer_phone, customer_email, delivery_address,
+const ORDER_COLUMNS = `id, order_number, status, type, customer_name, customer_phone, customer_email, delivery_address,
   delivery_notes, payment_method, comment, change_from_amount, scheduled_for, table_id, table_name, currency, subtotal_amount,
   delivery_fee, discount_amount, total_amount, created_at, updated_at, confirmed_at, completed_at`;
 
@@ -370,4 +370,25 @@ export async function findIdempotencyKey(db: Queryable, venueId: string, key: st
 /** Deletes the venue's guest-order keys past their 24 hours (by the expiry index). */
 export async function deleteExpiredOrderKeys(db: Queryable, venueId: string): Promise<void> {
   await db.query(`delete from order_idempotency_keys where venue_id = $1 and created_at < now() - interval '24 hours'`, [venueId]);
+}
+
+/** Statuses an order waits in for the kitchen, and those that end it. */
+const OPEN_STATUSES = ['new', 'confirmed', 'preparing', 'delivering'];
+const FINISHED_STATUSES = ['completed', 'cancelled'];
+/** Orders a board shows at most of each kind: a day's service fits well within. */
+const BOARD_OPEN_LIMIT = 500;
+const BOARD_FINISHED_LIMIT = 200;
+
+/**
+ * Every open order (the newest 500) and those finished since `since` (the latest 200), oldest
+ * first: two range scans, on orders_status_created_idx and orders_status_updated_idx.
+ */
+export async function openAndFinishedSince(db: Queryable, venueId: string, since: Date): Promise<OrderRow[]> {
+  const open = await listOrders(db, venueId, { statuses: OPEN_STATUSES }, BOARD_OPEN_LIMIT, 0);
+  const { rows: finished } = await db.query<OrderRow>(
+    `select ${ORDER_COLUMNS} from orders where venue_id = $1 and status = any($2::text[]) and updated_at >= $3
+     order by updated_at desc, id desc limit ${BOARD_FINISHED_LIMIT}`,
+    [venueId, FINISHED_STATUSES, since],
+  );
+  return [...open, ...finished].sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : 1));
 }

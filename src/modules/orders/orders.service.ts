@@ -86,6 +86,27 @@ export class OrdersService {
     return since ? { since: new Date(since) } : { now: true };
   }
 
+  /** The venue's order clock: the instant of its last order write (null before its first order). */
+  orderClock(venueId: string): Promise<Date | null> {
+    return orders.readOrderClock(this.db, venueId);
+  }
+
+  /**
+   * The venue's orders changed after `after`, oldest first, at most `limit`, each with its change's
+   * instant on the order clock (unique per venue write): a live stream's batch.
+   */
+  async changedAfter(venueId: string, after: Date, limit: number): Promise<{ at: number; view: OrderView }[]> {
+    const rows = await orders.listOrders(this.db, venueId, { updatedAfter: after }, limit, 0);
+    if (rows.length === 0) return [];
+    const views = await loadOrderViews(this.db, venueId, rows);
+    return views.map((view, i) => ({ at: rows[i].updated_at.getTime(), view }));
+  }
+
+  /** What a kitchen board shows: every order still open, and those finished since `dayStart`, oldest first. */
+  async boardOrders(venueId: string, dayStart: Date): Promise<OrderView[]> {
+    return loadOrderViews(this.db, venueId, await orders.openAndFinishedSince(this.db, venueId, dayStart));
+  }
+
   async get(venueId: string, orderId: string): Promise<OrderView> {
     const row = isUuid(orderId) ? await orders.findOrder(this.db, venueId, orderId) : null;
     if (!row) throw errors.orderNotFound();
