@@ -42,6 +42,7 @@ function rebuildIfStale(output, sourceDirs, script) {
 // start bundle (bin/carta.js), the browser tests the guest page's script and styles.
 rebuildIfStale('dist/bundle/carta.js', ['src'], 'build:server');
 rebuildIfStale('dist/web/.vite/manifest.json', ['web/guest', 'src/modules/guest-page/shared'], 'build:web');
+rebuildIfStale('dist/console-web/.vite/manifest.json', ['web/console'], 'build:web');
 
 const env = { ...process.env };
 let templateDir = null;

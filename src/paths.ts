@@ -37,3 +37,5 @@ export const MIGRATIONS_DIR = path.join(PACKAGE_ROOT, here.endsWith('.ts') ? 'sr
 
 /** The guest page's script and styles, built by Vite (`npm run build:web`). */
 export const GUEST_BUILD_DIR = path.join(PACKAGE_ROOT, 'dist', 'web');
+/** The console board's build (web/console/vite.config.ts). */
+export const CONSOLE_BUILD_DIR = path.join(PACKAGE_ROOT, 'dist', 'console-web');

@@ -15,6 +15,12 @@ export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--
  * the PostgreSQL pass of .ci/run (DATABASE_URL set) skips them, saving it minutes of Chromium on a
  * 2-core machine (docs/architecture.md, "Tests").
  */
+/**
+ * Why a Chromium suite that must run on both engines skips: only a missing Chromium. The order
+ * board's walk is one (issue 40): its live stream rides each engine's own change notification.
+ */
+export const chromiumMissing: string | false = fs.existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (.ci/run installs it)`;
+
 export const chromiumSkip: string | false = onPostgres
   ? 'Chromium walks run on PGlite only: the page is the same on PostgreSQL, whose server side the HTTP tests cover'
   : !fs.existsSync(CHROMIUM)

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { admin, call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip } from '../helpers/chromium.js';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing } from '../helpers/chromium.js';
 import { burgerLine, createOrder, orderBody, setUpOrderMenu, type MenuIds } from '../helpers/orders.js';
 import { seriousViolations } from '../guest-page/chromium.js';
 import { tokenOf } from './console-client.js';
@@ -31,7 +31,7 @@ interface Board {
 // invites; a staff member's call to a manager's route is refused; the stream comes back after a
 // network drop and brings what it missed. axe-core on every screen; a screenshot of each step goes
 // to a temporary directory (printed below), never committed.
-describe('the order board in Chromium', { skip: chromiumSkip }, () => {
+describe('the order board in Chromium', { skip: chromiumMissing }, () => {
   let t: TestApp;
   let browser: Browser;
   let origin: string;
