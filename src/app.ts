@@ -152,7 +152,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   const services = createServices({ config, db, routes: () => routes, resolve, outboundLog: root ?? undefined, clock, metrics: config.metrics, webhookDispatch, orderStreams, boardFeeds }, await openBlobStore(config));
   const { metrics } = services;
   accessLog.metrics = metrics;
-  metrics?.countStreams(() => services.orderStreams.count() + services.boardFeeds.count());
+  metrics?.countStreams(() => services.orderStreams.count() + services.boardFeeds.count() + services.guestOrderStreams.count());
   if (limiter && metrics) limiter.onRejected = (bucket) => metrics.rejected(bucket);
   app.addHook('onClose', async () => services.media.close());
   // Webhooks go out from every instance that serves (docs/events.md); a closing app stops claiming
@@ -167,6 +167,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   app.addHook('preClose', async () => {
     services.orderStreams.closeAll();
     services.boardFeeds.closeAll();
+    services.guestOrderStreams.closeAll();
   });
   // Ended console sessions and expired invite links are refused by the clock already; the sweep
   // deletes them, at start and every hour.

@@ -51,6 +51,8 @@ export const WEBHOOK_ENDPOINTS_PER_VENUE = 10;
 export const ORDER_STREAMS_PER_VENUE = 10;
 /** Console boards one venue may hold open on one server (they share one reader: docs/console.md). */
 export const BOARD_STREAMS_PER_VENUE = 100;
+/** Guest status pages following their order live, per venue on one server. */
+export const GUEST_ORDER_STREAMS_PER_VENUE = 500;
 /** The longest webhook endpoint URL, as sent and as stored. */
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 

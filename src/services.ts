@@ -36,6 +36,7 @@ import { ConsoleAuthService } from './modules/staff/sessions.service.js';
 import { StaffService } from './modules/staff/staff.service.js';
 import { BoardFeeds, type BoardFeedOptions } from './modules/console/board-feed.js';
 import { BoardService } from './modules/console/board.service.js';
+import { GuestOrderStreams } from './modules/guest/guest-order-stream.js';
 import { WebhookDeliveriesService } from './modules/webhooks/deliveries.service.js';
 import { WebhookDispatcher, type DispatcherOptions } from './modules/webhooks/dispatcher.js';
 import { WebhookEvents } from './modules/webhooks/webhook-events.js';
@@ -130,6 +131,7 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
     consoleAuth: new ConsoleAuthService(db, venues, clock),
     board: new BoardService(db, orders, settings, availability, clock),
     boardFeeds,
+    guestOrderStreams: new GuestOrderStreams(db),
     dispatcher,
     metrics: metrics ? new Metrics(db) : null,
   };

@@ -1,12 +1,13 @@
-// The status page's script: follows the order with conditional requests (a 304 costs the server
-// one indexed look-up) until it completes or is cancelled; paused while the tab is hidden.
+// The status page's script: follows the order over its live stream until it completes or is
+// cancelled; where the stream cannot be had (refused, or no EventSource), with conditional requests
+// (a 304 costs the server one indexed look-up), paused while the tab is hidden.
 import { FINAL_STATUSES, finalNote, stepStates, type GuestOrderStatus, type GuestOrderType, type StatusPageData } from '../../src/modules/guest-page/shared/page-data.js';
 import { byId, h, replace } from './dom.js';
 
 /**
- * A change shows within 2 s (issue 38): a poll every 1.5 s, plus its round trip. Each poll is one
- * request of the per-IP budget (50 in 10 s): about seven status pages behind one address fit, and a
- * 429 waits for its Retry-After.
+ * Polling, the fallback: a change shows within 2 s (issue 38), a poll every 1.5 s plus its round
+ * trip. Each poll is one request of the per-IP budget (50 in 10 s), where the stream takes one in
+ * all: guests of one café share an address. A 429 waits for its Retry-After.
  */
 const POLL_MS = 1500;
 
@@ -66,11 +67,29 @@ export function startStatus(data: StatusPageData): void {
     timer = window.setTimeout(poll, wait);
   };
 
-  document.addEventListener('visibilitychange', () => {
-    if (timer !== undefined) window.clearTimeout(timer);
-    timer = undefined;
-    // Back on the tab: look now rather than at the next tick.
-    if (!document.hidden && !FINAL_STATUSES.includes(main.dataset.status as GuestOrderStatus)) void poll();
+  const isFinal = () => FINAL_STATUSES.includes(main.dataset.status as GuestOrderStatus);
+  let polling = false;
+  const startPolling = () => {
+    polling = true;
+    document.addEventListener('visibilitychange', () => {
+      if (timer !== undefined) window.clearTimeout(timer);
+      timer = undefined;
+      // Back on the tab: look now rather than at the next tick.
+      if (!document.hidden && !isFinal()) void poll();
+    });
+    schedule();
+  };
+
+  if (isFinal()) return;
+  if (typeof EventSource === 'undefined') return startPolling();
+  // EventSource reconnects by itself after a drop, sending the last event's id (the order's ETag).
+  const source = new EventSource(`${data.orderUrl}/stream`);
+  source.addEventListener('order.updated', (event) => {
+    render(JSON.parse((event as MessageEvent<string>).data) as OrderView);
+    if (isFinal()) source.close();
   });
-  schedule();
+  source.addEventListener('error', () => {
+    // Closed for good (refused: a 429, a 404): poll instead.
+    if (source.readyState === EventSource.CLOSED && !polling && !isFinal()) startPolling();
+  });
 }

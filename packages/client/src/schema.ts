@@ -1272,6 +1272,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/guest/v1/venues/{slug}/orders/{token}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a placed order live (Server-Sent Events)
+         * @description The guest's order as it changes (docs/guest-page.md): `event: order.updated`, `data:` the order as GET /guest/v1/venues/:slug/orders/:token answers it, `id:` its ETag. The first event is the order as it is now, unless `Last-Event-ID` is its current ETag (a reconnect that missed nothing).
+         *     - The stream ends once the order is completed or cancelled, and when the server shuts down (reconnect).
+         *     - A comment line (`:`) every 15 s keeps proxies from closing it; `retry: 2000` opens it.
+         *
+         *     Public: no key, per-IP limits only (the stream takes one request of them). At most 500 per venue on one server (429 `STREAM_LIMIT_REACHED`).
+         *
+         *     **Errors:** 400 ("Validation failed"); 404 (`VENUE_NOT_FOUND`, "Order not found"); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`, `STREAM_LIMIT_REACHED`); 503 (`DATABASE_UNAVAILABLE`).
+         */
+        get: operations["streamGuestOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/guest/v1/tables/{token}": {
         parameters: {
             query?: never;
@@ -12509,6 +12535,96 @@ export interface operations {
             /**
              * @description Too many requests:
              *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`RATE_LIMITED`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Service unavailable:
+             *     - `DATABASE_UNAVAILABLE`: the database connection was lost (a write cut at commit may have landed); retry after Retry-After
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (`DATABASE_UNAVAILABLE`) */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    streamGuestOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                /** @description The token of the order's creation response (its Location header) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream (it stays open) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /**
+             * @description Bad request:
+             *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Not found:
+             *     - `VENUE_NOT_FOUND`: no venue has that id (or slug)
+             *     - "Order not found" (message, no code)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description URI too long:
+             *     - "A path segment is longer than 512 characters" (message, no code)
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Too many requests:
+             *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
+             *     - `STREAM_LIMIT_REACHED`: the venue holds 10 order streams open on this server, the most it may; close one, or retry after Retry-After
              */
             429: {
                 headers: {

@@ -1,13 +1,16 @@
 import { errorResponses, IdempotencyHeaders, NotModified } from '../../http/schemas/common.js';
 import { conditionalView, sendCached } from '../../http/etag-reply.js';
 import type { App } from '../../http/types.js';
+import { SSE_HEADERS, sseResponse } from '../../http/sse.js';
+import { STREAM_RETRY_MS } from '../orders/order-stream.js';
+import type { GuestOrderStreams } from './guest-order-stream.js';
 import type { GuestService } from './guest.service.js';
 import { Order } from '../orders/orders.schemas.js';
 import { guestOrderPath } from './guest.paths.js';
 import { GuestMenu, GuestMenuQuery, GuestOrder, GuestOrderBody, GuestOrderParams, SlugParams } from './guest.schemas.js';
 
 /** The services these routes call. */
-type RouteServices = { guest: GuestService };
+type RouteServices = { guest: GuestService; guestOrderStreams: GuestOrderStreams };
 
 const tags = ['guest'];
 // An order's answers carry the guest's contact details or the order itself: never stored by a cache.
@@ -112,6 +115,43 @@ export function guestRoutes(services: RouteServices) {
       const found = await services.guest.order(request.params.slug, request.params.token);
       const current = conditionalView(request.headers['if-none-match'], reply, { view: null, etag: found.etag });
       return current === undefined ? reply : found.view();
+    });
+
+    app.get('/venues/:slug/orders/:token/stream', {
+      config: orderViewConfig,
+      schema: {
+        operationId: 'streamGuestOrder',
+        tags,
+        summary: 'Follow a placed order live (Server-Sent Events)',
+        description: [
+          "The guest's order as it changes (docs/guest-page.md): `event: order.updated`, `data:` the order as GET /guest/v1/venues/:slug/orders/:token answers it, " +
+            '`id:` its ETag. The first event is the order as it is now, unless `Last-Event-ID` is its current ETag (a reconnect that missed nothing).',
+          '- The stream ends once the order is completed or cancelled, and when the server shuts down (reconnect).',
+          `- A comment line (\`:\`) every 15 s keeps proxies from closing it; \`retry: ${STREAM_RETRY_MS}\` opens it.`,
+          '',
+          'Public: no key, per-IP limits only (the stream takes one request of them). At most 500 per venue on one server (429 `STREAM_LIMIT_REACHED`).',
+        ].join('\n'),
+        params: GuestOrderParams,
+        response: {
+          200: { description: 'The event stream (it stays open)', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+          ...errorResponses({ 404: ['VENUE_NOT_FOUND', { message: 'Order not found' }], 429: ['STREAM_LIMIT_REACHED'] }),
+        },
+      },
+    }, async (request, reply) => {
+      const { slug, token } = request.params;
+      const found = await services.guest.order(slug, token);
+      if (request.method === 'HEAD') return reply.headers(SSE_HEADERS).send('');
+      const lastEventId = request.headers['last-event-id'];
+      await services.guestOrderStreams.open(
+        {
+          venueId: found.venueId,
+          etag: typeof lastEventId === 'string' ? lastEventId : null,
+          read: () => services.guest.order(slug, token),
+          log: request.log,
+        },
+        () => sseResponse(reply),
+      );
+      return reply;
     });
   };
 }
