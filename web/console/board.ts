@@ -49,6 +49,9 @@ export function startBoard(events: BoardEvents): BoardControl {
   let venueName = '';
   let stream: EventSource | null = null;
   let reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The venue's date when the board loaded: "Completed and cancelled today" starts again on the next. */
+  let loadedDay = '';
+  const dayOf = (t: number) => new Intl.DateTimeFormat('en-CA', { timeZone: clock.timezone }).format(t);
 
   const list = (column: Column) => byId(`cards-${column}`);
 
@@ -220,6 +223,7 @@ export function startBoard(events: BoardEvents): BoardControl {
     }
     clock = { timezone: board.venue.timezone, prepTimeMinutes: board.venue.prepTimeMinutes };
     venueName = board.venue.name;
+    loadedDay = dayOf(Date.now());
     const first = seen.size === 0 && orders.size === 0;
     const arrived = board.orders.filter((o) => !seen.has(o.id) && o.status === 'new');
     for (const id of [...orders.keys()]) if (!board.orders.some((o) => o.id === id)) remove(id);
@@ -235,6 +239,12 @@ export function startBoard(events: BoardEvents): BoardControl {
 
   function tick(): void {
     const now = Date.now();
+    // Past the venue's midnight: the board loads again, and yesterday's finished orders leave it.
+    if (loadedDay !== '' && dayOf(now) !== loadedDay) {
+      loadedDay = '';
+      void load();
+      return;
+    }
     for (const [id, card] of cards) {
       const order = orders.get(id);
       if (order && columnOf(order.status) !== 'done') showAge(card, order, clock, now);

@@ -11,6 +11,9 @@ import { byId } from './ui.js';
 
 type View = 'orders' | 'service' | 'staff';
 
+/** The Service tab looks again this often while shown: sold-out marks end by themselves, and other screens change them. */
+const SERVICE_REFRESH_MS = 30_000;
+
 /**
  * The views as tabs (the ARIA tabs pattern): one tab stop, the arrow keys, Home and End move
  * between them; a tab opened shows its panel, and the Service and Staff panels load then.
@@ -69,6 +72,12 @@ function start(): void {
     },
   });
   startTabs(open);
+  setInterval(() => {
+    // Not while someone works in the panel (a redraw would take their focus) or a dialog is open.
+    const active = document.activeElement;
+    const busy = (byId('panel-service')?.contains(active) && active !== byId('service-search')) || document.querySelector('dialog[open]') !== null;
+    if (view === 'service' && service && !document.hidden && !busy) void service.refresh();
+  }, SERVICE_REFRESH_MS);
 }
 
 start();
