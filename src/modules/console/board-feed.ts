@@ -1,7 +1,8 @@
-import type { Database, WriteScope } from '../../db/port.js';
+import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { BOARD_STREAMS_PER_VENUE } from '../../limits.js';
 import type { EventSink } from '../../shared/event-sink.js';
+import { VenueStreams } from '../../shared/venue-streams.js';
 import { frame, STREAM_RETRY_MS, type StreamLog } from '../orders/order-stream.js';
 import type { OrdersService } from '../orders/orders.service.js';
 
@@ -43,15 +44,11 @@ interface Frame {
  * which of the shared events it has already sent.
  */
 export class BoardFeeds {
-  private readonly byVenue = new Map<string, VenueFeed>();
+  readonly boards: VenueStreams<Board>;
+  private readonly feeds = new Map<string, VenueFeed>();
   readonly perVenue: number;
-  readonly heartbeatMs: number;
   readonly slowReaderMs: number;
   readonly batch: number;
-  private readonly pollMs: number;
-  private unsubscribe: (() => void) | null = null;
-  private timers: NodeJS.Timeout[] = [];
-  private closed = false;
 
   constructor(
     readonly db: Database,
@@ -59,18 +56,22 @@ export class BoardFeeds {
     options: BoardFeedOptions = {},
   ) {
     this.perVenue = options.perVenue ?? BOARD_STREAMS_PER_VENUE;
-    this.heartbeatMs = options.heartbeatMs ?? 15_000;
     this.slowReaderMs = options.slowReaderMs ?? 30_000;
-    this.pollMs = options.pollMs ?? 1000;
     this.batch = options.batch ?? 100;
+    this.boards = new VenueStreams(db, {
+      heartbeatMs: options.heartbeatMs ?? 15_000,
+      pollMs: options.pollMs ?? 1000,
+      onWrite: (scope) => {
+        if (scope) this.feeds.get(scope.venueId)?.wake();
+        else for (const feed of this.feeds.values()) feed.wake();
+      },
+      onEmpty: (venueId) => this.feeds.delete(venueId),
+    });
   }
 
   /** Boards open, for one venue or in all (GET /metrics, tests). */
   count(venueId?: string): number {
-    if (venueId !== undefined) return this.byVenue.get(venueId)?.boards.size ?? 0;
-    let n = 0;
-    for (const feed of this.byVenue.values()) n += feed.boards.size;
-    return n;
+    return this.boards.count(venueId);
   }
 
   /**
@@ -79,17 +80,13 @@ export class BoardFeeds {
    */
   async open(request: OpenBoard, sink: () => EventSink): Promise<void> {
     if (this.count(request.venueId) >= this.perVenue) throw errors.streamLimit(this.perVenue);
-    let feed = this.byVenue.get(request.venueId);
-    if (!feed) {
-      feed = new VenueFeed(this, request.venueId);
-      this.byVenue.set(request.venueId, feed);
-    }
-    this.arm();
     // From now on: the venue's order clock (none yet: every order is after the start).
     const after = request.after ?? (await this.orders.orderClock(request.venueId)) ?? new Date(0);
+    let feed = this.feeds.get(request.venueId);
+    if (!feed) this.feeds.set(request.venueId, (feed = new VenueFeed(this, request.venueId)));
     const board = new Board(feed, request, after, sink());
     // Joined before its first read: what the shared reader reads meanwhile waits in its buffer.
-    feed.boards.add(board);
+    this.boards.add(board);
     try {
       await feed.ready;
     } catch (err) {
@@ -97,7 +94,7 @@ export class BoardFeeds {
       throw err;
     }
     board.start();
-    if (this.closed) board.end();
+    if (this.boards.closed) board.end();
   }
 
   /**
@@ -106,56 +103,21 @@ export class BoardFeeds {
    * server, the CLI) the heartbeat's check ends the board.
    */
   recheck(venueId: string): void {
-    for (const board of this.byVenue.get(venueId)?.boards ?? []) board.verify();
+    for (const board of this.boards.of(venueId)) board.verify();
   }
 
   /** Ends every board (the server is shutting down): they reconnect, to another instance if there is one. */
   closeAll(): void {
-    this.closed = true;
-    for (const feed of this.byVenue.values()) for (const board of feed.boards) board.end();
-    this.disarm();
-  }
-
-  remove(board: Board): void {
-    const feed = this.byVenue.get(board.venueId);
-    if (!feed?.boards.delete(board)) return;
-    if (feed.boards.size === 0) this.byVenue.delete(board.venueId);
-    if (this.byVenue.size === 0) this.disarm();
-  }
-
-  private readonly woken = (scope?: WriteScope): void => {
-    if (!scope) {
-      for (const feed of this.byVenue.values()) feed.wake();
-      return;
-    }
-    this.byVenue.get(scope.venueId)?.wake();
-  };
-
-  /** Listens for writes, beats and polls only while some board is open. */
-  private arm(): void {
-    if (this.unsubscribe) return;
-    this.unsubscribe = this.db.onWrite(this.woken);
-    this.timers = [
-      setInterval(() => {
-        for (const feed of this.byVenue.values()) for (const board of feed.boards) board.beat();
-      }, this.heartbeatMs).unref(),
-      setInterval(() => {
-        if (!this.db.coherent()) this.woken();
-      }, this.pollMs).unref(),
-    ];
-  }
-
-  private disarm(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = null;
-    for (const timer of this.timers) clearInterval(timer);
-    this.timers = [];
+    this.boards.closeAll();
   }
 }
 
 /** A venue's shared reader: its cursor, and the boards following it. */
 class VenueFeed {
-  readonly boards = new Set<Board>();
+  /** The boards following this feed: the venue's open boards. */
+  get boards(): ReadonlySet<Board> {
+    return this.feeds.boards.of(this.venueId);
+  }
   /** The venue's order clock when the feed opened: the shared reader reads what changes after it. */
   readonly ready: Promise<void>;
   private cursor = new Date(0);
@@ -199,7 +161,7 @@ class VenueFeed {
       }
     } catch (err) {
       // Each board catches up from its own cursor when it reconnects: nothing is lost.
-      for (const board of this.boards) {
+      for (const board of [...this.boards]) {
         board.log.warn({ err, venueId: this.venueId }, 'board feed read failed; ending the board');
         board.end();
       }
@@ -345,6 +307,6 @@ class Board {
     if (this.closed) return;
     this.closed = true;
     if (this.slowTimer) clearTimeout(this.slowTimer);
-    this.feed.feeds.remove(this);
+    this.feed.feeds.boards.remove(this);
   }
 }

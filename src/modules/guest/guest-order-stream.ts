@@ -1,7 +1,8 @@
-import type { Database, WriteScope } from '../../db/port.js';
+import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { GUEST_ORDER_STREAMS_PER_VENUE } from '../../limits.js';
 import type { EventSink } from '../../shared/event-sink.js';
+import { VenueStreams } from '../../shared/venue-streams.js';
 import type { StreamLog } from '../orders/order-stream.js';
 import { STREAM_RETRY_MS } from '../orders/order-stream.js';
 import type { GuestOrderView } from './guest.schemas.js';
@@ -35,76 +36,39 @@ const FINAL = new Set(['completed', 'cancelled']);
  * now hold one request each instead of a poll every 1.5 s against the per-IP budget.
  */
 export class GuestOrderStreams {
-  private readonly byVenue = new Map<string, Set<Follower>>();
+  private readonly followers: VenueStreams<Follower>;
   private readonly perVenue: number;
-  private readonly heartbeatMs: number;
-  private unsubscribe: (() => void) | null = null;
-  private timers: NodeJS.Timeout[] = [];
-  private closed = false;
 
-  constructor(
-    private readonly db: Pick<Database, 'onWrite' | 'coherent'>,
-    options: GuestOrderStreamOptions = {},
-  ) {
+  constructor(db: Pick<Database, 'onWrite' | 'coherent'>, options: GuestOrderStreamOptions = {}) {
     this.perVenue = options.perVenue ?? GUEST_ORDER_STREAMS_PER_VENUE;
-    this.heartbeatMs = options.heartbeatMs ?? 15_000;
+    this.followers = new VenueStreams(db, {
+      heartbeatMs: options.heartbeatMs ?? 15_000,
+      pollMs: 1000,
+      onWrite: (scope) => {
+        for (const follower of scope ? this.followers.of(scope.venueId) : this.followers.all()) follower.wake();
+      },
+    });
   }
 
   count(): number {
-    let n = 0;
-    for (const set of this.byVenue.values()) n += set.size;
-    return n;
+    return this.followers.count();
   }
 
   /** Admits a follower (429 STREAM_LIMIT_REACHED past the venue's cap) and sends the order if the page's copy is stale. */
   async open(request: GuestFollow, sink: () => EventSink): Promise<void> {
-    let set = this.byVenue.get(request.venueId);
-    if ((set?.size ?? 0) >= this.perVenue) throw errors.streamLimit(this.perVenue);
-    if (!set) this.byVenue.set(request.venueId, (set = new Set()));
+    if (this.followers.count(request.venueId) >= this.perVenue) throw errors.streamLimit(this.perVenue);
     const follower = new Follower(this, request, sink());
-    set.add(follower);
-    this.arm();
+    this.followers.add(follower);
     follower.start();
-    if (this.closed) follower.end();
+    if (this.followers.closed) follower.end();
   }
 
   closeAll(): void {
-    this.closed = true;
-    for (const set of this.byVenue.values()) for (const follower of set) follower.end();
-    this.disarm();
+    this.followers.closeAll();
   }
 
   remove(follower: Follower): void {
-    const set = this.byVenue.get(follower.venueId);
-    if (!set?.delete(follower)) return;
-    if (set.size === 0) this.byVenue.delete(follower.venueId);
-    if (this.byVenue.size === 0) this.disarm();
-  }
-
-  private readonly woken = (scope?: WriteScope): void => {
-    const sets = scope ? [this.byVenue.get(scope.venueId)] : [...this.byVenue.values()];
-    for (const set of sets) for (const follower of set ?? []) follower.wake();
-  };
-
-  private arm(): void {
-    if (this.unsubscribe) return;
-    this.unsubscribe = this.db.onWrite(this.woken);
-    this.timers = [
-      setInterval(() => {
-        for (const set of this.byVenue.values()) for (const follower of set) follower.beat();
-      }, this.heartbeatMs).unref(),
-      // A database that cannot tell of every write: each follower looks at every heartbeat.
-      setInterval(() => {
-        if (!this.db.coherent()) this.woken();
-      }, 1000).unref(),
-    ];
-  }
-
-  private disarm(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = null;
-    for (const timer of this.timers) clearInterval(timer);
-    this.timers = [];
+    this.followers.remove(follower);
   }
 }
 

@@ -4,6 +4,7 @@ import type { EventSink } from '../../shared/event-sink.js';
 import { ORDER_STREAMS_PER_VENUE } from '../../limits.js';
 import * as orders from './orders.repository.js';
 import { loadOrderViews } from './order-reads.js';
+import { VenueStreams } from '../../shared/venue-streams.js';
 
 export interface OrderStreamOptions {
   /** Streams one venue may hold open on this server. */
@@ -58,34 +59,24 @@ export function frame(order: { createdAt: string; updatedAt: string }): string {
  * (orders.repository.ts, tickClock).
  */
 export class OrderStreams {
-  private readonly byVenue = new Map<string, Set<OrderStream>>();
+  private readonly streams: VenueStreams<OrderStream>;
   private readonly perVenue: number;
-  private readonly heartbeatMs: number;
   readonly slowReaderMs: number;
-  private readonly pollMs: number;
   readonly batch: number;
-  private heartbeat: NodeJS.Timeout | null = null;
-  private poll: NodeJS.Timeout | null = null;
-  private unsubscribe: (() => void) | null = null;
-  private closed = false;
 
   constructor(
     readonly db: Database,
     options: OrderStreamOptions = {},
   ) {
     this.perVenue = options.perVenue ?? ORDER_STREAMS_PER_VENUE;
-    this.heartbeatMs = options.heartbeatMs ?? 15_000;
     this.slowReaderMs = options.slowReaderMs ?? 30_000;
-    this.pollMs = options.pollMs ?? 1000;
     this.batch = options.batch ?? 100;
+    this.streams = new VenueStreams(db, { heartbeatMs: options.heartbeatMs ?? 15_000, pollMs: options.pollMs ?? 1000, onWrite: this.woken });
   }
 
   /** Streams open, for one venue or in all (GET /metrics, tests). */
   count(venueId?: string): number {
-    if (venueId !== undefined) return this.byVenue.get(venueId)?.size ?? 0;
-    let n = 0;
-    for (const set of this.byVenue.values()) n += set.size;
-    return n;
+    return this.streams.count(venueId);
   }
 
   /**
@@ -95,12 +86,9 @@ export class OrderStreams {
    */
   async open(request: OpenStream, sink: () => EventSink): Promise<void> {
     if (this.count(request.venueId) >= this.perVenue) throw errors.streamLimit(this.perVenue);
-    let set = this.byVenue.get(request.venueId);
-    if (!set) this.byVenue.set(request.venueId, (set = new Set()));
     // Registered before the first read, so a write that commits meanwhile wakes it.
     const stream = new OrderStream(this, request);
-    set.add(stream);
-    this.arm();
+    this.streams.add(stream);
     try {
       await stream.begin();
     } catch (err) {
@@ -110,21 +98,16 @@ export class OrderStreams {
     if (stream.closed) return;
     stream.attach(sink());
     // Opened while the server shuts down: ended at once, so the client reconnects elsewhere.
-    if (this.closed) stream.end();
+    if (this.streams.closed) stream.end();
   }
 
   /** Ends every stream (the server is shutting down): clients reconnect, to another instance if there is one. */
   closeAll(): void {
-    this.closed = true;
-    for (const set of this.byVenue.values()) for (const stream of set) stream.end();
-    this.disarm();
+    this.streams.closeAll();
   }
 
   remove(stream: OrderStream): void {
-    const set = this.byVenue.get(stream.venueId);
-    if (!set?.delete(stream)) return;
-    if (set.size === 0) this.byVenue.delete(stream.venueId);
-    if (this.byVenue.size === 0) this.disarm();
+    this.streams.remove(stream);
   }
 
   private readonly woken = (scope?: WriteScope): void => {
@@ -133,34 +116,11 @@ export class OrderStreams {
     // another instance: every stream checks its key again before it reads on, and ends at once
     // when it lost its right.
     if (!scope) {
-      for (const set of this.byVenue.values()) for (const stream of set) stream.wake(true);
+      for (const stream of this.streams.all()) stream.wake(true);
       return;
     }
-    const set = this.byVenue.get(scope.venueId);
-    if (set) for (const stream of set) stream.wake();
+    for (const stream of this.streams.of(scope.venueId)) stream.wake();
   };
-
-  /** Listens for writes, beats and polls only while some stream is open. */
-  private arm(): void {
-    if (this.unsubscribe) return;
-    this.unsubscribe = this.db.onWrite(this.woken);
-    this.heartbeat = setInterval(() => {
-      for (const set of this.byVenue.values()) for (const stream of set) stream.beat();
-    }, this.heartbeatMs).unref();
-    // A database that cannot tell of every write (a PostgreSQL whose change feed is down, or off):
-    // every stream looks on its own.
-    this.poll = setInterval(() => {
-      if (!this.db.coherent()) this.woken();
-    }, this.pollMs).unref();
-  }
-
-  private disarm(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = null;
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    if (this.poll) clearInterval(this.poll);
-    this.heartbeat = this.poll = null;
-  }
 }
 
 class OrderStream {
