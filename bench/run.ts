@@ -5,6 +5,7 @@
 // `npm run bench -- --instructions`: the hot reads in instructions per request (bench/instructions.ts).
 // `npm run bench -- --availability`: only the guest menu with sold-out marks and opening hours (bench/availability.ts).
 // `npm run bench -- --publications`: only the diff and restore of a 2,000-product menu (bench/publications.ts).
+// `npm run bench -- --boards`: only guest orders with 50 console boards open (bench/boards.ts).
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -20,6 +21,7 @@ import {
   stop, versusTiny, waitFor, SERVER_CPU, LOAD_CPU, type EngineEnv, type Server,
 } from './harness.js';
 import { availabilityBench, availabilityBenchAlone } from './availability.js';
+import { boardsBench, boardsBenchAlone } from './boards.js';
 import { makeBenchImage } from './images.js';
 import { publicationsBench, publicationsBenchAlone } from './publications.js';
 import { guestOrderVenue, placeOrders, rawOrderWrites, ORDER_GUESTS } from './orders.js';
@@ -257,6 +259,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('--instructions')) return instructionBench();
   if (process.argv.includes('--availability')) return availabilityBenchAlone();
   if (process.argv.includes('--publications')) return publicationsBenchAlone();
+  if (process.argv.includes('--boards')) return boardsBenchAlone();
   log(`carta bench: engine ${engine}${quick ? ' (quick)' : ''}, node ${process.version}, ${PIN ? `HTTP loads pinned: servers on core ${SERVER_CPU}, autocannon on core ${LOAD_CPU}` : 'unpinned (no taskset or one core)'}`);
   const e = await prepareEngine();
   const startedAt = new Date().toISOString();
@@ -434,6 +437,8 @@ async function main(): Promise<void> {
 
     await orderWritePath(url, e);
     await webhookBench(url);
+    // 50 console boards on one venue while guests order (issue 40), on a venue of its own.
+    await boardsBench(url);
 
     // Orders: seed 100,000 orders, then poll the 10,000-order venue.
     const orderVenues: { id: string; key: string }[] = [];
