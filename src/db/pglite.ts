@@ -12,6 +12,7 @@ import {
   type QueryResult,
   type TransactionOptions,
 } from './port.js';
+import { GrowthAnalyzer } from './pglite-analyze.js';
 import { WriteEpochs } from './write-epochs.js';
 import { assertWithinScope, WriteTracker } from './write-scope.js';
 
@@ -39,6 +40,17 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
   // Move after every write that can have changed data (a committed transaction, a statement
   // that is not a plain select, a script), so in-process memos know when to read again.
   const epochs = new WriteEpochs();
+  // The statistics autovacuum would keep (pglite-analyze.ts): maintenance, outside onQuery's count.
+  const analyzer = new GrowthAnalyzer({
+    tables: async () =>
+      (await pg.query(`select quote_ident(relname) as name from pg_class where relkind = 'r' and relnamespace = current_schema()::regnamespace order by 1`)).rows.map(
+        (r) => (r as { name: string }).name,
+      ),
+    analyze: async (table) => {
+      await pg.query(`analyze ${table}`);
+    },
+  });
+  epochs.listen(() => analyzer.wrote());
 
   // `moves`: a statement outside a transaction that can write moves the epoch (not `unread`'s).
   const run = async <R>(q: PgliteThread | ThreadTransaction, text: string, params?: readonly unknown[], moves = q === pg): Promise<QueryResult<R>> => {
@@ -109,7 +121,10 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
         epochs.moved();
       }
     },
-    close: () => pg.close(),
+    close: () => {
+      analyzer.stop();
+      return pg.close();
+    },
   };
 }
 
