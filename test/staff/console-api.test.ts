@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { App } from '../../src/http/types.js';
+import type { EventSink } from '../../src/shared/event-sink.js';
 import { sessionCsrf } from '../../src/modules/console/csrf.js';
 import { admin, call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { auditEntries, createOrder, expectStatus, orderBody, placeOrder, setUpOrderMenu, type MenuIds } from '../helpers/orders.js';
@@ -8,6 +9,44 @@ import { SseClient } from '../helpers/sse-client.js';
 import { signedIn, type ConsoleClient } from './console-client.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A board's connection whose reader takes nothing while `full` (every write answers false) until `drain()`. */
+class FakeSink implements EventSink {
+  text = '';
+  full = false;
+  destroyed = false;
+  private drained: () => void = () => {};
+  private closed: () => void = () => {};
+  write(text: string): boolean {
+    this.text += text;
+    return !this.full;
+  }
+  onDrain(listener: () => void): void {
+    this.drained = listener;
+  }
+  onClose(listener: () => void): void {
+    this.closed = listener;
+  }
+  drain(): void {
+    this.drained();
+  }
+  end(): void {
+    this.closed();
+  }
+  destroy(): void {
+    this.destroyed = true;
+    this.closed();
+  }
+  /** The events' ids (the order clock's instants), in the order written. */
+  ids(): string[] {
+    return [...this.text.matchAll(/^id: (.+)$/gm)].map((m) => m[1]);
+  }
+}
+
+async function waitFor(what: string, ready: () => boolean, timeoutMs: number): Promise<void> {
+  for (let waited = 0; !ready() && waited < timeoutMs; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.ok(ready(), what);
+}
 
 /** A console API call as the board's script makes it: the session cookie, and the CSRF header unless `csrf` is false. */
 async function api(app: App, client: ConsoleClient | null, method: Method, path: string, body?: unknown, csrf = true) {
@@ -228,6 +267,27 @@ describe('the console board stream', () => {
       first.close();
       second.close();
     }
+  });
+
+  it('lets a board that falls behind catch up from its cursor with every change once, and lets go of one that never reads', async () => {
+    const venue = await createVenue(t.app, { plan: 'pro' });
+    const menu = await setUpOrderMenu(t.app, venue);
+    const request = { venueId: venue.id, after: null, stillAllowed: async () => true, log: { warn: () => {} } };
+    const late = new FakeSink();
+    const stuck = new FakeSink();
+    await t.services.boardFeeds.open(request, () => late);
+    await t.services.boardFeeds.open(request, () => stuck);
+    late.full = stuck.full = true;
+    const placed = [];
+    for (let i = 0; i < 3; i += 1) placed.push(await createOrder(t.app, venue.slug, orderBody(menu)));
+    // The late one takes what it was sent before its 300 ms are up; the stuck one never does.
+    late.full = false;
+    late.drain();
+    await waitFor('every order on the late board', () => late.ids().length === 3, 2000);
+    await waitFor('the stuck board let go', () => stuck.destroyed, 2000);
+    assert.equal(late.destroyed, false);
+    assert.deepEqual(late.ids(), placed.map((o) => o.updatedAt));
+    late.end();
   });
 
   it('ends a board at once when its member is disabled or signs out elsewhere; refuses one past the venue cap', async () => {
