@@ -132,7 +132,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
   CSRF_TOKEN_INVALID: "console API: a change without the session's CSRF token in X-CSRF-Token (docs/console.md)",
   ROLE_REQUIRED: "console API: the member's role does not allow this (staff < manager < owner, decisions 17)",
   STAFF_SELF_CHANGE: 'console: an owner cannot change their own role, disable or remove themselves; another owner or the operator can',
-  STREAM_LIMIT_REACHED: `the venue holds ${ORDER_STREAMS_PER_VENUE} order streams open on this server, the most it may; close one, or retry after Retry-After`,
+  STREAM_LIMIT_REACHED: `the venue holds ${ORDER_STREAMS_PER_VENUE} order streams open on this server, the most it may (a guest's order stream: 500 per venue, 50 per address, 3 per order); close one, or retry after Retry-After`,
 };
 
 export interface AppErrorInit {
@@ -195,6 +195,14 @@ export const errors = {
       code: 'STREAM_LIMIT_REACHED',
       message: `This venue already has ${limit} order streams open; close one before opening another`,
       details: { limit },
+      headers: { 'retry-after': '5' },
+    }),
+  /** A guest's live order page past its address's or its order's cap (guest-order-stream.ts). */
+  guestStreamLimit: () =>
+    new AppError({
+      statusCode: 429,
+      code: 'STREAM_LIMIT_REACHED',
+      message: 'Too many live order pages are open from this address or for this order; the page follows the order by polling',
       headers: { 'retry-after': '5' },
     }),
   translation: (code: 'INVALID_LOCALE' | 'LOCALE_NOT_ENABLED' | 'EMPTY_TRANSLATION', message: string) =>

@@ -23,7 +23,7 @@ export interface AnalyzeTarget {
 export class GrowthAnalyzer {
   private writes = 0;
   private nextAt = FIRST_AFTER_WRITES;
-  private running = false;
+  private running: Promise<void> | null = null;
   private stopped = false;
 
   constructor(
@@ -35,13 +35,13 @@ export class GrowthAnalyzer {
     this.writes += 1;
     if (this.writes < this.nextAt || this.running || this.stopped) return;
     this.nextAt = this.writes + Math.min(Math.max(this.writes, FIRST_AFTER_WRITES), MOST_WRITES_BETWEEN);
-    this.running = true;
     // Outside the writer's call: the listener must stay short.
-    setImmediate(() => void this.run());
+    this.running = new Promise((resolve) => setImmediate(resolve)).then(() => this.run());
   }
 
   private async run(): Promise<void> {
     try {
+      if (this.stopped) return;
       for (const table of await this.target.tables()) {
         if (this.stopped) return;
         await this.target.analyze(table);
@@ -49,11 +49,13 @@ export class GrowthAnalyzer {
     } catch (err) {
       this.onError(err);
     } finally {
-      this.running = false;
+      this.running = null;
     }
   }
 
-  stop(): void {
+  /** Stops after the table being analysed, and resolves once it is done (the database may close then). */
+  async stop(): Promise<void> {
     this.stopped = true;
+    await this.running;
   }
 }

@@ -121,9 +121,9 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
         epochs.moved();
       }
     },
-    close: () => {
-      analyzer.stop();
-      return pg.close();
+    async close() {
+      await analyzer.stop();
+      await pg.close();
     },
   };
 }

@@ -63,6 +63,25 @@ describe("a guest's order, live", () => {
     }
   });
 
+  it('ends at once for a finished order the page has already, and holds three streams per order at most', async () => {
+    const done = await place();
+    expectStatus(await patchStatus(t.app, v.key, done.id, 'cancelled'), 200);
+    const etag = String((await t.app.inject({ url: done.path })).headers.etag);
+    const finished = await SseClient.open(`${base}${done.path}/stream`, { 'last-event-id': etag });
+    await finished.until('the end', () => finished.ended, 2000);
+    assert.equal(finished.events.length, 0);
+
+    const order = await place();
+    const open = await Promise.all([1, 2, 3].map(() => SseClient.open(`${base}${order.path}/stream`)));
+    try {
+      const fourth = await SseClient.open(`${base}${order.path}/stream`);
+      assert.equal(fourth.status, 429);
+      assert.equal(JSON.parse(fourth.body).code, 'STREAM_LIMIT_REACHED');
+    } finally {
+      for (const stream of open) stream.close();
+    }
+  });
+
   it("refuses an unknown token or another venue's order with the read's 404s, and shows no contact details", async () => {
     const order = await place();
     const token = order.path.split('/').pop()!;

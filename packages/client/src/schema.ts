@@ -1285,7 +1285,7 @@ export interface paths {
          *     - The stream ends once the order is completed or cancelled, and when the server shuts down (reconnect).
          *     - A comment line (`:`) every 15 s keeps proxies from closing it; `retry: 2000` opens it.
          *
-         *     Public: no key, per-IP limits only (the stream takes one request of them). At most 500 per venue on one server (429 `STREAM_LIMIT_REACHED`).
+         *     Public: no key, per-IP limits only (the stream takes one request of them). At most 500 per venue, 50 per address and 3 per order on one server (429 `STREAM_LIMIT_REACHED`; the page polls instead).
          *
          *     **Errors:** 400 ("Validation failed"); 404 (`VENUE_NOT_FOUND`, "Order not found"); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`, `STREAM_LIMIT_REACHED`); 503 (`DATABASE_UNAVAILABLE`).
          */
@@ -5293,7 +5293,7 @@ export interface operations {
             /**
              * @description Too many requests:
              *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
-             *     - `STREAM_LIMIT_REACHED`: the venue holds 10 order streams open on this server, the most it may; close one, or retry after Retry-After
+             *     - `STREAM_LIMIT_REACHED`: the venue holds 10 order streams open on this server, the most it may (a guest's order stream: 500 per venue, 50 per address, 3 per order); close one, or retry after Retry-After
              */
             429: {
                 headers: {
@@ -12624,7 +12624,7 @@ export interface operations {
             /**
              * @description Too many requests:
              *     - `RATE_LIMITED`: a rate limit is used up (the message names the bucket); retry after Retry-After
-             *     - `STREAM_LIMIT_REACHED`: the venue holds 10 order streams open on this server, the most it may; close one, or retry after Retry-After
+             *     - `STREAM_LIMIT_REACHED`: the venue holds 10 order streams open on this server, the most it may (a guest's order stream: 500 per venue, 50 per address, 3 per order); close one, or retry after Retry-After
              */
             429: {
                 headers: {

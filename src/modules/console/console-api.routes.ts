@@ -48,7 +48,7 @@ export function consoleApiRoutes(services: RouteServices) {
 
     app.get('/orders/stream', { config: staff, schema: { hide, querystring: BoardStreamQuery } }, async (request, reply) => {
       const { session, token } = request.console;
-        const lastEventId = request.headers['last-event-id'];
+      const lastEventId = request.headers['last-event-id'];
       const start = services.orders.streamStart(typeof lastEventId === 'string' ? lastEventId : request.query.after, {});
       if (request.method === 'HEAD') return reply.headers(SSE_HEADERS).send('');
       await services.boardFeeds.open(

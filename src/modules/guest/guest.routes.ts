@@ -129,7 +129,7 @@ export function guestRoutes(services: RouteServices) {
           '- The stream ends once the order is completed or cancelled, and when the server shuts down (reconnect).',
           `- A comment line (\`:\`) every 15 s keeps proxies from closing it; \`retry: ${STREAM_RETRY_MS}\` opens it.`,
           '',
-          'Public: no key, per-IP limits only (the stream takes one request of them). At most 500 per venue on one server (429 `STREAM_LIMIT_REACHED`).',
+          'Public: no key, per-IP limits only (the stream takes one request of them). At most 500 per venue, 50 per address and 3 per order on one server (429 `STREAM_LIMIT_REACHED`; the page polls instead).',
         ].join('\n'),
         params: GuestOrderParams,
         response: {
@@ -145,6 +145,8 @@ export function guestRoutes(services: RouteServices) {
       await services.guestOrderStreams.open(
         {
           venueId: found.venueId,
+          token,
+          ip: request.ip,
           etag: typeof lastEventId === 'string' ? lastEventId : null,
           read: () => services.guest.order(slug, token),
           log: request.log,

@@ -331,7 +331,7 @@ export class GuestService {
    * The order a guest token names, as its guest sees it. The ETag is the order's last change, so a
    * status page polling with If-None-Match costs one indexed look-up and no lines read.
    */
-  async order(slug: string, token: string): Promise<{ venueId: string; etag: string; tableId: string | null; view: () => Promise<GuestOrderView> }> {
+  async order(slug: string, token: string): Promise<{ venueId: string; etag: string; status: string; tableId: string | null; view: () => Promise<GuestOrderView> }> {
     const venue = await this.known(slug);
     if (!GUEST_TOKEN.test(token)) throw errors.orderNotFound();
     const row = await findGuestOrder(this.db, venue.id, token);
@@ -339,6 +339,7 @@ export class GuestService {
     return {
       venueId: venue.id,
       etag: `"${row.updated_at.getTime().toString(36)}"`,
+      status: row.status,
       tableId: row.table_id,
       view: async () => guestOrderView((await loadOrderViews(this.db, venue.id, [row]))[0]),
     };
