@@ -65,10 +65,7 @@ export class BoardFeeds {
         if (scope) this.feeds.get(scope.venueId)?.wake();
         else for (const feed of this.feeds.values()) feed.wake();
       },
-      onEmpty: (venueId) => {
-        this.feeds.get(venueId)?.detach();
-        this.feeds.delete(venueId);
-      },
+      onEmpty: (venueId) => this.feeds.delete(venueId),
     });
   }
 
@@ -83,22 +80,20 @@ export class BoardFeeds {
    */
   async open(request: OpenBoard, sink: () => EventSink): Promise<void> {
     if (this.count(request.venueId) >= this.perVenue) throw errors.streamLimit(this.perVenue);
+    // From now on: the venue's order clock (none yet: every order is after the start).
+    const after = request.after ?? (await this.orders.orderClock(request.venueId)) ?? new Date(0);
     let feed = this.feeds.get(request.venueId);
     if (!feed) this.feeds.set(request.venueId, (feed = new VenueFeed(this, request.venueId)));
-    // Counted, and following the shared reader (into its buffer), before the first await.
-    const board = new Board(feed, request);
+    const board = new Board(feed, request, after, sink());
+    // Joined before its first read: what the shared reader reads meanwhile waits in its buffer.
     this.boards.add(board);
-    let after: Date;
     try {
-      // From now on: the venue's order clock (none yet: every order is after the start).
-      after = request.after ?? (await this.orders.orderClock(request.venueId)) ?? new Date(0);
       await feed.ready;
     } catch (err) {
       board.end();
       throw err;
     }
-    if (board.ended) return;
-    board.start(sink(), after);
+    board.start();
     if (this.boards.closed) board.end();
   }
 
@@ -129,8 +124,6 @@ class VenueFeed {
   private dirty = false;
   private reading = false;
   private scheduled = false;
-  /** Its last board left: a read still running stops (a new board gets a feed of its own). */
-  private detached = false;
 
   constructor(
     readonly feeds: BoardFeeds,
@@ -139,10 +132,6 @@ class VenueFeed {
     this.ready = feeds.orders.orderClock(venueId).then((at) => {
       if (at) this.cursor = at;
     });
-  }
-
-  detach(): void {
-    this.detached = true;
   }
 
   /** A write may have committed: one read on the next turn, for every write of this turn. */
@@ -161,11 +150,11 @@ class VenueFeed {
     this.reading = true;
     try {
       await this.ready;
-      while (this.dirty && !this.detached) {
+      while (this.dirty && this.boards.size > 0) {
         this.dirty = false;
         const frames = await readFrames(this.feeds, this.venueId, this.cursor);
         if (frames.length === this.feeds.batch) this.dirty = true;
-        if (frames.length === 0 || this.detached) continue;
+        if (frames.length === 0) continue;
         this.cursor = new Date(frames[frames.length - 1].at);
         const joined = frames.map((f) => f.text).join('');
         for (const board of this.boards) board.push(frames, joined);
@@ -205,24 +194,15 @@ class Board {
   private unflushed = false;
   private checking = false;
   private closed = false;
-  /** The connection, once the board is admitted and its start known (`start`). */
-  private sink: EventSink | null = null;
 
   constructor(
     private readonly feed: VenueFeed,
     private readonly request: OpenBoard,
+    after: Date,
+    private readonly sink: EventSink,
   ) {
     this.venueId = request.venueId;
     this.log = request.log;
-    this.cursor = 0;
-  }
-
-  get ended(): boolean {
-    return this.closed;
-  }
-
-  start(sink: EventSink, after: Date): void {
-    this.sink = sink;
     this.cursor = after.getTime();
     sink.onClose(() => this.finish());
     sink.onDrain(() => {
@@ -232,6 +212,9 @@ class Board {
       this.slowTimer = null;
       void this.catchUp();
     });
+  }
+
+  start(): void {
     this.write(`retry: ${STREAM_RETRY_MS}\n\n`);
     void this.catchUp();
   }
@@ -279,23 +262,22 @@ class Board {
    * waits for 'drain'. A write that comes before it finds the board behind.
    */
   private write(text: string): boolean {
-    const { sink } = this;
-    if (this.closed || !sink) return false;
+    if (this.closed) return false;
     if (!this.unflushed) {
-      this.unflushed = !sink.write(text);
+      this.unflushed = !this.sink.write(text);
       return true;
     }
     // Behind: the shared events are dropped for this board (it reads them again from its cursor
     // once it drains), so at most one batch waits in memory; a board that stays behind is let go.
     this.state = 'behind';
     this.buffer = [];
-    this.slowTimer ??= setTimeout(() => sink.destroy(), this.feed.feeds.slowReaderMs).unref();
+    this.slowTimer ??= setTimeout(() => this.sink.destroy(), this.feed.feeds.slowReaderMs).unref();
     return false;
   }
 
   /** A heartbeat: a comment line (unless behind), and the session checked again. */
   beat(): void {
-    if (this.closed || !this.sink) return;
+    if (this.closed) return;
     if (this.state !== 'behind') this.write(':\n\n');
     this.verify();
   }
@@ -317,7 +299,7 @@ class Board {
 
   end(): void {
     if (this.closed) return;
-    this.sink?.end();
+    this.sink.end();
     this.finish();
   }
 
