@@ -6,17 +6,22 @@ import { PASSWORD_MIN_LENGTH } from '../staff/passwords.js';
 
 export const CONSOLE_CSS_PATH = '/console/assets/console.css';
 
-function page(title: string, body: string): string {
+/** Every console page's document start: its head's own lines (title, styles, script) after the shared ones. */
+function documentStart(head: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${e(title)} · Carta console</title>
-<link rel="stylesheet" href="${CONSOLE_CSS_PATH}">
+${head}
 </head>
-<body>
+`;
+}
+
+function page(title: string, body: string): string {
+  return `${documentStart(`<title>${e(title)} · Carta console</title>
+<link rel="stylesheet" href="${CONSOLE_CSS_PATH}">`)}<body>
 <main>
 ${body}
 </main>
@@ -91,18 +96,10 @@ export function homePage(session: ConsoleSession, csrf: string, assets: BoardAss
   const owner = session.role === 'owner';
   const tab = (view: string, label: string, selected = false) =>
     `<button type="button" role="tab" id="tab-${view}" data-view="${view}" aria-controls="panel-${view}" aria-selected="${selected}"${selected ? '' : ' tabindex="-1"'}>${label}</button>`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<meta name="csrf-token" content="${e(csrf)}">
+  return `${documentStart(`<meta name="csrf-token" content="${e(csrf)}">
 <title>Board · ${e(session.venueName)}</title>
 ${assets.styles.map((href) => `<link rel="stylesheet" href="${e(href)}">`).join('\n')}
-${assets.script ? `<script type="module" src="${e(assets.script)}"></script>` : ''}
-</head>
-<body>
+${assets.script ? `<script type="module" src="${e(assets.script)}"></script>` : ''}`)}<body>
 <main id="board">
 <header class="top">
 <div class="who"><h1>${e(session.venueName)}</h1>
