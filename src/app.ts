@@ -247,7 +247,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   }, { prefix: '/guest/v1' });
   await guestPageRoutes(services, config)(app);
   await consoleRoutes(services, config.publicBaseUrl)(app);
-  await app.register(consoleApiRoutes(services), { prefix: '/console/api' });
+  await app.register(consoleApiRoutes(services, limiter), { prefix: '/console/api' });
   await app.register(async (operator) => {
     await adminRoutes(services)(operator);
     await staffAdminRoutes(services)(operator);

@@ -102,7 +102,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
   DATABASE_UNAVAILABLE: 'the database connection was lost (a write cut at commit may have landed); retry after Retry-After',
   INVALID_IMAGE_SOURCE: 'send exactly one of base64 or url',
   INVALID_SOURCE_URL: 'the url is not http(s), or carries credentials',
-  BLOCKED_SOURCE_URL: 'the url leads to a loopback, private, link-local or otherwise reserved address',
+  BLOCKED_SOURCE_URL: 'the url leads to a loopback, private, link-local or otherwise reserved address, or its host does not resolve',
   SOURCE_FETCH_FAILED: 'the url could not be fetched',
   INVALID_IMAGE: 'the bytes are not an image Carta reads (JPEG, PNG, WebP, AVIF, GIF, TIFF)',
   FILE_TOO_LARGE: 'the decoded base64 image is over 15 MB',

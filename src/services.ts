@@ -101,6 +101,8 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
   const orders = new OrdersService(db, webhookEvents);
   const boardFeeds = new BoardFeeds(db, orders, boardFeedOptions);
   staff.onMembersChanged = (venueId) => boardFeeds.recheck(venueId);
+  // A suspended or canceled venue's boards end as a disabled member's do: their sessions' check fails.
+  venues.onSubscriptionChanged = (venueId) => boardFeeds.recheck(venueId);
   return {
     venues,
     apiKeys: new ApiKeysService(db),

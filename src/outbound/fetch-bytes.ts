@@ -65,13 +65,15 @@ export function parseOutboundUrl(raw: string | URL, base?: URL): URL {
 
 /**
  * The error an undici failure stands for, looking through the causes it wraps. Its message goes
- * to the client, so it says nothing the guard resolved (outboundFailure); the guard logs that.
+ * to the client, so it says nothing the guard resolved (outboundFailure); the guard logs that. A
+ * name that does not resolve is refused as one that resolves inside is, in the same words: else
+ * the two answers would tell which internal names exist.
  */
 function classify(err: unknown, url: URL, deadlineHit: boolean, undici: Undici): OutboundError {
   for (let e: unknown = err; e instanceof Error; e = e.cause) {
     if (e instanceof OutboundError) return e;
     if (e instanceof BlockedAddressError) return new OutboundError('blocked', e.literal ? `${url.host}: ${e.message}` : e.message);
-    if (e instanceof UnresolvableHostError) return new OutboundError('failed', e.message);
+    if (e instanceof UnresolvableHostError) return new OutboundError('blocked', e.message);
   }
   if (deadlineHit) return new OutboundError('failed', `${url.host} did not deliver within the time allowed`);
   if (err instanceof undici.errors.ConnectTimeoutError) return new OutboundError('failed', `${url.host} did not accept a connection in time`);

@@ -24,10 +24,18 @@ export interface AllowedEndpoint {
 }
 
 /**
+ * What the client who asked is told of a name the guard would not connect to: the same words
+ * whether it resolves to an address that is not allowed or does not resolve at all, so a client
+ * cannot probe which names exist inside the network (nor what they resolve to).
+ */
+export function unreachableName(hostname: string): string {
+  return `${hostname} does not resolve to an address that may be reached`;
+}
+
+/**
  * A refused host. Its message is what the client who asked may read: the verdict on an IP literal
- * or a localhost name (the URL's own text), but for any other name only that it resolves to an
- * address that is not allowed, never which one or why: what a name resolves to inside the network
- * is not the client's to learn.
+ * or a localhost name (the URL's own text), but for any other name only `unreachableName`, never
+ * which address or why: what a name resolves to inside the network is not the client's to learn.
  * `address` and `reason` are for the operators' log.
  */
 export class BlockedAddressError extends Error {
@@ -38,14 +46,15 @@ export class BlockedAddressError extends Error {
     /** The host was judged by its text (an IP literal, a localhost name): nothing was resolved. */
     readonly literal: boolean,
   ) {
-    super(literal ? reason : `${hostname} resolves to an address that is not allowed`);
+    super(literal ? reason : unreachableName(hostname));
     this.name = 'BlockedAddressError';
   }
 }
 
+/** A name without an address (or whose look-up failed): told to the client as a blocked name is (`unreachableName`). */
 export class UnresolvableHostError extends Error {
   constructor(readonly hostname: string, cause?: unknown) {
-    super(`${hostname} could not be resolved`, { cause });
+    super(unreachableName(hostname), { cause });
     this.name = 'UnresolvableHostError';
   }
 }

@@ -308,8 +308,8 @@ describe('the fetcher: each hop vetted before it is dialled', () => {
     }
   });
 
-  it('reports a name that does not resolve as a failed fetch', async () => {
-    assert.equal(await outcome('http://nowhere.example/'), 'failed');
+  it('refuses a name that does not resolve as it refuses one that resolves inside', async () => {
+    assert.equal(await outcome('http://nowhere.example/'), 'blocked');
     assert.deepEqual(dialled, []);
   });
 
@@ -357,9 +357,9 @@ describe('what a failed outbound request tells the client', () => {
 
   it("gives the guard's own verdicts as they are worded for the client", async () => {
     const blocked = await vetHost('internal.example', 443, resolver).then(() => null, (e: unknown) => e);
-    assert.equal(outboundFailure(new Error('fetch failed', { cause: blocked })), 'internal.example resolves to an address that is not allowed');
+    assert.equal(outboundFailure(new Error('fetch failed', { cause: blocked })), 'internal.example does not resolve to an address that may be reached');
     const unknown = await vetHost('nowhere.example', 443, resolver).then(() => null, (e: unknown) => e);
-    assert.equal(outboundFailure(unknown), 'nowhere.example could not be resolved');
+    assert.equal(outboundFailure(unknown), 'nowhere.example does not resolve to an address that may be reached');
   });
 });
 

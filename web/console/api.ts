@@ -21,11 +21,20 @@ export function toSignIn(): void {
   window.location.assign(SIGN_IN_URL);
 }
 
+/** The console's home, which says why while the venue's subscription is inactive. */
+const HOME_URL = '/console';
+
+/** Whether the call's refusal already sent the page away (to sign-in, or home to say the subscription is inactive). */
+export function leftPage(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 401 || error.code === 'SUBSCRIPTION_INACTIVE');
+}
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * One call; the answer's JSON (undefined for 204). A 401 sends the page to sign-in; any other
- * refusal throws an ApiError with the envelope's message (and its `errors`, which name the fields).
+ * One call; the answer's JSON (undefined for 204). A 401 sends the page to sign-in, a 403
+ * SUBSCRIPTION_INACTIVE to the console's home (which says why); any other refusal throws an
+ * ApiError with the envelope's message (and its `errors`, which name the fields).
  */
 export async function api<T>(method: Method, url: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -43,6 +52,10 @@ export async function api<T>(method: Method, url: string, body?: unknown): Promi
   }
   if (res.status === 204) return undefined as T;
   const data = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+  if (res.status === 403 && data?.code === 'SUBSCRIPTION_INACTIVE') {
+    window.location.assign(HOME_URL);
+    throw new ApiError(403, 'SUBSCRIPTION_INACTIVE', "The venue's subscription is inactive.");
+  }
   if (!res.ok) {
     const message = typeof data?.message === 'string' ? data.message : `The server answered ${res.status}.`;
     // "Validation failed" says little; its `errors` name the fields. A message that is its only entry is said once.

@@ -1,7 +1,7 @@
 // The order board (issue 40): the orders of GET /console/api/board in their columns, kept live by
 // the order stream (EventSource resumes with Last-Event-ID by itself), moved with the status
 // buttons. Per order id the board keeps the version with the latest updatedAt, whichever way it came.
-import { api, ApiError, messageOf } from './api.js';
+import { api, leftPage, messageOf } from './api.js';
 import { orderCard, showAge, ticket, type VenueClock } from './card.js';
 import { beep } from './sound.js';
 import type { Board, Order, OrderStatus } from './types.js';
@@ -214,8 +214,8 @@ export function startBoard(events: BoardEvents): BoardControl {
     try {
       board = await api<Board>('GET', '/console/api/board');
     } catch (error) {
-      // A 401 has already sent the page to sign-in.
-      if (!(error instanceof ApiError && error.status === 401)) {
+      // A 401 or an inactive subscription has already sent the page away.
+      if (!leftPage(error)) {
         setOnline(false);
         scheduleReload();
       }

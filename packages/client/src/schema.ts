@@ -572,7 +572,7 @@ export interface paths {
          * Set a product's image
          * @description Sets the image of a product of the draft (`ref`: its externalId or id): square within 2% (`IMAGE_NOT_SQUARE`) and at least 320x320 (`IMAGE_TOO_SMALL`), stored as WebP 1024, 512 and 256 (decisions 7). The draft menu shows it at once, guests after a publish.
          *     The body is exactly one of `{ "base64": "..." }` or `{ "url": "https://..." }` (else 400 `INVALID_IMAGE_SOURCE`), at most 15 MB of image (413 `FILE_TOO_LARGE` for base64, `SOURCE_TOO_LARGE` for a URL) in a body of at most 21 MB.
-         *     - A URL is http(s) without credentials (`INVALID_SOURCE_URL`); one that leads to a loopback, private, link-local or other reserved address, at any of at most 3 redirects, is `BLOCKED_SOURCE_URL`; one that cannot be fetched is `SOURCE_FETCH_FAILED`.
+         *     - A URL is http(s) without credentials (`INVALID_SOURCE_URL`); one whose host, at any of at most 3 redirects, resolves to a loopback, private, link-local or other reserved address, or does not resolve at all (the same answer, so internal names cannot be probed), is `BLOCKED_SOURCE_URL`; one that cannot be fetched is `SOURCE_FETCH_FAILED`.
          *     - Bytes that are not a JPEG, PNG, WebP, AVIF, GIF or TIFF are `INVALID_IMAGE`. The image is re-encoded as WebP without metadata.
          *     - Past processing capacity the request is 503 `MEDIA_BUSY` with Retry-After, once its body has arrived (or, past the uploads a venue may send at once, before it is read).
          *     - `?preoptimized=true` (media-fast bucket) stores a ready 1024x1024 WebP of at most 1 MB as sent; other bytes are 400 `PREOPTIMIZED_INVALID`.
@@ -607,7 +607,7 @@ export interface paths {
          * Set a banner's image
          * @description Sets the image of a banner: 3:1 within 2% (`IMAGE_WRONG_ASPECT_RATIO`) and at least 960x320 (`IMAGE_TOO_SMALL`), stored as WebP 1536x512 and 768x256 (decisions 7). Guests see it at once.
          *     The body is exactly one of `{ "base64": "..." }` or `{ "url": "https://..." }` (else 400 `INVALID_IMAGE_SOURCE`), at most 15 MB of image (413 `FILE_TOO_LARGE` for base64, `SOURCE_TOO_LARGE` for a URL) in a body of at most 21 MB.
-         *     - A URL is http(s) without credentials (`INVALID_SOURCE_URL`); one that leads to a loopback, private, link-local or other reserved address, at any of at most 3 redirects, is `BLOCKED_SOURCE_URL`; one that cannot be fetched is `SOURCE_FETCH_FAILED`.
+         *     - A URL is http(s) without credentials (`INVALID_SOURCE_URL`); one whose host, at any of at most 3 redirects, resolves to a loopback, private, link-local or other reserved address, or does not resolve at all (the same answer, so internal names cannot be probed), is `BLOCKED_SOURCE_URL`; one that cannot be fetched is `SOURCE_FETCH_FAILED`.
          *     - Bytes that are not a JPEG, PNG, WebP, AVIF, GIF or TIFF are `INVALID_IMAGE`. The image is re-encoded as WebP without metadata.
          *     - Past processing capacity the request is 503 `MEDIA_BUSY` with Retry-After, once its body has arrived (or, past the uploads a venue may send at once, before it is read).
          *     - `?preoptimized=true` (media-fast bucket) stores a ready 1536x512 WebP of at most 1 MB as sent; other bytes are 400 `PREOPTIMIZED_INVALID`.
@@ -642,7 +642,7 @@ export interface paths {
          * Set the venue's logo
          * @description Sets the venue's logo: square within 2% (`IMAGE_NOT_SQUARE`) and at least 320x320 (`IMAGE_TOO_SMALL`), stored as WebP 1024, 512 and 256 (decisions 7). Settings and the guest menu show it at once, without a publish.
          *     The body is exactly one of `{ "base64": "..." }` or `{ "url": "https://..." }` (else 400 `INVALID_IMAGE_SOURCE`), at most 15 MB of image (413 `FILE_TOO_LARGE` for base64, `SOURCE_TOO_LARGE` for a URL) in a body of at most 21 MB.
-         *     - A URL is http(s) without credentials (`INVALID_SOURCE_URL`); one that leads to a loopback, private, link-local or other reserved address, at any of at most 3 redirects, is `BLOCKED_SOURCE_URL`; one that cannot be fetched is `SOURCE_FETCH_FAILED`.
+         *     - A URL is http(s) without credentials (`INVALID_SOURCE_URL`); one whose host, at any of at most 3 redirects, resolves to a loopback, private, link-local or other reserved address, or does not resolve at all (the same answer, so internal names cannot be probed), is `BLOCKED_SOURCE_URL`; one that cannot be fetched is `SOURCE_FETCH_FAILED`.
          *     - Bytes that are not a JPEG, PNG, WebP, AVIF, GIF or TIFF are `INVALID_IMAGE`. The image is re-encoded as WebP without metadata.
          *     - Past processing capacity the request is 503 `MEDIA_BUSY` with Retry-After, once its body has arrived (or, past the uploads a venue may send at once, before it is read).
          *
@@ -5754,7 +5754,7 @@ export interface operations {
              *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
              *     - `INVALID_IMAGE_SOURCE`: send exactly one of base64 or url
              *     - `INVALID_SOURCE_URL`: the url is not http(s), or carries credentials
-             *     - `BLOCKED_SOURCE_URL`: the url leads to a loopback, private, link-local or otherwise reserved address
+             *     - `BLOCKED_SOURCE_URL`: the url leads to a loopback, private, link-local or otherwise reserved address, or its host does not resolve
              *     - `SOURCE_FETCH_FAILED`: the url could not be fetched
              *     - `INVALID_IMAGE`: the bytes are not an image Carta reads (JPEG, PNG, WebP, AVIF, GIF, TIFF)
              *     - `IMAGE_TOO_SMALL`: the image is under the minimum size (320x320; banners 960x320)
@@ -6082,7 +6082,7 @@ export interface operations {
              *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
              *     - `INVALID_IMAGE_SOURCE`: send exactly one of base64 or url
              *     - `INVALID_SOURCE_URL`: the url is not http(s), or carries credentials
-             *     - `BLOCKED_SOURCE_URL`: the url leads to a loopback, private, link-local or otherwise reserved address
+             *     - `BLOCKED_SOURCE_URL`: the url leads to a loopback, private, link-local or otherwise reserved address, or its host does not resolve
              *     - `SOURCE_FETCH_FAILED`: the url could not be fetched
              *     - `INVALID_IMAGE`: the bytes are not an image Carta reads (JPEG, PNG, WebP, AVIF, GIF, TIFF)
              *     - `IMAGE_TOO_SMALL`: the image is under the minimum size (320x320; banners 960x320)
@@ -6405,7 +6405,7 @@ export interface operations {
              *     - "Validation failed" (message, no code): errors[] has one entry per broken rule, starting with the field path (a malformed JSON body or path included)
              *     - `INVALID_IMAGE_SOURCE`: send exactly one of base64 or url
              *     - `INVALID_SOURCE_URL`: the url is not http(s), or carries credentials
-             *     - `BLOCKED_SOURCE_URL`: the url leads to a loopback, private, link-local or otherwise reserved address
+             *     - `BLOCKED_SOURCE_URL`: the url leads to a loopback, private, link-local or otherwise reserved address, or its host does not resolve
              *     - `SOURCE_FETCH_FAILED`: the url could not be fetched
              *     - `INVALID_IMAGE`: the bytes are not an image Carta reads (JPEG, PNG, WebP, AVIF, GIF, TIFF)
              *     - `IMAGE_TOO_SMALL`: the image is under the minimum size (320x320; banners 960x320)

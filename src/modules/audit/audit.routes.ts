@@ -8,6 +8,8 @@ type RouteServices = { audit: AuditService };
 export function auditRoutes(services: RouteServices) {
   return async function routes(app: App): Promise<void> {
     app.get('/audit-log', {
+      // Who changed what, with members' names: no cache keeps it.
+      config: { noStore: true },
       schema: {
         operationId: 'listAuditEntries',
         tags: ['audit'],

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { limitVenue, type RateLimiter } from '../../http/rate-limit/limiter.js';
 import { SSE_HEADERS, sseResponse } from '../../http/sse.js';
 import type { App } from '../../http/types.js';
 import { AvailabilityPutBody, AvailabilityPutResult } from '../availability/availability.schemas.js';
@@ -8,9 +9,10 @@ import type { OrdersService } from '../orders/orders.service.js';
 import type { ConsoleAuthService } from '../staff/sessions.service.js';
 import { StaffCreateBody, StaffInvited, StaffList, StaffListQuery, StaffMember, StaffParams, StaffPatchBody } from '../staff/staff.schemas.js';
 import type { StaffCall, StaffService } from '../staff/staff.service.js';
+import { isSubscriptionActive, PLAN_DEFINITIONS } from '../venues/plans.js';
 import type { BoardFeeds } from './board-feed.js';
 import type { BoardService } from './board.service.js';
-import { consoleCall, type ConsoleCall } from './console-auth.js';
+import { consoleCall, isChange, type ConsoleCall } from './console-auth.js';
 import { Board, BoardOrderingResult, BoardStreamQuery, OrderingPatchBody, PauseBody, Service } from './console.schemas.js';
 
 type RouteServices = {
@@ -36,13 +38,24 @@ const staffCall = (call: ConsoleCall): StaffCall => ({
 });
 
 /**
- * The board's API under /console/api (docs/console.md): the session cookie, the CSRF header on
- * changes and the route's role are checked by `consoleCall` before every handler; each change goes
+ * The board's API under /console/api (docs/console.md): the session cookie, the venue's
+ * subscription, the CSRF header on changes and the route's role (`consoleCall`), then a change's
+ * venue rate limit, are checked before the body is validated and the handler runs; each change goes
  * through the service /v1 or the operator API uses, as the member (audit source `console`).
  */
-export function consoleApiRoutes(services: RouteServices) {
+export function consoleApiRoutes(services: RouteServices, limiter: RateLimiter | null = null) {
   return async function routes(app: App): Promise<void> {
-    app.addHook('preHandler', consoleCall(services.consoleAuth));
+    const authorize = consoleCall(services.consoleAuth);
+    app.addHook('preValidation', async (request, reply) => {
+      await authorize(request);
+      // A change takes a slot in the venue's `general` bucket (and the route's own), as its /v1
+      // twin does. Reads (the board, its stream, the service and staff lists) take none: a venue's
+      // boards reload them, and an open board must not spend the integration's /v1 budget.
+      if (limiter && isChange(request)) {
+        const { session } = request.console;
+        await limitVenue(limiter, request, reply, request.routeOptions.config, session.venueId, PLAN_DEFINITIONS[session.plan].rateLimitTier);
+      }
+    });
 
     app.get('/board', { config: staff, schema: { hide, response: { 200: Board } } }, async (request) => services.board.board(request.console.session));
 
@@ -55,8 +68,12 @@ export function consoleApiRoutes(services: RouteServices) {
         {
           venueId: session.venueId,
           after: 'after' in start ? start.after : null,
-          // The session as it is now: signed out, expired, or its member disabled, removed or reset.
-          stillAllowed: async () => (await services.consoleAuth.session(token))?.memberId === session.memberId,
+          // The session as it is now: signed out, expired, its member disabled, removed or reset, or
+          // the venue's subscription suspended or canceled.
+          stillAllowed: async () => {
+            const now = await services.consoleAuth.session(token);
+            return now?.memberId === session.memberId && isSubscriptionActive(now.subscriptionStatus);
+          },
           log: request.log,
         },
         () => sseResponse(reply),

@@ -5,7 +5,7 @@ import { errors } from '../../errors.js';
 import type { Actor } from '../audit/audit.service.js';
 import type { ConsoleAuthService, ConsoleSession } from '../staff/sessions.service.js';
 import type { STAFF_ROLES } from '../staff/staff.schemas.js';
-import { PLAN_DEFINITIONS } from '../venues/plans.js';
+import { PLAN_DEFINITIONS, requireActiveSubscription } from '../venues/plans.js';
 import { readCookies, sameToken, sessionCsrf, SESSION_COOKIE, tokenValue } from './csrf.js';
 
 /** A signed-in call: the session, its token (the board's stream re-checks it) and the actor its changes are made as. */
@@ -42,18 +42,26 @@ export function consoleActor(session: ConsoleSession, requestId: string): Actor 
 }
 
 /**
- * The preHandler of every console API route: 401 SIGNED_OUT without a live session, 403
- * CSRF_TOKEN_INVALID on a change without the session's token in X-CSRF-Token, 403 ROLE_REQUIRED
- * below the route's role. An Authorization header means nothing here.
+ * Who calls, checked first on every console API route, in the order of /v1's gate (decisions 11):
+ * 401 SIGNED_OUT without a live session; 403 SUBSCRIPTION_INACTIVE while the venue's subscription
+ * is suspended or canceled (the rule /v1 applies, reads included); 403 CSRF_TOKEN_INVALID on a
+ * change without the session's token in X-CSRF-Token; 403 ROLE_REQUIRED below the route's role.
+ * An Authorization header means nothing here.
  */
 export function consoleCall(auth: Pick<ConsoleAuthService, 'session'>) {
   return async (request: FastifyRequest): Promise<void> => {
     const token = tokenValue(readCookies(request.headers.cookie).get(SESSION_COOKIE));
     const session = token ? await auth.session(token) : null;
     if (!token || !session) throw errors.signedOut();
-    if (!SAFE_METHODS.has(request.method) && !sameToken(request.headers[CSRF_HEADER], sessionCsrf(token))) throw errors.csrfInvalid();
+    requireActiveSubscription(session.subscriptionStatus);
+    if (isChange(request) && !sameToken(request.headers[CSRF_HEADER], sessionCsrf(token))) throw errors.csrfInvalid();
     const needed = request.routeOptions.config.role ?? 'owner';
     if (RANK[session.role] < RANK[needed]) throw errors.roleRequired(needed);
     request.console = { session, token, actor: consoleActor(session, request.id) };
   };
+}
+
+/** Whether the call changes something (and so needs the CSRF token and a rate-limit slot). */
+export function isChange(request: Pick<FastifyRequest, 'method'>): boolean {
+  return !SAFE_METHODS.has(request.method);
 }

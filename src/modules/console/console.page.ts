@@ -67,6 +67,22 @@ export function messagePage(title: string, message: string, link?: { href: strin
 <p>${e(message)}</p>${link ? `\n<p><a href="${e(link.href)}">${e(link.text)}</a></p>` : ''}`);
 }
 
+/**
+ * The console's home while the venue's subscription is suspended or canceled (docs/console.md): why
+ * the board is not there, and the way out. The member stays signed in; the board comes back on
+ * the next load once the subscription is active again.
+ */
+export function inactivePage(session: ConsoleSession, csrf: string): string {
+  return page('Subscription inactive', `<h1>${e(session.venueName)}</h1>
+<p class="alert" role="alert">The venue's subscription is ${e(session.subscriptionStatus)}: the order board, the service settings and the staff list are unavailable until it is active again.</p>
+<p>Nothing has been deleted. Whoever manages the venue's Carta account can reactivate it.</p>
+<p><a href="/console">Try again</a></p>
+<form method="post" action="/console/sign-out">
+<input type="hidden" name="csrf" value="${e(csrf)}">
+<p><button type="submit">Sign out</button></p>
+</form>`);
+}
+
 /** The board's built script and stylesheets (console.assets.ts); none before `npm run build:web`. */
 export interface BoardAssets {
   script: string | null;

@@ -9,7 +9,8 @@ import { IMMUTABLE, Representation, sendRepresentation } from '../docs/represent
 import type { ConsoleAuthService, ConsoleSession } from '../staff/sessions.service.js';
 import { LOCK_MS, SESSION_MAX_MS } from '../staff/sessions.service.js';
 import { clearCookie, cookie, CSRF_COOKIE, newCsrfValue, readCookies, sameToken, SESSION_COOKIE, sessionCsrf, tokenValue } from './csrf.js';
-import { CONSOLE_CSS, CONSOLE_CSS_PATH, homePage, invitePage, messagePage, signInPage } from './console.page.js';
+import { isSubscriptionActive } from '../venues/plans.js';
+import { CONSOLE_CSS, CONSOLE_CSS_PATH, homePage, inactivePage, invitePage, messagePage, signInPage } from './console.page.js';
 import { CONSOLE_ASSETS_PATH, loadConsoleAssets } from './console.assets.js';
 
 type RouteServices = { consoleAuth: ConsoleAuthService; boardFeeds: Pick<BoardFeeds, 'recheck'> };
@@ -79,6 +80,8 @@ export function consoleRoutes(services: RouteServices, publicBaseUrl: string) {
       app.get('/console', { config: page, schema: { hide } }, async (request, reply) => {
         const signedIn = await sessionOf(request);
         if (!signedIn) return reply.redirect('/console/sign-in', 303);
+        // The board's API refuses an inactive subscription: the page says why instead of a board that cannot load.
+        if (!isSubscriptionActive(signedIn.session.subscriptionStatus)) return html(reply, 403, inactivePage(signedIn.session, sessionCsrf(signedIn.token)));
         return html(reply, 200, homePage(signedIn.session, sessionCsrf(signedIn.token), assets));
       });
 

@@ -14,7 +14,7 @@ import { loadOrderViews } from '../orders/order-reads.js';
 import type { OrderView } from '../orders/orders.schemas.js';
 import type { MediaUrls } from '../media/stored-image.js';
 import { effectiveLanguages, effectiveOrderConfig } from '../settings/settings.service.js';
-import { INACTIVE_SUBSCRIPTIONS, PLAN_DEFINITIONS } from '../venues/plans.js';
+import { PLAN_DEFINITIONS, requireActiveSubscription } from '../venues/plans.js';
 import { findGuestVenue, type GuestVenueRow } from './guest.repository.js';
 import type { GuestMenuView, GuestOrderInput, GuestOrderView } from './guest.schemas.js';
 import { guestMenu, guestVisible, promoPrice, type GuestVenueInfo } from './guest-view.js';
@@ -169,7 +169,7 @@ export class GuestService {
   /** The venue, open to guests: an active subscription and a published menu. */
   private async venue(slug: string): Promise<GuestVenueRow & { latest_publication_id: string }> {
     const venue = await this.known(slug);
-    if (INACTIVE_SUBSCRIPTIONS.includes(venue.subscription_status)) throw errors.subscriptionInactive(venue.subscription_status);
+    requireActiveSubscription(venue.subscription_status);
     if (!venue.latest_publication_id) throw errors.menuNotPublished();
     return venue as GuestVenueRow & { latest_publication_id: string };
   }

@@ -33,8 +33,9 @@ const uploadErrors = (rules: readonly ErrorCode[], notFound: readonly ErrorCode[
 const UPLOAD_DESCRIPTION = [
   'The body is exactly one of `{ "base64": "..." }` or `{ "url": "https://..." }` (else 400 `INVALID_IMAGE_SOURCE`), at most 15 MB of image ' +
     '(413 `FILE_TOO_LARGE` for base64, `SOURCE_TOO_LARGE` for a URL) in a body of at most 21 MB.',
-  '- A URL is http(s) without credentials (`INVALID_SOURCE_URL`); one that leads to a loopback, private, link-local or other reserved address, ' +
-    'at any of at most 3 redirects, is `BLOCKED_SOURCE_URL`; one that cannot be fetched is `SOURCE_FETCH_FAILED`.',
+  '- A URL is http(s) without credentials (`INVALID_SOURCE_URL`); one whose host, at any of at most 3 redirects, resolves to a loopback, private, ' +
+    'link-local or other reserved address, or does not resolve at all (the same answer, so internal names cannot be probed), is `BLOCKED_SOURCE_URL`; ' +
+    'one that cannot be fetched is `SOURCE_FETCH_FAILED`.',
   '- Bytes that are not a JPEG, PNG, WebP, AVIF, GIF or TIFF are `INVALID_IMAGE`. The image is re-encoded as WebP without metadata.',
   '- Past processing capacity the request is 503 `MEDIA_BUSY` with Retry-After, once its body has arrived (or, past the uploads a venue may send ' +
     'at once, before it is read).',

@@ -5,7 +5,7 @@ import { listEnvelope, pageWindow } from '../../shared/pagination.js';
 import { randomBase62, uuidv7 } from '../../ids.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import { readSettings } from '../settings/settings.service.js';
-import { INACTIVE_SUBSCRIPTIONS } from '../venues/plans.js';
+import { requireActiveSubscription } from '../venues/plans.js';
 import { countRows, deleteRow, insertRow, updateRow } from '../../db/keyed-rows.js';
 import { lockMerch } from '../../db/venue-locks.js';
 import { assertRoom, ChangeSet, mapViolations } from './merch-rules.js';
@@ -153,7 +153,7 @@ export class TablesService {
   async forGuest(token: string): Promise<GuestTableView> {
     const row = await findTableByToken(this.db, token);
     if (!row || !row.is_active) throw errors.tableNotFound();
-    if (INACTIVE_SUBSCRIPTIONS.includes(row.subscription_status)) throw errors.subscriptionInactive(row.subscription_status);
+    requireActiveSubscription(row.subscription_status);
     return { venue: { slug: row.slug, name: row.venue_name }, table: { id: row.id, name: row.name, zone: row.zone } };
   }
 }

@@ -13,6 +13,9 @@ const tags = ['settings'];
 export function settingsRoutes(services: RouteServices) {
   return async function routes(app: App): Promise<void> {
     app.get('/settings', {
+      // The venue's contact details and configuration: no cache stores it. The ETag stays: PATCH
+      // takes it in If-Match, and a client that keeps its own copy may still send If-None-Match.
+      config: { noStore: true },
       schema: {
         operationId: 'getSettings',
         tags,

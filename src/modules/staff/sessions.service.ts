@@ -1,6 +1,6 @@
 import type { Database } from '../../db/port.js';
 import { uuidv7 } from '../../ids.js';
-import type { Plan } from '../venues/plans.js';
+import type { Plan, SubscriptionStatus } from '../venues/plans.js';
 import type { VenuesService } from '../venues/venues.service.js';
 import { hashPassword, passwordProblem, verifyPassword, PASSWORD_MAX_LENGTH } from './passwords.js';
 import * as staff from './staff.repository.js';
@@ -28,6 +28,8 @@ export interface ConsoleSession {
   /** What the venue's rules need: its plan and currency (the console acts on the live venue). */
   plan: Plan;
   currency: string;
+  /** The live venue's subscription as the session was read: an inactive one refuses the board's API. */
+  subscriptionStatus: SubscriptionStatus;
   memberId: string;
   memberName: string;
   role: staff.StaffRole;
@@ -120,7 +122,7 @@ export class ConsoleAuthService {
     }
     if (now - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) await staff.touchSession(this.db.unread, row.venue_id, row.id, new Date(now));
     const venue = await this.venues.get(row.venue_id);
-    return { sessionId: row.id, venueId: row.venue_id, venueName: venue.name, plan: venue.plan, currency: venue.currency, memberId: row.staff_id, memberName: row.member_name, role: row.member_role };
+    return { sessionId: row.id, venueId: row.venue_id, venueName: venue.name, plan: venue.plan, currency: venue.currency, subscriptionStatus: venue.subscriptionStatus, memberId: row.staff_id, memberName: row.member_name, role: row.member_role };
   }
 
   /** Deletes what has ended on the clock: sessions past their expiry, invite links past theirs, old failures. */

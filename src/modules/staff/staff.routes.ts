@@ -10,6 +10,7 @@ type RouteServices = { staff: StaffService };
 const tags = ['operator'];
 // A response that shows an invite link (a credential): no cache may store it.
 const showsInvite = { noStore: true as const };
+const showsPeople = { noStore: true as const };
 
 /** The operator's staff routes of decisions 17, mounted under /admin/v1. */
 export function staffAdminRoutes(services: RouteServices) {
@@ -30,6 +31,8 @@ export function staffAdminRoutes(services: RouteServices) {
     }, async (request, reply) => reply.status(201).send(await services.staff.invite(request.params.id, request.body, { requestId: request.id })));
 
     app.get('/venues/:id/staff', {
+      // Members' emails and names: no cache keeps them.
+      config: showsPeople,
       schema: {
         operationId: 'listStaff',
         tags,

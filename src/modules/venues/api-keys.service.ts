@@ -6,7 +6,7 @@ import { randomBase62, uuidv7 } from '../../ids.js';
 import * as keys from './api-keys.repository.js';
 import type { ApiKeyCreateInput, ApiKeyCreatedView, ApiKeySummaryView } from './venues.schemas.js';
 import { findVenue } from './venues.repository.js';
-import { INACTIVE_SUBSCRIPTIONS, PLAN_DEFINITIONS, type Plan, type PlanDefinition, type SubscriptionStatus } from './plans.js';
+import { PLAN_DEFINITIONS, requireActiveSubscription, type Plan, type PlanDefinition, type SubscriptionStatus } from './plans.js';
 
 export const KEY_PREFIX = 'carta';
 const LIVE_PREFIX = `${KEY_PREFIX}_live_`;
@@ -172,7 +172,7 @@ export class ApiKeysService {
       if (this.hashes.size >= MAX_HASHED_TOKENS) this.hashes.clear();
       this.hashes.set(authorization, keyHash);
     }
-    if (INACTIVE_SUBSCRIPTIONS.includes(venue.subscriptionStatus)) throw errors.subscriptionInactive(venue.subscriptionStatus);
+    requireActiveSubscription(venue.subscriptionStatus);
     return venue;
   }
 }

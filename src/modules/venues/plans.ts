@@ -1,4 +1,5 @@
 // Plans, their limits and features (decisions section 9; spec 8.3).
+import { errors } from '../../errors.js';
 
 export const PLANS = ['free', 'standard', 'pro'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -8,6 +9,18 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** Spec 5 rule 6: every endpoint is refused while the subscription is in one of these. */
 export const INACTIVE_SUBSCRIPTIONS: readonly SubscriptionStatus[] = ['suspended', 'canceled'];
+
+export function isSubscriptionActive(status: SubscriptionStatus): boolean {
+  return !INACTIVE_SUBSCRIPTIONS.includes(status);
+}
+
+/**
+ * The one subscription gate of every surface that acts for a venue (an API key, a console session,
+ * a guest's menu or table): 403 SUBSCRIPTION_INACTIVE while the subscription is inactive.
+ */
+export function requireActiveSubscription(status: SubscriptionStatus): void {
+  if (!isSubscriptionActive(status)) throw errors.subscriptionInactive(status);
+}
 
 export type RateTier = 'free' | 'paid';
 

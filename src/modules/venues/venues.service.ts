@@ -36,6 +36,12 @@ function view(row: venues.VenueRow): VenueView {
 }
 
 export class VenuesService {
+  /**
+   * Told the venue whose subscription status was set: the console's open boards on this server
+   * check their right at once (services.ts); elsewhere they do at their next heartbeat.
+   */
+  onSubscriptionChanged: (venueId: string) => void = () => {};
+
   constructor(private readonly db: Database) {}
 
   async create(input: VenueCreateInput): Promise<VenueView> {
@@ -72,6 +78,7 @@ export class VenuesService {
 
   async update(venueId: string, patch: VenuePatchInput): Promise<VenueView> {
     if (!(await venues.updateVenue(this.db, venueId, patch))) throw errors.venueNotFound();
+    if (patch.subscriptionStatus !== undefined) this.onSubscriptionChanged(venueId);
     return this.get(venueId);
   }
 

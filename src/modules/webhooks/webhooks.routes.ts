@@ -21,9 +21,9 @@ type RouteServices = { webhookDeliveries: WebhookDeliveriesService; webhooks: We
 
 const tags = ['webhooks'];
 // Webhooks come with the Orders API: paid plans only, refused on free before validation and 404s.
-const config = { planFeature: 'ordersApi' as const };
-/** Responses that show the signing secret. */
-const secretConfig = { ...config, noStore: true as const };
+// Endpoint URLs (a receiver's token may ride in one), delivery errors and, on create and rotate,
+// the signing secret: no cache keeps any answer.
+const config = { planFeature: 'ordersApi' as const, noStore: true as const };
 const PAID_ONLY = 'Paid plans only: 403 `PAID_PLAN_REQUIRED` on free.';
 
 /** /v1/webhooks (docs/events.md): the endpoints a venue's events are sent to. */
@@ -44,7 +44,7 @@ export function webhooksRoutes(services: RouteServices) {
     }, async (request) => webhooks.list(request.venue.venueId, request.query));
 
     app.post('/webhooks', {
-      config: secretConfig,
+      config,
       schema: {
         operationId: 'createWebhookEndpoint',
         tags,
@@ -107,7 +107,7 @@ export function webhooksRoutes(services: RouteServices) {
     });
 
     app.post('/webhooks/:id/rotate-secret', {
-      config: secretConfig,
+      config,
       schema: {
         operationId: 'rotateWebhookSecret',
         tags,
