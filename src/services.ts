@@ -100,6 +100,7 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
   const staff = new StaffService(db, venues, config.publicBaseUrl, clock);
   const orders = new OrdersService(db, webhookEvents);
   const boardFeeds = new BoardFeeds(db, orders, boardFeedOptions);
+  const guest = new GuestService(db, menuCache, urls, new GuestMerch(db, urls, clock), webhookEvents, availability);
   staff.onMembersChanged = (venueId) => boardFeeds.recheck(venueId);
   // A suspended or canceled venue's boards end as a disabled member's do: their sessions' check fails.
   venues.onSubscriptionChanged = (venueId) => boardFeeds.recheck(venueId);
@@ -118,7 +119,7 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
     translations: new TranslationsService(db),
     orders,
     orderStreams: new OrderStreams(db, orderStreams),
-    guest: new GuestService(db, menuCache, urls, new GuestMerch(db, urls, clock), webhookEvents, availability),
+    guest,
     idempotency: new IdempotencyService(db),
     banners: new BannersService(db, urls, media),
     publications: new PublicationsService(db, menuService, availability, media, webhookEvents),
@@ -133,7 +134,7 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
     consoleAuth: new ConsoleAuthService(db, venues, clock),
     board: new BoardService(db, orders, settings, availability, clock),
     boardFeeds,
-    guestOrderStreams: new GuestOrderStreams(db),
+    guestOrderStreams: new GuestOrderStreams(db, guest),
     dispatcher,
     metrics: metrics ? new Metrics(db) : null,
   };

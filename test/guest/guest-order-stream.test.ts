@@ -98,3 +98,108 @@ describe("a guest's order, live", () => {
     assert.equal((await call(t.app, 'GET', `/guest/v1/venues/${v.slug}/orders/${token}`)).status, 200);
   });
 });
+
+// A venue's guest streams share one reader: a write costs the same statements whatever the number
+// of pages following the venue's orders (the review measured 500 open pages multiplying an order's
+// server CPU by 20, through a read of its own order per page per write of its venue).
+describe("guest order streams' cost per write", () => {
+  let t: TestApp;
+  let base: string;
+  let counting = false;
+  let statements = 0;
+
+  before(async () => {
+    t = await startApp({}, () => {
+      if (counting) statements += 1;
+    });
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(() => t.close());
+
+  /** The statements two status changes of a followed order send, with `open` pages following the venue's orders. */
+  async function statementsPerChange(open: number): Promise<number> {
+    const v = await createVenue(t.app, { plan: 'pro' });
+    const ids = await setUpOrderMenu(t.app, v);
+    const streams: SseClient[] = [];
+    try {
+      const orders: { id: string; path: string }[] = [];
+      for (let i = 0; i < open; i += 1) {
+        const placed = await placeOrder(t.app, v.slug, orderBody(ids));
+        expectStatus(placed, 201);
+        orders.push({ id: placed.body.id, path: String(placed.headers.location) });
+        streams.push(await SseClient.open(`${base}${orders[i].path}/stream`));
+      }
+      for (const stream of streams) await stream.until('the order as it is', () => stream.events.length === 1);
+      // The key's and the venue's look-ups memoised, as on a venue at work.
+      expectStatus(await call(t.app, 'GET', '/v1/orders?limit=1', { key: v.key }), 200);
+      statements = 0;
+      counting = true;
+      let seen = 0;
+      const quiet = async () => {
+        // Every stream's reads of the write have run once no statement comes for a while.
+        for (let idle = 0; idle < 10; ) {
+          seen = statements;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          idle = statements === seen ? idle + 1 : 0;
+        }
+      };
+      for (const status of ['confirmed', 'preparing']) {
+        expectStatus(await patchStatus(t.app, v.key, orders[0].id, status), 200);
+        await streams[0].until(`the order ${status}`, () => streams[0].events.some((e) => JSON.parse(e.data).status === status));
+        await quiet();
+      }
+      counting = false;
+      return statements;
+    } finally {
+      counting = false;
+      for (const stream of streams) stream.close();
+    }
+  }
+
+  it('reads the changed orders once per write for all the open pages of the venue, however many are open', async () => {
+    const one = await statementsPerChange(1);
+    const many = await statementsPerChange(40);
+    assert.ok(one > 0);
+    // A write may wake the reader twice on PostgreSQL (this process's commit, then its notification): one statement each.
+    assert.ok(many <= one + 2, `1 page open: ${one} statements for two changes; 40 pages open: ${many}`);
+  });
+});
+
+// Decisions: an address's share of the guest streams is counted as its rate limits are, an IPv6
+// client by its /64 (which hands it 2^64 addresses to pick from).
+describe('guest order streams per address', () => {
+  let t: TestApp;
+  let base: string;
+
+  before(async () => {
+    t = await startApp({ trustProxy: ['127.0.0.1'] });
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(() => t.close());
+
+  it("counts an IPv6 client's streams by its /64, as the rate limiter does: 50 in all", async () => {
+    const v = await createVenue(t.app, { plan: 'pro' });
+    const ids = await setUpOrderMenu(t.app, v);
+    const paths: string[] = [];
+    for (let i = 0; i < 18; i += 1) {
+      const placed = await placeOrder(t.app, v.slug, orderBody(ids));
+      expectStatus(placed, 201);
+      paths.push(String(placed.headers.location));
+    }
+    const from = (address: string, path: string) => SseClient.open(`${base}${path}/stream`, { 'x-forwarded-for': address });
+    const streams: SseClient[] = [];
+    try {
+      // 50 from one address of the /64 (three per order at most), on 17 orders.
+      for (let i = 0; i < 50; i += 1) streams.push(await from('2001:db8:1:2::a', paths[Math.floor(i / 3)]));
+      assert.ok(streams.every((s) => s.status === 200));
+      const sibling = await from('2001:db8:1:2:ffff::b', paths[17]);
+      assert.equal(sibling.status, 429);
+      assert.equal(JSON.parse(sibling.body).code, 'STREAM_LIMIT_REACHED');
+      const elsewhere = await from('2001:db8:1:3::a', paths[17]);
+      streams.push(elsewhere);
+      assert.equal(elsewhere.status, 200);
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  });
+});

@@ -46,6 +46,8 @@ interface Frame {
 export class BoardFeeds {
   readonly boards: VenueStreams<Board>;
   private readonly feeds = new Map<string, VenueFeed>();
+  /** Boards past the cap's check and not yet joined (reading where they start), by venue: they count against it. */
+  private readonly admitting = new Map<string, number>();
   readonly perVenue: number;
   readonly slowReaderMs: number;
   readonly batch: number;
@@ -76,25 +78,43 @@ export class BoardFeeds {
 
   /**
    * Admits a board (429 STREAM_LIMIT_REACHED past the venue's cap) and starts its events; `sink()`
-   * is called only once it is admitted (the route hijacks the response there).
+   * is called only once it is admitted and its feed is ready (the route hijacks the response there,
+   * so a failure before that is an ordinary error response). A board is counted from the cap's
+   * check on, before its first await, so boards opening together cannot overrun the cap.
    */
   async open(request: OpenBoard, sink: () => EventSink): Promise<void> {
-    if (this.count(request.venueId) >= this.perVenue) throw errors.streamLimit(this.perVenue);
-    // From now on: the venue's order clock (none yet: every order is after the start).
-    const after = request.after ?? (await this.orders.orderClock(request.venueId)) ?? new Date(0);
-    let feed = this.feeds.get(request.venueId);
-    if (!feed) this.feeds.set(request.venueId, (feed = new VenueFeed(this, request.venueId)));
-    const board = new Board(feed, request, after, sink());
-    // Joined before its first read: what the shared reader reads meanwhile waits in its buffer.
+    const { venueId } = request;
+    if (this.count(venueId) + (this.admitting.get(venueId) ?? 0) >= this.perVenue) throw errors.streamLimit(this.perVenue);
+    this.admitting.set(venueId, (this.admitting.get(venueId) ?? 0) + 1);
+    let board: Board;
+    try {
+      // From now on: the venue's order clock (none yet: every order is after the start). Read before
+      // the board joins its feed, so the feed and the board's catch-up both read from their cursors on.
+      const after = request.after ?? (await this.orders.orderClock(venueId)) ?? new Date(0);
+      let feed = this.feeds.get(venueId);
+      if (!feed) this.feeds.set(venueId, (feed = new VenueFeed(this, venueId)));
+      board = new Board(feed, request, after);
+    } finally {
+      const admitting = (this.admitting.get(venueId) ?? 1) - 1;
+      if (admitting > 0) this.admitting.set(venueId, admitting);
+      else this.admitting.delete(venueId);
+    }
+    // Counted by the registry from here, in the same turn as its admission ended; joined before its
+    // first read, what the shared reader reads meanwhile waits in its buffer.
     this.boards.add(board);
     try {
-      await feed.ready;
+      await board.feed.ready;
     } catch (err) {
       board.end();
       throw err;
     }
-    board.start();
+    board.start(sink());
     if (this.boards.closed) board.end();
+  }
+
+  /** The venue's shared reader, while it is the current one: a feed whose boards all left stops reading. */
+  current(feed: VenueFeed): boolean {
+    return this.feeds.get(feed.venueId) === feed;
   }
 
   /**
@@ -132,6 +152,8 @@ class VenueFeed {
     this.ready = feeds.orders.orderClock(venueId).then((at) => {
       if (at) this.cursor = at;
     });
+    // A failure is the opening boards' (each awaits `ready`) and the read's: not an unhandled rejection here.
+    this.ready.catch(() => {});
   }
 
   /** A write may have committed: one read on the next turn, for every write of this turn. */
@@ -150,18 +172,19 @@ class VenueFeed {
     this.reading = true;
     try {
       await this.ready;
-      while (this.dirty && this.boards.size > 0) {
+      // A feed whose boards all left (a newer one may follow the venue now) reads and sends no more.
+      while (this.dirty && this.feeds.current(this)) {
         this.dirty = false;
         const frames = await readFrames(this.feeds, this.venueId, this.cursor);
         if (frames.length === this.feeds.batch) this.dirty = true;
-        if (frames.length === 0) continue;
+        if (frames.length === 0 || !this.feeds.current(this)) continue;
         this.cursor = new Date(frames[frames.length - 1].at);
         const joined = frames.map((f) => f.text).join('');
         for (const board of this.boards) board.push(frames, joined);
       }
     } catch (err) {
       // Each board catches up from its own cursor when it reconnects: nothing is lost.
-      for (const board of [...this.boards]) {
+      for (const board of this.feeds.current(this) ? [...this.boards] : []) {
         board.log.warn({ err, venueId: this.venueId }, 'board feed read failed; ending the board');
         board.end();
       }
@@ -194,16 +217,26 @@ class Board {
   private unflushed = false;
   private checking = false;
   private closed = false;
+  /** The connection: none until the board is admitted and its feed ready (start). */
+  private sink: EventSink | null = null;
 
   constructor(
-    private readonly feed: VenueFeed,
+    readonly feed: VenueFeed,
     private readonly request: OpenBoard,
     after: Date,
-    private readonly sink: EventSink,
   ) {
     this.venueId = request.venueId;
     this.log = request.log;
     this.cursor = after.getTime();
+  }
+
+  /** Takes the connection and starts: a catch-up from the cursor, then the shared events (ended meanwhile: ended at once). */
+  start(sink: EventSink): void {
+    this.sink = sink;
+    if (this.closed) {
+      sink.end();
+      return;
+    }
     sink.onClose(() => this.finish());
     sink.onDrain(() => {
       this.unflushed = false;
@@ -212,9 +245,6 @@ class Board {
       this.slowTimer = null;
       void this.catchUp();
     });
-  }
-
-  start(): void {
     this.write(`retry: ${STREAM_RETRY_MS}\n\n`);
     void this.catchUp();
   }
@@ -262,22 +292,23 @@ class Board {
    * waits for 'drain'. A write that comes before it finds the board behind.
    */
   private write(text: string): boolean {
-    if (this.closed) return false;
+    const { sink } = this;
+    if (this.closed || !sink) return false;
     if (!this.unflushed) {
-      this.unflushed = !this.sink.write(text);
+      this.unflushed = !sink.write(text);
       return true;
     }
     // Behind: the shared events are dropped for this board (it reads them again from its cursor
     // once it drains), so at most one batch waits in memory; a board that stays behind is let go.
     this.state = 'behind';
     this.buffer = [];
-    this.slowTimer ??= setTimeout(() => this.sink.destroy(), this.feed.feeds.slowReaderMs).unref();
+    this.slowTimer ??= setTimeout(() => sink.destroy(), this.feed.feeds.slowReaderMs).unref();
     return false;
   }
 
   /** A heartbeat: a comment line (unless behind), and the session checked again. */
   beat(): void {
-    if (this.closed) return;
+    if (this.closed || !this.sink) return;
     if (this.state !== 'behind') this.write(':\n\n');
     this.verify();
   }
@@ -299,7 +330,7 @@ class Board {
 
   end(): void {
     if (this.closed) return;
-    this.sink.end();
+    this.sink?.end();
     this.finish();
   }
 

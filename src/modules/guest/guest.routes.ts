@@ -2,6 +2,7 @@ import { errorResponses, IdempotencyHeaders, NotModified } from '../../http/sche
 import { conditionalView, sendCached } from '../../http/etag-reply.js';
 import type { App } from '../../http/types.js';
 import { SSE_HEADERS, sseResponse } from '../../http/sse.js';
+import { clientKey } from '../../http/rate-limit/limiter.js';
 import { STREAM_RETRY_MS } from '../orders/order-stream.js';
 import type { GuestOrderStreams } from './guest-order-stream.js';
 import type { GuestService } from './guest.service.js';
@@ -146,7 +147,8 @@ export function guestRoutes(services: RouteServices) {
         {
           venueId: found.venueId,
           token,
-          ip: request.ip,
+          // The rate limiter's key: an IPv6 client's whole /64 is one address, as it is for its budget.
+          address: clientKey(request.ip),
           etag: typeof lastEventId === 'string' ? lastEventId : null,
           read: () => services.guest.order(slug, token),
           log: request.log,

@@ -9,7 +9,7 @@ import { stableStringify } from '../../stable-json.js';
 import type { CachedBody, MenuCache } from '../menu/menu-cache.js';
 import { publicationDocument } from '../menu/menu.service.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
-import { findGuestOrder, insertGuestOrder, replayGuestOrder, type NewOrder } from '../orders/guest-orders.js';
+import { findGuestOrder, guestOrderClock, guestOrdersChangedAfter, insertGuestOrder, replayGuestOrder, type NewOrder } from '../orders/guest-orders.js';
 import { loadOrderViews } from '../orders/order-reads.js';
 import type { OrderView } from '../orders/orders.schemas.js';
 import type { MediaUrls } from '../media/stored-image.js';
@@ -66,6 +66,15 @@ export interface PlacedOrder {
 /** 24 random bytes: a token nobody guesses, URL-safe as it is. */
 const newGuestToken = () => randomBytes(24).toString('base64url');
 const GUEST_TOKEN = /^[A-Za-z0-9_-]{32}$/;
+
+/** A guest order's ETag: its last change on the venue's order clock. */
+const guestEtag = (updatedAt: Date) => `"${updatedAt.getTime().toString(36)}"`;
+
+/** A batch of the venue's changed guest orders (changedAfter): what each is now, and their views on demand. */
+export interface GuestOrderChanges {
+  changes: { token: string; at: number; etag: string; status: string }[];
+  views: (tokens: ReadonlySet<string>) => Promise<Map<string, GuestOrderView>>;
+}
 
 /** The guest's view of an order: progress, lines and totals, no contact details. */
 function guestOrderView(order: OrderView): GuestOrderView {
@@ -331,17 +340,39 @@ export class GuestService {
    * The order a guest token names, as its guest sees it. The ETag is the order's last change, so a
    * status page polling with If-None-Match costs one indexed look-up and no lines read.
    */
-  async order(slug: string, token: string): Promise<{ venueId: string; etag: string; status: string; tableId: string | null; view: () => Promise<GuestOrderView> }> {
+  async order(slug: string, token: string): Promise<{ venueId: string; at: number; etag: string; status: string; tableId: string | null; view: () => Promise<GuestOrderView> }> {
     const venue = await this.known(slug);
     if (!GUEST_TOKEN.test(token)) throw errors.orderNotFound();
     const row = await findGuestOrder(this.db, venue.id, token);
     if (!row) throw errors.orderNotFound();
     return {
       venueId: venue.id,
-      etag: `"${row.updated_at.getTime().toString(36)}"`,
+      at: row.updated_at.getTime(),
+      etag: guestEtag(row.updated_at),
       status: row.status,
       tableId: row.table_id,
       view: async () => guestOrderView((await loadOrderViews(this.db, venue.id, [row]))[0]),
+    };
+  }
+
+  /** The venue's order clock: where the guest streams' shared reader of the venue starts. */
+  orderClock(venueId: string): Promise<Date | null> {
+    return guestOrderClock(this.db, venueId);
+  }
+
+  /**
+   * The venue's guest orders changed after `after`, oldest first, at most `limit` (one statement),
+   * and their views for the tokens asked (their lines in one more): the live status pages' batch.
+   */
+  async changedAfter(venueId: string, after: Date, limit: number): Promise<GuestOrderChanges> {
+    const rows = await guestOrdersChangedAfter(this.db, venueId, after, limit);
+    return {
+      changes: rows.map((row) => ({ token: row.guest_token, at: row.updated_at.getTime(), etag: guestEtag(row.updated_at), status: row.status })),
+      views: async (tokens) => {
+        const wanted = rows.filter((row) => tokens.has(row.guest_token));
+        const views = wanted.length === 0 ? [] : await loadOrderViews(this.db, venueId, wanted);
+        return new Map(views.map((view, i) => [wanted[i].guest_token, guestOrderView(view)]));
+      },
     };
   }
 }

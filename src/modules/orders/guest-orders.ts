@@ -53,6 +53,16 @@ export function findGuestOrder(db: Queryable, venueId: string, token: string): P
   return orders.findOrderByGuestToken(db, venueId, token);
 }
 
+/** The venue's guest orders changed after `after`, oldest first, with their tokens (one statement). */
+export function guestOrdersChangedAfter(db: Queryable, venueId: string, after: Date, limit: number): Promise<(orders.OrderRow & { guest_token: string })[]> {
+  return orders.listGuestChanges(db, venueId, after, limit);
+}
+
+/** The venue's order clock: the instant of its last order write (null before its first order). */
+export function guestOrderClock(db: Queryable, venueId: string): Promise<Date | null> {
+  return orders.readOrderClock(db, venueId);
+}
+
 /** Deletes the venue's guest-order keys past their 24 hours; a replay never sees them (findIdempotencyKey). */
 export function purgeExpiredOrderKeys(db: Database, venueId: string): Promise<void> {
   return db.transaction((tx) => orders.deleteExpiredOrderKeys(tx, venueId), { venueId });

@@ -267,6 +267,21 @@ export async function findOrderByGuestToken(db: Queryable, venueId: string, toke
 }
 
 /** An order with its guest token, for an Idempotency-Key replay of its creation. */
+/**
+ * The venue's guest orders (those with a token) changed after `after`, oldest change first, at
+ * most `limit`, with their tokens: one range scan of orders_updated_idx for all of a venue's live
+ * status pages, whatever their number.
+ */
+export async function listGuestChanges(db: Queryable, venueId: string, after: Date, limit: number): Promise<(OrderRow & { guest_token: string })[]> {
+  const { rows } = await db.query<OrderRow & { guest_token: string }>(
+    `select ${ORDER_COLUMNS}, guest_token from orders
+     where venue_id = $1 and updated_at > $2 and guest_token is not null
+     order by updated_at asc, id asc limit ${limit}`,
+    [venueId, after],
+  );
+  return rows;
+}
+
 export async function findOrderWithToken(db: Queryable, venueId: string, orderId: string): Promise<(OrderRow & { guest_token: string | null }) | null> {
   const { rows } = await db.query<OrderRow & { guest_token: string | null }>(
     `select ${ORDER_COLUMNS}, guest_token from orders where venue_id = $1 and id = $2`,
