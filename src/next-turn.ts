@@ -12,7 +12,13 @@ const UTF8_SLICE = 1 << 19;
  * two-byte text, and encoding a menu's 3.5 MB document of it at once took 90-200 ms.
  */
 export async function utf8InTurns(text: string): Promise<Buffer> {
-  if (text.length <= UTF8_SLICE) return Buffer.from(text, 'utf8');
+  const parts = await utf8PartsInTurns(text);
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+}
+
+/** utf8InTurns's parts, one per turn, in order: each slice's bytes, not joined. */
+export async function utf8PartsInTurns(text: string): Promise<Buffer[]> {
+  if (text.length <= UTF8_SLICE) return [Buffer.from(text, 'utf8')];
   const parts: Buffer[] = [];
   for (let start = 0; start < text.length; ) {
     let end = Math.min(start + UTF8_SLICE, text.length);
@@ -23,5 +29,5 @@ export async function utf8InTurns(text: string): Promise<Buffer> {
     start = end;
     await nextTurn();
   }
-  return Buffer.concat(parts);
+  return parts;
 }

@@ -7,6 +7,8 @@ export interface OpenOptions {
   schema?: string;
   /** PostgreSQL: follow other instances' writes (a server does; see change-feed.ts). */
   listen?: boolean;
+  /** PGlite: return while its thread still opens the files; statements wait for it (pglite.ts). */
+  background?: boolean;
 }
 
 /** PGlite under DATA_DIR by default; PostgreSQL when DATABASE_URL is set. */
@@ -25,5 +27,5 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
     });
   }
   const { openPglite } = await import('./pglite.js');
-  return openPglite(`${config.dataDir}/pglite`, options.onQuery);
+  return openPglite(`${config.dataDir}/pglite`, options.onQuery, { background: options.background });
 }

@@ -10,6 +10,8 @@ export interface WorkerRequest {
   op: 'query' | 'exec' | 'close' | 'more';
   text: string;
   params?: unknown[];
+  /** Text parameters sent as UTF-8 bytes (pglite-thread.ts): their place in `params`, their bytes in parts. */
+  large?: Array<[number, Uint8Array[]]>;
 }
 
 export interface WorkerReply {
@@ -42,6 +44,13 @@ function plainError(err: unknown): WorkerReply['error'] {
   return { ...fields, name: error.name, message: error.message };
 }
 
+function withLargeTexts(params: unknown[], large: Array<[number, Uint8Array[]]>): unknown[] {
+  const out = [...params];
+  // A part never ends inside a character (utf8PartsInTurns cuts between code points).
+  for (const [i, parts] of large) out[i] = parts.map((part) => Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString('utf8')).join('');
+  return out;
+}
+
 try {
   const pg = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
   let chain = Promise.resolve();
@@ -66,7 +75,8 @@ try {
     chain = chain.then(async () => {
       try {
         if (request.op === 'query') {
-          const result = await pg.query(request.text, request.params);
+          const params = request.large ? withLargeTexts(request.params ?? [], request.large) : request.params;
+          const result = await pg.query(request.text, params);
           sendRows(request.id, result.rows, result.affectedRows);
         } else if (request.op === 'exec') {
           await pg.exec(request.text);

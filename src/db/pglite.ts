@@ -19,14 +19,18 @@ import { assertWithinScope, WriteTracker } from './write-scope.js';
 // PGlite runs PostgreSQL in this process, on a thread of its own (pglite-thread.ts), over one
 // connection: statements never run in parallel, and a transaction holds the connection
 // exclusively, so a deadline is enforced between statements.
-export async function openPglite(dataDir: string | null, onQuery?: QueryListener): Promise<Database> {
+// `background`: resolves while the thread still opens an existing database's files, so the caller
+// can work meanwhile (serve.ts builds the app); statements wait for the open, and fail with its error.
+export async function openPglite(dataDir: string | null, onQuery?: QueryListener, options: { background?: boolean } = {}): Promise<Database> {
   const closeFiles = dataDir !== null && openToOthersOrNew(dataDir);
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   // PGlite preallocates shared_buffers inside its WASM heap: the default 128 MB is most of an
   // embedded server's memory. 16 MB keeps the resident size low; the OS page cache still holds
   // the data files, so reads stay fast.
-  const options = { postgresqlconf: ['shared_buffers = 16MB'] };
-  const pg = await PgliteThread.open(dataDir, options);
+  const pg = PgliteThread.start(dataDir, { postgresqlconf: ['shared_buffers = 16MB'] });
+  // A new database's files are closed to others once written; a failed open is reported here
+  // unless the caller takes it from its first statement.
+  if (closeFiles || !options.background) await pg.whenOpen();
   if (closeFiles) {
     try {
       closeToGroupAndOthers(fs.realpathSync(dataDir as string));

@@ -10,7 +10,8 @@ export interface QueryResult<R> {
  * A text parameter of megabytes (a publication's document) for a `text` or `json` placeholder.
  * node-postgres encodes a string parameter to UTF-8 at once, 90-200 ms for the largest menu's
  * document: on PostgreSQL it is encoded a slice per turn and sent as those bytes (a text or json
- * parameter's binary form); PGlite, whose own thread encodes it, takes the text as it is.
+ * parameter's binary form). On PGlite every text parameter of that size is sent to its thread so
+ * (pglite-thread.ts), this one as any other.
  */
 export class LargeText {
   constructor(readonly text: string) {}

@@ -74,24 +74,22 @@ export async function serve(baseConfig: Config, options: { handleSignals?: boole
 async function start(config: Config, lock: DataDirLock | null, options: { handleSignals?: boolean }): Promise<RunningServer> {
   let db: Database | null = null;
   try {
-    const opening = performance.now();
-    db = await openDatabase(config, { listen: true });
-    return await serveDatabase(config, db, lock, options, { loaded: opening, opened: performance.now() });
+    const loaded = performance.now();
+    // On PGlite its thread opens the files (a second or more of the other core on a restart, more
+    // after a kill -9) while this one builds the app (serveDatabase).
+    db = await openDatabase(config, { listen: true, background: true });
+    return await serveDatabase(config, db, lock, options, loaded);
   } catch (err) {
     await db?.close().catch(() => {});
     throw err;
   }
 }
 
-/** Milliseconds since the process began: its code loaded (and DATA_DIR claimed), the database opened. */
-interface StartMarks {
-  loaded: number;
-  opened: number;
-}
-
-async function serveDatabase(config: Config, db: Database, lock: DataDirLock | null, options: { handleSignals?: boolean }, marks: StartMarks): Promise<RunningServer> {
-  await migrate(db);
-  const migrated = performance.now();
+async function serveDatabase(config: Config, db: Database, lock: DataDirLock | null, options: { handleSignals?: boolean }, loaded: number): Promise<RunningServer> {
+  // Building the app sends no statement (its first ones go once it listens, onReady), so the
+  // database opens and migrates meanwhile.
+  const migrating = migrate(db).then(() => performance.now());
+  migrating.catch(() => {});
   // Log lines are buffered (log-buffer.ts): they go out when LOG_BUFFER_CHARS have gathered, or at
   // the next flush (every LOG_FLUSH_MS), so under load one write carries about twenty access lines. Written
   // one by one, or asynchronously (a hop to libuv's thread pool per write), they cost about as much
@@ -102,7 +100,22 @@ async function serveDatabase(config: Config, db: Database, lock: DataDirLock | n
   // pino flushes its asynchronous destinations on exit, not a buffered synchronous one: the lines
   // of the last 100 ms (the shutdown's among them, or a crash's) go out here.
   if (logStream) process.once('exit', () => logStream.flushSync());
-  const { app, warmUp } = await buildApp({ config, db, logStream });
+  let built: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    built = await buildApp({ config, db, logStream });
+  } catch (err) {
+    await migrating.catch(() => {});
+    throw err;
+  }
+  const { app, warmUp } = built;
+  const appBuilt = performance.now();
+  let migrated: number;
+  try {
+    migrated = await migrating;
+  } catch (err) {
+    await app.close().catch(() => {});
+    throw err;
+  }
   db.onFeedChange?.((listening, err) => {
     if (listening) app.log.info('change feed listening: memos follow other instances');
     else app.log.warn({ err }, 'change feed down: every request reads from the database until it is back');
@@ -127,12 +140,13 @@ async function serveDatabase(config: Config, db: Database, lock: DataDirLock | n
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   if (lock) writeServerNote(config.dataDir, { pid: process.pid, url });
-  // Where a start's time went, for an operator (and the bench's restart figure) to see.
+  // Where a start's time went, for an operator (and the bench's restart figure) to see: each
+  // mark in ms since the process began. The app is built while the database opens and migrates.
   const startMs = {
-    load: Math.round(marks.loaded),
-    open: Math.round(marks.opened - marks.loaded),
-    migrate: Math.round(migrated - marks.opened),
-    listen: Math.round(performance.now() - migrated),
+    loaded: Math.round(loaded),
+    built: Math.round(appBuilt),
+    migrated: Math.round(migrated),
+    listening: Math.round(performance.now()),
   };
   app.log.info({ url, engine: db.engine, startMs }, 'carta is serving');
   // Once serving, in quiet moments (the event loop's own measure, nothing added to a request's

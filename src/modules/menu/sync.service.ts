@@ -2,13 +2,14 @@ import type { Config } from '../../config.js';
 import { DeadlineExceededError, type Database, type Queryable } from '../../db/port.js';
 import { errors, type BulkLimitCode } from '../../errors.js';
 import { uuidv7 } from '../../ids.js';
+import { nextTurn } from '../../next-turn.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import { planUsage } from '../reference/reference.service.js';
 import { readSettings } from '../settings/settings.service.js';
 import * as menu from './menu.repository.js';
 import type { SectionResultValue, SyncInput, SyncResult } from './menu.schemas.js';
 import { ItemDigestCache } from './item-digests.js';
-import { planSync, productHashes, referencedExternalIds, type SectionName, type StoredState, type SyncPlan } from './sync.planner.js';
+import { planSyncSteps, productHashes, referencedExternalIds, type SectionName, type StoredState, type SyncPlan } from './sync.planner.js';
 import { lockMenu } from '../../db/venue-locks.js';
 
 const LIMIT_CODES: Record<SectionName, BulkLimitCode> = {
@@ -137,7 +138,7 @@ export class SyncService {
   async sync(actor: Actor, input: SyncInput, options: SyncOptions): Promise<SyncResult> {
     const invalid = scheduleErrors(input);
     if (invalid.length > 0) throw errors.validation(invalid);
-    const digestOf = this.digests.digestsOf(input, options.bodyDigest);
+    const digestOf = await this.digests.digestsOf(input, options.bodyDigest);
     const venueId = actor.venue.venueId;
     const windowMs = this.config.syncTimeoutMs;
     try {
@@ -147,7 +148,11 @@ export class SyncService {
           await lockMenu(tx, venueId);
           const settings = await readSettings(tx, venueId);
           const stored = await loadStored(tx, venueId, input, digestOf);
-          const plan = planSync(input, stored, { enabledLanguages: new Set(settings.enabledLanguages), newId: uuidv7, digestOf });
+          const steps = planSyncSteps(input, stored, { enabledLanguages: new Set(settings.enabledLanguages), newId: uuidv7, digestOf });
+          let step = steps.next();
+          // Other requests are answered between the plan's steps (/health among them).
+          for (; !step.done; step = steps.next()) await nextTurn();
+          const plan = step.value;
           await checkPlanLimits(tx, actor, plan);
 
           if (!options.dryRun) {
