@@ -11,6 +11,7 @@ import { routeTable, type RouteKey } from './route-table.js';
 import { pathologicalBodies } from './stall-bodies.js';
 import { sessionCsrf } from '../../src/modules/console/csrf.js';
 import { signedIn } from '../staff/console-client.js';
+import { DAY_MS } from '../../src/limits.js';
 
 // Property-based fuzzing of every route the router serves (issue 12, docs/security.md). Each case
 // is one request: a route from the live route table, its path parameters (real ids of the fuzzed
@@ -106,7 +107,7 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
     'POST /v1/banners': { title: 'Fuzz banner', subtitle: 'Sub', productRef: 'burger', startsAt: '2026-01-01T10:00', endsAt: '2027-01-01T10:00' },
     'PATCH /v1/banners/:id': { title: 'Patched banner', isActive: false },
     'DELETE /v1/banners/:id': undefined,
-    'POST /v1/promotions': { name: 'Fuzz promo', description: 'Deal' },
+    'POST /v1/promotions': { name: 'Fuzz promo', description: 'Deal', startsAt: '2026-01-01T10:00:00Z', endsAt: null },
     'PATCH /v1/promotions/:id': { name: 'Patched promo' },
     'DELETE /v1/promotions/:id': undefined,
     'POST /v1/promotions/:id/items': { productRef: 'soda', promoPriceMinor: 150 },
@@ -122,7 +123,8 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
     'POST /v1/webhooks/:id/rotate-secret': undefined,
     'POST /v1/webhooks/:id/test': undefined,
     'POST /v1/webhooks/:id/deliveries/:deliveryId/retry': undefined,
-    'POST /guest/v1/venues/:slug/orders': orderBody(ids, { type: 'pickup', items: [burgerLine(ids, 2)], customerEmail: 'ada@example.com', comment: 'No ice' }),
+    // Scheduled two days ahead (within maxDaysAhead, past any prepTimeMinutes): a respelled date reaches the database.
+    'POST /guest/v1/venues/:slug/orders': orderBody(ids, { type: 'pickup', items: [burgerLine(ids, 2)], customerEmail: 'ada@example.com', comment: 'No ice', scheduledFor: new Date(Date.now() + 2 * DAY_MS).toISOString() }),
     'POST /admin/v1/venues': { name: 'Fuzz admin venue', currency: 'EUR', plan: 'standard' },
     'PATCH /admin/v1/venues/:id': { plan: 'pro', subscriptionStatus: 'active' },
     'POST /admin/v1/venues/:id/api-keys': { mode: 'live', readOnly: true },
@@ -252,6 +254,48 @@ const weirdValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constant(null).map(() => Array.from({ length: 1200 }, (_, i) => i)),
 );
 
+// ---- dates: every date field and date query parameter gets these -------------------------------
+
+/**
+ * Zones as text with their offset in minutes: RFC 3339 allows any offset to ±23:59 (beyond
+ * PostgreSQL's ±15:59, so one passed to SQL as text was a 500), in either case of `Z`.
+ */
+const ZONES: ReadonlyArray<readonly [string, number]> = [
+  ['Z', 0], ['z', 0], ['+00:00', 0], ['-00:00', 0], ['+23:59', 23 * 60 + 59], ['-23:59', -(23 * 60 + 59)], ['+14:00', 14 * 60],
+  ['-12:00', -12 * 60], ['+05:45', 5 * 60 + 45], ['-09:30', -(9 * 60 + 30)], ['+16:00', 16 * 60], ['-15:59', -(15 * 60 + 59)],
+];
+/** Zones no date-time format allows (the local time is read as UTC first). */
+const BAD_ZONES = ['+24:00', '-24:00', '+23:60', '+99:99', '+05', '+0545', '+5:45', '+05:45:00', ' +01:00', 'UTC', '', 'Z+01:00'];
+
+interface DateSpelling {
+  /** Minutes from the value's own instant (0 mostly: the same instant, respelled). */
+  shift: number;
+  zone: number;
+  bad: number;
+  separator: 'T' | 't' | ' ';
+  precision: 'minutes' | 'seconds' | 'millis' | 'nanos';
+}
+
+const dateSpelling: fc.Arbitrary<DateSpelling> = fc.record({
+  shift: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: -3 * 24 * 60, max: 40 * 24 * 60 }) }),
+  zone: fc.nat(),
+  bad: fc.oneof({ weight: 4, arbitrary: fc.constant(-1) }, { weight: 1, arbitrary: fc.nat() }),
+  separator: fc.constantFrom('T', 'T', 'T', 't', ' '),
+  precision: fc.constantFrom('minutes', 'seconds', 'seconds', 'millis', 'nanos'),
+});
+
+/** `ms` (plus the shift) as date-time text in one of the zones, or with a zone no format allows. */
+export function spellDate(ms: number, s: DateSpelling): string {
+  const [zoneText, offset] = s.bad >= 0 ? [BAD_ZONES[s.bad % BAD_ZONES.length], 0] : ZONES[s.zone % ZONES.length];
+  const local = new Date(ms + (s.shift + offset) * 60_000).toISOString();
+  const time = { minutes: local.slice(11, 16), seconds: local.slice(11, 19), millis: local.slice(11, 23), nanos: `${local.slice(11, 23)}456789` }[s.precision];
+  return `${local.slice(0, 10)}${s.separator}${time}${zoneText}`;
+}
+
+/** The fields that hold a date (a null among them gets one too). */
+const DATE_KEYS = new Set(['scheduledFor', 'until', 'pausedUntil', 'startsAt', 'endsAt']);
+const LOOKS_DATED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
 type PathStep = string | number;
 
 /** Every node of a JSON value, by path (the root included). */
@@ -279,6 +323,7 @@ function setAt(value: unknown, path: PathStep[], replacement: unknown, remove = 
 
 type Mutation =
   | { op: 'replace'; pick: number; value: unknown }
+  | { op: 'date'; pick: number; spelling: DateSpelling }
   | { op: 'remove'; pick: number }
   | { op: 'unknownKey'; pick: number; key: string; value: unknown }
   | { op: 'oversize'; pick: number; copies: number };
@@ -288,7 +333,15 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('remove' as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('unknownKey' as const), pick: fc.nat(), key: fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'id', 'venueId')), value: weirdValue }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('oversize' as const), pick: fc.nat(), copies: fc.constantFrom(2, 201, 1001, 5001) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('date' as const), pick: fc.nat(), spelling: dateSpelling }) },
 );
+
+/** A date node's instant: its own when it has one (a wall-clock time read as UTC), else an hour ahead. */
+function instantAt(node: unknown): number {
+  if (typeof node !== 'string' || !LOOKS_DATED.test(node)) return Date.now() + 3_600_000;
+  const ms = Date.parse(/(Z|[+-]\d{2}:\d{2})$/i.test(node) ? node : `${node}Z`);
+  return Number.isFinite(ms) ? ms : Date.now() + 3_600_000;
+}
 
 function mutate(sample: unknown, m: Mutation): unknown {
   const paths = nodePaths(sample);
@@ -297,6 +350,12 @@ function mutate(sample: unknown, m: Mutation): unknown {
   switch (m.op) {
     case 'replace':
       return setAt(sample, path, m.value);
+    case 'date': {
+      const dated = paths.filter((p) => DATE_KEYS.has(String(p[p.length - 1])) || (typeof getAt(sample, p) === 'string' && LOOKS_DATED.test(getAt(sample, p) as string)));
+      if (dated.length === 0) return sample;
+      const at = dated[m.pick % dated.length];
+      return setAt(sample, at, spellDate(instantAt(getAt(sample, at)), m.spelling));
+    }
     case 'remove':
       return path.length === 0 ? undefined : setAt(sample, path, undefined, true);
     case 'unknownKey':
@@ -350,8 +409,15 @@ const QUERY_VALUES = [
   'abc', '', 'true', 'false', 'null', '%FF', '%00', '2026-01-01T00:00:00Z', '0000-01-01T00:00:00Z', 'draft', 'published', 'new', 'uk', 'en', 'x'.repeat(300),
 ];
 
+const queryValue = fc.oneof(
+  fc.constantFrom(...QUERY_VALUES),
+  fc.string({ maxLength: 10 }),
+  // Around now: a cursor in any zone, respelled.
+  dateSpelling.map((s) => spellDate(Date.now(), s)),
+);
+
 const queryString: fc.Arbitrary<string> = fc
-  .array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ maxLength: 6 })), fc.oneof(fc.constantFrom(...QUERY_VALUES), fc.string({ maxLength: 10 }))), { maxLength: 4 })
+  .array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ maxLength: 6 })), queryValue), { maxLength: 4 })
   .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`).join('&')}`));
 
 const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/json; charset=latin1', 'APPLICATION/JSON', ''];

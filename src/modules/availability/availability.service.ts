@@ -2,6 +2,7 @@ import { EpochMemo } from '../../db/epoch-memo.js';
 import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { AVAILABILITY_MAX_AHEAD_MS } from '../../limits.js';
+import { instantOf } from '../../shared/timestamps.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import { findItemKeysByRefs } from '../menu/item-refs.js';
@@ -142,7 +143,7 @@ export class AvailabilityService {
             if (active) changed[kind].push({ ref, id, available: true, until: null });
             continue;
           }
-          const until = entry.until ? new Date(Date.parse(entry.until)).toISOString() : null;
+          const until = entry.until ? instantOf(entry.until).toISOString() : null;
           if (active && (mark.until?.toISOString() ?? null) === until) continue;
           sets.push({ id, until });
           changed[kind].push({ ref, id, available: false, until });

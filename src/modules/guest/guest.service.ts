@@ -26,6 +26,7 @@ import type { OrderingView } from '../availability/availability.schemas.js';
 import { scheduledCategories, type ScheduledCategory } from '../availability/item-availability.js';
 import { sharedHours } from '../availability/opening-hours.js';
 import { orderingAt, scheduledForProblems } from '../availability/ordering.js';
+import { instantOf } from '../../shared/timestamps.js';
 import type { AppError } from '../../errors.js';
 
 function venueInfo(v: GuestVenueRow, urls: MediaUrls): GuestVenueInfo {
@@ -313,7 +314,7 @@ export class GuestService {
       paymentMethod: input.paymentMethod,
       comment: input.comment ?? null,
       changeFromAmount: input.changeFromAmount ?? null,
-      scheduledFor: input.scheduledFor ?? null,
+      scheduledFor: input.scheduledFor === undefined ? null : instantOf(input.scheduledFor),
       tableId: table.id,
       tableName: table.name,
       currency: venue.currency,

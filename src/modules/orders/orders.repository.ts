@@ -93,7 +93,8 @@ export interface NewOrder {
   paymentMethod: string;
   comment: string | null;
   changeFromAmount: number | null;
-  scheduledFor: string | null;
+  /** The parsed instant, never the guest's text (shared/timestamps.ts). */
+  scheduledFor: Date | null;
   tableId: string | null;
   /** The table's name at order time (a later rename leaves the order as it was). */
   tableName: string | null;

@@ -17,7 +17,7 @@ const ZONED_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[
 
 /** Date.parse rolls impossible fields over (02-30 -> 03-02, 24:00 -> next day); refuse them instead. */
 function fieldsInRange(value: string): boolean {
-  const [, y, m, d, h] = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})/.exec(value)!.map(Number);
+  const [, y, m, d, h] = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})/i.exec(value)!.map(Number);
   return m >= 1 && m <= 12 && d >= 1 && d === new Date(Date.UTC(y, m - 1, d)).getUTCDate() && h <= 23;
 }
 

@@ -7,6 +7,7 @@ import { findSettings, saveSettings, type SettingsRow } from './settings.reposit
 import { PAUSE_MAX_AHEAD_MS } from '../../limits.js';
 import { openingHoursProblems } from '../availability/opening-hours.js';
 import { AA_CONTRAST, contrastRatio } from '../../shared/contrast.js';
+import { instantOf } from '../../shared/timestamps.js';
 import {
   DEFAULT_ORDER_CONFIG,
   ORDER_CONFIG_ANY_PLAN,
@@ -45,7 +46,7 @@ function mergeOrderConfig(current: OrderConfigValue, patch: SettingsPatchInput['
   return {
     ...current,
     ...plain,
-    ...(pausedUntil !== undefined ? { pausedUntil: pausedUntil === null ? null : new Date(Date.parse(pausedUntil)).toISOString() } : {}),
+    ...(pausedUntil !== undefined ? { pausedUntil: pausedUntil === null ? null : instantOf(pausedUntil).toISOString() } : {}),
     scheduledOrders: { ...current.scheduledOrders, ...(scheduledOrders ?? {}) },
   };
 }
