@@ -282,6 +282,8 @@ export const errors = {
       code: 'STALE_RESOURCE',
       message: 'The resource has changed since it was read (If-Match does not match); re-read and retry',
     }),
+  /** The client closed the connection while its body was arriving: nobody reads this answer (error-handler.ts). */
+  bodyCut: () => new AppError({ statusCode: 400, message: 'The request body did not arrive in full' }),
   payloadTooLarge: (limitBytes: number) =>
     new AppError({
       statusCode: 413,

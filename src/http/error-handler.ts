@@ -65,6 +65,15 @@ export function envelope(err: AppError, request: { id: string; url: string }) {
 
 const internalError = () => new AppError({ statusCode: 500, message: 'Internal server error' });
 
+/**
+ * The client closed the connection while its body was arriving (an upload cut short): Node's
+ * 'aborted' error on the request stream, which carries ECONNRESET and would otherwise read as a
+ * database connection lost.
+ */
+function cutByClient(error: unknown, request: FastifyRequest): boolean {
+  return sqlState(error) === 'ECONNRESET' && request.raw.destroyed;
+}
+
 function send(reply: FastifyReply, request: FastifyRequest, err: AppError) {
   if (err.headers) reply.headers(err.headers);
   // Set here too for the errors raised before any route's gate (router, body parser on an unknown path).
@@ -90,6 +99,11 @@ export function registerErrorHandling(app: FastifyInstance, notFound: NotFoundGa
         if (limited instanceof AppError) return send(reply, request, limited);
         throw limited;
       }
+    }
+    if (cutByClient(error, request)) {
+      // Nothing failed here and nobody is left to answer: one line at info, without a stack.
+      request.log.info({ route: request.routePattern, code: 'ECONNRESET' }, 'the client closed the connection before its request body arrived');
+      return send(reply, request, errors.bodyCut());
     }
     const known = error instanceof AppError ? error : fromFastifyError(error as FastifyError, request);
     if (known) {
