@@ -131,7 +131,7 @@ async function streamsOpen(url: string): Promise<number> {
   return Number(value);
 }
 
-async function untilStreams(url: string, count: number): Promise<void> {
+export async function untilStreams(url: string, count: number): Promise<void> {
   const started = performance.now();
   while ((await streamsOpen(url)) !== count) {
     if (performance.now() - started > 10_000) throw new Error(`the server did not reach ${count} open streams`);

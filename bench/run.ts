@@ -6,6 +6,7 @@
 // `npm run bench -- --availability`: only the guest menu with sold-out marks and opening hours (bench/availability.ts).
 // `npm run bench -- --publications`: only the diff and restore of a 2,000-product menu (bench/publications.ts).
 // `npm run bench -- --boards`: only guest orders with 50 console boards open (bench/boards.ts).
+// `npm run bench -- --guest-streams`: only guest orders with 500 guest status pages open (bench/guest-streams.ts).
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -22,6 +23,7 @@ import {
 } from './harness.js';
 import { availabilityBench, availabilityBenchAlone } from './availability.js';
 import { boardsBench, boardsBenchAlone } from './boards.js';
+import { guestStreamsBench, guestStreamsBenchAlone } from './guest-streams.js';
 import { makeBenchImage } from './images.js';
 import { publicationsBench, publicationsBenchAlone } from './publications.js';
 import { guestOrderVenue, placeOrders, rawOrderWrites, ORDER_GUESTS } from './orders.js';
@@ -260,6 +262,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('--availability')) return availabilityBenchAlone();
   if (process.argv.includes('--publications')) return publicationsBenchAlone();
   if (process.argv.includes('--boards')) return boardsBenchAlone();
+  if (process.argv.includes('--guest-streams')) return guestStreamsBenchAlone();
   log(`carta bench: engine ${engine}${quick ? ' (quick)' : ''}, node ${process.version}, ${PIN ? `HTTP loads pinned: servers on core ${SERVER_CPU}, autocannon on core ${LOAD_CPU}` : 'unpinned (no taskset or one core)'}`);
   const e = await prepareEngine();
   const startedAt = new Date().toISOString();
@@ -439,6 +442,8 @@ async function main(): Promise<void> {
     await webhookBench(url);
     // 50 console boards on one venue while guests order (issue 40), on a venue of its own.
     await boardsBench(url);
+    // 500 guest status pages on one venue while guests order there, on a venue of its own.
+    await guestStreamsBench(url);
 
     // Orders: seed 100,000 orders, then poll the 10,000-order venue.
     const orderVenues: { id: string; key: string }[] = [];
