@@ -223,8 +223,14 @@ export function cartaEnv(e: EngineEnv, env: Record<string, string> = {}): Record
   };
 }
 
-/** Where a start's time went, as the server logs it ('carta is serving', src/server/serve.ts). */
-export type StartMs = Record<'load' | 'open' | 'migrate' | 'listen', number>;
+/**
+ * Where a start's time went, as the server logs it ('carta is serving', src/server/serve.ts): each
+ * mark in ms since the process began (the app is built while the database opens and migrates).
+ */
+export type StartMs = Record<'loaded' | 'built' | 'migrated' | 'listening', number>;
+
+/** A start's own account, for the report's lines. */
+export const startAccount = (s: StartMs) => `code loaded at ${s.loaded} ms, app built at ${s.built}, database opened and migrated at ${s.migrated}, listening at ${s.listening}`;
 
 /**
  * Starts a server and waits for /ready. With `startLine`, the server logs at info and its
