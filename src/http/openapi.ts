@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { surfaceOf } from './plugins/request-gate.js';
-import { caseName, errorCasesOf, withErrorResponses, type ErrorCase, type ErrorCases, type ErrorStatus } from './schemas/common.js';
+import { caseName, DECIMALS_KEYWORD, errorCasesOf, withErrorResponses, type ErrorCase, type ErrorCases, type ErrorStatus } from './schemas/common.js';
 
 export interface OpenApiOptions {
   version: string;
@@ -101,9 +101,21 @@ export async function registerOpenApi(app: FastifyInstance, { version, serverUrl
         },
       },
     },
+    // A validator keyword of ours is not a JSON Schema keyword: strict validators refuse a schema
+    // with one (Ajv by default), so the document says it in the field's description instead.
+    transformObject: (document) => withoutKeyword('openapiObject' in document ? document.openapiObject : document.swaggerObject, DECIMALS_KEYWORD) as Record<string, never>,
     // Shared schemas keep their $id as their component name (ErrorResponse, ...).
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
+}
+
+/** `value` copied without `keyword` in any object (a property of that name under `properties` stays). */
+function withoutKeyword(value: unknown, keyword: string, inProperties = false): unknown {
+  if (Array.isArray(value)) return value.map((v) => withoutKeyword(v, keyword));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).flatMap(([k, v]) => (k === keyword && !inProperties ? [] : [[k, withoutKeyword(v, keyword, k === 'properties' && !inProperties)]])),
+  );
 }
 
 /** GET /v1/openapi.json (spec 4 and 9), which lists itself like any other operation. */

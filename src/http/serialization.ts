@@ -11,9 +11,7 @@ const buildDefault = SerializerSelector();
  * lengthens a restart (docs/performance.md).
  */
 export const lazySerializers: BuildSerializer = (externalSchemas, options) => {
-  // A nullable shape is chosen by validating the value: multipleOf 0.1 (nutrition grams) needs the
-  // same precision as the request validator's (validation.ts), or 0.3 fails and the answer is a 500.
-  const build = buildDefault(externalSchemas, { ...options, ajv: { ...(options as { ajv?: object } | undefined)?.ajv, multipleOfPrecision: 9 } });
+  const build = buildDefault(externalSchemas, options);
   return (route) => {
     let serialize: ((data: unknown) => string) | undefined;
     return (data: unknown) => (serialize ??= build(route) as (data: unknown) => string)(data);

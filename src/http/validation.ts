@@ -1,10 +1,11 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type SchemaValidateFunction, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { compileExplainer, explain, type Explainer, UNLISTED } from './bounded-errors.js';
 import { isCleanBody, unmatchableParams, unstorableText } from './text-safety.js';
 import { inTimestampRange } from '../shared/timestamps.js';
+import { DECIMALS_KEYWORD } from './schemas/common.js';
 
 type AddFormats = (ajv: Ajv) => Ajv;
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped once or twice.
@@ -26,10 +27,9 @@ function makeAjv(httpPart: Part, mode: Mode): Ajv {
     removeAdditional: false,
     coerceTypes: httpPart === 'body' ? false : 'array',
     useDefaults: httpPart !== 'body',
-    // multipleOf 0.1 (grams with one decimal) holds for 12.3 despite binary fractions.
-    multipleOfPrecision: 9,
   });
   addFormats(ajv);
+  ajv.addKeyword(DECIMALS_KEYWORD_DEFINITION);
   // A timestamp must also be one PostgreSQL stores and gives back as it was sent: years 1 to 9999
   // in UTC (year 0, or year 1 at +14:00, is BC there and a 500 on the way back).
   const dateTime = ajv.formats['date-time'] as { validate: (s: string) => boolean; compare?: (a: string, b: string) => number };
@@ -40,6 +40,22 @@ function makeAjv(httpPart: Part, mode: Mode): Ajv {
   });
   return ajv;
 }
+
+/**
+ * DECIMALS_KEYWORD (`x-decimals: n`): a number written with at most n decimals. Not `multipleOf:
+ * 0.1`, which most validators (Prism, Ajv by default, generated clients) check by dividing in
+ * binary floating point, so 0.3, 1.2 or 2.9 fail there. Counted on the number's shortest text
+ * (what JSON.stringify writes): exact for every value a client can send. The published document
+ * leaves the keyword out and says "at most one decimal" in words (openapi.ts).
+ */
+const withinDecimals: SchemaValidateFunction = (decimals: number, value: number) => {
+  const text = String(value);
+  const point = text.indexOf('.');
+  if (Number.isInteger(value) || (!text.includes('e') && point >= 0 && text.length - point - 1 <= decimals)) return true;
+  withinDecimals.errors = [{ keyword: DECIMALS_KEYWORD, params: { decimals } }];
+  return false;
+};
+const DECIMALS_KEYWORD_DEFINITION = { keyword: DECIMALS_KEYWORD, type: 'number' as const, schemaType: 'number' as const, errors: true, validate: withinDecimals };
 
 // Built on first use, like the validators: a start pays for neither until a request needs it.
 const ajvs: Partial<Record<`${Part}-${Mode}`, Ajv>> = {};
@@ -227,7 +243,9 @@ function ruleText(e: ErrorObject): string {
     case 'uniqueItems':
       return 'must not list a value twice';
     case 'multipleOf':
-      return p.multipleOf === 0.1 ? 'must have at most one decimal' : `must be a multiple of ${p.multipleOf}`;
+      return `must be a multiple of ${p.multipleOf}`;
+    case DECIMALS_KEYWORD:
+      return p.decimals === 1 ? 'must have at most one decimal' : `must have at most ${String(p.decimals)} decimals`;
     default:
       return e.message ?? 'is invalid';
   }

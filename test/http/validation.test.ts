@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Type } from 'typebox';
-import { Nullable, StringEnum } from '../../src/http/schemas/common.js';
+import { DECIMALS_KEYWORD, Nullable, StringEnum } from '../../src/http/schemas/common.js';
 import { noteParsedBody } from '../../src/http/text-safety.js';
 import type { ErrorObject } from 'ajv';
 import { assertValid, fieldPath, formatValidationErrors, validatorCompiler, validatorFactory, ValidatorWarmUp } from '../../src/http/validation.js';
@@ -263,6 +263,21 @@ describe('bounded validation (issue 33)', () => {
 
   it('still reports a nested range rule under an anyOf', () => {
     assert.deepEqual(check(Body, { products: [{ externalId: 'a', salePriceMinor: -1 }] }), ['products[0].salePriceMinor must be >= 0']);
+  });
+});
+
+describe('at most n decimals (x-decimals, instead of a multipleOf 0.1 that binary floating point breaks)', () => {
+  const Grams = Type.Object({ fat: Type.Number({ minimum: 0, maximum: 1000, [DECIMALS_KEYWORD]: 1 }) });
+
+  it('takes every one-decimal value, those that are not multiples of 0.1 in binary included', () => {
+    for (const fat of [0, 0.1, 0.3, 0.7, 1.2, 2.9, 8.2, 12.3, 999.9, 1000, ...Array.from({ length: 100 }, (_, i) => i / 10)]) {
+      assert.deepEqual(check(Grams, { fat }), [], String(fat));
+    }
+  });
+
+  it('refuses more decimals as a 400 naming the field, however the number is written', () => {
+    for (const fat of [0.05, 12.34, 0.1 + 0.2, 1e-7, 999.99]) assert.deepEqual(check(Grams, { fat }), ['fat must have at most one decimal'], String(fat));
+    assert.deepEqual(check(Type.Object({ x: Type.Number({ [DECIMALS_KEYWORD]: 2 }) }), { x: 1.234 }), ['x must have at most 2 decimals']);
   });
 });
 

@@ -44,8 +44,8 @@ const FOOD_READ = {
 };
 const UNSET = { allergens: [], mayContain: [], dietaryLabels: [], spiceLevel: null, calories: null, nutrition: null };
 
-// multipleOf 0.1 on the read shape: 0.3 / 0.1 is 2.9999999999999996 in floating point, so a
-// third of the one-decimal values (0.3, 0.6, 0.7, 1.2, 2.3, ...) fail a check without a precision.
+// 0.3 / 0.1 is 2.9999999999999996 in floating point, so a `multipleOf 0.1` check without a
+// precision fails a third of the one-decimal values (0.3, 0.6, 0.7, 1.2, 2.3, ...): none may fail here.
 const ODD_DECIMALS = { fat: 0.3, saturatedFat: 0.6, carbohydrate: 0.7, sugars: 1.2, fibre: 2.3, protein: 8.2, salt: 0.7 };
 
 const food = (p: any) => ({

@@ -1934,19 +1934,19 @@ export interface operations {
                         /** @description kcal per portion; null clears */
                         calories?: number | null;
                         nutrition?: {
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             fat?: number;
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             saturatedFat?: number;
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             carbohydrate?: number;
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             sugars?: number;
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             fibre?: number;
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             protein?: number;
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             salt?: number;
                         } | null;
                         categoryExternalId?: string | null;
@@ -2314,19 +2314,19 @@ export interface operations {
                             spiceLevel?: number | null;
                             calories?: number | null;
                             nutrition?: {
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 fat?: number;
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 saturatedFat?: number;
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 carbohydrate?: number;
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 sugars?: number;
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 fibre?: number;
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 protein?: number;
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 salt?: number;
                             } | null;
                             /**
@@ -2814,19 +2814,19 @@ export interface operations {
                         spiceLevel?: number | null;
                         calories?: number | null;
                         nutrition?: {
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             fat?: number;
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             saturatedFat?: number;
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             carbohydrate?: number;
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             sugars?: number;
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             fibre?: number;
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             protein?: number;
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             salt?: number;
                         } | null;
                         /**
@@ -3135,19 +3135,19 @@ export interface operations {
                     /** @description kcal per portion; null clears */
                     calories?: number | null;
                     nutrition?: {
-                        /** @description Grams per portion, at most one decimal */
+                        /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                         fat?: number;
-                        /** @description Grams per portion, at most one decimal */
+                        /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                         saturatedFat?: number;
-                        /** @description Grams per portion, at most one decimal */
+                        /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                         carbohydrate?: number;
-                        /** @description Grams per portion, at most one decimal */
+                        /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                         sugars?: number;
-                        /** @description Grams per portion, at most one decimal */
+                        /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                         fibre?: number;
-                        /** @description Grams per portion, at most one decimal */
+                        /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                         protein?: number;
-                        /** @description Grams per portion, at most one decimal */
+                        /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                         salt?: number;
                     } | null;
                     categoryRef?: string | null;
@@ -3247,19 +3247,19 @@ export interface operations {
                         spiceLevel?: number | null;
                         calories?: number | null;
                         nutrition?: {
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             fat?: number;
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             saturatedFat?: number;
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             carbohydrate?: number;
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             sugars?: number;
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             fibre?: number;
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             protein?: number;
-                            /** @description Grams per portion, at most one decimal */
+                            /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                             salt?: number;
                         } | null;
                         /**
@@ -3685,19 +3685,19 @@ export interface operations {
                             spiceLevel?: number | null;
                             calories?: number | null;
                             nutrition?: {
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 fat?: number;
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 saturatedFat?: number;
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 carbohydrate?: number;
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 sugars?: number;
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 fibre?: number;
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 protein?: number;
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 salt?: number;
                             } | null;
                             /**
@@ -12052,19 +12052,19 @@ export interface operations {
                             spiceLevel: number | null;
                             calories: number | null;
                             nutrition: {
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 fat?: number;
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 saturatedFat?: number;
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 carbohydrate?: number;
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 sugars?: number;
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 fibre?: number;
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 protein?: number;
-                                /** @description Grams per portion, at most one decimal */
+                                /** @description Grams per portion, at most one decimal (12.5, not 12.25) */
                                 salt?: number;
                             } | null;
                             /** @description Live availability: sold-out marks and category schedules, read against the clock, without a publish */

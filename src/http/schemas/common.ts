@@ -131,6 +131,12 @@ export function ListEnvelope<T extends TSchema>(item: T) {
   });
 }
 
+/**
+ * `{ [DECIMALS_KEYWORD]: n }` on a number: at most n decimals. Our validators check it
+ * (validation.ts); the published document leaves it out (openapi.ts), saying it in the description.
+ */
+export const DECIMALS_KEYWORD = 'x-decimals';
+
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC, millisecond precision' });
 /** `schema` or null; a description given here sits on the union, where generated client types show it. */
 export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) => Type.Union([schema, Type.Null()], options);

@@ -1,5 +1,5 @@
 import { Type, type Static, type TOptional } from 'typebox';
-import { Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
+import { DECIMALS_KEYWORD, Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
 import { CLEANUP_ARRAY_CAP, SYNC_ARRAY_CAPS, SYNC_NESTED_CAPS } from '../../limits.js';
 import { Availability } from '../availability/availability.schemas.js';
 import { MediaImage } from '../media/media.schemas.js';
@@ -48,7 +48,9 @@ const Codes = (what: string, codes: readonly string[]) =>
   });
 const AllergenCodes = Codes('Allergens', ALLERGEN_CODES);
 
-const Grams = Type.Number({ minimum: 0, maximum: 1000, multipleOf: 0.1, description: 'Grams per portion, at most one decimal' });
+// One decimal as `x-decimals` (validation.ts), not `multipleOf: 0.1`, which validators that divide in
+// binary floating point refuse for 0.3, 1.2 or 2.9; the published document says it in words.
+const Grams = Type.Number({ minimum: 0, maximum: 1000, [DECIMALS_KEYWORD]: 1, description: 'Grams per portion, at most one decimal (12.5, not 12.25)' });
 /** Per portion; the keys sent are the keys read back. */
 export const Nutrition = Type.Object(Object.fromEntries(NUTRIENTS.map((n) => [n, Type.Optional(Grams)])) as Record<(typeof NUTRIENTS)[number], TOptional<typeof Grams>>, {
   additionalProperties: false,
