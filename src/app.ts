@@ -9,7 +9,7 @@ import { documentRoute, OPENAPI_ROUTE_SCHEMA, openApiDocument, registerOpenApi }
 import { LoadShedder } from './http/load-shedding.js';
 import { bodyDeadlines } from './http/plugins/body-deadline.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
-import { requestGate, surfaceOf } from './http/plugins/request-gate.js';
+import { hstsHeader, requestGate, surfaceOf } from './http/plugins/request-gate.js';
 import { idempotency } from './http/plugins/idempotency.js';
 import { genReqId } from './http/plugins/request-id.js';
 import { RateLimiter } from './http/rate-limit/limiter.js';
@@ -80,6 +80,7 @@ const CONSOLE_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 /** Plugins, then modules, registered explicitly. Never listens: main.ts and the tests do. */
 export async function buildApp({ config, db, logStream, resolve, clock, webhookDispatch, orderStreams, boardFeeds }: AppDeps): Promise<BuiltApp> {
   const accessLog = new AccessLogController();
+  const hsts = hstsHeader(config.publicBaseUrl);
   const warmUp = new ValidatorWarmUp();
   // The root logger is ours, not Fastify's: given a logger, Fastify adds 'finish' and 'error'
   // listeners to every response to report its completion, which the access log's one listener
@@ -107,7 +108,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
     trustProxy: config.trustProxy as boolean | string[],
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // Every error, whoever raises it (router, HTTP parser), in the spec's envelope.
-    frameworkErrors: frameworkErrors(bindLog),
+    frameworkErrors: frameworkErrors(bindLog, hsts),
     clientErrorHandler,
     // A request read while closing is served like any other (the shutdown waits for it, then the
     // connection closes); Fastify's own 503 for it would also be outside the envelope.
@@ -134,22 +135,21 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
 
   // RATE_LIMITS=off turns every limiter off (local runs and functional tests only).
   // The Redis client is loaded only when REDIS_URL is set.
-  const limiter = config.rateLimits
-    ? new RateLimiter(
-        config.redisUrl
-          ? new (await import('./http/rate-limit/redis-store.js')).RedisRateStore({
-              url: config.redisUrl,
-              prefix: config.redisKeyPrefix,
-              timeoutMs: config.redisTimeoutMs,
-              logger: app.log,
-            })
-          : new MemoryRateStore(),
-      )
+  const rateStore = config.rateLimits
+    ? config.redisUrl
+      ? new (await import('./http/rate-limit/redis-store.js')).RedisRateStore({
+          url: config.redisUrl,
+          prefix: config.redisKeyPrefix,
+          timeoutMs: config.redisTimeoutMs,
+          logger: app.log,
+        })
+      : new MemoryRateStore()
     : null;
+  const limiter = rateStore ? new RateLimiter(rateStore) : null;
   if (limiter) app.addHook('onClose', async () => limiter.close());
 
   const routes: RouteEntry[] = [];
-  const services = createServices({ config, db, routes: () => routes, resolve, outboundLog: root ?? undefined, clock, metrics: config.metrics, webhookDispatch, orderStreams, boardFeeds }, await openBlobStore(config));
+  const services = createServices({ config, db, routes: () => routes, resolve, outboundLog: root ?? undefined, clock, metrics: config.metrics, webhookDispatch, orderStreams, boardFeeds, signInStore: rateStore ?? undefined }, await openBlobStore(config));
   const { metrics } = services;
   accessLog.metrics = metrics;
   metrics?.countStreams(() => services.orderStreams.count() + services.boardFeeds.count() + services.guestOrderStreams.count());
@@ -204,8 +204,9 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
     adminToken: config.adminToken,
     bindLog,
     catchUp: config.readConsistency === 'strict' && db.catchUp ? db.catchUp : undefined,
+    hsts,
   });
-  registerErrorHandling(app, gate.notFound);
+  registerErrorHandling(app, gate.notFound, hsts);
   const withIdempotencyKey = idempotency(services.idempotency);
   const withBodyDeadline = bodyDeadlines({ bodyMs: config.bodyTimeoutMs, uploadMs: config.uploadTimeoutMs });
   app.addHook('onRoute', (route) => {

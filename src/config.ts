@@ -5,6 +5,16 @@ import { MB, SYNC_WINDOW_MS } from './limits.js';
 import { isLoopback } from './outbound/address-policy.js';
 import type { AllowedEndpoint } from './outbound/guarded-connector.js';
 
+/** scrypt's cost parameters (N a power of two). */
+export interface ScryptCost {
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+}
+
+/** OWASP's scrypt baseline (Password Storage Cheat Sheet): N=2^17, r=8, p=1, 128 MiB per hash. */
+export const SCRYPT_COST: ScryptCost = Object.freeze({ N: 2 ** 17, r: 8, p: 1 });
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 /** An S3-compatible bucket for image bytes (MEDIA_S3_*). */
@@ -83,6 +93,13 @@ export interface Config {
   readonly mediaFetchTimeoutMs: number;
   /** Tests only: loopback endpoints the outbound guard lets through (refused in production). */
   readonly ssrfTestAllow: readonly AllowedEndpoint[];
+  /** Console sign-in hashes (128 MiB each at the production cost) running at once; more wait for none (503). */
+  readonly signInHashes: number;
+  /**
+   * The scrypt cost new staff passwords are hashed at: OWASP's baseline. No environment variable
+   * sets it; tests lower it through the config they pass in, to keep the suite quick.
+   */
+  readonly scryptCost: ScryptCost;
 }
 
 /** Every environment variable the service reads, with its default, for the README table. */
@@ -130,6 +147,7 @@ export const ENVIRONMENT = {
   MEDIA_QUEUE: { default: '2', doc: 'Image uploads that may wait for a slot; beyond them 503 MEDIA_BUSY' },
   MEDIA_CACHE_MB: { default: '64', doc: 'Memory for hot images served by GET /media (0 turns the cache off)' },
   MEDIA_FETCH_TIMEOUT_MS: { default: '15000', doc: 'Total time to download a remote image source, redirects included' },
+  SIGN_IN_HASHES: { default: '3', doc: 'Console sign-in password hashes at once (128 MiB of memory each); one more gets 503 with Retry-After' },
   CARTA_URL: { default: 'http://127.0.0.1:3000', doc: 'Integrator commands (`carta push`, `pull`, `orders tail`): the Carta server they talk to' },
   CARTA_API_KEY: { default: '(unset)', doc: 'Integrator commands: the API key they use (the venue it belongs to is the one pushed to)' },
   NODE_ENV: { default: '(unset)', doc: '`production` refuses test-only settings (SSRF_TEST_ALLOW)' },
@@ -268,6 +286,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mediaCacheBytes: int(env, 'MEDIA_CACHE_MB', 64, 0, 65_536) * MB,
     mediaFetchTimeoutMs: int(env, 'MEDIA_FETCH_TIMEOUT_MS', 15_000, 100, 600_000),
     ssrfTestAllow: ssrfTestAllow(env),
+    signInHashes: int(env, 'SIGN_IN_HASHES', 3, 1, 64),
+    scryptCost: SCRYPT_COST,
     ...overrides,
   };
   return Object.freeze(config);

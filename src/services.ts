@@ -33,6 +33,11 @@ import { TranslationsService } from './modules/translations/translations.service
 import { ApiKeysService } from './modules/venues/api-keys.service.js';
 import { VenuesService } from './modules/venues/venues.service.js';
 import { ConsoleAuthService } from './modules/staff/sessions.service.js';
+import { PasswordHasher } from './modules/staff/passwords.js';
+import { consoleCookieNames } from './modules/console/csrf.js';
+import { SignInBudget } from './http/rate-limit/sign-in-budget.js';
+import { MemoryRateStore } from './http/rate-limit/memory-store.js';
+import type { RateStore } from './http/rate-limit/store.js';
 import { StaffService } from './modules/staff/staff.service.js';
 import { BoardFeeds, type BoardFeedOptions } from './modules/console/board-feed.js';
 import { BoardService } from './modules/console/board.service.js';
@@ -62,6 +67,11 @@ export interface ServiceDeps {
   orderStreams?: OrderStreamOptions;
   /** Tests: the console boards' heartbeats and caps. */
   boardFeeds?: BoardFeedOptions;
+  /**
+   * Where console sign-in counts its failures: the rate limiter's store (Redis when set); one of
+   * its own in memory when rate limits are off, since the sign-in limits never are.
+   */
+  signInStore?: RateStore;
 }
 
 /** Where image bytes live, chosen once from config (the S3 SDK is loaded only when used). */
@@ -72,7 +82,7 @@ export async function openBlobStore(config: Config): Promise<BlobStore> {
 }
 
 /** Every service, wired once; the HTTP app and the CLI both use this. */
-export function createServices({ config, db, routes = () => [], resolve, outboundLog, clock = Date.now, metrics = false, webhookDispatch, orderStreams, boardFeeds: boardFeedOptions }: ServiceDeps, blobStore: BlobStore = new DatabaseBlobStore()) {
+export function createServices({ config, db, routes = () => [], resolve, outboundLog, clock = Date.now, metrics = false, webhookDispatch, orderStreams, boardFeeds: boardFeedOptions, signInStore }: ServiceDeps, blobStore: BlobStore = new DatabaseBlobStore()) {
   const menuCache = new MenuCache();
   const urls = new MediaUrls(config.mediaPublicUrl);
   const media = new MediaService({
@@ -131,7 +141,14 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
     webhookSender,
     // Decisions 17: staff accounts (the operator's side) and the console's sign-in and sessions.
     staff,
-    consoleAuth: new ConsoleAuthService(db, venues, clock),
+    consoleAuth: new ConsoleAuthService(
+      db,
+      venues,
+      clock,
+      new PasswordHasher(config.scryptCost),
+      new SignInBudget(signInStore ?? new MemoryRateStore(), clock, config.signInHashes),
+      consoleCookieNames(config.publicBaseUrl).session,
+    ),
     board: new BoardService(db, orders, settings, availability, clock),
     boardFeeds,
     guestOrderStreams: new GuestOrderStreams(db, guest),

@@ -74,11 +74,12 @@ function cutByClient(error: unknown, request: FastifyRequest): boolean {
   return sqlState(error) === 'ECONNRESET' && request.raw.destroyed;
 }
 
-function send(reply: FastifyReply, request: FastifyRequest, err: AppError) {
+function send(reply: FastifyReply, request: FastifyRequest, err: AppError, hsts: string | null) {
   if (err.headers) reply.headers(err.headers);
   // Set here too for the errors raised before any route's gate (router, body parser on an unknown path).
   reply.header('x-request-id', request.id);
   reply.header('x-content-type-options', 'nosniff');
+  if (hsts) reply.header('strict-transport-security', hsts);
   return reply.status(err.statusCode).type('application/json; charset=utf-8').send(envelope(err, request));
 }
 
@@ -90,20 +91,20 @@ export interface NotFoundGate {
 }
 
 /** The error envelope for every failure. */
-export function registerErrorHandling(app: FastifyInstance, notFound: NotFoundGate): void {
+export function registerErrorHandling(app: FastifyInstance, notFound: NotFoundGate, hsts: string | null): void {
   app.setErrorHandler(async (error: FastifyError | AppError | Error, request, reply) => {
     if (notFound.charge && request.is404 && request.ipCharge === undefined) {
       try {
         await notFound.charge(request, reply);
       } catch (limited) {
-        if (limited instanceof AppError) return send(reply, request, limited);
+        if (limited instanceof AppError) return send(reply, request, limited, hsts);
         throw limited;
       }
     }
     if (cutByClient(error, request)) {
       // Nothing failed here and nobody is left to answer: one line at info, without a stack.
       request.log.info({ route: request.routePattern, code: 'ECONNRESET' }, 'the client closed the connection before its request body arrived');
-      return send(reply, request, errors.bodyCut());
+      return send(reply, request, errors.bodyCut(), hsts);
     }
     const known = error instanceof AppError ? error : fromFastifyError(error as FastifyError, request);
     if (known) {
@@ -111,15 +112,15 @@ export function registerErrorHandling(app: FastifyInstance, notFound: NotFoundGa
       // warning with its code, not an error with a stack per refused request.
       if (error instanceof AppError && known.statusCode >= 500) request.log.warn({ code: known.code }, known.message);
       else if (known.statusCode >= 500) request.log.error({ err: error }, known.message);
-      return send(reply, request, known);
+      return send(reply, request, known, hsts);
     }
     // Never show a stack or SQL to the client (spec 7): log it with the request id instead.
     request.log.error({ err: error }, 'unhandled error');
-    return send(reply, request, internalError());
+    return send(reply, request, internalError(), hsts);
   });
 
   app.setNotFoundHandler({ preValidation: notFound.hook }, (request, reply) =>
-    send(reply, request, errors.routeNotFound(request.method, shownPath(request.url))),
+    send(reply, request, errors.routeNotFound(request.method, shownPath(request.url)), hsts),
   );
 }
 
@@ -132,10 +133,10 @@ export const MAX_PARAM_LENGTH = 512;
  * request gate never sees them, so their logger is given here (`bindLog`, none when nothing logs);
  * their access line is the access log's, as for any request.
  */
-export function frameworkErrors(bindLog: BindRequestLog | undefined): NonNullable<FastifyServerOptions['frameworkErrors']> {
+export function frameworkErrors(bindLog: BindRequestLog | undefined, hsts: string | null): NonNullable<FastifyServerOptions['frameworkErrors']> {
   return (error, request, reply) => {
     if (bindLog) bindLog(request, reply);
-    void send(reply, request, fromFastifyError(error, request) ?? internalError());
+    void send(reply, request, fromFastifyError(error, request) ?? internalError(), hsts);
   };
 }
 

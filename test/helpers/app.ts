@@ -15,6 +15,7 @@ import { injectBounded } from './inject-bounded.js';
 import { loopbackResolver } from './net.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789';
+export const TEST_SCRYPT_COST = Object.freeze({ N: 2 ** 14, r: 8, p: 1 });
 
 export interface TestApp {
   app: App;
@@ -35,9 +36,11 @@ export async function startApp(
   const database = await testDatabase(onQuery);
   // Like the rate limits, load shedding is out of reach unless a test sets it: a test file's own
   // work on a busy CI machine would otherwise read as overload (test/http/load-shedding.test.ts sets it).
+  // Staff passwords at a test cost (2^14, about 16 ms): suites set many. test/staff/sign-in-attack.test.ts
+  // runs at the production cost.
   const config = loadConfig(
     { RATE_LIMITS: 'off', LOG_LEVEL: 'silent', ADMIN_TOKEN, DATA_DIR: '/nonexistent', REDIS_URL: process.env.REDIS_URL, OVERLOAD_DELAY_MS: '600000' },
-    overrides,
+    { scryptCost: TEST_SCRYPT_COST, ...overrides },
   );
   const { app, services, warmUp } = await buildApp({
     config,

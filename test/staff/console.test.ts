@@ -88,14 +88,21 @@ describe('the venue console: invites, sign-in and sessions', () => {
     assert.match(String(home.headers['content-security-policy']), /script-src 'self'; style-src 'self'/);
   });
 
-  it('marks the cookie Secure when PUBLIC_BASE_URL is https', async () => {
+  it('uses __Host- cookies (Secure, Path=/) when PUBLIC_BASE_URL is https, and reads no plain-named one there', async () => {
     const secure = await startApp({ publicBaseUrl: 'https://carta.example.com' });
     try {
       const venue = await createVenue(secure.app);
       const page = await new ConsoleClient(secure.app).request('GET', '/console/sign-in');
-      assert.ok(page.cookies.every((c) => c.includes('Secure')));
+      assert.ok(page.cookies.length > 0 && page.cookies.every((c) => c.startsWith('__Host-carta_csrf=') && c.includes('; Secure') && c.includes('Path=/;')), page.cookies.join());
       const { client } = await signedInOn(secure, venue.id);
-      assert.ok(client.jar.has('carta_session'));
+      const session = client.jar.get('__Host-carta_session')!;
+      assert.ok(session);
+      assert.equal((await secure.app.inject({ method: 'GET', url: '/console', headers: { cookie: `__Host-carta_session=${session}` } })).statusCode, 200);
+      // A plain-named cookie (which a sibling subdomain or an http page could set) is no session here.
+      const plain = await secure.app.inject({ method: 'GET', url: '/console', headers: { cookie: `carta_session=${session}` } });
+      assert.equal(plain.statusCode, 303);
+      const api = await secure.app.inject({ method: 'GET', url: '/console/api/board', headers: { cookie: `carta_session=${session}` } });
+      assert.equal(api.statusCode, 401);
     } finally {
       await secure.close();
     }
@@ -106,7 +113,9 @@ describe('the venue console: invites, sign-in and sessions', () => {
     const client = new ConsoleClient(app.app);
     await client.setPassword(m.token, PASSWORD);
     const res = await client.signIn(m.email, PASSWORD);
-    assert.ok(res.cookies.some((c) => c.startsWith('carta_session=') && c.includes('Secure')));
+    const session = res.cookies.find((c) => c.startsWith('__Host-carta_session='));
+    assert.ok(session, res.cookies.join());
+    for (const flag of ['HttpOnly', 'SameSite=Strict', 'Secure', 'Path=/;']) assert.ok(session.includes(flag), `${flag} in ${session}`);
     return { client };
   }
 

@@ -40,6 +40,16 @@ export interface GateDeps {
   catchUp?: () => Promise<void>;
   /** Answers 503 SERVER_BUSY while the server is overloaded (load-shedding.ts). */
   shedder?: LoadShedder;
+  /** The Strict-Transport-Security value of every response, on an https deployment (hstsHeader). */
+  hsts?: string | null;
+}
+
+/**
+ * Browsers that reached an https deployment use only https for it for a year, so no later visit
+ * (a typed address, an old http link) goes out in clear where its cookies could be read or set.
+ */
+export function hstsHeader(publicBaseUrl: string): string | null {
+  return publicBaseUrl.startsWith('https:') ? 'max-age=31536000; includeSubDomains' : null;
 }
 
 /** A path parameter whose name says it is a credential. */
@@ -78,7 +88,7 @@ function runSteps(steps: Step[], from: number, request: FastifyRequest, reply: F
  * request goes on in the same turn, without the promises and microtasks an async hook costs
  * (docs/performance.md, "What every request pays"). A step that throws is Fastify's to catch.
  */
-export function requestGate({ apiKeys, limiter, adminToken, bindLog, catchUp, shedder }: GateDeps) {
+export function requestGate({ apiKeys, limiter, adminToken, bindLog, catchUp, shedder, hsts = null }: GateDeps) {
   const authenticateOperator = adminAuth(adminToken);
 
   function gateFor(surface: Surface | undefined, config: FastifyContextConfig, pattern: string | null) {
@@ -96,6 +106,7 @@ export function requestGate({ apiKeys, limiter, adminToken, bindLog, catchUp, sh
       reply.header('x-request-id', request.id);
       // Every response, errors and 304s included: a browser never guesses another type (docs/security.md).
       reply.header('x-content-type-options', 'nosniff');
+      if (hsts) reply.header('strict-transport-security', hsts);
       if (noStore) reply.header('cache-control', 'no-store');
       const pending = runSteps(steps, 0, request, reply);
       if (pending) pending.then(() => done(), done);

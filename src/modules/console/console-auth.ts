@@ -6,7 +6,7 @@ import type { Actor } from '../audit/audit.service.js';
 import type { ConsoleAuthService, ConsoleSession } from '../staff/sessions.service.js';
 import type { STAFF_ROLES } from '../staff/staff.schemas.js';
 import { PLAN_DEFINITIONS, requireActiveSubscription } from '../venues/plans.js';
-import { readCookies, sameToken, sessionCsrf, SESSION_COOKIE, tokenValue } from './csrf.js';
+import { readCookies, sameToken, sessionCsrf, tokenValue } from './csrf.js';
 
 /** A signed-in call: the session, its token (the board's stream re-checks it) and the actor its changes are made as. */
 export interface ConsoleCall {
@@ -48,9 +48,9 @@ export function consoleActor(session: ConsoleSession, requestId: string): Actor 
  * change without the session's token in X-CSRF-Token; 403 ROLE_REQUIRED below the route's role.
  * An Authorization header means nothing here.
  */
-export function consoleCall(auth: Pick<ConsoleAuthService, 'session'>) {
+export function consoleCall(auth: Pick<ConsoleAuthService, 'session' | 'sessionCookie'>) {
   return async (request: FastifyRequest): Promise<void> => {
-    const token = tokenValue(readCookies(request.headers.cookie).get(SESSION_COOKIE));
+    const token = tokenValue(readCookies(request.headers.cookie).get(auth.sessionCookie));
     const session = token ? await auth.session(token) : null;
     if (!token || !session) throw errors.signedOut();
     requireActiveSubscription(session.subscriptionStatus);

@@ -1,14 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { errors } from '../../errors.js';
+import { AppError, errors } from '../../errors.js';
 import { contentSecurityPolicy, pageHeaders } from '../../http/html.js';
+import { clientKey } from '../../http/rate-limit/limiter.js';
 import { shownPath } from '../../http/request-logger.js';
 import type { App } from '../../http/types.js';
 import type { BoardFeeds } from './board-feed.js';
 import { IMMUTABLE, Representation, sendRepresentation } from '../docs/representation.js';
 import type { ConsoleAuthService, ConsoleSession } from '../staff/sessions.service.js';
 import { LOCK_MS, SESSION_MAX_MS } from '../staff/sessions.service.js';
-import { clearCookie, cookie, CSRF_COOKIE, newCsrfValue, readCookies, sameToken, SESSION_COOKIE, sessionCsrf, tokenValue } from './csrf.js';
+import { clearCookie, consoleCookieNames, cookie, newCsrfValue, readCookies, sameToken, sessionCsrf, tokenValue } from './csrf.js';
 import { isSubscriptionActive } from '../venues/plans.js';
 import { CONSOLE_CSS, CONSOLE_CSS_PATH, homePage, inactivePage, invitePage, messagePage, signInPage } from './console.page.js';
 import { CONSOLE_ASSETS_PATH, loadConsoleAssets } from './console.assets.js';
@@ -34,6 +35,9 @@ const InviteParams = Type.Object({ token: Type.String({ minLength: 1, maxLength:
 const AssetParams = Type.Object({ file: Type.String({ minLength: 1, maxLength: 200 }) });
 
 const SIGN_IN_FAILED = `Email or password is incorrect, or sign-in is locked for ${LOCK_MS / 60_000} minutes after too many attempts.`;
+const SIGN_IN_BUSY = 'Sign-in is busy. Try again in a moment.';
+const signInLimited = (retryAfterSec: number) =>
+  `Too many failed sign-ins from here or for this email. Try again in ${Math.ceil(retryAfterSec / 60)} minute${retryAfterSec > 60 ? 's' : ''}.`;
 const FORM_EXPIRED = 'This form has expired. Reload the page and try again.';
 
 /**
@@ -42,7 +46,7 @@ const FORM_EXPIRED = 'This form has expired. Reload the page and try again.';
  * credential it takes (an API key means nothing here, and /v1 never reads the cookie).
  */
 export function consoleRoutes(services: RouteServices, publicBaseUrl: string) {
-  const secure = publicBaseUrl.startsWith('https:');
+  const cookies = consoleCookieNames(publicBaseUrl);
   const headers = pageHeaders(contentSecurityPolicy());
   const css = new Representation('text/css; charset=utf-8', Buffer.from(CONSOLE_CSS));
 
@@ -51,17 +55,17 @@ export function consoleRoutes(services: RouteServices, publicBaseUrl: string) {
 
   /** The double-submit value of the pre-session forms: the cookie's, or a new one set now. */
   const formCsrf = (request: FastifyRequest, reply: FastifyReply): string => {
-    const existing = tokenValue(readCookies(request.headers.cookie).get(CSRF_COOKIE));
+    const existing = tokenValue(readCookies(request.headers.cookie).get(cookies.csrf));
     if (existing) return existing;
     const value = newCsrfValue();
-    reply.header('set-cookie', cookie(CSRF_COOKIE, value, secure));
+    reply.header('set-cookie', cookie(cookies, cookies.csrf, value));
     return value;
   };
   const formCsrfHolds = (request: FastifyRequest) =>
-    sameToken((request.body as Form)?.csrf, tokenValue(readCookies(request.headers.cookie).get(CSRF_COOKIE)));
+    sameToken((request.body as Form)?.csrf, tokenValue(readCookies(request.headers.cookie).get(cookies.csrf)));
 
   const sessionOf = async (request: FastifyRequest): Promise<{ session: ConsoleSession; token: string } | null> => {
-    const token = tokenValue(readCookies(request.headers.cookie).get(SESSION_COOKIE));
+    const token = tokenValue(readCookies(request.headers.cookie).get(cookies.session));
     if (!token) return null;
     const session = await services.consoleAuth.session(token);
     return session ? { session, token } : null;
@@ -93,10 +97,26 @@ export function consoleRoutes(services: RouteServices, publicBaseUrl: string) {
       app.post('/console/sign-in', { config: page, schema: { hide, body: FormBody } }, async (request, reply) => {
         if (!formCsrfHolds(request)) return html(reply, 403, signInPage(formCsrf(request, reply), FORM_EXPIRED));
         const { email = '', password = '' } = (request.body as Form) ?? {};
-        const token = await services.consoleAuth.signIn(email, password);
-        if (!token) return html(reply, 401, signInPage(formCsrf(request, reply), SIGN_IN_FAILED));
+        const address = clientKey(request.ip);
+        let outcome;
+        try {
+          outcome = await services.consoleAuth.signIn(email, password, address);
+        } catch (err) {
+          // A spent budget or no free hashing slot: refused before any hash, the page says when to retry.
+          if (!(err instanceof AppError) || (err.statusCode !== 429 && err.statusCode !== 503)) throw err;
+          const retryAfter = Number(err.headers?.['retry-after'] ?? 1);
+          request.log.warn({ address, reason: err.statusCode === 503 ? 'busy' : err.message }, 'console sign-in refused');
+          reply.header('retry-after', String(retryAfter));
+          return html(reply, err.statusCode, signInPage(formCsrf(request, reply), err.statusCode === 503 || retryAfter <= 1 ? SIGN_IN_BUSY : signInLimited(retryAfter)));
+        }
+        if (!outcome.ok) {
+          // For operators: who, from where, why; never the password, nor an email no member has.
+          request.log.warn({ address, member: outcome.memberId, reason: outcome.reason }, 'console sign-in failed');
+          if (outcome.lockedUntil) request.log.warn({ address, member: outcome.memberId, until: outcome.lockedUntil.toISOString() }, 'console sign-in locked');
+          return html(reply, 401, signInPage(formCsrf(request, reply), SIGN_IN_FAILED));
+        }
         // The cookie lives no longer than the session may (7 days); idle expiry is the server's.
-        reply.header('set-cookie', [cookie(SESSION_COOKIE, token, secure, SESSION_MAX_MS / 1000), clearCookie(CSRF_COOKIE, secure)]);
+        reply.header('set-cookie', [cookie(cookies, cookies.session, outcome.token, SESSION_MAX_MS / 1000), clearCookie(cookies, cookies.csrf)]);
         return reply.redirect('/console', 303);
       });
 
@@ -109,7 +129,7 @@ export function consoleRoutes(services: RouteServices, publicBaseUrl: string) {
         await services.consoleAuth.signOut(signedIn.session);
         // The session's open boards on this server end now (another server's at their next heartbeat).
         services.boardFeeds.recheck(signedIn.session.venueId);
-        reply.header('set-cookie', clearCookie(SESSION_COOKIE, secure));
+        reply.header('set-cookie', clearCookie(cookies, cookies.session));
         return reply.redirect('/console/sign-in', 303);
       });
 
@@ -126,9 +146,9 @@ export function consoleRoutes(services: RouteServices, publicBaseUrl: string) {
       app.post('/console/invite/:token', { ...invite, schema: { hide, params: InviteParams, body: FormBody } }, async (request, reply) => {
         const { token } = request.params;
         if (!formCsrfHolds(request)) return html(reply, 403, invitePage(token, formCsrf(request, reply), FORM_EXPIRED));
-        const outcome = await services.consoleAuth.acceptInvite(token, (request.body as Form)?.password ?? '');
+        const outcome = await services.consoleAuth.acceptInvite(token, (request.body as Form)?.password ?? '', clientKey(request.ip));
         if (outcome.ok) {
-          reply.header('set-cookie', clearCookie(CSRF_COOKIE, secure));
+          reply.header('set-cookie', clearCookie(cookies, cookies.csrf));
           return html(reply, 200, messagePage('Password set', 'Your password is set. Sign in with your email and the new password.', { href: '/console/sign-in', text: 'Sign in' }));
         }
         if (outcome.reason === 'invalid') return inviteGone(reply);

@@ -6,9 +6,25 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from '../../ids.js';
 
-export const SESSION_COOKIE = 'carta_session';
-export const CSRF_COOKIE = 'carta_csrf';
-const COOKIE_PATH = '/console';
+/**
+ * The console's cookies on a deployment. On https (PUBLIC_BASE_URL) they are `__Host-` cookies:
+ * Secure, no Domain and Path=/, so no sibling subdomain or plain-http page can set or shadow them;
+ * the prefix requires Path=/, so the browser sends them to every path of the origin, and it is the
+ * server that keeps them the console's: only console routes read them (/v1 and the guest pages
+ * never do). On http (local runs) a `__Host-` cookie cannot be set: plain names, Path=/console.
+ */
+export interface ConsoleCookieNames {
+  session: string;
+  csrf: string;
+  secure: boolean;
+  path: string;
+}
+
+export function consoleCookieNames(publicBaseUrl: string): ConsoleCookieNames {
+  const secure = publicBaseUrl.startsWith('https:');
+  const prefix = secure ? '__Host-' : '';
+  return { session: `${prefix}carta_session`, csrf: `${prefix}carta_csrf`, secure, path: secure ? '/' : '/console' };
+}
 
 /** The request's cookies by name (the first of a repeated name wins). */
 export function readCookies(header: string | undefined): Map<string, string> {
@@ -22,20 +38,20 @@ export function readCookies(header: string | undefined): Map<string, string> {
   return out;
 }
 
-/** A console cookie: HttpOnly, SameSite=Strict, scoped to /console, Secure on an https deployment. */
-export function cookie(name: string, value: string, secure: boolean, maxAgeSec?: number): string {
+/** A console cookie: HttpOnly, SameSite=Strict, and as `names` says, Secure and its path. */
+export function cookie(names: ConsoleCookieNames, name: string, value: string, maxAgeSec?: number): string {
   return [
     `${name}=${value}`,
-    `Path=${COOKIE_PATH}`,
+    `Path=${names.path}`,
     'HttpOnly',
     'SameSite=Strict',
-    ...(secure ? ['Secure'] : []),
+    ...(names.secure ? ['Secure'] : []),
     ...(maxAgeSec === undefined ? [] : [`Max-Age=${maxAgeSec}`]),
   ].join('; ');
 }
 
-export function clearCookie(name: string, secure: boolean): string {
-  return cookie(name, '', secure, 0);
+export function clearCookie(names: ConsoleCookieNames, name: string): string {
+  return cookie(names, name, '', 0);
 }
 
 export function newCsrfValue(): string {

@@ -1,48 +1,78 @@
-// Staff passwords (decisions 17): scrypt with a random salt per password, compared in constant
-// time; at least 10 characters and not one of the most commonly used.
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { COMMON_PASSWORDS } from './common-passwords.js';
+// Staff passwords (decisions 17): scrypt with a random salt per password and its parameters stored
+// with the hash, compared in constant time; judged by a strength estimator when set.
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { SCRYPT_COST, type ScryptCost } from '../../config.js';
 
 export const PASSWORD_MIN_LENGTH = 10;
-/** Past this, a password is refused before hashing: scrypt's cost must not be the sender's to choose. */
+/** Past this a password is refused when set, and can never match when signing in. */
 export const PASSWORD_MAX_LENGTH = 200;
 
-// N=2^15, r=8 (OWASP's scrypt floor is N=2^17 at p=1 or N=2^15 with more work; 2^15 keeps a sign-in
-// near 50 ms on one core of a small server). Stored with the hash, so it can be raised later.
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
 
-function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> {
-  const options: ScryptOptions = { ...params, maxmem: 256 * params.N * params.r };
+/** The memory one hash takes at `cost` (scrypt's V and B arrays), what Node must be allowed. */
+export function scryptMemory({ N, r, p }: ScryptCost): number {
+  return 128 * r * (N + p + 2);
+}
+
+function derive(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
+  // maxmem with room to spare: Node refuses a cost whose arrays would not fit under it.
+  const options = { ...cost, maxmem: 2 * scryptMemory(cost) };
   return new Promise((resolve, reject) =>
     scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key))),
   );
 }
 
-/** `scrypt$N$r$p$salt$hash` (base64url). */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(SALT_LENGTH);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+interface Parsed {
+  cost: ScryptCost;
+  salt: Buffer;
+  hash: Buffer;
 }
 
-// Compared against when no member has the email, so an unknown email costs what a known one does.
-const DUMMY_HASH = `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${Buffer.alloc(SALT_LENGTH).toString('base64url')}$${Buffer.alloc(KEY_LENGTH).toString('base64url')}`;
-
-/** Whether `password` is the one `stored` was made from; `stored` null spends the same time and says no. */
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = (stored ?? DUMMY_HASH).split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64url');
-  const key = await derive(password.slice(0, PASSWORD_MAX_LENGTH), Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
-  return stored !== null && key.length === expected.length && timingSafeEqual(key, expected);
+/** `scrypt$N$r$p$salt$hash` (base64url), or null for anything else. */
+function parse(stored: string): Parsed | null {
+  const [scheme, n, r, p, salt, hash, ...rest] = stored.split('$');
+  const cost = { N: Number(n), r: Number(r), p: Number(p) };
+  if (scheme !== 'scrypt' || rest.length > 0 || !salt || !hash || ![cost.N, cost.r, cost.p].every((x) => Number.isSafeInteger(x) && x > 0)) return null;
+  return { cost, salt: Buffer.from(salt, 'base64url'), hash: Buffer.from(hash, 'base64url') };
 }
 
-/** What is wrong with a new password, in words for the invite page, or null when it may be used. */
-export function passwordProblem(password: string): string | null {
-  if ([...password].length < PASSWORD_MIN_LENGTH) return `Use at least ${PASSWORD_MIN_LENGTH} characters.`;
-  if (password.length > PASSWORD_MAX_LENGTH) return `Use at most ${PASSWORD_MAX_LENGTH} characters.`;
-  if (COMMON_PASSWORDS.has(password.toLowerCase())) return 'This password is too commonly used; choose another.';
-  return null;
+/**
+ * Hashes at today's cost and verifies at the cost a hash was made with, so the cost can rise and
+ * older hashes still verify (and are redone at sign-in: `outdated`).
+ */
+export class PasswordHasher {
+  // Verified against when sign-in has no member to verify, so every sign-in runs one hash at today's cost.
+  private readonly dummy: string;
+
+  constructor(readonly cost: ScryptCost = SCRYPT_COST) {
+    this.dummy = this.format(Buffer.alloc(SALT_LENGTH), Buffer.alloc(KEY_LENGTH));
+  }
+
+  private format(salt: Buffer, key: Buffer): string {
+    return ['scrypt', this.cost.N, this.cost.r, this.cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  }
+
+  async hash(password: string): Promise<string> {
+    const salt = randomBytes(SALT_LENGTH);
+    return this.format(salt, await derive(password, salt, this.cost));
+  }
+
+  /**
+   * Whether `password` is the one `stored` was made from. Always one hash: `stored` null (no member
+   * to check) runs the dummy at today's cost and says no, and so does a password too long to have
+   * been set, so neither the email nor the password's length changes the work.
+   */
+  async verify(password: string, stored: string | null): Promise<boolean> {
+    const parsed = parse(stored ?? this.dummy) ?? parse(this.dummy)!;
+    const key = await derive(password, parsed.salt, parsed.cost);
+    const same = key.length === parsed.hash.length && timingSafeEqual(key, parsed.hash);
+    return same && stored !== null && password.length <= PASSWORD_MAX_LENGTH;
+  }
+
+  /** Made at another cost than today's: hashed again at the next sign-in. */
+  outdated(stored: string): boolean {
+    const parsed = parse(stored);
+    return parsed === null || parsed.cost.N !== this.cost.N || parsed.cost.r !== this.cost.r || parsed.cost.p !== this.cost.p;
+  }
 }

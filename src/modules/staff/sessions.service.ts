@@ -2,7 +2,8 @@ import type { Database } from '../../db/port.js';
 import { uuidv7 } from '../../ids.js';
 import type { Plan, SubscriptionStatus } from '../venues/plans.js';
 import type { VenuesService } from '../venues/venues.service.js';
-import { hashPassword, passwordProblem, verifyPassword, PASSWORD_MAX_LENGTH } from './passwords.js';
+import { passwordProblem } from './password-strength.js';
+import { PASSWORD_MAX_LENGTH, type PasswordHasher } from './passwords.js';
 import * as staff from './staff.repository.js';
 import { hashToken, newToken } from './staff.service.js';
 
@@ -11,10 +12,15 @@ const HOUR = 60 * MINUTE;
 /** Decisions 17: a session ends after 12 hours without a request, and after 7 days in any case. */
 export const SESSION_IDLE_MS = 12 * HOUR;
 export const SESSION_MAX_MS = 7 * 24 * HOUR;
-/** Decisions 17: five failed sign-ins for one email within 15 minutes lock it for 15 minutes. */
+/**
+ * Decisions 17, per client address (docs/decisions.md): five failed sign-ins for one email from one
+ * address within 15 minutes lock that email for that address for 15 minutes.
+ */
 export const LOCK_FAILURES = 5;
 export const LOCK_WINDOW_MS = 15 * MINUTE;
 export const LOCK_MS = 15 * MINUTE;
+/** An address a member signed in from (or set their password from) is known for them this long. */
+export const KNOWN_ADDRESS_MS = 30 * 24 * HOUR;
 // last_seen is written at most once a minute per session: a board's requests need not each write.
 const TOUCH_EVERY_MS = MINUTE;
 // Members one email may be in (across venues) that a sign-in tries.
@@ -37,9 +43,40 @@ export interface ConsoleSession {
 
 export type InviteOutcome = { ok: true } | { ok: false; reason: 'invalid' } | { ok: false; reason: 'password'; problem: string };
 
+/** Why a sign-in failed, for the operators' log (the person signing in is told none of it). */
+export type SignInFailure = 'unknown_email' | 'wrong_password' | 'too_long' | 'disabled' | 'no_password' | 'locked';
+
+export type SignInOutcome =
+  | { ok: true; token: string; memberId: string }
+  | {
+      ok: false;
+      reason: SignInFailure;
+      /** The member the email names (the oldest, with several venues), when there is one. */
+      memberId: string | null;
+      /** Set when this failure locked the address for a member. */
+      lockedUntil: Date | null;
+    };
+
+/** Gives back what a limit counted, when the attempt succeeded or was never made. */
+export type Refund = () => Promise<void>;
+
 /**
- * The console's accounts side (decisions 17): invite links that set a password, sign-in with the
- * lock, sessions with idle and absolute expiry on the injected clock. Sessions, failures and the
+ * What sign-in must pass before it hashes (the HTTP layer's SignInBudget, docs/security.md):
+ * failure budgets per client address and per email, and a cap on hashes at once. Each throws a
+ * 429 (or 503) at once when spent; attempts are counted up front and given back when they succeed,
+ * so only failures spend a budget.
+ */
+export interface SignInLimits {
+  admitAddress(address: string): Promise<Refund>;
+  /** Asked only from an address the email's member has not signed in from lately. */
+  admitEmail(email: string): Promise<Refund>;
+  /** A hashing slot for the address (after its earlier attempts, if any wait); returns its release. */
+  hashingSlot(address: string): Promise<() => void>;
+}
+
+/**
+ * The console's accounts side (decisions 17): invite links that set a password, sign-in with its
+ * limits and locks, sessions with idle and absolute expiry on the injected clock. Sessions, failures and the
  * last-seen time are bookkeeping no memo reads, written through `db.unread` (they move no epoch).
  */
 export class ConsoleAuthService {
@@ -47,6 +84,10 @@ export class ConsoleAuthService {
     private readonly db: Database,
     private readonly venues: Pick<VenuesService, 'get'>,
     private readonly clock: () => number,
+    private readonly hasher: PasswordHasher,
+    private readonly limits: SignInLimits,
+    /** The name of the session cookie (console routes and the board's API read it). */
+    readonly sessionCookie: string,
   ) {}
 
   /** Whether the invite link still works (exists, not used, not expired). */
@@ -55,59 +96,92 @@ export class ConsoleAuthService {
     return invite !== null && invite.expires_at.getTime() > this.clock();
   }
 
-  /** Sets the password through the link, which then works no more; any session of the member ends. */
-  async acceptInvite(token: string, password: string): Promise<InviteOutcome> {
+  /**
+   * Sets the password through the link, which then works no more; any session of the member ends,
+   * and so do their failed sign-ins and locks from every address (a locked member resets this way).
+   * `address` is the client's: known for the member from now on.
+   */
+  async acceptInvite(token: string, password: string, address: string): Promise<InviteOutcome> {
     const invite = await staff.findInviteByHash(this.db, hashToken(token));
     if (!invite || invite.expires_at.getTime() <= this.clock()) return { ok: false, reason: 'invalid' };
-    const problem = passwordProblem(password);
+    const member = await staff.findMember(this.db, invite.venue_id, invite.staff_id);
+    if (!member) return { ok: false, reason: 'invalid' };
+    const venue = await this.venues.get(invite.venue_id);
+    const problem = await passwordProblem(password, [member.email, member.name, venue.name]);
     if (problem) return { ok: false, reason: 'password', problem };
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await this.hasher.hash(password);
     const at = new Date(this.clock());
     const taken = await this.db.transaction(async (tx) => {
       // Deleting the invite is what uses it: of two submissions at once, one deletes it.
       if (!(await staff.takeInvite(tx, invite.venue_id, invite.id))) return false;
       await staff.setPassword(tx, invite.venue_id, invite.staff_id, passwordHash, at);
       await staff.deleteMemberSessions(tx, invite.venue_id, invite.staff_id);
-      await staff.clearFailures(tx, invite.venue_id, invite.staff_id);
+      await staff.clearFailuresAndLocks(tx, invite.venue_id, invite.staff_id);
+      await staff.rememberAddress(tx, invite.venue_id, invite.staff_id, address, at);
       return true;
     }, { venueId: invite.venue_id });
     return taken ? { ok: true } : { ok: false, reason: 'invalid' };
   }
 
   /**
-   * A new session's token, or null: the same null for an unknown email, a wrong password, a
-   * disabled member or a locked email, each after the same scrypt work (no account enumeration).
+   * A new session's token, or why not. Every attempt that gets past the limits runs exactly one
+   * hash at today's cost, whether the email is unknown, the member disabled, invited or locked from
+   * this address, or the password too long (no account enumeration by time); the person is told
+   * the same in every case. `address` is the client's key (an IPv4 address or an IPv6 /64).
    */
-  async signIn(email: string, password: string): Promise<string | null> {
+  async signIn(email: string, password: string, address: string): Promise<SignInOutcome> {
     const now = this.clock();
-    const members = await staff.findMembersByEmail(this.db, email.trim().toLowerCase(), MAX_MEMBERSHIPS);
-    const open = members.filter((m) => m.locked_until === null || m.locked_until.getTime() <= now);
-    const candidates = open.filter((m) => !m.disabled && m.password_hash !== null);
-    let member: staff.StaffRow | null = null;
-    if (password.length <= PASSWORD_MAX_LENGTH) {
-      for (const m of candidates) {
-        if (await verifyPassword(password, m.password_hash)) {
-          member = m;
-          break;
-        }
-      }
+    const normalized = email.trim().toLowerCase();
+    // The address's budget and a hashing slot first, before any query: a flood past them costs
+    // the server next to nothing.
+    const refunds: Refund[] = [await this.limits.admitAddress(address)];
+    const refund = () => Promise.all(refunds.map((r) => r())).then(() => undefined);
+    let release: () => void;
+    try {
+      release = await this.limits.hashingSlot(address);
+    } catch (err) {
+      // Refused before any work: no attempt was made, so none is counted.
+      await refund();
+      throw err;
     }
-    if (candidates.length === 0) await verifyPassword(password, null);
-    if (!member) {
-      await this.recordFailure(open, now);
-      return null;
+    let members: staff.SignInMemberRow[];
+    let candidate: staff.SignInMemberRow | null;
+    let matched = false;
+    let rehashed: string | null = null;
+    try {
+      members = await staff.findSignInMembers(this.db, normalized, address, new Date(now), new Date(now - KNOWN_ADDRESS_MS), MAX_MEMBERSHIPS);
+      if (!members.some((m) => m.known)) refunds.push(await this.limits.admitEmail(normalized));
+      // One membership is checked (the oldest that may sign in from here), so the work is one hash.
+      candidate = members.find((m) => !m.locked && !m.disabled && m.password_hash !== null) ?? null;
+      matched = await this.hasher.verify(password, candidate?.password_hash ?? null);
+      if (matched && this.hasher.outdated(candidate!.password_hash!)) rehashed = await this.hasher.hash(password);
+    } catch (err) {
+      release();
+      await refund();
+      throw err;
     }
+    release();
+    if (!matched || !candidate) return this.failed(members, candidate, password, address, now);
+    await refund();
+    if (rehashed) await staff.rehashPassword(this.db.unread, candidate.venue_id, candidate.id, candidate.password_hash!, rehashed);
     const { token, hash } = newToken();
-    await staff.clearFailures(this.db.unread, member.venue_id, member.id);
-    await staff.insertSession(this.db.unread, member.venue_id, { id: uuidv7(), staffId: member.id, tokenHash: hash, at: new Date(now) });
-    return token;
+    await staff.signedInFrom(this.db.unread, candidate.venue_id, candidate.id, address, new Date(now));
+    await staff.insertSession(this.db.unread, candidate.venue_id, { id: uuidv7(), staffId: candidate.id, tokenHash: hash, at: new Date(now) });
+    return { ok: true, token, memberId: candidate.id };
   }
 
-  private async recordFailure(members: staff.StaffRow[], now: number): Promise<void> {
+  /** Counts the failure from `address` for every member with the email not locked there yet; the fifth locks. */
+  private async failed(members: staff.SignInMemberRow[], candidate: staff.SignInMemberRow | null, password: string, address: string, now: number): Promise<SignInOutcome> {
+    let lockedUntil: Date | null = null;
     for (const m of members) {
-      const count = await staff.recordFailure(this.db.unread, m.venue_id, m.id, new Date(now), new Date(now - LOCK_WINDOW_MS));
-      if (count >= LOCK_FAILURES) await staff.lockMember(this.db.unread, m.venue_id, m.id, new Date(now + LOCK_MS));
+      if (m.locked) continue;
+      const count = await staff.recordFailure(this.db.unread, m.venue_id, m.id, address, new Date(now), new Date(now - LOCK_WINDOW_MS));
+      if (count >= LOCK_FAILURES) {
+        lockedUntil = new Date(now + LOCK_MS);
+        await staff.lockAddress(this.db.unread, m.venue_id, m.id, address, lockedUntil);
+      }
     }
+    return { ok: false, reason: failureReason(members, candidate, password), memberId: candidate?.id ?? members[0]?.id ?? null, lockedUntil };
   }
 
   /** The session the cookie's token names, or null when there is none or it has expired (then it is deleted). */
@@ -133,10 +207,19 @@ export class ConsoleAuthService {
       openedBefore: new Date(now - SESSION_MAX_MS),
       now: new Date(now),
       failedBefore: new Date(now - LOCK_WINDOW_MS),
+      knownBefore: new Date(now - KNOWN_ADDRESS_MS),
     });
   }
 
   async signOut(session: ConsoleSession): Promise<void> {
     await staff.deleteSession(this.db.unread, session.venueId, session.sessionId);
   }
+}
+
+function failureReason(members: staff.SignInMemberRow[], candidate: staff.SignInMemberRow | null, password: string): SignInFailure {
+  if (candidate) return password.length > PASSWORD_MAX_LENGTH ? 'too_long' : 'wrong_password';
+  if (members.length === 0) return 'unknown_email';
+  if (members.some((m) => m.locked)) return 'locked';
+  if (members.some((m) => m.disabled)) return 'disabled';
+  return 'no_password';
 }

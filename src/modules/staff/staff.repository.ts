@@ -13,12 +13,11 @@ export interface StaffRow {
   role: StaffRole;
   disabled: boolean;
   password_hash: string | null;
-  locked_until: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const MEMBER = 'venue_id, id, email, name, role, disabled, password_hash, locked_until, created_at, updated_at';
+const MEMBER = 'venue_id, id, email, name, role, disabled, password_hash, created_at, updated_at';
 
 export async function insertMember(
   db: Queryable,
@@ -57,11 +56,26 @@ export async function findMember(db: Queryable, venueId: string, id: string): Pr
   return rows[0] ?? null;
 }
 
-/** Directory look-up for sign-in: every venue's member with this (lower-case) email, oldest first. */
-export async function findMembersByEmail(db: Queryable, email: string, limit: number): Promise<StaffRow[]> {
-  const { rows } = await db.query<StaffRow>(
-    `select ${MEMBER} from staff_members where email = $1 order by created_at, id limit $2`,
-    [email, limit],
+/** A member as sign-in sees them from one client address: locked there, or signed in from there lately. */
+export interface SignInMemberRow extends StaffRow {
+  locked: boolean;
+  known: boolean;
+}
+
+/**
+ * Directory look-up for sign-in: every venue's member with this (lower-case) email, oldest first,
+ * with whether `address` is locked for them at `now` and whether they signed in from it since
+ * `knownSince`. One statement whatever the email, so a known email costs what an unknown one does.
+ */
+export async function findSignInMembers(db: Queryable, email: string, address: string, now: Date, knownSince: Date, limit: number): Promise<SignInMemberRow[]> {
+  const { rows } = await db.query<SignInMemberRow>(
+    `select ${MEMBER.split(', ').map((c) => `m.${c}`).join(', ')},
+       exists (select 1 from staff_sign_in_locks l
+               where l.venue_id = m.venue_id and l.staff_id = m.id and l.address = $2 and l.locked_until > $3) as locked,
+       exists (select 1 from staff_sign_in_addresses a
+               where a.venue_id = m.venue_id and a.staff_id = m.id and a.address = $2 and a.signed_in_at >= $4) as known
+     from staff_members m where m.email = $1 order by m.created_at, m.id limit $5`,
+    [email, address, now, knownSince, limit],
   );
   return rows;
 }
@@ -82,9 +96,14 @@ export async function updateMember(
 
 export async function setPassword(db: Queryable, venueId: string, id: string, passwordHash: string | null, at: Date): Promise<void> {
   await db.query(
-    'update staff_members set password_hash = $3, locked_until = null, updated_at = $4 where venue_id = $1 and id = $2',
+    'update staff_members set password_hash = $3, updated_at = $4 where venue_id = $1 and id = $2',
     [venueId, id, passwordHash, at],
   );
+}
+
+/** The same password under today's hashing parameters: only if the hash is still the one verified. */
+export async function rehashPassword(db: Queryable, venueId: string, id: string, verified: string, rehashed: string): Promise<void> {
+  await db.query('update staff_members set password_hash = $4 where venue_id = $1 and id = $2 and password_hash = $3', [venueId, id, verified, rehashed]);
 }
 
 export async function deleteMember(db: Queryable, venueId: string, id: string): Promise<boolean> {
@@ -176,38 +195,60 @@ export async function deleteMemberSessions(db: Queryable, venueId: string, staff
   await db.query('delete from staff_sessions where venue_id = $1 and staff_id = $2', [venueId, staffId]);
 }
 
-// ---- failed sign-ins ------------------------------------------------------------------------------
+// ---- failed sign-ins, locks and known addresses (per member and client address) ---------------
 
 /**
- * Records a failure and returns how many count now: those within the window that came after the
- * member's last lock (a lock, once over, starts the count afresh). Older ones are dropped.
+ * Records a failure from `address` and returns how many from there count now: those within the
+ * window (a lock deletes the ones that led to it, so the count starts afresh after it). Older ones
+ * are dropped.
  */
-export async function recordFailure(db: Queryable, venueId: string, staffId: string, at: Date, windowStart: Date): Promise<number> {
-  await db.query('delete from staff_sign_in_failures where venue_id = $1 and staff_id = $2 and failed_at < $3', [venueId, staffId, windowStart]);
-  await db.query('insert into staff_sign_in_failures (venue_id, staff_id, failed_at) values ($1, $2, $3)', [venueId, staffId, at]);
+export async function recordFailure(db: Queryable, venueId: string, staffId: string, address: string, at: Date, windowStart: Date): Promise<number> {
+  await db.query('delete from staff_sign_in_failures where venue_id = $1 and staff_id = $2 and address = $3 and failed_at < $4', [venueId, staffId, address, windowStart]);
+  await db.query('insert into staff_sign_in_failures (venue_id, staff_id, address, failed_at) values ($1, $2, $3, $4)', [venueId, staffId, address, at]);
   const { rows } = await db.query<{ n: number }>(
-    `select count(*)::int as n from staff_sign_in_failures f
-     join staff_members m on m.venue_id = f.venue_id and m.id = f.staff_id
-     where f.venue_id = $1 and f.staff_id = $2 and f.failed_at >= $3 and (m.locked_until is null or f.failed_at >= m.locked_until)`,
-    [venueId, staffId, windowStart],
+    'select count(*)::int as n from staff_sign_in_failures where venue_id = $1 and staff_id = $2 and address = $3 and failed_at >= $4',
+    [venueId, staffId, address, windowStart],
   );
   return rows[0].n;
 }
 
-export async function lockMember(db: Queryable, venueId: string, staffId: string, until: Date): Promise<void> {
-  await db.query('update staff_members set locked_until = $3 where venue_id = $1 and id = $2', [venueId, staffId, until]);
+/** Locks sign-in for the member from `address` until `until`; the failures that led to it are spent. */
+export async function lockAddress(db: Queryable, venueId: string, staffId: string, address: string, until: Date): Promise<void> {
+  await db.query(
+    `insert into staff_sign_in_locks (venue_id, staff_id, address, locked_until) values ($1, $2, $3, $4)
+     on conflict (venue_id, staff_id, address) do update set locked_until = excluded.locked_until`,
+    [venueId, staffId, address, until],
+  );
+  await db.query('delete from staff_sign_in_failures where venue_id = $1 and staff_id = $2 and address = $3', [venueId, staffId, address]);
 }
 
-export async function clearFailures(db: Queryable, venueId: string, staffId: string): Promise<void> {
+/** A successful sign-in from `address`: its failures are forgiven and the address is known for the member. */
+export async function signedInFrom(db: Queryable, venueId: string, staffId: string, address: string, at: Date): Promise<void> {
+  await db.query('delete from staff_sign_in_failures where venue_id = $1 and staff_id = $2 and address = $3', [venueId, staffId, address]);
+  await rememberAddress(db, venueId, staffId, address, at);
+}
+
+export async function rememberAddress(db: Queryable, venueId: string, staffId: string, address: string, at: Date): Promise<void> {
+  await db.query(
+    `insert into staff_sign_in_addresses (venue_id, staff_id, address, signed_in_at) values ($1, $2, $3, $4)
+     on conflict (venue_id, staff_id, address) do update set signed_in_at = excluded.signed_in_at`,
+    [venueId, staffId, address, at],
+  );
+}
+
+/** A new password through an invite link: every failure and lock of the member, from anywhere, ends. */
+export async function clearFailuresAndLocks(db: Queryable, venueId: string, staffId: string): Promise<void> {
   await db.query('delete from staff_sign_in_failures where venue_id = $1 and staff_id = $2', [venueId, staffId]);
+  await db.query('delete from staff_sign_in_locks where venue_id = $1 and staff_id = $2', [venueId, staffId]);
 }
 
 /**
  * The sweep (a maintenance statement across venues, like the media sweep's look-up): sessions idle
- * since `idleBefore` or opened before `openedBefore`, invite links expired before `now`, and failed
- * sign-ins older than `failedBefore`, which no lock counts any more. Returns how many rows went.
+ * since `idleBefore` or opened before `openedBefore`, invite links expired and locks ended before
+ * `now`, failed sign-ins older than `failedBefore`, which no lock counts any more, and addresses
+ * not signed in from since `knownBefore`. Returns how many rows went.
  */
-export async function sweepExpired(db: Queryable, at: { idleBefore: Date; openedBefore: Date; now: Date; failedBefore: Date }): Promise<number> {
+export async function sweepExpired(db: Queryable, at: { idleBefore: Date; openedBefore: Date; now: Date; failedBefore: Date; knownBefore: Date }): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     `with sessions as (
        delete from staff_sessions where last_seen_at < $1 or created_at < $2 returning 1
@@ -215,9 +256,14 @@ export async function sweepExpired(db: Queryable, at: { idleBefore: Date; opened
        delete from staff_invites where expires_at < $3 returning 1
      ), failures as (
        delete from staff_sign_in_failures where failed_at < $4 returning 1
+     ), locks as (
+       delete from staff_sign_in_locks where locked_until <= $3 returning 1
+     ), addresses as (
+       delete from staff_sign_in_addresses where signed_in_at < $5 returning 1
      )
-     select ((select count(*) from sessions) + (select count(*) from invites) + (select count(*) from failures))::int as n`,
-    [at.idleBefore, at.openedBefore, at.now, at.failedBefore],
+     select ((select count(*) from sessions) + (select count(*) from invites) + (select count(*) from failures)
+             + (select count(*) from locks) + (select count(*) from addresses))::int as n`,
+    [at.idleBefore, at.openedBefore, at.now, at.failedBefore, at.knownBefore],
   );
   return rows[0].n;
 }
