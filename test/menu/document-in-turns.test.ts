@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MenuDocumentValue } from '../../src/modules/menu/menu.schemas.js';
 import { stringifyInTurns } from '../../src/modules/menu/menu.views.js';
-import { utf8InTurns } from '../../src/next-turn.js';
+import { jsonArrayInTurns, utf8InTurns } from '../../src/next-turn.js';
 
 // A large menu's document is serialised a slice of products per turn (docs/security.md): the text
 // must be JSON.stringify's, byte for byte, whatever the number of products.
@@ -36,5 +36,15 @@ describe('utf8InTurns', () => {
     const text = 'ж'.repeat(slice - 1) + '😀' + 'a'.repeat(slice) + 'é😀'.repeat(1000);
     assert.ok((await utf8InTurns(text)).equals(Buffer.from(text, 'utf8')));
     assert.equal((await utf8InTurns('short ж')).toString('utf8'), 'short ж');
+  });
+});
+
+// A sync's rows go to the upsert as one JSON array built 50 rows per turn (docs/security.md).
+describe('jsonArrayInTurns', () => {
+  it('gives JSON.stringify\'s text for 0, 1 and many rows, across slice boundaries, dates and odd items included', async () => {
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `r${i}`, name: `Рядок ${i} 😀 "q"`, at: new Date(i * 1000), groups: [{ n: i, none: null }], skip: undefined }));
+    for (const n of [0, 1, 49, 50, 51, 120]) assert.equal(await jsonArrayInTurns(rows(n)), JSON.stringify(rows(n)), `${n} rows`);
+    const odd = [undefined, () => 1, 'text', 7, null];
+    assert.equal(await jsonArrayInTurns(odd), JSON.stringify(odd));
   });
 });

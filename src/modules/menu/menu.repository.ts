@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/port.js';
 import { isUuid } from '../../ids.js';
+import { jsonArrayInTurns } from '../../next-turn.js';
 import type { StoredImage } from '../media/stored-image.js';
 import type { StoredTranslations } from './translations.schemas.js';
 import type { ScheduleEntryValue } from './menu.schemas.js';
@@ -279,7 +280,7 @@ export async function upsertProducts(db: Queryable, venueId: string, rows: Produ
        dietary_labels = excluded.dietary_labels, spice_level = excluded.spice_level, calories = excluded.calories,
        nutrition = excluded.nutrition, sync_hash = excluded.sync_hash, revision = products.revision + 1,
        updated_at = now()`,
-    [venueId, JSON.stringify(rows)],
+    [venueId, await jsonArrayInTurns(rows)],
   );
 }
 

@@ -23,7 +23,7 @@ export const LOCK_MS = 15 * MINUTE;
 export const KNOWN_ADDRESS_MS = 30 * 24 * HOUR;
 // last_seen is written at most once a minute per session: a board's requests need not each write.
 const TOUCH_EVERY_MS = MINUTE;
-// Members one email may be in (across venues) that a sign-in tries.
+// Memberships of one email (across venues) a sign-in looks at; it checks the oldest that may sign in.
 const MAX_MEMBERSHIPS = 5;
 
 /** The signed-in member, as every console route sees them. */
