@@ -111,6 +111,8 @@ describe('console sign-in under attack, at the test cost', () => {
     assert.equal(refused.status, 429);
     assert.ok(Number(refused.headers['retry-after']) > 60, String(refused.headers['retry-after']));
     assert.match(alertOf(refused.body), /Too many failed sign-ins/);
+    const logged = h.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'console sign-in refused');
+    assert.deepEqual(logged.map((l) => [l.address, l.reason]), [['203.0.113.10', 'sign-in-address']]);
     // Another address is not this one's budget.
     assert.equal((await new Browser(h.app, '203.0.113.11').signIn(email('nobody'), 'a wrong password')).status, 401);
     h.clock.now += SIGN_IN_BUDGET.windowMs;

@@ -105,7 +105,9 @@ export function consoleRoutes(services: RouteServices, publicBaseUrl: string) {
           // A spent budget or no free hashing slot: refused before any hash, the page says when to retry.
           if (!(err instanceof AppError) || (err.statusCode !== 429 && err.statusCode !== 503)) throw err;
           const retryAfter = Number(err.headers?.['retry-after'] ?? 1);
-          request.log.warn({ address, reason: err.statusCode === 503 ? 'busy' : err.message }, 'console sign-in refused');
+          // The limit that refused it: `busy` (every hashing slot taken) or the bucket (sign-in-address, sign-in-email, sign-in-at-once).
+          const reason = err.statusCode === 503 ? 'busy' : (/'([^']+)'/.exec(err.message)?.[1] ?? 'limited');
+          request.log.info({ address, reason, retryAfter }, 'console sign-in refused');
           reply.header('retry-after', String(retryAfter));
           return html(reply, err.statusCode, signInPage(formCsrf(request, reply), err.statusCode === 503 || retryAfter <= 1 ? SIGN_IN_BUSY : signInLimited(retryAfter)));
         }
