@@ -20,11 +20,6 @@ const CLAIM_WAIT_MS = 5_000;
 const LOG_BUFFER_CHARS = 4096;
 const LOG_FLUSH_MS = 100;
 
-// The validators' warm-up (validation.ts) runs a piece only after the event loop was busy less
-// than this share of the time since the last look, looking again every WARM_UP_WAIT_MS until then.
-const WARM_UP_BUSY = 0.1;
-const WARM_UP_WAIT_MS = 100;
-
 export interface RunningServer {
   url: string;
   close(): Promise<void>;
@@ -102,7 +97,7 @@ async function serveDatabase(config: Config, db: Database, lock: DataDirLock | n
   // pino flushes its asynchronous destinations on exit, not a buffered synchronous one: the lines
   // of the last 100 ms (the shutdown's among them, or a crash's) go out here.
   if (logStream) process.once('exit', () => logStream.flushSync());
-  const { app, warmUp } = await buildApp({ config, db, logStream });
+  const { app } = await buildApp({ config, db, logStream });
   db.onFeedChange?.((listening, err) => {
     if (listening) app.log.info('change feed listening: memos follow other instances');
     else app.log.warn({ err }, 'change feed down: every request reads from the database until it is back');
@@ -135,16 +130,6 @@ async function serveDatabase(config: Config, db: Database, lock: DataDirLock | n
     listen: Math.round(performance.now() - migrated),
   };
   app.log.info({ url, engine: db.engine, startMs }, 'carta is serving');
-  // Once serving, in quiet moments (the event loop's own measure, nothing added to a request's
-  // path): a request that comes first compiles its own validator.
-  let seen = performance.eventLoopUtilization();
-  const busy = () => {
-    const now = performance.eventLoopUtilization();
-    const { utilization } = performance.eventLoopUtilization(now, seen);
-    seen = now;
-    return utilization > WARM_UP_BUSY;
-  };
-  warmUp.run(busy, WARM_UP_WAIT_MS).catch((err: unknown) => app.log.error({ err }, 'validator warm-up failed'));
 
   let closing: Promise<void> | null = null;
   const close = () =>
