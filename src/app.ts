@@ -69,8 +69,6 @@ export interface AppDeps {
 export interface BuiltApp {
   app: App;
   services: Services;
-  /** Compiles the routes' validators ahead of their first request (validation.ts); serve.ts starts it once listening. */
-  warmUp: ValidatorWarmUp;
 }
 
 /** How often pending S3 deletions are retried (a failed flush after commit leaves them recorded). */
@@ -155,6 +153,9 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   metrics?.countStreams(() => services.orderStreams.count() + services.boardFeeds.count() + services.guestOrderStreams.count());
   if (limiter && metrics) limiter.onRejected = (bucket) => metrics.rejected(bucket);
   app.addHook('onClose', async () => services.media.close());
+  // Every route is registered by now: the body validators and their explanations are compiled
+  // before the app serves, so no request waits for one (validation.ts).
+  app.addHook('onReady', async () => warmUp.compileAll());
   // Webhooks go out from every instance that serves (docs/events.md); a closing app stops claiming
   // first, and what it had not sent stays pending for the next run or another instance.
   app.addHook('onReady', async () => services.dispatcher.start());
@@ -254,5 +255,5 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
     await staffAdminRoutes(services)(operator);
   }, { prefix: '/admin/v1' });
 
-  return { app, services, warmUp };
+  return { app, services };
 }

@@ -1,8 +1,7 @@
 import { Ajv, type ErrorObject, type SchemaValidateFunction, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
-import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
-import { compileExplainer, explain, type Explainer, UNLISTED } from './bounded-errors.js';
+import { compileCounted, compileExplainer, explain, type Explainer, levelSteps, UNLISTED } from './bounded-errors.js';
 import { isCleanBody, unmatchableParams, unstorableText } from './text-safety.js';
 import { inTimestampRange } from '../shared/timestamps.js';
 import { DECIMALS_KEYWORD } from './schemas/common.js';
@@ -57,7 +56,7 @@ const withinDecimals: SchemaValidateFunction = (decimals: number, value: number)
 };
 const DECIMALS_KEYWORD_DEFINITION = { keyword: DECIMALS_KEYWORD, type: 'number' as const, schemaType: 'number' as const, errors: true, validate: withinDecimals };
 
-// Built on first use, like the validators: a start pays for neither until a request needs it.
+// Built when the first validator compiles.
 const ajvs: Partial<Record<`${Part}-${Mode}`, Ajv>> = {};
 const ajvFor = (part: Part, mode: Mode) => (ajvs[`${part}-${mode}`] ??= makeAjv(part, mode));
 
@@ -102,12 +101,17 @@ function bounded(schema: object): object {
 interface SchemaValidator {
   /** The value's errors, bounded (bounded-errors.ts), or null when it is valid. */
   errorsOf(value: unknown, checkText: boolean): ErrorObject[] | null;
-  /**
-   * Compiles the validator a valid value needs, as a step of a warm-up. The explanation of an
-   * invalid one is left to its first use, a level at a time: compiled ahead for every route, the
-   * explainers left a started server about 30 MB larger for nothing most days.
-   */
+  /** Compiles the validator and the explanation of its errors, a level at a time: one compile per step. */
   compileSteps(): Generator<void>;
+}
+
+// One explainer per schema and part in a process, like Ajv's own cache of compiled schemas: a
+// second app (tests, tools) reuses what the first compiled.
+const explainers: Record<Part, WeakMap<object, Explainer>> = { body: new WeakMap(), other: new WeakMap() };
+function sharedExplainer(schema: object, part: Part): Explainer {
+  let explainer = explainers[part].get(schema);
+  if (!explainer) explainers[part].set(schema, (explainer = compileExplainer(schema, ajvFor(part, 'all'), ajvFor(part, 'first'))));
+  return explainer;
 }
 
 /** Validates against one schema, compiled on first use. */
@@ -115,8 +119,8 @@ function schemaValidator(given: object, part: Part): SchemaValidator {
   let schema: object | undefined;
   let check: ValidateFunction | undefined;
   let explainer: Explainer | undefined;
-  const checker = () => (check ??= ajvFor(part, 'first').compile((schema ??= bounded(given))));
-  const explainerOf = () => (explainer ??= compileExplainer((schema ??= bounded(given)), ajvFor(part, 'all'), ajvFor(part, 'first')));
+  const checker = () => (check ??= compileCounted(ajvFor(part, 'first'), (schema ??= bounded(given))));
+  const explainerOf = () => (explainer ??= sharedExplainer((schema ??= bounded(given)), part));
   return {
     errorsOf(value, checkText) {
       const valid = checker()(value);
@@ -130,15 +134,16 @@ function schemaValidator(given: object, part: Part): SchemaValidator {
     *compileSteps() {
       checker();
       yield;
+      explainerOf();
+      yield;
+      yield* levelSteps(explainerOf());
     },
   };
 }
 
 /**
- * Each route's validator is compiled when the route first validates, not at start: compiling
- * every schema of every route is a large share of a restart (docs/performance.md). Compiling the
- * largest body's (the sync's) takes one turn of 30-90 ms, so a started server compiles the body
- * validators in idle turns (ValidatorWarmUp), one per turn, before a request has to.
+ * A body's validator and explanations are compiled when the app is ready (ValidatorWarmUp); a query
+ * string's, path's or headers' when the route first validates one (a few fields each).
  */
 function compilerFor(warmUp?: ValidatorWarmUp): FastifySchemaCompiler<unknown> {
   return ({ schema, httpPart }) => {
@@ -146,7 +151,7 @@ function compilerFor(warmUp?: ValidatorWarmUp): FastifySchemaCompiler<unknown> {
     // Path parameters are made storable before they are validated (below): nothing to walk.
     const checkText = httpPart !== 'params';
     const validator = schemaValidator(schema as object, kind);
-    // Query strings and path parameters are a few fields each: compiled in a moment when first used.
+    // Query strings, paths and headers are a few fields each: compiled in a moment when first used.
     if (httpPart === 'body') warmUp?.add(validator);
     const validate = (value: unknown) => {
       const error = validator.errorsOf(value, checkText);
@@ -163,32 +168,23 @@ function compilerFor(warmUp?: ValidatorWarmUp): FastifySchemaCompiler<unknown> {
 /** One route part's validator, compiled on first use (tests and tools). */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = compilerFor();
 
-/** The validators one app built, compiled ahead of their first use by `run`. */
+/**
+ * The body validators one app built, compiled with the explanations of their errors before it
+ * serves (app.ts, when the app is ready). Compiled on first use, the first large invalid sync body
+ * after a start held the event loop 0.4-0.6 s while its explanation compiled.
+ */
 export class ValidatorWarmUp {
   private pending: SchemaValidator[] = [];
-  private running: Promise<void> | null = null;
 
   add(validator: SchemaValidator): void {
     this.pending.push(validator);
   }
 
-  /**
-   * Compiles every body validator not yet compiled, one per turn of the event loop, and only while
-   * `busy` says no request came lately: under load the routes compile their own on first use, as
-   * they would without it. Once.
-   */
-  run(busy: () => boolean = () => false, waitMs = 100): Promise<void> {
-    return (this.running ??= (async () => {
-      for (const validator of this.pending) {
-        const steps = validator.compileSteps();
-        for (;;) {
-          while (busy()) await sleep(waitMs);
-          if (steps.next().done) break;
-          await nextTurn();
-        }
-      }
-      this.pending = [];
-    })());
+  /** Compiles every validator added since the last call, with its explanations, at once. */
+  compileAll(): void {
+    const pending = this.pending;
+    this.pending = [];
+    for (const validator of pending) for (const _step of validator.compileSteps());
   }
 }
 

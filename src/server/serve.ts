@@ -20,11 +20,6 @@ const CLAIM_WAIT_MS = 5_000;
 const LOG_BUFFER_CHARS = 4096;
 const LOG_FLUSH_MS = 100;
 
-// The validators' warm-up (validation.ts) runs a piece only after the event loop was busy less
-// than this share of the time since the last look, looking again every WARM_UP_WAIT_MS until then.
-const WARM_UP_BUSY = 0.1;
-const WARM_UP_WAIT_MS = 100;
-
 export interface RunningServer {
   url: string;
   close(): Promise<void>;
@@ -107,7 +102,7 @@ async function serveDatabase(config: Config, db: Database, lock: DataDirLock | n
     await migrating.catch(() => {});
     throw err;
   }
-  const { app, warmUp } = built;
+  const { app } = built;
   const appBuilt = performance.now();
   let migrated: number;
   try {
@@ -149,16 +144,6 @@ async function serveDatabase(config: Config, db: Database, lock: DataDirLock | n
     listening: Math.round(performance.now()),
   };
   app.log.info({ url, engine: db.engine, startMs }, 'carta is serving');
-  // Once serving, in quiet moments (the event loop's own measure, nothing added to a request's
-  // path): a request that comes first compiles its own validator.
-  let seen = performance.eventLoopUtilization();
-  const busy = () => {
-    const now = performance.eventLoopUtilization();
-    const { utilization } = performance.eventLoopUtilization(now, seen);
-    seen = now;
-    return utilization > WARM_UP_BUSY;
-  };
-  warmUp.run(busy, WARM_UP_WAIT_MS).catch((err: unknown) => app.log.error({ err }, 'validator warm-up failed'));
 
   let closing: Promise<void> | null = null;
   const close = () =>

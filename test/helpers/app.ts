@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import type { ValidatorWarmUp } from '../../src/http/validation.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { QueryListener } from '../../src/db/port.js';
 import type { App } from '../../src/http/types.js';
@@ -20,8 +19,6 @@ export const TEST_SCRYPT_COST = Object.freeze({ N: 2 ** 14, r: 8, p: 1 });
 export interface TestApp {
   app: App;
   services: Services;
-  /** Not run unless a test runs it (serve.ts runs it once listening). */
-  warmUp: ValidatorWarmUp;
   database: TestDatabase;
   config: Config;
   close(): Promise<void>;
@@ -42,7 +39,7 @@ export async function startApp(
     { RATE_LIMITS: 'off', LOG_LEVEL: 'silent', ADMIN_TOKEN, DATA_DIR: '/nonexistent', REDIS_URL: process.env.REDIS_URL, OVERLOAD_DELAY_MS: '600000' },
     { scryptCost: TEST_SCRYPT_COST, ...overrides },
   );
-  const { app, services, warmUp } = await buildApp({
+  const { app, services } = await buildApp({
     config,
     db: database.db,
     resolve: deps.resolve ?? loopbackResolver,
@@ -55,7 +52,6 @@ export async function startApp(
   return {
     app,
     services,
-    warmUp,
     database,
     config,
     async close() {

@@ -5,6 +5,7 @@ import { DECIMALS_KEYWORD, Nullable, StringEnum } from '../../src/http/schemas/c
 import { noteParsedBody } from '../../src/http/text-safety.js';
 import type { ErrorObject } from 'ajv';
 import { assertValid, fieldPath, formatValidationErrors, validatorCompiler, validatorFactory, ValidatorWarmUp } from '../../src/http/validation.js';
+import { validatorCompiles } from '../../src/http/bounded-errors.js';
 
 /** Validates like a route does and returns the errors[] entries (empty when valid). */
 function check(schema: object, data: unknown, httpPart: 'body' | 'querystring' = 'body', root = 'body'): string[] {
@@ -282,20 +283,23 @@ describe('at most n decimals (x-decimals, instead of a multipleOf 0.1 that binar
 });
 
 describe('validator warm-up', () => {
-  it('compiles the body validators, waiting while busy, and explains as before', async () => {
+  it('compiles the body validators and every level of their explanations at once; nothing compiles on use, and they explain as before', () => {
     const schema = Type.Object({
       items: Type.Array(Type.Object({ name: Type.String({ maxLength: 3 }), options: Type.Array(Type.Object({ n: Type.Integer({ minimum: 0 }) })) }), { maxItems: 10 }),
     }, { additionalProperties: false });
     const warmUp = new ValidatorWarmUp();
     const compile = (validatorFactory(warmUp) as unknown as () => typeof validatorCompiler)();
     const warmed = compile({ schema, httpPart: 'body', method: 'POST', url: '/x' }) as (d: unknown) => { error?: ErrorObject[] };
-    const cold = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/x' }) as (d: unknown) => { error?: ErrorObject[] };
-    let busyCalls = 0;
-    await warmUp.run(() => (busyCalls += 1) <= 2, 1);
-    assert.ok(busyCalls > 2, 'asked whether the server is busy before each piece');
+    const before = validatorCompiles();
+    warmUp.compileAll();
+    // The checker, the body's explanation, and each array level's checker and explanation.
+    assert.equal(validatorCompiles() - before, 6);
+    const compiled = validatorCompiles();
     const bad = { items: [{ name: 'long', options: [{ n: -1 }] }, { name: 'ok', options: [] }] };
-    assert.deepEqual(formatValidationErrors(warmed(bad).error ?? []), formatValidationErrors(cold(bad).error ?? []));
     assert.deepEqual(formatValidationErrors(warmed(bad).error ?? []), ['items[0].name must be at most 3 characters', 'items[0].options[0].n must be >= 0']);
     assert.equal(warmed({ items: [] }).error, undefined);
+    assert.equal(validatorCompiles(), compiled, 'nothing compiled on use');
+    const cold = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/x' }) as (d: unknown) => { error?: ErrorObject[] };
+    assert.deepEqual(formatValidationErrors(cold(bad).error ?? []), formatValidationErrors(warmed(bad).error ?? []));
   });
 });

@@ -95,9 +95,6 @@ describe('no request stalls the server', { timeout: 180_000 }, () => {
     world = await fuzzWorld({ bodyTimeoutMs: BODY_TIMEOUT_MS, uploadTimeoutMs: UPLOAD_TIMEOUT_MS, headersTimeoutMs: HEADERS_TIMEOUT_MS });
     await world.t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (world.t.app.server.address() as net.AddressInfo).port;
-    // As a started server does in its first quiet second (serve.ts): the sync's validators and the
-    // levels that explain its errors take turns of up to 100 ms to compile on first use.
-    await world.t.warmUp.run();
   });
   after(async () => world?.t.close());
 
