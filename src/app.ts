@@ -9,6 +9,7 @@ import { documentRoute, OPENAPI_ROUTE_SCHEMA, openApiDocument, registerOpenApi }
 import { LoadShedder } from './http/load-shedding.js';
 import { bodyDeadlines } from './http/plugins/body-deadline.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
+import { type LingeringClose, registerLingeringClose } from './http/plugins/lingering-close.js';
 import { hstsHeader, requestGate, surfaceOf } from './http/plugins/request-gate.js';
 import { idempotency } from './http/plugins/idempotency.js';
 import { genReqId } from './http/plugins/request-id.js';
@@ -64,6 +65,8 @@ export interface AppDeps {
   /** Tests: faster order stream heartbeats, smaller caps. */
   orderStreams?: OrderStreamOptions;
   boardFeeds?: BoardFeedOptions;
+  /** Tests: a shorter drain of an answered request's body before its connection closes. */
+  lingeringClose?: LingeringClose;
 }
 
 export interface BuiltApp {
@@ -76,7 +79,7 @@ const MEDIA_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 const CONSOLE_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 /** Plugins, then modules, registered explicitly. Never listens: main.ts and the tests do. */
-export async function buildApp({ config, db, logStream, resolve, clock, webhookDispatch, orderStreams, boardFeeds }: AppDeps): Promise<BuiltApp> {
+export async function buildApp({ config, db, logStream, resolve, clock, webhookDispatch, orderStreams, boardFeeds, lingeringClose }: AppDeps): Promise<BuiltApp> {
   const accessLog = new AccessLogController();
   const hsts = hstsHeader(config.publicBaseUrl);
   const warmUp = new ValidatorWarmUp();
@@ -130,6 +133,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   app.decorateRequest('ipCharge', undefined);
   app.decorateRequest('bodyDigest', undefined);
   registerJsonBody(app);
+  registerLingeringClose(app, lingeringClose);
 
   // RATE_LIMITS=off turns every limiter off (local runs and functional tests only).
   // The Redis client is loaded only when REDIS_URL is set.

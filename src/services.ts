@@ -5,7 +5,6 @@ import { DatabaseBlobStore, type BlobStore } from './modules/media/blob-store.js
 import { ImageProcessor } from './modules/media/image-processor.js';
 import { MediaCache } from './modules/media/media-cache.js';
 import { MediaCapacity } from './modules/media/media-capacity.js';
-import { MEDIA_BODY_LIMIT_BYTES } from './limits.js';
 import { MediaService } from './modules/media/media.service.js';
 import { MediaUrls } from './modules/media/stored-image.js';
 import { BannersService } from './modules/merch/banners.service.js';
@@ -89,8 +88,8 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
     db,
     store: blobStore,
     processor: new ImageProcessor(),
-    // Bodies being received at once, by declared size: four times what may be admitted.
-    capacity: new MediaCapacity(config.mediaConcurrency, config.mediaQueue, 4 * (config.mediaConcurrency + config.mediaQueue) * MEDIA_BODY_LIMIT_BYTES),
+    // Bodies being received at once, by declared size: four times what may be admitted (media-capacity.ts).
+    capacity: new MediaCapacity(config.mediaConcurrency, config.mediaQueue),
     cache: new MediaCache(config.mediaCacheBytes),
     urls,
     fetcher: new OutboundFetcher(

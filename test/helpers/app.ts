@@ -7,6 +7,7 @@ import type { App } from '../../src/http/types.js';
 import type { DispatcherOptions } from '../../src/modules/webhooks/dispatcher.js';
 import type { OrderStreamOptions } from '../../src/modules/orders/order-stream.js';
 import type { BoardFeedOptions } from '../../src/modules/console/board-feed.js';
+import type { LingeringClose } from '../../src/http/plugins/lingering-close.js';
 import type { Services } from '../../src/services.js';
 import type { Resolver } from '../../src/outbound/guarded-connector.js';
 import { testDatabase, type TestDatabase } from './db.js';
@@ -28,7 +29,7 @@ export interface TestApp {
 export async function startApp(
   overrides: Partial<Config> = {},
   onQuery?: QueryListener,
-  deps: { resolve?: Resolver; clock?: () => number; webhookDispatch?: DispatcherOptions; orderStreams?: OrderStreamOptions; boardFeeds?: BoardFeedOptions } = {},
+  deps: { resolve?: Resolver; clock?: () => number; webhookDispatch?: DispatcherOptions; orderStreams?: OrderStreamOptions; boardFeeds?: BoardFeedOptions; lingeringClose?: LingeringClose } = {},
 ): Promise<TestApp> {
   const database = await testDatabase(onQuery);
   // Like the rate limits, load shedding is out of reach unless a test sets it: a test file's own
@@ -47,6 +48,7 @@ export async function startApp(
     webhookDispatch: deps.webhookDispatch,
     orderStreams: deps.orderStreams,
     boardFeeds: deps.boardFeeds,
+    lingeringClose: deps.lingeringClose,
   });
   await app.ready();
   return {

@@ -23,7 +23,8 @@ export function bodyDeadlines({ bodyMs, uploadMs }: BodyDeadlines) {
     const raw = request.raw;
     if (!raw.complete) {
       const timer = setTimeout(() => {
-        if (!raw.complete) bodyTimedOut(raw.socket, request.url);
+        // Once answered, the rest of the body is lingering-close.ts's to drain, within its own bound.
+        if (!raw.complete && !reply.raw.headersSent) bodyTimedOut(raw.socket, request.url);
       }, ms).unref();
       const stop = () => clearTimeout(timer);
       // A body read in full, or a request answered without reading it (413, 401), or gone.

@@ -48,18 +48,28 @@ const UPLOAD_DESCRIPTION = [
  */
 export function mediaRoutes(services: RouteServices) {
   const { media } = services;
+  /** Each upload's receiving place. */
+  const releases = new WeakMap<FastifyRequest, () => void>();
 
   const upload = (preoptimizable: boolean): RouteShorthandOptions => ({
     bodyLimit: MEDIA_BODY_LIMIT_BYTES,
-    // Both held until the response has gone (or the connection dropped), processing included.
+    // Both held until the response has gone (or the connection dropped), processing included; the
+    // receiving place is let go as soon as the answer is sent: after an early one (413) the rest of
+    // the body is only drained into nothing (lingering-close.ts), for up to 5 s.
     preParsing: async (request, reply, payload) => {
       const declared = Number(request.headers['content-length']);
       const bytes = Number.isFinite(declared) && declared > 0 ? Math.min(declared, MEDIA_BODY_LIMIT_BYTES) : MEDIA_BODY_LIMIT_BYTES;
-      reply.raw.once('close', media.capacity.receive(request.venue.liveVenueId, bytes));
+      const release = media.capacity.receive(request.venue.liveVenueId, bytes);
+      reply.raw.once('close', release);
+      releases.set(request, release);
       return payload;
     },
     preValidation: async (_request, reply) => {
       reply.raw.once('close', media.capacity.admit());
+    },
+    onSend: async (request, _reply, payload) => {
+      releases.get(request)?.();
+      return payload;
     },
     config: {
       buckets: preoptimizable
