@@ -29,7 +29,10 @@ export function registerLingeringClose(app: FastifyInstance, { ms, bytes }: Ling
     const raw = request.raw;
     const status = reply.statusCode;
     if (
+      // A body read to its end (`complete` on Node's request; `readableEnded` on any stream, an
+      // injected request's too) has nothing left to drain.
       raw.complete ||
+      raw.readableEnded ||
       raw.destroyed ||
       !hasBody(raw.headers) ||
       // Answers without a body, and streams of their own, are left as they are.
