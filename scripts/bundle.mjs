@@ -27,8 +27,9 @@ await build({
   // imported with import() on first use; a split bundle would give such a CommonJS package's
   // exports as `default` alone, where Node gives them by name. The S3 client (only with
   // MEDIA_S3_BUCKET) picks its variants by runtime in ways a bundler need not resolve as Node does;
-  // Node loads it as it always has.
-  external: ['@electric-sql/pglite', 'sharp', 'pg-native', 'undici', '@aws-sdk/*'],
+  // Node loads it as it always has. zxcvbn-ts (the password estimator, imported with import() on the
+  // first password set) is CommonJS by its `main`: the same `default`-only trap as undici.
+  external: ['@electric-sql/pglite', 'sharp', 'pg-native', 'undici', '@aws-sdk/*', '@zxcvbn-ts/*'],
   // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __cartaRequire } from 'node:module'; const require = __cartaRequire(import.meta.url);" },
 });

@@ -172,6 +172,19 @@ describe('carta serve (embedded default)', { skip }, () => {
       for (let waited = 0; receiver.accepted.length === 0 && waited < 10_000; waited += 100) await sleep(100);
       assert.deepEqual(receiver.accepted.map((r) => r.type), ['ping']);
 
+      // The password estimator (zxcvbn-ts, kept out of the bundle) judges a password set through an invite link.
+      const invited = JSON.parse((await request(`/admin/v1/venues/${venue.id}/staff`, { method: 'POST', token, body: { email: 'owner@example.com', name: 'Olena', role: 'owner' } })).text);
+      const invitePage = await fetch(invited.inviteUrl.replace(/^https?:\/\/[^/]+/, server.url));
+      const cookies = invitePage.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      const csrf = /name="csrf" value="([^"]+)"/.exec(await invitePage.text())?.[1] ?? '';
+      const setPassword = (password: string) =>
+        fetch(invitePage.url, { method: 'POST', redirect: 'manual', headers: { cookie: cookies, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, password }) });
+      const weak = await setPassword('Summer2024!');
+      assert.equal(weak.status, 400, await weak.text());
+      const set = await setPassword('quiet-harbour-lantern-42');
+      assert.equal(set.status, 200);
+      assert.match(await set.text(), /Password set/);
+
       const metrics = await request('/metrics', { token });
       assert.equal(metrics.status, 200);
       assert.match(metrics.text, /process_cpu_seconds_total/);
