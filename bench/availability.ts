@@ -4,8 +4,7 @@
 // (full body) and the 304 (If-None-Match, each venue with its own ETag). Held to >= 0.9 of the plain read.
 // `npm run bench -- --availability` runs only these figures on a fresh server.
 import {
-  api, ADMIN_TOKEN, freePort, informational, interleaved, LOCALES, log, measured, newVenue, prepareEngine, printReport,
-  ratioMetric, round, startCarta, stop,
+  ADMIN_TOKEN, api, benchAlone, informational, interleaved, LOCALES, log, measured, newVenue, ratioMetric, round,
 } from './harness.js';
 import { ingredientExternalId, menuFixture, productExternalId } from './workload.js';
 
@@ -116,17 +115,4 @@ export async function availabilityBench(url: string, plainVenue?: FixtureVenue):
 }
 
 /** `--availability`: only these figures, on a fresh server. */
-export async function availabilityBenchAlone(): Promise<void> {
-  const e = await prepareEngine();
-  try {
-    const carta = (await startCarta(e, await freePort())).server;
-    try {
-      await availabilityBench(carta.url);
-    } finally {
-      await stop(carta.child);
-    }
-  } finally {
-    await e.dispose();
-  }
-  printReport();
-}
+export const availabilityBenchAlone = (): Promise<void> => benchAlone(availabilityBench);

@@ -10,8 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { createParser } from 'eventsource-parser';
 import {
-  absoluteMetric, ADMIN_TOKEN, api, cpuMs, freePort, informational, log, measured, median, pinned, prepareEngine, printReport, quick,
-  ratioMetric, round, startCarta, stop,
+  absoluteMetric, ADMIN_TOKEN, api, benchAlone, cpuMs, informational, log, measured, median, pinned, quick, ratioMetric, round,
 } from './harness.js';
 import { guestOrderVenue, ORDER_GUESTS, placeOrders } from './orders.js';
 
@@ -280,17 +279,4 @@ export async function boardsBench(url: string): Promise<void> {
 }
 
 /** `--boards`: only these figures, on a fresh server. */
-export async function boardsBenchAlone(): Promise<void> {
-  const e = await prepareEngine();
-  try {
-    const carta = (await startCarta(e, await freePort())).server;
-    try {
-      await boardsBench(carta.url);
-    } finally {
-      await stop(carta.child);
-    }
-  } finally {
-    await e.dispose();
-  }
-  printReport();
-}
+export const boardsBenchAlone = (): Promise<void> => benchAlone(boardsBench);

@@ -10,8 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { createParser } from 'eventsource-parser';
 import {
-  absoluteMetric, api, cpuMs, freePort, informational, log, measured, median, pinned, prepareEngine, printReport, quick, ratioMetric,
-  round, startCarta, stop,
+  absoluteMetric, api, benchAlone, cpuMs, informational, log, measured, median, pinned, quick, ratioMetric, round,
 } from './harness.js';
 import { untilStreams } from './boards.js';
 import { guestOrderVenue, ORDER_GUESTS } from './orders.js';
@@ -168,17 +167,4 @@ export async function guestStreamsBench(url: string): Promise<void> {
 }
 
 /** `--guest-streams`: only these figures, on a fresh server. */
-export async function guestStreamsBenchAlone(): Promise<void> {
-  const e = await prepareEngine();
-  try {
-    const carta = (await startCarta(e, await freePort())).server;
-    try {
-      await guestStreamsBench(carta.url);
-    } finally {
-      await stop(carta.child);
-    }
-  } finally {
-    await e.dispose();
-  }
-  printReport();
-}
+export const guestStreamsBenchAlone = (): Promise<void> => benchAlone(guestStreamsBench);

@@ -417,3 +417,19 @@ export function printReport(): void {
     process.exitCode = 1;
   }
 }
+
+/** A `--<part>` run: that part's figures alone, against a fresh server on a fresh engine, then the report. */
+export async function benchAlone(bench: (url: string) => Promise<void>): Promise<void> {
+  const e = await prepareEngine();
+  try {
+    const carta = (await startCarta(e, await freePort())).server;
+    try {
+      await bench(carta.url);
+    } finally {
+      await stop(carta.child);
+    }
+  } finally {
+    await e.dispose();
+  }
+  printReport();
+}

@@ -4,7 +4,7 @@
 // draft that differs from it by the mutation, held to 300 ms; and a restore of a publication into such
 // a draft against syncing the same content into it (the four requests), held to no slower.
 // `npm run bench -- --publications` runs only these figures on a fresh server.
-import { absoluteMetric, api, freePort, informational, LOCALES, log, median, newVenue, prepareEngine, printReport, ratioMetric, round, startCarta, stop } from './harness.js';
+import { absoluteMetric, api, benchAlone, informational, LOCALES, log, median, newVenue, ratioMetric, round } from './harness.js';
 import { menuFixture, mutate } from './workload.js';
 
 const PARTS = 4;
@@ -107,17 +107,4 @@ export async function publicationsBench(url: string): Promise<void> {
 }
 
 /** `--publications`: only these figures, on a fresh server. */
-export async function publicationsBenchAlone(): Promise<void> {
-  const e = await prepareEngine();
-  try {
-    const carta = (await startCarta(e, await freePort())).server;
-    try {
-      await publicationsBench(carta.url);
-    } finally {
-      await stop(carta.child);
-    }
-  } finally {
-    await e.dispose();
-  }
-  printReport();
-}
+export const publicationsBenchAlone = (): Promise<void> => benchAlone(publicationsBench);
