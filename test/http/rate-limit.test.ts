@@ -11,6 +11,7 @@ import type { App } from '../../src/http/types.js';
 import type { Config } from '../../src/config.js';
 import { ADMIN_TOKEN, startApp, type TestApp } from '../helpers/app.js';
 import { makeImage, toBase64 } from '../helpers/images.js';
+import { whenRedisCounts } from '../helpers/rate-limits.js';
 
 // Rate limits: spec 8.4 and 7 (429), decisions 10 and 11 (order of checks). Every app here has
 // its limiters on (startApp turns them off by default) and its own Redis key prefix, so the
@@ -120,20 +121,7 @@ function uniquePrefix(): string {
 async function limitedApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const prefix = uniquePrefix();
   const t = await startApp({ rateLimits: true, redisKeyPrefix: prefix, ...overrides });
-  if (process.env.REDIS_URL) {
-    const redis = new Redis(process.env.REDIS_URL);
-    try {
-      for (let attempt = 0; ; attempt += 1) {
-        const ip = `192.0.2.${attempt + 1}`;
-        await t.app.inject({ method: 'GET', url: '/health/none', remoteAddress: ip });
-        if ((await redis.exists(`${prefix}ip:short:${ip}`)) === 1) break;
-        if (attempt === 50) throw new Error('the Redis rate-limit store never became ready');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    } finally {
-      redis.disconnect();
-    }
-  }
+  await whenRedisCounts(t.app, prefix);
   return t;
 }
 

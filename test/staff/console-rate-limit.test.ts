@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import type { App } from '../../src/http/types.js';
 import { sessionCsrf } from '../../src/modules/console/csrf.js';
 import { call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
+import { whenRedisCounts } from '../helpers/rate-limits.js';
 import { signedIn } from './console-client.js';
 
 // The console acts under the same limits as /v1 (decisions 17; docs/rate-limits.md): a change made
@@ -46,21 +47,7 @@ describe("the console's changes and the venue's rate limits", () => {
   before(async () => {
     t = await startApp({ rateLimits: true, redisKeyPrefix: prefix });
     app = fromFreshAddresses(t.app);
-    if (process.env.REDIS_URL) {
-      // Until the store's connection is up, requests are counted in its in-memory fallback.
-      const redis = new Redis(process.env.REDIS_URL);
-      try {
-        for (let attempt = 0; ; attempt += 1) {
-          const ip = `192.0.2.${attempt + 1}`;
-          await t.app.inject({ method: 'GET', url: '/health/none', remoteAddress: ip });
-          if ((await redis.exists(`${prefix}ip:short:${ip}`)) === 1) break;
-          if (attempt === 50) throw new Error('the Redis rate-limit store never became ready');
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      } finally {
-        redis.disconnect();
-      }
-    }
+    await whenRedisCounts(t.app, prefix);
     v = await createVenue(app, { plan: 'free' });
     session = (await signedIn(app, v.id, 'manager@example.com', 'manager')).client.jar.get('carta_session')!;
   });
