@@ -8,7 +8,7 @@ import { admin, call, createVenue, startApp, type TestApp, type VenueFixture } f
 import { CHROMIUM, CHROMIUM_ARGS, chromiumMissing } from '../helpers/chromium.js';
 import { burgerLine, createOrder, orderBody, setUpOrderMenu, type MenuIds } from '../helpers/orders.js';
 import { seriousViolations } from '../guest-page/chromium.js';
-import { tokenOf } from './console-client.js';
+import { signedIn, tokenOf } from './console-client.js';
 
 const TABLET = { width: 1024, height: 768 };
 const TABLET_UPRIGHT = { width: 768, height: 1024 };
@@ -366,5 +366,36 @@ describe('the order board in Chromium', { skip: chromiumMissing }, () => {
 
     assert.deepEqual(a.problems, []);
     assert.deepEqual(b.problems, []);
+  });
+
+  // An open board in real Chromium when the operator suspends its venue (docs/console.md "A venue
+  // whose subscription is inactive"): its stream ends, its reconnect and reload are refused with 403
+  // SUBSCRIPTION_INACTIVE, and the page goes to /console, which says why, instead of an empty board
+  // that keeps retrying.
+  it('sends an open board whose venue is suspended to the page that says the subscription is inactive', async () => {
+    const v = await createVenue(t.app, { plan: 'pro' });
+    const { client } = await signedIn(t.app, v.id, 'cook@example.com');
+    const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+    try {
+      await context.route((u) => u.origin !== origin, (route) => route.abort());
+      await context.addCookies([{ name: 'carta_session', value: client.jar.get('carta_session')!, domain: '127.0.0.1', path: '/console', httpOnly: true, sameSite: 'Strict' }]);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      const loaded = page.waitForResponse((r) => r.url().endsWith('/console/api/board') && r.status() === 200);
+      const streaming = page.waitForResponse((r) => r.url().includes('/console/api/orders/stream') && r.status() === 200);
+      await page.goto(`${origin}/console`);
+      await loaded;
+      await streaming;
+
+      assert.equal((await admin(t.app, 'PATCH', `/venues/${v.id}`, { subscriptionStatus: 'suspended' })).status, 200);
+      await page.getByRole('alert').filter({ hasText: "The venue's subscription is suspended" }).waitFor({ timeout: 20_000 });
+      assert.equal(new URL(page.url()).pathname, '/console');
+      assert.equal(await page.locator('#board').count(), 0, 'no board');
+      assert.equal(await page.getByRole('button', { name: 'Sign out' }).count(), 1);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
   });
 });
