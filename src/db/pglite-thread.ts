@@ -45,6 +45,10 @@ export class PgliteThread {
   private failed: Error | null = null;
   /** Resolves once PGlite has opened its files (start); every message waits for it. */
   private opened: Promise<void> = Promise.resolve();
+  /** Set once `opened` has resolved: a message need not wait for it. */
+  private isOpen = false;
+  /** The last message still waiting to be posted (for the open, or its large texts' packing). */
+  private waiting: Promise<void> | null = null;
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', (reply: WorkerReply) => {
@@ -92,7 +96,10 @@ export class PgliteThread {
     const worker = startWorker({ dataDir, options });
     const thread = new PgliteThread(worker);
     thread.opened = new Promise<WorkerReply>((resolve, reject) => thread.pending.set(0, { resolve, reject })).then(async (ready) => {
-      if (!ready.error) return;
+      if (!ready.error) {
+        thread.isOpen = true;
+        return;
+      }
       const err = rebuild(ready.error);
       thread.failed = err;
       await worker.terminate();
@@ -108,11 +115,35 @@ export class PgliteThread {
     return this.opened;
   }
 
-  private async send(op: WorkerRequest['op'], text: string, params?: readonly unknown[]): Promise<WorkerReply> {
-    await this.opened;
-    if (this.failed) throw this.failed;
-    const { values, large, transfer } = await packParams(params);
-    if (this.failed) throw this.failed;
+  /**
+   * Posts a message to the thread. Messages go in the order they are sent (a transaction's
+   * statements rely on it): at once while the files are open and no earlier message is still
+   * waiting, else behind the one before, once the open and the packing of large texts are done.
+   */
+  private send(op: WorkerRequest['op'], text: string, params?: readonly unknown[]): Promise<WorkerReply> {
+    if (this.failed) return Promise.reject(this.failed);
+    if (this.isOpen && !this.waiting && !hasLargeText(params)) return this.post(op, text, { values: params as unknown[] | undefined, transfer: [] });
+    const before = this.waiting;
+    const packed = (async () => {
+      await before;
+      await this.opened;
+      const packs = await packParams(params);
+      if (this.failed) throw this.failed;
+      return packs;
+    })();
+    const posted = packed.then((packs) => this.post(op, text, packs));
+    const settled = packed.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.waiting = settled;
+    void settled.then(() => {
+      if (this.waiting === settled) this.waiting = null;
+    });
+    return posted;
+  }
+
+  private post(op: WorkerRequest['op'], text: string, { values, large, transfer }: PackedParams): Promise<WorkerReply> {
     const id = this.next++;
     return new Promise<WorkerReply>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -191,9 +222,17 @@ export class PgliteThread {
  */
 const LARGE_TEXT = 1 << 16;
 
+interface PackedParams {
+  values?: unknown[];
+  large?: Array<[number, Uint8Array[]]>;
+  transfer: ArrayBuffer[];
+}
+
+const hasLargeText = (params: readonly unknown[] | undefined) => params?.some((p) => typeof p === 'string' && p.length >= LARGE_TEXT) ?? false;
+
 /** `params` as posted: large texts replaced by null and listed in `large` with their bytes. */
-async function packParams(params: readonly unknown[] | undefined): Promise<{ values?: unknown[]; large?: Array<[number, Uint8Array[]]>; transfer: ArrayBuffer[] }> {
-  if (!params?.some((p) => typeof p === 'string' && p.length >= LARGE_TEXT)) return { values: params as unknown[] | undefined, transfer: [] };
+async function packParams(params: readonly unknown[] | undefined): Promise<PackedParams> {
+  if (!params || !hasLargeText(params)) return { values: params as unknown[] | undefined, transfer: [] };
   const values = [...params];
   const large: Array<[number, Uint8Array[]]> = [];
   const transfer: ArrayBuffer[] = [];

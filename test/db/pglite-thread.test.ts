@@ -55,4 +55,14 @@ describe('PGlite thread: large text parameters', () => {
     const echoed = await pg.transaction(async (t) => (await t.query('select $1::text as t', [large])).rows[0]);
     assert.equal((echoed as { t: string }).t, large);
   });
+
+  it('runs the statements of a transaction in the order they were sent, a large text being packed notwithstanding', async () => {
+    const large = 'x'.repeat(1 << 20);
+    const seen = await pg.transaction(async (t) => {
+      await t.query('create temporary table ordered (t text)');
+      const [, counted] = await Promise.all([t.query('insert into ordered values ($1)', [large]), t.query('select count(*)::int as c from ordered')]);
+      return counted.rows[0];
+    });
+    assert.deepEqual(seen, { c: 1 });
+  });
 });
