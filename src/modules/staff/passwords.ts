@@ -43,10 +43,10 @@ function parse(stored: string): Parsed | null {
  */
 export class PasswordHasher {
   // Verified against when sign-in has no member to verify, so every sign-in runs one hash at today's cost.
-  private readonly dummy: string;
+  private readonly dummy: Parsed;
 
   constructor(readonly cost: ScryptCost = SCRYPT_COST) {
-    this.dummy = this.format(Buffer.alloc(SALT_LENGTH), Buffer.alloc(KEY_LENGTH));
+    this.dummy = { cost, salt: Buffer.alloc(SALT_LENGTH), hash: Buffer.alloc(KEY_LENGTH) };
   }
 
   private format(salt: Buffer, key: Buffer): string {
@@ -64,10 +64,21 @@ export class PasswordHasher {
    * been set, so neither the email nor the password's length changes the work.
    */
   async verify(password: string, stored: string | null): Promise<boolean> {
-    const parsed = parse(stored ?? this.dummy) ?? parse(this.dummy)!;
+    const parsed = (stored === null ? null : parse(stored)) ?? this.dummy;
     const key = await derive(password, parsed.salt, parsed.cost);
+    await this.padToTodaysCost(password, parsed.cost);
     const same = key.length === parsed.hash.length && timingSafeEqual(key, parsed.hash);
     return same && stored !== null && password.length <= PASSWORD_MAX_LENGTH;
+  }
+
+  /**
+   * A hash made at a lower N (before the cost rose) verifies faster than the dummy: hashes at N,
+   * 2N, ... up to today's N/2 add what is missing, so a member who has not signed in since takes
+   * the time an unknown email does and the timing tells nothing.
+   */
+  private async padToTodaysCost(password: string, cost: ScryptCost): Promise<void> {
+    if (cost.r !== this.cost.r || cost.p !== this.cost.p) return;
+    for (let N = cost.N; N < this.cost.N; N *= 2) await derive(password, this.dummy.salt, { ...cost, N });
   }
 
   /** Made at another cost than today's: hashed again at the next sign-in. */
