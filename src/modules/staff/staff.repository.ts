@@ -203,11 +203,16 @@ export async function deleteMemberSessions(db: Queryable, venueId: string, staff
  * are dropped.
  */
 export async function recordFailure(db: Queryable, venueId: string, staffId: string, address: string, at: Date, windowStart: Date): Promise<number> {
-  await db.query('delete from staff_sign_in_failures where venue_id = $1 and staff_id = $2 and address = $3 and failed_at < $4', [venueId, staffId, address, windowStart]);
-  await db.query('insert into staff_sign_in_failures (venue_id, staff_id, address, failed_at) values ($1, $2, $3, $4)', [venueId, staffId, address, at]);
+  // One statement: the count reads the rows as they were before it, so the new failure is the + 1
+  // (the dropped rows are older than the window and never counted).
   const { rows } = await db.query<{ n: number }>(
-    'select count(*)::int as n from staff_sign_in_failures where venue_id = $1 and staff_id = $2 and address = $3 and failed_at >= $4',
-    [venueId, staffId, address, windowStart],
+    `with dropped as (
+       delete from staff_sign_in_failures where venue_id = $1 and staff_id = $2 and address = $3 and failed_at < $5
+     ), added as (
+       insert into staff_sign_in_failures (venue_id, staff_id, address, failed_at) values ($1, $2, $3, $4)
+     )
+     select count(*)::int + 1 as n from staff_sign_in_failures where venue_id = $1 and staff_id = $2 and address = $3 and failed_at >= $5`,
+    [venueId, staffId, address, at, windowStart],
   );
   return rows[0].n;
 }
