@@ -156,6 +156,7 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   accessLog.metrics = metrics;
   metrics?.countStreams(() => services.orderStreams.count() + services.boardFeeds.count() + services.guestOrderStreams.count());
   if (limiter && metrics) limiter.onRejected = (bucket) => metrics.rejected(bucket);
+  if (metrics) services.signInLimiter.onRejected = (bucket) => metrics.rejected(bucket);
   app.addHook('onClose', async () => services.media.close());
   // Every route is registered by now: the body validators and their explanations are compiled
   // before the app serves, so no request waits for one (validation.ts).

@@ -35,6 +35,7 @@ import { ConsoleAuthService } from './modules/staff/sessions.service.js';
 import { PasswordHasher } from './modules/staff/passwords.js';
 import { consoleCookieNames } from './modules/console/csrf.js';
 import { SignInBudget } from './http/rate-limit/sign-in-budget.js';
+import { RateLimiter } from './http/rate-limit/limiter.js';
 import { MemoryRateStore } from './http/rate-limit/memory-store.js';
 import type { RateStore } from './http/rate-limit/store.js';
 import { StaffService } from './modules/staff/staff.service.js';
@@ -107,6 +108,8 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
   const venues = new VenuesService(db);
   const settings = new SettingsService(db, urls, clock);
   const staff = new StaffService(db, venues, config.publicBaseUrl, clock);
+  // The console's sign-in budgets: buckets of their own over the app's rate store (sign-in-budget.ts).
+  const signInLimiter = new RateLimiter(signInStore ?? new MemoryRateStore(), clock);
   const orders = new OrdersService(db, webhookEvents);
   const boardFeeds = new BoardFeeds(db, orders, boardFeedOptions);
   const guest = new GuestService(db, menuCache, urls, new GuestMerch(db, urls, clock), webhookEvents, availability);
@@ -145,7 +148,7 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
       venues,
       clock,
       new PasswordHasher(config.scryptCost),
-      new SignInBudget(signInStore ?? new MemoryRateStore(), clock, config.signInHashes),
+      new SignInBudget(signInLimiter, config.signInHashes),
       consoleCookieNames(config.publicBaseUrl).session,
     ),
     board: new BoardService(db, orders, settings, availability, clock),
@@ -153,6 +156,7 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
     guestOrderStreams: new GuestOrderStreams(db, guest),
     dispatcher,
     metrics: metrics ? new Metrics(db) : null,
+    signInLimiter,
   };
 }
 

@@ -88,6 +88,15 @@ export class RateLimiter {
   async take(reply: Pick<FastifyReply, 'header'>, checks: BucketCheck[], token: string = randomUUID()): Promise<ConsumeResult> {
     const result = await this.store.consume(checks, this.now(), token);
     setHeaders(reply, result.buckets);
+    return this.judged(result);
+  }
+
+  /** As `take`, for an answer that carries no rate-limit headers (the console's sign-in pages). */
+  async count(checks: BucketCheck[], token: string = randomUUID()): Promise<ConsumeResult> {
+    return this.judged(await this.store.consume(checks, this.now(), token));
+  }
+
+  private judged(result: ConsumeResult): ConsumeResult {
     if (!result.allowed && result.rejected) {
       this.onRejected?.(result.rejected.name);
       throw errors.rateLimited(result.rejected.name, Math.max(1, Math.ceil(result.rejected.resetMs / 1000)));

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { errors } from '../../errors.js';
 import type { SignInLimits } from '../../modules/staff/sessions.service.js';
-import type { BucketCheck, RateStore } from './store.js';
+import type { RateLimiter } from './limiter.js';
+import type { BucketCheck } from './store.js';
 
 const MINUTE = 60_000;
 
@@ -20,7 +21,7 @@ export const SIGN_IN_BUDGET = {
 export const SIGN_IN_WAITING_PER_ADDRESS = 4;
 
 /**
- * The console's sign-in limits over the rate limiter's store (shared through Redis when it is):
+ * The console's sign-in limits, buckets of a rate limiter (its store shared through Redis when it is):
  * each attempt is counted before its hash and given back when it succeeds, so only failures spend
  * a budget, and attempts at once cannot overrun it. Hashes run at most `maxHashes` at once and one
  * per address, so a few flooding addresses cannot hold every slot: a new address past the cap is
@@ -33,8 +34,7 @@ export class SignInBudget implements SignInLimits {
   private readonly lanes = new Map<string, Lane>();
 
   constructor(
-    private readonly store: RateStore,
-    private readonly clock: () => number,
+    private readonly limiter: RateLimiter,
     private readonly maxHashes: number,
   ) {}
 
@@ -43,16 +43,17 @@ export class SignInBudget implements SignInLimits {
   }
 
   async admitEmail(email: string): Promise<() => Promise<void>> {
-    // Keyed by the email's hash: the store (Redis, maybe) need not hold the addresses people type.
+    // Keyed by the email's hash, so the store (Redis, maybe) does not hold the email as typed (a
+    // plain hash: whoever reads the store can still test a list of candidate emails against it).
     const key = createHash('sha256').update(email).digest('base64url');
     return this.take({ name: 'sign-in-email', key: `sign-in:email:${key}`, limit: SIGN_IN_BUDGET.perEmail, windowMs: SIGN_IN_BUDGET.windowMs });
   }
 
+  /** Counts the attempt (429 past the bucket, as the limiter refuses any); the refund gives it back. */
   private async take(check: BucketCheck): Promise<() => Promise<void>> {
     const token = randomUUID();
-    const result = await this.store.consume([check], this.clock(), token);
-    if (!result.allowed && result.rejected) throw errors.rateLimited(check.name, Math.max(1, Math.ceil(result.rejected.resetMs / 1000)));
-    return () => this.store.refund([check], token);
+    await this.limiter.count([check], token);
+    return () => this.limiter.refund([check], token);
   }
 
   async hashingSlot(address: string): Promise<() => void> {
