@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/port.js';
+import { LargeText, type Queryable } from '../../db/port.js';
 import { isUuid } from '../../ids.js';
 import { jsonArrayInTurns } from '../../next-turn.js';
 import type { StoredImage } from '../media/stored-image.js';
@@ -264,7 +264,7 @@ export async function upsertProducts(db: Queryable, venueId: string, rows: Produ
             r.amount, r.unit, r.badge_label, r.badge_color, r.category_id, r.ingredient_ids, r.modifier_groups,
             r.sort_order, r.menu_visible, r.cleaned_up_at, r.translations, r.allergens, r.may_contain, r.dietary_labels,
             r.spice_level, r.calories, r.nutrition, r.sync_hash
-     from jsonb_to_recordset($2::jsonb) as r(id uuid, external_id text, name text, description text, price_minor int,
+     from jsonb_to_recordset($2::json::jsonb) as r(id uuid, external_id text, name text, description text, price_minor int,
             sale_price_minor int, is_sale_active boolean, amount int, unit text, badge_label text, badge_color text,
             category_id uuid, ingredient_ids uuid[], modifier_groups jsonb, sort_order int, menu_visible boolean,
             cleaned_up_at timestamptz, translations jsonb, allergens text[], may_contain text[], dietary_labels text[],
@@ -280,7 +280,9 @@ export async function upsertProducts(db: Queryable, venueId: string, rows: Produ
        dietary_labels = excluded.dietary_labels, spice_level = excluded.spice_level, calories = excluded.calories,
        nutrition = excluded.nutrition, sync_hash = excluded.sync_hash, revision = products.revision + 1,
        updated_at = now()`,
-    [venueId, await jsonArrayInTurns(rows)],
+    // Megabytes for a large sync: a LargeText reaches the database in slices (port.ts), sent as
+    // json's binary form (its text; jsonb's would need a version byte), then cast.
+    [venueId, new LargeText(await jsonArrayInTurns(rows))],
   );
 }
 
