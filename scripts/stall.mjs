@@ -1,6 +1,6 @@
 // `npm run stall`: the stall suite (test/server/stall.test.ts) with its timing bounds
 // (CARTA_STALL_STRICT=1: GET /health answered within 200 ms during every case, each request within
-// a second), on PGlite. A run that misses is run again, up to three in all: one slow moment of a
+// a second, no turn of the largest valid sync over 150 ms), on PGlite. A run that misses is run again, up to three in all: one slow moment of a
 // shared machine does not fail it, work that holds the event loop in every run does. `npm test`
 // runs the same suite with functional bounds only (docs/security.md, "Bounded work").
 import { spawnSync } from 'node:child_process';

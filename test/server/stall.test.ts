@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { call, createVenue } from '../helpers/app.js';
@@ -23,10 +24,12 @@ const STRICT = process.env.CARTA_STALL_STRICT === '1';
 const PROBE_EVERY_MS = 20;
 const PROBE_LIMIT_MS = STRICT ? 200 : 2000;
 const REQUEST_LIMIT_MS = STRICT ? 1000 : 10_000;
-// The largest valid sync and its publish still hold /health about 220-235 ms on a quiet machine
-// (the body's join into text and the collections it causes); the goal is turns under 100 ms. Until
-// then the probe holds them under 300 ms, so they cannot slide back past where they stood.
-const LARGEST_SYNC_PROBE_LIMIT_MS = STRICT ? 300 : 2000;
+// The largest valid sync and its publish are taken in turns of 37-72 ms in a server of its own on
+// this machine. In this file's process (its heap at 400 MB from the cases before) one turn in a few
+// runs reaches 105-125 ms, in the first UTF-8 slice of the publication's 3.5 MB text (the join's
+// copy, and the collection it sets off): the strict bound is 150 ms, the loop's longest delay
+// measured in the server's process; the goal stays 100 (docs/security.md).
+const LARGEST_SYNC_TURN_LIMIT_MS = STRICT ? 150 : 2000;
 const BODY_TIMEOUT_MS = 400;
 const UPLOAD_TIMEOUT_MS = 800;
 const HEADERS_TIMEOUT_MS = 400;
@@ -186,6 +189,8 @@ describe('no request stalls the server', { timeout: 180_000 }, () => {
     await call(world.t.app, 'PATCH', '/v1/settings', { key: v.key, body: { enabledLanguages: ['en', 'uk'] } });
     const body = Buffer.from(JSON.stringify({ categories, ingredients, products }));
     const headers = { authorization: `Bearer ${v.key}` };
+    const turns = monitorEventLoopDelay({ resolution: 5 });
+    turns.enable();
     const p = probe(port);
     const timings: string[] = [];
     try {
@@ -204,7 +209,10 @@ describe('no request stalls the server', { timeout: 180_000 }, () => {
     }
     // The time of a 3.7 MB sync is the database's, more than a second on PGlite the first time
     // (docs/security.md); what must hold is that nobody else waits for it.
-    assert.ok(p.worst() <= LARGEST_SYNC_PROBE_LIMIT_MS, `GET /health waited ${Math.round(p.worst())} ms (${timings.join(', ')})`);
+    turns.disable();
+    const longestTurn = turns.max / 1e6;
+    assert.ok(p.worst() <= PROBE_LIMIT_MS, `GET /health waited ${Math.round(p.worst())} ms (${timings.join(', ')})`);
+    assert.ok(longestTurn <= LARGEST_SYNC_TURN_LIMIT_MS, `a turn of the event loop took ${Math.round(longestTurn)} ms (${timings.join(', ')})`);
   });
 
   it('cuts a body that stops arriving with 408, and headers that never end', async () => {
