@@ -272,7 +272,7 @@ export class GuestService {
     const categories = this.scheduledOf(doc);
     const availability = input.scheduledFor === undefined || scheduleErrors.length > 0
       ? this.availability.stateNow(marks, categories)
-      : this.availability.stateAt(marks, categories, Date.parse(input.scheduledFor));
+      : this.availability.stateAt(marks, categories, instantOf(input.scheduledFor).getTime());
     const priced = priceOrder(input, {
       doc,
       orderConfig: config,

@@ -10,7 +10,7 @@ import * as orders from './orders.repository.js';
 import type { OrderListQueryValue, OrderListView, OrderStreamQueryValue, OrderView } from './orders.schemas.js';
 import type { StreamStart } from './order-stream.js';
 import { loadOrderViews } from './order-reads.js';
-import { inTimestampRange } from '../../shared/timestamps.js';
+import { instantOf, inTimestampRange } from '../../shared/timestamps.js';
 
 // ISO 8601 date-time with an explicit zone: Z or +hh:mm / -hh:mm (decisions section 5).
 const ZONED_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
@@ -26,7 +26,7 @@ function zoned(name: string, value: string | undefined): string | undefined {
   if (!ZONED_TIMESTAMP.test(value) || !inTimestampRange(Date.parse(value)) || !fieldsInRange(value)) {
     throw errors.invalidParameter(`${name} must be an ISO 8601 timestamp with a timezone (Z or +hh:mm)`);
   }
-  return new Date(value).toISOString();
+  return instantOf(value).toISOString();
 }
 
 export class OrdersService {
