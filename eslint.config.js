@@ -40,7 +40,17 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', fetch: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        fetch: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        Buffer: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -59,10 +69,30 @@ export default tseslint.config(
     },
   },
   // Later blocks replace the rule of earlier ones for the files they match: from the top layer down.
-  layerRule(['src/**/*.ts'], ['src/main.ts', 'src/cli/**', 'src/server/**'], [ENTRY], 'main, cli and server are the top layer: nothing imports them'),
-  layerRule(['src/**/*.ts'], ['src/main.ts', 'src/cli/**', 'src/server/**', 'src/app.ts', 'src/services.ts'], [ENTRY, APP], 'app.ts and services.ts wire everything: only main, cli and server import them'),
-  layerRule(['src/modules/**/*.ts'], [MODULE_HTTP_FACING], [ENTRY, APP, HTTP], 'services and repositories do not use the HTTP layer: what they share with it lives in src/shared/'),
-  layerRule(BASE, ['src/main.ts', 'src/app.ts', 'src/services.ts'], [ENTRY, APP, HTTP, MODULES], 'the base layer (db, outbound, shared, http/schemas, root files) imports no module and no HTTP code'),
+  layerRule(
+    ['src/**/*.ts'],
+    ['src/main.ts', 'src/cli/**', 'src/server/**'],
+    [ENTRY],
+    'main, cli and server are the top layer: nothing imports them',
+  ),
+  layerRule(
+    ['src/**/*.ts'],
+    ['src/main.ts', 'src/cli/**', 'src/server/**', 'src/app.ts', 'src/services.ts'],
+    [ENTRY, APP],
+    'app.ts and services.ts wire everything: only main, cli and server import them',
+  ),
+  layerRule(
+    ['src/modules/**/*.ts'],
+    [MODULE_HTTP_FACING],
+    [ENTRY, APP, HTTP],
+    'services and repositories do not use the HTTP layer: what they share with it lives in src/shared/',
+  ),
+  layerRule(
+    BASE,
+    ['src/main.ts', 'src/app.ts', 'src/services.ts'],
+    [ENTRY, APP, HTTP, MODULES],
+    'the base layer (db, outbound, shared, http/schemas, root files) imports no module and no HTTP code',
+  ),
   {
     files: ['src/modules/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [foreignRepository] }] },

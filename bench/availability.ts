@@ -4,7 +4,17 @@
 // (full body) and the 304 (If-None-Match, each venue with its own ETag). Held to >= 0.9 of the plain read.
 // `npm run bench -- --availability` runs only these figures on a fresh server.
 import {
-  ADMIN_TOKEN, api, benchAlone, informational, interleaved, LOCALES, log, measured, newVenue, ratioMetric, round,
+  ADMIN_TOKEN,
+  api,
+  benchAlone,
+  informational,
+  interleaved,
+  LOCALES,
+  log,
+  measured,
+  newVenue,
+  ratioMetric,
+  round,
 } from './harness.js';
 import { ingredientExternalId, menuFixture, productExternalId } from './workload.js';
 
@@ -51,10 +61,19 @@ async function guestMenu(url: string) {
   const res = await fetch(url);
   const bytes = Buffer.from(await res.arrayBuffer());
   const body = JSON.parse(bytes.toString('utf8')) as GuestMenuShape;
-  const soldOut = body.products.filter((p) => p.availability.reason === 'sold_out' || p.availability.reason === 'ingredient_sold_out').length;
+  const soldOut = body.products.filter(
+    (p) => p.availability.reason === 'sold_out' || p.availability.reason === 'ingredient_sold_out',
+  ).length;
   const again = await fetch(url, { headers: { 'if-none-match': res.headers.get('etag') ?? '' } });
   await again.arrayBuffer();
-  return { status: res.status, bytes: bytes.length, etag: res.headers.get('etag') ?? '', soldOut, ordering: body.ordering, notModified: again.status === 304 };
+  return {
+    status: res.status,
+    bytes: bytes.length,
+    etag: res.headers.get('etag') ?? '',
+    soldOut,
+    ordering: body.ordering,
+    notModified: again.status === 304,
+  };
 }
 
 /** A venue with the fixture (seed 1, LOCALES) synced and published: the main run's own, passed in. */
@@ -70,7 +89,7 @@ export interface FixtureVenue {
  */
 export async function availabilityVenues(url: string, plainVenue?: FixtureVenue) {
   const fixtureJson = JSON.stringify(menuFixture({ seed: 1, locales: LOCALES }));
-  const plain = plainVenue ?? await fixtureVenue(url, fixtureJson);
+  const plain = plainVenue ?? (await fixtureVenue(url, fixtureJson));
   if (plainVenue) await api(url, 'PATCH', '/v1/settings', plainVenue.key, { timezone: TIME_ZONE });
   const marked = await fixtureVenue(url, fixtureJson);
   const until = new Date(Date.now() + WEEK_MS).toISOString();
@@ -86,9 +105,19 @@ export async function availabilityVenues(url: string, plainVenue?: FixtureVenue)
   const [p, m] = [await guestMenu(plainUrl), await guestMenu(markedUrl)];
   // The reads must be what they claim: sold-out products and a closed venue on one side only, and
   // a 304 on each venue's own ETag.
-  const valid = p.status === 200 && m.status === 200 && p.soldOut === 0 && m.soldOut >= MARKED_PRODUCTS && p.ordering.open
-    && !m.ordering.open && m.ordering.reason === 'closed' && p.notModified && m.notModified;
-  log(`guest menu: plain ${round(p.bytes / 1024)} KB (ordering ${p.ordering.reason ?? 'open'}); marked ${round(m.bytes / 1024)} KB, ${m.soldOut} products unavailable by marks, ordering ${m.ordering.reason ?? 'open'}${valid ? '' : ' (NOT AS SET UP)'}`);
+  const valid =
+    p.status === 200 &&
+    m.status === 200 &&
+    p.soldOut === 0 &&
+    m.soldOut >= MARKED_PRODUCTS &&
+    p.ordering.open &&
+    !m.ordering.open &&
+    m.ordering.reason === 'closed' &&
+    p.notModified &&
+    m.notModified;
+  log(
+    `guest menu: plain ${round(p.bytes / 1024)} KB (ordering ${p.ordering.reason ?? 'open'}); marked ${round(m.bytes / 1024)} KB, ${m.soldOut} products unavailable by marks, ordering ${m.ordering.reason ?? 'open'}${valid ? '' : ' (NOT AS SET UP)'}`,
+  );
   return { plainUrl, markedUrl, plain: p, marked: m, valid };
 }
 
@@ -104,13 +133,40 @@ export async function availabilityBench(url: string, plainVenue?: FixtureVenue):
   );
   // The 200 loads must answer nothing else (autocannon counts a 304 as non-2xx; the 304s were checked above).
   const fullOk = full.non2xx === 0 && fullPlain.non2xx === 0;
-  log(`guest menu 200: marked ${round(full.rps)} req/s vs plain ${round(fullPlain.rps)}; 304: marked ${round(cached.rps)} vs plain ${round(cachedPlain.rps)}`);
+  log(
+    `guest menu 200: marked ${round(full.rps)} req/s vs plain ${round(fullPlain.rps)}; 304: marked ${round(cached.rps)} vs plain ${round(cachedPlain.rps)}`,
+  );
   const what = `${MARKED_PRODUCTS + MARKED_INGREDIENTS} sold-out marks and opening hours (closed now)`;
-  ratioMetric(`GET /guest/v1/venues/:slug/menu (${round(m.bytes / 1024)} KB) with ${what}: req/s vs without`, full.rps, fullPlain.rps, 'req/s', '>=', 0.9, valid && fullOk);
-  ratioMetric(`GET /guest/v1/venues/:slug/menu If-None-Match (304) with ${what}: req/s vs without`, cached.rps, cachedPlain.rps, 'req/s', '>=', 0.9, valid);
-  for (const [name, withThem, without] of [['200', full, fullPlain], ['304', cached, cachedPlain]] as const) {
+  ratioMetric(
+    `GET /guest/v1/venues/:slug/menu (${round(m.bytes / 1024)} KB) with ${what}: req/s vs without`,
+    full.rps,
+    fullPlain.rps,
+    'req/s',
+    '>=',
+    0.9,
+    valid && fullOk,
+  );
+  ratioMetric(
+    `GET /guest/v1/venues/:slug/menu If-None-Match (304) with ${what}: req/s vs without`,
+    cached.rps,
+    cachedPlain.rps,
+    'req/s',
+    '>=',
+    0.9,
+    valid,
+  );
+  for (const [name, withThem, without] of [
+    ['200', full, fullPlain],
+    ['304', cached, cachedPlain],
+  ] as const) {
     if (withThem.cpuUs === null || without.cpuUs === null || withThem.cpuUs === 0) continue;
-    informational.push({ name: `guest menu ${name} with marks and hours: CPU per request, without / with`, value: round(withThem.cpuUs, 2), unit: 'µs', baseline: round(without.cpuUs, 2), ratio: round(without.cpuUs / withThem.cpuUs, 3) });
+    informational.push({
+      name: `guest menu ${name} with marks and hours: CPU per request, without / with`,
+      value: round(withThem.cpuUs, 2),
+      unit: 'µs',
+      baseline: round(without.cpuUs, 2),
+      ratio: round(without.cpuUs / withThem.cpuUs, 3),
+    });
   }
 }
 

@@ -10,7 +10,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { createParser } from 'eventsource-parser';
 import {
-  absoluteMetric, ADMIN_TOKEN, api, benchAlone, cpuMs, informational, log, measured, median, pinned, quick, ratioMetric, round,
+  absoluteMetric,
+  ADMIN_TOKEN,
+  api,
+  benchAlone,
+  cpuMs,
+  informational,
+  log,
+  measured,
+  median,
+  pinned,
+  quick,
+  ratioMetric,
+  round,
 } from './harness.js';
 import { guestOrderVenue, ORDER_GUESTS, placeOrders } from './orders.js';
 
@@ -93,21 +105,25 @@ class BoardReader {
   /** Opens the stream and resolves once the board has started (its `retry:` line came). */
   static open(url: string, session: string): Promise<BoardReader> {
     return new Promise((resolve, reject) => {
-      const request = http.get(`${url}/console/api/orders/stream`, { headers: { cookie: `carta_session=${session}` }, agent: false }, (response) => {
-        response.setEncoding('utf8');
-        if (response.statusCode !== 200) {
-          let body = '';
-          response.on('data', (chunk: string) => (body += chunk));
-          response.on('end', () => reject(new Error(`board stream: ${response.statusCode} ${body.slice(0, 200)}`)));
-          return;
-        }
-        const board = new BoardReader(response, () => resolve(board));
-        response.on('data', (chunk: string) => {
-          board.arrival = performance.now();
-          board.parser.feed(chunk);
-        });
-        response.on('close', () => reject(new Error('board stream closed before it started')));
-      });
+      const request = http.get(
+        `${url}/console/api/orders/stream`,
+        { headers: { cookie: `carta_session=${session}` }, agent: false },
+        (response) => {
+          response.setEncoding('utf8');
+          if (response.statusCode !== 200) {
+            let body = '';
+            response.on('data', (chunk: string) => (body += chunk));
+            response.on('end', () => reject(new Error(`board stream: ${response.statusCode} ${body.slice(0, 200)}`)));
+            return;
+          }
+          const board = new BoardReader(response, () => resolve(board));
+          response.on('data', (chunk: string) => {
+            board.arrival = performance.now();
+            board.parser.feed(chunk);
+          });
+          response.on('close', () => reject(new Error('board stream closed before it started')));
+        },
+      );
       request.on('error', reject);
     });
   }
@@ -198,7 +214,14 @@ async function guestOrders(url: string, venue: Venue, boards: BoardReader[]): Pr
   }
   const cpu = cpuMs(measured.carta) - cpuBefore;
   const committed = (await ordersOf(url, venue)) - before;
-  return { acknowledged, committed, rps: result.requests.average, non2xx: result.non2xx, cpuUs: (cpu * 1000) / Math.max(1, committed), drained };
+  return {
+    acknowledged,
+    committed,
+    rps: result.requests.average,
+    non2xx: result.non2xx,
+    cpuUs: (cpu * 1000) / Math.max(1, committed),
+    drained,
+  };
 }
 
 /** Whether every board holds every order of the run, once, and nothing else: counted per board. */
@@ -256,7 +279,9 @@ export async function boardsBench(url: string): Promise<void> {
     const after = await pinned(() => guestOrders(url, venue, []), true);
     const none = { cpuUs: (before.cpuUs + after.cpuUs) / 2, rps: (before.rps + after.rps) / 2 };
     pairs.push({ none, boards: open });
-    log(`boards round ${r + 1}: CPU per order ${round(open.cpuUs)} µs with ${BOARDS} boards (${round(open.rps)} orders/s) vs ${round(before.cpuUs)} and ${round(after.cpuUs)} µs without (${round(before.rps)} and ${round(after.rps)} orders/s)`);
+    log(
+      `boards round ${r + 1}: CPU per order ${round(open.cpuUs)} µs with ${BOARDS} boards (${round(open.rps)} orders/s) vs ${round(before.cpuUs)} and ${round(after.cpuUs)} µs without (${round(before.rps)} and ${round(after.rps)} orders/s)`,
+    );
     before = after;
   }
 
@@ -264,18 +289,56 @@ export async function boardsBench(url: string): Promise<void> {
   const mid = pairs[ratios.indexOf(median(ratios))];
   delays.sort((a, b) => a - b);
   const at = (q: number) => delays[Math.min(delays.length - 1, Math.floor(delays.length * q))] ?? Number.NaN;
-  log(`boards: CPU per order ratios ${ratios.map((x) => round(x, 2)).join(', ')}; every order on every board: ${complete ? 'yes' : `no (${short} board runs short)`}; delay from the 201 p50 ${round(at(0.5), 2)} ms, p99 ${round(at(0.99), 2)} ms`);
+  log(
+    `boards: CPU per order ratios ${ratios.map((x) => round(x, 2)).join(', ')}; every order on every board: ${complete ? 'yes' : `no (${short} board runs short)`}; delay from the 201 p50 ${round(at(0.5), 2)} ms, p99 ${round(at(0.99), 2)} ms`,
+  );
   ratioMetric(
     `guest order, ${ORDER_GUESTS} guests: server CPU per order with ${BOARDS} console boards open on the venue vs none (median of ${BOARD_ROUNDS} rounds)`,
-    mid.boards.cpuUs, mid.none.cpuUs, 'µs', '<=', 1.5, complete,
+    mid.boards.cpuUs,
+    mid.none.cpuUs,
+    'µs',
+    '<=',
+    1.5,
+    complete,
   );
   const held = BOARD_ROUNDS * BOARDS - short;
-  absoluteMetric(`every order of the ${BOARD_ROUNDS} runs reached each of the ${BOARDS} boards once: ${complete ? 'yes' : 'no'}`, held, 'board runs', '==', 'all', complete);
+  absoluteMetric(
+    `every order of the ${BOARD_ROUNDS} runs reached each of the ${BOARDS} boards once: ${complete ? 'yes' : 'no'}`,
+    held,
+    'board runs',
+    '==',
+    'all',
+    complete,
+  );
   const costs = pairs.map((x) => x.boards.cpuUs - x.none.cpuUs);
-  informational.push({ name: `server CPU per order that ${BOARDS} boards add (median of ${BOARD_ROUNDS} rounds)`, value: round(median(costs)), unit: 'µs', baseline: null, ratio: null });
-  informational.push({ name: `guest orders/s, ${ORDER_GUESTS} guests, with ${BOARDS} boards open vs none (the median round)`, value: round(mid.boards.rps), unit: 'orders/s', baseline: round(mid.none.rps), ratio: round(mid.boards.rps / mid.none.rps, 3) });
-  informational.push({ name: `order.created from the order's 201 to its arrival on a board, ${BOARDS} boards: p50`, value: round(at(0.5), 2), unit: 'ms', baseline: null, ratio: null });
-  informational.push({ name: `order.created from the order's 201 to its arrival on a board, ${BOARDS} boards: p99`, value: round(at(0.99), 2), unit: 'ms', baseline: null, ratio: null });
+  informational.push({
+    name: `server CPU per order that ${BOARDS} boards add (median of ${BOARD_ROUNDS} rounds)`,
+    value: round(median(costs)),
+    unit: 'µs',
+    baseline: null,
+    ratio: null,
+  });
+  informational.push({
+    name: `guest orders/s, ${ORDER_GUESTS} guests, with ${BOARDS} boards open vs none (the median round)`,
+    value: round(mid.boards.rps),
+    unit: 'orders/s',
+    baseline: round(mid.none.rps),
+    ratio: round(mid.boards.rps / mid.none.rps, 3),
+  });
+  informational.push({
+    name: `order.created from the order's 201 to its arrival on a board, ${BOARDS} boards: p50`,
+    value: round(at(0.5), 2),
+    unit: 'ms',
+    baseline: null,
+    ratio: null,
+  });
+  informational.push({
+    name: `order.created from the order's 201 to its arrival on a board, ${BOARDS} boards: p99`,
+    value: round(at(0.99), 2),
+    unit: 'ms',
+    baseline: null,
+    ratio: null,
+  });
 }
 
 /** `--boards`: only these figures, on a fresh server. */

@@ -10,7 +10,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { createParser } from 'eventsource-parser';
 import {
-  absoluteMetric, api, benchAlone, cpuMs, informational, log, measured, median, pinned, quick, ratioMetric, round,
+  absoluteMetric,
+  api,
+  benchAlone,
+  cpuMs,
+  informational,
+  log,
+  measured,
+  median,
+  pinned,
+  quick,
+  ratioMetric,
+  round,
 } from './harness.js';
 import { untilStreams } from './boards.js';
 import { guestOrderVenue, ORDER_GUESTS } from './orders.js';
@@ -141,7 +152,9 @@ export async function guestStreamsBench(url: string): Promise<void> {
     const after = await pinned(() => orderRun(url, venue), true);
     const none = (before.cpuUs + after.cpuUs) / 2;
     pairs.push({ none, open: open.cpuUs });
-    log(`guest streams round ${r + 1}: CPU per order ${round(open.cpuUs)} µs with ${PAGES} pages (${round(open.rps)} orders/s) vs ${round(before.cpuUs)} and ${round(after.cpuUs)} µs without`);
+    log(
+      `guest streams round ${r + 1}: CPU per order ${round(open.cpuUs)} µs with ${PAGES} pages (${round(open.rps)} orders/s) vs ${round(before.cpuUs)} and ${round(after.cpuUs)} µs without`,
+    );
     before = after;
   }
 
@@ -157,13 +170,33 @@ export async function guestStreamsBench(url: string): Promise<void> {
 
   const ratios = pairs.map((x) => x.open / x.none);
   const mid = pairs[ratios.indexOf(median(ratios))];
-  log(`guest streams: CPU per order ratios ${ratios.map((x) => round(x, 2)).join(', ')}; pages quiet while other orders came: ${quiet ? 'yes' : 'no'}; a change reached its page: ${reached ? 'yes' : 'no'}`);
+  log(
+    `guest streams: CPU per order ratios ${ratios.map((x) => round(x, 2)).join(', ')}; pages quiet while other orders came: ${quiet ? 'yes' : 'no'}; a change reached its page: ${reached ? 'yes' : 'no'}`,
+  );
   ratioMetric(
     `guest order, ${ORDER_GUESTS} guests: server CPU per order with ${PAGES} guest status pages open on the venue vs none (median of ${ROUNDS} rounds)`,
-    mid.open, mid.none, 'µs', '<=', TARGET, quiet && reached,
+    mid.open,
+    mid.none,
+    'µs',
+    '<=',
+    TARGET,
+    quiet && reached,
   );
-  absoluteMetric(`a change of a followed order reached its page, and no other order's did: ${quiet && reached ? 'yes' : 'no'}`, quiet && reached ? 1 : 0, 'checks', '==', 1, quiet && reached);
-  informational.push({ name: `server CPU per order that ${PAGES} guest status pages add (median of ${ROUNDS} rounds)`, value: round(median(pairs.map((x) => x.open - x.none))), unit: 'µs', baseline: null, ratio: null });
+  absoluteMetric(
+    `a change of a followed order reached its page, and no other order's did: ${quiet && reached ? 'yes' : 'no'}`,
+    quiet && reached ? 1 : 0,
+    'checks',
+    '==',
+    1,
+    quiet && reached,
+  );
+  informational.push({
+    name: `server CPU per order that ${PAGES} guest status pages add (median of ${ROUNDS} rounds)`,
+    value: round(median(pairs.map((x) => x.open - x.none))),
+    unit: 'µs',
+    baseline: null,
+    ratio: null,
+  });
 }
 
 /** `--guest-streams`: only these figures, on a fresh server. */

@@ -17,7 +17,9 @@ import type { Database } from '../src/db/port.js';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 // --scale measures how PostgreSQL holds 1,000 venues: it implies --engine postgres.
-export const engine = (args.includes('--scale') ? 'postgres' : args.includes('--engine') ? args[args.indexOf('--engine') + 1] : 'pglite') as 'pglite' | 'postgres';
+export const engine = (
+  args.includes('--scale') ? 'postgres' : args.includes('--engine') ? args[args.indexOf('--engine') + 1] : 'pglite'
+) as 'pglite' | 'postgres';
 export const quick = args.includes('--quick');
 export const LOAD_SECONDS = quick ? 2 : 5;
 export const ADMIN_TOKEN = `bench_${randomBytes(24).toString('hex')}`;
@@ -80,14 +82,16 @@ export function stop(child: ChildProcess): Promise<void> {
 // the load generator on the other, where taskset exists and there are two cores. Unpinned, one
 // ratio moved by 0.2 between runs here: the scheduler put the server and autocannon on one core,
 // or not. Only the loads are pinned: syncs, uploads and restarts keep both cores, as in production.
-export const PIN = os.availableParallelism() >= 2 && (() => {
-  try {
-    execSync('taskset -p ' + process.pid, { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+export const PIN =
+  os.availableParallelism() >= 2 &&
+  (() => {
+    try {
+      execSync('taskset -p ' + process.pid, { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
 export const SERVER_CPU = '0';
 export const LOAD_CPU = '1';
 const ALL_CPUS = `0-${os.availableParallelism() - 1}`;
@@ -174,10 +178,18 @@ export async function prepareEngine(): Promise<EngineEnv> {
         const dir = path.join(tmp, `local-${randomBytes(4).toString('hex')}`);
         const db = await openPglite(dir);
         await migrate(db);
-        return { db, dispose: async () => { await db.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+        return {
+          db,
+          dispose: async () => {
+            await db.close();
+            fs.rmSync(dir, { recursive: true, force: true });
+          },
+        };
       },
       openServerDb: () => openPglite(path.join(dataDir, 'pglite')),
-      async dispose() { fs.rmSync(tmp, { recursive: true, force: true }); },
+      async dispose() {
+        fs.rmSync(tmp, { recursive: true, force: true });
+      },
     };
   }
   const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -219,7 +231,13 @@ export interface Server {
 /** What every measured Carta server runs with: rate limits off, `warn`, the bench's operator token; `env` over it. */
 export function cartaEnv(e: EngineEnv, env: Record<string, string> = {}): Record<string, string> {
   return {
-    ...e.env, RATE_LIMITS: 'off', LOG_LEVEL: 'warn', ADMIN_TOKEN, REDIS_URL: '', SSRF_TEST_ALLOW: `127.0.0.1:${WEBHOOK_RECEIVER_PORT}`, ...env,
+    ...e.env,
+    RATE_LIMITS: 'off',
+    LOG_LEVEL: 'warn',
+    ADMIN_TOKEN,
+    REDIS_URL: '',
+    SSRF_TEST_ALLOW: `127.0.0.1:${WEBHOOK_RECEIVER_PORT}`,
+    ...env,
   };
 }
 
@@ -230,7 +248,8 @@ export function cartaEnv(e: EngineEnv, env: Record<string, string> = {}): Record
 export type StartMs = Record<'loaded' | 'built' | 'migrated' | 'listening', number>;
 
 /** A start's own account, for the report's lines. */
-export const startAccount = (s: StartMs) => `code loaded at ${s.loaded} ms, app built at ${s.built}, database opened and migrated at ${s.migrated}, listening at ${s.listening}`;
+export const startAccount = (s: StartMs) =>
+  `code loaded at ${s.loaded} ms, app built at ${s.built}, database opened and migrated at ${s.migrated}, listening at ${s.listening}`;
 
 /**
  * Starts a server and waits for /ready. With `startLine`, the server logs at info and its
@@ -270,7 +289,14 @@ export async function startCarta(
 }
 
 /** One request, timed from send to the last byte; a string body is sent as is (already JSON). */
-export async function api(url: string, method: string, pathName: string, token: string, body?: unknown, headers: Record<string, string> = {}) {
+export async function api(
+  url: string,
+  method: string,
+  pathName: string,
+  token: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   const started = performance.now();
   const res = await fetch(`${url}${pathName}`, {
@@ -285,7 +311,11 @@ export async function api(url: string, method: string, pathName: string, token: 
 }
 
 export async function newVenue(url: string, plan = 'standard'): Promise<{ id: string; key: string }> {
-  const venue = await api(url, 'POST', '/admin/v1/venues', ADMIN_TOKEN, { name: `Bench ${randomBytes(3).toString('hex')}`, currency: 'EUR', plan });
+  const venue = await api(url, 'POST', '/admin/v1/venues', ADMIN_TOKEN, {
+    name: `Bench ${randomBytes(3).toString('hex')}`,
+    currency: 'EUR',
+    plan,
+  });
   const key = await api(url, 'POST', `/admin/v1/venues/${venue.body.id}/api-keys`, ADMIN_TOKEN, { mode: 'live' });
   await api(url, 'PATCH', '/v1/settings', key.body.key, { enabledLanguages: ['en', ...LOCALES] });
   return { id: venue.body.id, key: key.body.key };
@@ -364,15 +394,20 @@ export interface Side {
  * reported, with its CPU per request.
  */
 export async function interleaved(a: Side, b: Side, headers: Record<string, string>): Promise<readonly [Load, Load]> {
-  return pinned(async () => {
-    const [aHeaders, bHeaders] = [a.headers ?? headers, b.headers ?? headers];
-    await autocannonRun(a.url, aHeaders, { amount: 500 });
-    await autocannonRun(b.url, bHeaders, { amount: 500 });
-    const rounds: [Load, Load][] = [];
-    for (let round = 0; round < ROUNDS; round += 1) rounds.push([await timedRun(a.url, aHeaders, a.pid), await timedRun(b.url, bHeaders, b.pid)]);
-    rounds.sort(([a1, b1], [a2, b2]) => a1.rps / b1.rps - a2.rps / b2.rps);
-    return rounds[Math.floor(ROUNDS / 2)];
-  }, false, [a.pid, b.pid]);
+  return pinned(
+    async () => {
+      const [aHeaders, bHeaders] = [a.headers ?? headers, b.headers ?? headers];
+      await autocannonRun(a.url, aHeaders, { amount: 500 });
+      await autocannonRun(b.url, bHeaders, { amount: 500 });
+      const rounds: [Load, Load][] = [];
+      for (let round = 0; round < ROUNDS; round += 1)
+        rounds.push([await timedRun(a.url, aHeaders, a.pid), await timedRun(b.url, bHeaders, b.pid)]);
+      rounds.sort(([a1, b1], [a2, b2]) => a1.rps / b1.rps - a2.rps / b2.rps);
+      return rounds[Math.floor(ROUNDS / 2)];
+    },
+    false,
+    [a.pid, b.pid],
+  );
 }
 
 /**
@@ -388,13 +423,35 @@ export async function versusTiny(cartaUrl: string, bareUrl: string, headers: Rec
 /** CPU per request, bare over Carta (1.0 = as cheap as bare Fastify), beside a req/s ratio. */
 export function cpuRatio(name: string, carta: Load, bare: Load): void {
   if (carta.cpuUs === null || bare.cpuUs === null || carta.cpuUs === 0) return;
-  informational.push({ name: `${name}: CPU per request, bare / Carta`, value: round(carta.cpuUs, 2), unit: 'µs', baseline: round(bare.cpuUs, 2), ratio: round(bare.cpuUs / carta.cpuUs, 3) });
+  informational.push({
+    name: `${name}: CPU per request, bare / Carta`,
+    value: round(carta.cpuUs, 2),
+    unit: 'µs',
+    baseline: round(bare.cpuUs, 2),
+    ratio: round(bare.cpuUs / carta.cpuUs, 3),
+  });
 }
 
 /** `valid` false: the measurement itself did not hold (the name says why), a miss whatever the ratio. */
-export function ratioMetric(name: string, value: number, baseline: number, unit: string, op: '>=' | '<=', target: number, valid = true): void {
+export function ratioMetric(
+  name: string,
+  value: number,
+  baseline: number,
+  unit: string,
+  op: '>=' | '<=',
+  target: number,
+  valid = true,
+): void {
   const ratio = baseline > 0 ? value / baseline : 0;
-  metrics.push({ name, value: round(value), unit, baseline: round(baseline), ratio: round(ratio, 3), target: `${op} ${target}`, pass: valid && (op === '>=' ? ratio >= target : ratio <= target) });
+  metrics.push({
+    name,
+    value: round(value),
+    unit,
+    baseline: round(baseline),
+    ratio: round(ratio, 3),
+    target: `${op} ${target}`,
+    pass: valid && (op === '>=' ? ratio >= target : ratio <= target),
+  });
 }
 
 export function absoluteMetric(name: string, value: number, unit: string, op: '<=' | '==', target: number | string, pass: boolean): void {
@@ -406,10 +463,20 @@ export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor
 
 /** The targets as a table (and what explains them), and a failing exit code when one is missed. */
 export function printReport(): void {
-  const rows = metrics.map((m) => `| ${m.name} | ${m.value} ${m.unit} | ${m.baseline ?? ''} | ${m.ratio ?? ''} | ${m.target} | ${m.pass ? 'pass' : 'MISS'} |`);
-  if (rows.length > 0) log(['', '| metric | value | baseline | ratio | target | result |', '|---|---|---|---|---|---|', ...rows].join('\n'));
+  const rows = metrics.map(
+    (m) => `| ${m.name} | ${m.value} ${m.unit} | ${m.baseline ?? ''} | ${m.ratio ?? ''} | ${m.target} | ${m.pass ? 'pass' : 'MISS'} |`,
+  );
+  if (rows.length > 0)
+    log(['', '| metric | value | baseline | ratio | target | result |', '|---|---|---|---|---|---|', ...rows].join('\n'));
   if (informational.length > 0) {
-    log(['', '| not a target | value | baseline | ratio |', '|---|---|---|---|', ...informational.map((m) => `| ${m.name} | ${m.value} ${m.unit} | ${m.baseline} | ${m.ratio} |`)].join('\n'));
+    log(
+      [
+        '',
+        '| not a target | value | baseline | ratio |',
+        '|---|---|---|---|',
+        ...informational.map((m) => `| ${m.name} | ${m.value} ${m.unit} | ${m.baseline} | ${m.ratio} |`),
+      ].join('\n'),
+    );
   }
   const missed = metrics.filter((m) => !m.pass);
   if (missed.length > 0) {

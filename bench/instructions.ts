@@ -10,7 +10,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  api, autocannonRun, cartaEnv, freePort, informational, LOCALES, log, newVenue, prepareEngine, printReport, root, round, stop, waitFor,
+  api,
+  autocannonRun,
+  cartaEnv,
+  freePort,
+  informational,
+  LOCALES,
+  log,
+  newVenue,
+  prepareEngine,
+  printReport,
+  root,
+  round,
+  stop,
+  waitFor,
   type EngineEnv,
 } from './harness.js';
 import { availabilityVenues } from './availability.js';
@@ -39,11 +52,15 @@ interface Counted {
 async function startCounted(args: string[], env: Record<string, string>, readyPath: string): Promise<Counted> {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'carta-callgrind-'));
   const port = await freePort();
-  const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${outDir}/callgrind.out`, process.execPath, ...args], {
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'ignore'],
-    cwd: root,
-  });
+  const child = spawn(
+    'valgrind',
+    ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${outDir}/callgrind.out`, process.execPath, ...args],
+    {
+      env: { ...process.env, ...env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'ignore'],
+      cwd: root,
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}${readyPath}`, 300_000);
   return { child, url, outDir };
@@ -70,7 +87,10 @@ async function countWindow(server: Counted, url: string, headers: Record<string,
   callgrindControl(pid, '-d');
   callgrindControl(pid, '-i', 'off');
   // Each dump is a file of its own (callgrind.out.<n>); the newest holds this window.
-  const dumps = fs.readdirSync(server.outDir).map((f) => path.join(server.outDir, f)).sort((a, b) => fs.statSync(a).mtimeMs - fs.statSync(b).mtimeMs);
+  const dumps = fs
+    .readdirSync(server.outDir)
+    .map((f) => path.join(server.outDir, f))
+    .sort((a, b) => fs.statSync(a).mtimeMs - fs.statSync(b).mtimeMs);
   const text = fs.readFileSync(dumps[dumps.length - 1], 'utf8');
   const total = /^(?:summary|totals):\s+(\d+)/m.exec(text);
   if (!total) throw new Error('no instruction total in the callgrind dump');
@@ -86,7 +106,9 @@ export async function instructionBench(): Promise<void> {
     log('--instructions needs valgrind (and its callgrind_control) on the PATH; not measured.');
     return;
   }
-  log(`carta instruction counts: node ${process.version}, per path ${WARM_UP} warm-up requests, then the fewest of ${WINDOWS} windows of ${COUNTED}, 10 connections`);
+  log(
+    `carta instruction counts: node ${process.version}, per path ${WARM_UP} warm-up requests, then the fewest of ${WINDOWS} windows of ${COUNTED}, 10 connections`,
+  );
   const e = await prepareEngine();
   const servers: Counted[] = [];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'carta-bench-bare-'));
@@ -105,7 +127,11 @@ export async function instructionBench(): Promise<void> {
 
     fs.writeFileSync(path.join(tmp, 'menu.json'), '{}');
     fs.writeFileSync(path.join(tmp, 'image.webp'), randomBytes(16));
-    const bare = await startCounted(['--import', 'tsx', path.join(root, 'bench/bare-server.ts')], { MENU_FILE: path.join(tmp, 'menu.json'), IMAGE_FILE: path.join(tmp, 'image.webp') }, '/tiny');
+    const bare = await startCounted(
+      ['--import', 'tsx', path.join(root, 'bench/bare-server.ts')],
+      { MENU_FILE: path.join(tmp, 'menu.json'), IMAGE_FILE: path.join(tmp, 'image.webp') },
+      '/tiny',
+    );
     servers.push(bare);
 
     // Each path against the bare tiny route sent the same headers, as the main run compares them.
@@ -118,7 +144,13 @@ export async function instructionBench(): Promise<void> {
       const tiny = await instructionsPerRequest(bare, `${bare.url}/tiny`, headers);
       const counted = await instructionsPerRequest(carta, url, headers);
       log(`${name}: ${round(counted / 1000)} thousand instructions per request, bare tiny ${round(tiny / 1000)} thousand`);
-      informational.push({ name: `${name} (LOG_LEVEL=warn): instructions per request, bare tiny / Carta`, value: Math.round(counted), unit: 'instructions', baseline: Math.round(tiny), ratio: round(tiny / counted, 3) });
+      informational.push({
+        name: `${name} (LOG_LEVEL=warn): instructions per request, bare tiny / Carta`,
+        value: Math.round(counted),
+        unit: 'instructions',
+        baseline: Math.round(tiny),
+        ratio: round(tiny / counted, 3),
+      });
     }
 
     // The guest menu's 304 with 50 sold-out marks and opening hours (closed now) against the same
@@ -126,25 +158,45 @@ export async function instructionBench(): Promise<void> {
     // then their windows alternate (plain first, then marked first, ...), so a drift of the heap
     // (scavenges came in 0 to 13 thousand instructions a request from one window to the next) falls on both.
     const guest = await availabilityVenues(carta.url);
-    const sides = [[guest.plainUrl, { 'if-none-match': guest.plain.etag }], [guest.markedUrl, { 'if-none-match': guest.marked.etag }]] as const;
+    const sides = [
+      [guest.plainUrl, { 'if-none-match': guest.plain.etag }],
+      [guest.markedUrl, { 'if-none-match': guest.marked.etag }],
+    ] as const;
     for (const [url, headers] of sides) await autocannonRun(url, headers, { amount: WARM_UP });
     const windows: [number[], number[]] = [[], []];
     for (let i = 0; i < WINDOWS; i += 1) {
       for (const side of i % 2 === 0 ? [0, 1] : [1, 0]) windows[side].push(await countWindow(carta, sides[side][0], sides[side][1]));
     }
     const [plain, marked] = windows.map((w) => Math.min(...w));
-    log(`guest menu 304: ${round(marked / 1000)} thousand instructions per request with marks and hours, ${round(plain / 1000)} thousand without`);
-    informational.push({ name: 'guest menu 304 with 50 sold-out marks and opening hours: instructions per request, without / with', value: Math.round(marked), unit: 'instructions', baseline: Math.round(plain), ratio: round(plain / marked, 3) });
+    log(
+      `guest menu 304: ${round(marked / 1000)} thousand instructions per request with marks and hours, ${round(plain / 1000)} thousand without`,
+    );
+    informational.push({
+      name: 'guest menu 304 with 50 sold-out marks and opening hours: instructions per request, without / with',
+      value: Math.round(marked),
+      unit: 'instructions',
+      baseline: Math.round(plain),
+      ratio: round(plain / marked, 3),
+    });
 
     // The default configuration on a server of its own, as the main run measures it.
     await stop(carta.child);
     const defaults = await startCarta(e, { LOG_LEVEL: 'info', METRICS: 'on' });
     servers.push(defaults);
-    for (const [name, pathName, headers] of [['304 on If-None-Match', '/v1/menu', { ...auth, 'if-none-match': etag }], ['GET /v1/reference', '/v1/reference', auth]] as const) {
+    for (const [name, pathName, headers] of [
+      ['304 on If-None-Match', '/v1/menu', { ...auth, 'if-none-match': etag }],
+      ['GET /v1/reference', '/v1/reference', auth],
+    ] as const) {
       const tiny = await instructionsPerRequest(bare, `${bare.url}/tiny`, headers);
       const counted = await instructionsPerRequest(defaults, `${defaults.url}${pathName}`, headers);
       log(`default config, ${name}: ${round(counted / 1000)} thousand instructions per request, bare tiny ${round(tiny / 1000)} thousand`);
-      informational.push({ name: `${name} (default config): instructions per request, bare tiny / Carta`, value: Math.round(counted), unit: 'instructions', baseline: Math.round(tiny), ratio: round(tiny / counted, 3) });
+      informational.push({
+        name: `${name} (default config): instructions per request, bare tiny / Carta`,
+        value: Math.round(counted),
+        unit: 'instructions',
+        baseline: Math.round(tiny),
+        ratio: round(tiny / counted, 3),
+      });
     }
   } finally {
     for (const server of servers) {

@@ -29,10 +29,20 @@ export const ORDER_BENCH_MENU = {
         name: 'Bun',
         type: 'single_choice',
         isRequired: true,
-        options: [{ ingredientExternalId: 'white', isDefault: true }, { ingredientExternalId: 'brioche', priceAdjustment: 150 }],
+        options: [
+          { ingredientExternalId: 'white', isDefault: true },
+          { ingredientExternalId: 'brioche', priceAdjustment: 150 },
+        ],
       },
       // Rules every order line must meet (decisions 15): one to three extras, cheese at most twice.
-      { name: 'Extras', type: 'add_ingredients', minSelections: 1, maxSelections: 3, maxQuantityPerOption: 2, options: [{ ingredientExternalId: 'cheese', priceAdjustment: 100 }] },
+      {
+        name: 'Extras',
+        type: 'add_ingredients',
+        minSelections: 1,
+        maxSelections: 3,
+        maxQuantityPerOption: 2,
+        options: [{ ingredientExternalId: 'cheese', priceAdjustment: 100 }],
+      },
       { name: 'Remove', type: 'remove_ingredients', maxSelections: 1, options: [{ ingredientExternalId: 'onion' }] },
     ],
   })),
@@ -106,7 +116,12 @@ export async function pacedOrders(url: string, slug: string, body: string, rate:
   const started = performance.now();
   for (let i = 0; i < rate * seconds; i += 1) {
     await sleep(Math.max(0, started + (i * 1000) / rate - performance.now()));
-    sent.push(api(url, 'POST', `/guest/v1/venues/${slug}/orders`, '', body, { 'idempotency-key': randomUUID() }).then(() => 1, () => 0));
+    sent.push(
+      api(url, 'POST', `/guest/v1/venues/${slug}/orders`, '', body, { 'idempotency-key': randomUUID() }).then(
+        () => 1,
+        () => 0,
+      ),
+    );
   }
   return (await Promise.all(sent)).reduce((a, b) => a + b, 0);
 }
@@ -114,11 +129,25 @@ export async function pacedOrders(url: string, slug: string, body: string, rate:
 /** The same rows by hand: ORDER_GUESTS writers, one transaction per order, for `seconds`. */
 export async function rawOrderWrites(db: Database, venueId: string, seconds: number): Promise<{ rps: number; p99: number }> {
   const items = [0, 1, 2].map((position) => ({
-    position, product_id: randomUUID(), product_external_id: `p${position}`, product_name: 'Burger', quantity: position + 1, unit_price: 1450, total_price: 1450 * (position + 1),
+    position,
+    product_id: randomUUID(),
+    product_external_id: `p${position}`,
+    product_name: 'Burger',
+    quantity: position + 1,
+    unit_price: 1450,
+    total_price: 1450 * (position + 1),
   }));
-  const modifiers = items.flatMap((it) => ['Bun', 'Extras', 'Remove'].map((group, position) => ({
-    item_position: it.position, position, group_name: group, ingredient_external_id: 'x', ingredient_name: 'X', price_adjustment: 100, quantity: 1,
-  })));
+  const modifiers = items.flatMap((it) =>
+    ['Bun', 'Extras', 'Remove'].map((group, position) => ({
+      item_position: it.position,
+      position,
+      group_name: group,
+      ingredient_external_id: 'x',
+      ingredient_name: 'X',
+      price_adjustment: 100,
+      quantity: 1,
+    })),
+  );
   const itemsJson = JSON.stringify(items);
   const modifiersJson = JSON.stringify(modifiers);
   const latencies: number[] = [];
@@ -152,7 +181,12 @@ export async function rawOrderWrites(db: Database, venueId: string, seconds: num
            from jsonb_to_recordset($3::jsonb) as r(item_position int, position int, group_name text, ingredient_external_id text, ingredient_name text, price_adjustment int, quantity int)`,
           [venueId, id, modifiersJson],
         );
-        await tx.query('insert into order_idempotency_keys (venue_id, key, request_hash, order_id) values ($1, $2, $3, $4)', [venueId, randomUUID(), 'x', id]);
+        await tx.query('insert into order_idempotency_keys (venue_id, key, request_hash, order_id) values ($1, $2, $3, $4)', [
+          venueId,
+          randomUUID(),
+          'x',
+          id,
+        ]);
       });
       latencies.push(performance.now() - started);
     }

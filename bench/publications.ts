@@ -24,7 +24,14 @@ function menus(): { original: string[]; mutated: string[]; changed: number } {
   let changed = 0;
   for (let part = 0; part < PARTS; part += 1) {
     // 50 categories and 75 ingredients a part: 200 and 300 in all, the plans' caps.
-    const body = menuFixture({ seed: 40 + part, products: PART_PRODUCTS, categories: 50, ingredients: 75, locales: LOCALES, idPrefix: `p${part}-` });
+    const body = menuFixture({
+      seed: 40 + part,
+      products: PART_PRODUCTS,
+      categories: 50,
+      ingredients: 75,
+      locales: LOCALES,
+      idPrefix: `p${part}-`,
+    });
     const mutation = mutate(body, CHANGED, 90 + part);
     original.push(JSON.stringify(body));
     mutated.push(JSON.stringify(mutation.body));
@@ -68,8 +75,17 @@ export async function publicationsBench(url: string): Promise<void> {
     if (run >= DIFF_WARMUPS) diffRuns.push(res.ms);
   }
   const diffMs = median(diffRuns);
-  log(`diff of two ${total}-product menus (${changed} products changed): ${round(diffMs)} ms (median of ${DIFF_RUNS} after ${DIFF_WARMUPS} warm-ups)${diffValid ? '' : ' (WRONG DIFF)'}`);
-  absoluteMetric(`GET /v1/menu/diff, a publication vs the draft, ${total} products (${changed} changed): median wall time`, diffMs, 'ms', '<=', DIFF_TARGET_MS, diffValid && diffMs <= DIFF_TARGET_MS);
+  log(
+    `diff of two ${total}-product menus (${changed} products changed): ${round(diffMs)} ms (median of ${DIFF_RUNS} after ${DIFF_WARMUPS} warm-ups)${diffValid ? '' : ' (WRONG DIFF)'}`,
+  );
+  absoluteMetric(
+    `GET /v1/menu/diff, a publication vs the draft, ${total} products (${changed} changed): median wall time`,
+    diffMs,
+    'ms',
+    '<=',
+    DIFF_TARGET_MS,
+    diffValid && diffMs <= DIFF_TARGET_MS,
+  );
 
   // Restore against sync, on two venues holding the same menus, in alternating rounds: each round
   // takes the draft from the mutation back to the menu (measured), then forward again (not measured).
@@ -99,11 +115,29 @@ export async function publicationsBench(url: string): Promise<void> {
   }
   // The restored draft is the publication again: nothing between them.
   const check = (await api(url, 'GET', `/v1/menu/diff?from=${forward}&to=draft`, restoreVenue.key)).body;
-  restoreValid &&= [check.categories, check.ingredients, check.products].every((s) => s.added.length + s.removed.length + s.changed.length === 0);
+  restoreValid &&= [check.categories, check.ingredients, check.products].every(
+    (s) => s.added.length + s.removed.length + s.changed.length === 0,
+  );
   const [restoreMs, syncMs] = [median(restoreRuns), median(syncRuns)];
-  log(`restore of a ${total}-product publication ${round(restoreMs)} ms vs syncing the same content (${PARTS} requests) ${round(syncMs)} ms (medians of ${RESTORE_RUNS} after ${RESTORE_WARMUPS} warm-ups)${restoreValid ? '' : ' (NOT AS SET UP)'}`);
-  ratioMetric(`POST /v1/publications/:id/restore, ${total} products (${changed} differ from the draft): wall time vs syncing the same content`, restoreMs, syncMs, 'ms', '<=', 1.0, restoreValid);
-  informational.push({ name: `restore of ${total} products: the slowest of ${RESTORE_RUNS} measured runs`, value: round(Math.max(...restoreRuns)), unit: 'ms', baseline: round(Math.max(...syncRuns)), ratio: null });
+  log(
+    `restore of a ${total}-product publication ${round(restoreMs)} ms vs syncing the same content (${PARTS} requests) ${round(syncMs)} ms (medians of ${RESTORE_RUNS} after ${RESTORE_WARMUPS} warm-ups)${restoreValid ? '' : ' (NOT AS SET UP)'}`,
+  );
+  ratioMetric(
+    `POST /v1/publications/:id/restore, ${total} products (${changed} differ from the draft): wall time vs syncing the same content`,
+    restoreMs,
+    syncMs,
+    'ms',
+    '<=',
+    1.0,
+    restoreValid,
+  );
+  informational.push({
+    name: `restore of ${total} products: the slowest of ${RESTORE_RUNS} measured runs`,
+    value: round(Math.max(...restoreRuns)),
+    unit: 'ms',
+    baseline: round(Math.max(...syncRuns)),
+    ratio: null,
+  });
 }
 
 /** `--publications`: only these figures, on a fresh server. */

@@ -8,23 +8,54 @@ export async function rawSqlWrite(db: Database, venueId: string, body: SyncBody)
   const categoryIds = new Map((body.categories ?? []).map((c) => [c.externalId, randomUUID()]));
   const ingredientIds = new Map((body.ingredients ?? []).map((i) => [i.externalId, randomUUID()]));
   const categories = (body.categories ?? []).map((c) => ({
-    id: categoryIds.get(c.externalId), external_id: c.externalId, name: c.name, sort_order: c.sortOrder ?? 0,
-    schedule: c.schedule ?? [], card_style: c.cardStyle ?? null, is_active: c.isActive ?? true, translations: c.translations ?? {},
+    id: categoryIds.get(c.externalId),
+    external_id: c.externalId,
+    name: c.name,
+    sort_order: c.sortOrder ?? 0,
+    schedule: c.schedule ?? [],
+    card_style: c.cardStyle ?? null,
+    is_active: c.isActive ?? true,
+    translations: c.translations ?? {},
   }));
   const ingredients = (body.ingredients ?? []).map((i) => ({
-    id: ingredientIds.get(i.externalId), external_id: i.externalId, name: i.name, sort_order: i.sortOrder ?? 0, translations: i.translations ?? {},
+    id: ingredientIds.get(i.externalId),
+    external_id: i.externalId,
+    name: i.name,
+    sort_order: i.sortOrder ?? 0,
+    translations: i.translations ?? {},
   }));
   const products = (body.products ?? []).map((p) => ({
-    id: randomUUID(), external_id: p.externalId, name: p.name, description: p.description ?? null, price_minor: p.priceMinor,
-    sale_price_minor: p.salePriceMinor ?? null, is_sale_active: p.isSaleActive ?? false, amount: p.amount ?? null, unit: p.unit ?? null,
-    badge_label: p.badgeLabel ?? null, badge_color: p.badgeColor ?? null,
+    id: randomUUID(),
+    external_id: p.externalId,
+    name: p.name,
+    description: p.description ?? null,
+    price_minor: p.priceMinor,
+    sale_price_minor: p.salePriceMinor ?? null,
+    is_sale_active: p.isSaleActive ?? false,
+    amount: p.amount ?? null,
+    unit: p.unit ?? null,
+    badge_label: p.badgeLabel ?? null,
+    badge_color: p.badgeColor ?? null,
     category_id: p.categoryExternalId ? (categoryIds.get(p.categoryExternalId) ?? null) : null,
     ingredient_ids: (p.ingredientExternalIds ?? []).map((e) => ingredientIds.get(e)).filter(Boolean),
     modifier_groups: (p.modifierGroups ?? []).map((g, gi) => ({
-      id: randomUUID(), name: g.name, type: g.type, isRequired: g.isRequired ?? false, sortOrder: g.sortOrder ?? gi, translations: g.translations ?? {},
-      options: g.options.map((o, oi) => ({ id: randomUUID(), ingredientId: ingredientIds.get(o.ingredientExternalId), action: o.action ?? 'add', priceAdjustment: o.priceAdjustment ?? 0, sortOrder: o.sortOrder ?? oi })),
+      id: randomUUID(),
+      name: g.name,
+      type: g.type,
+      isRequired: g.isRequired ?? false,
+      sortOrder: g.sortOrder ?? gi,
+      translations: g.translations ?? {},
+      options: g.options.map((o, oi) => ({
+        id: randomUUID(),
+        ingredientId: ingredientIds.get(o.ingredientExternalId),
+        action: o.action ?? 'add',
+        priceAdjustment: o.priceAdjustment ?? 0,
+        sortOrder: o.sortOrder ?? oi,
+      })),
     })),
-    sort_order: p.sortOrder ?? 0, menu_visible: p.menuVisible ?? true, translations: p.translations ?? {},
+    sort_order: p.sortOrder ?? 0,
+    menu_visible: p.menuVisible ?? true,
+    translations: p.translations ?? {},
   }));
   const started = performance.now();
   await db.transaction(async (tx) => {

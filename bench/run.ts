@@ -17,9 +17,41 @@ import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/db/port.js';
 import { ImageProcessor } from '../src/modules/media/image-processor.js';
 import {
-  absoluteMetric, ADMIN_TOKEN, api, cpuRatio, engine, freePort, informational, interleaved, load, LOAD_SECONDS, LOCALES, log, measured,
-  median, metrics, newVenue, peakRssMb, PIN, prepareEngine, printReport, quick, ratioMetric, root, ROUNDS, round, rssMb, startCarta,
-  startAccount, stop, versusTiny, waitFor, SERVER_CPU, LOAD_CPU, type EngineEnv, type Server,
+  absoluteMetric,
+  ADMIN_TOKEN,
+  api,
+  cpuRatio,
+  engine,
+  freePort,
+  informational,
+  interleaved,
+  load,
+  LOAD_SECONDS,
+  LOCALES,
+  log,
+  measured,
+  median,
+  metrics,
+  newVenue,
+  peakRssMb,
+  PIN,
+  prepareEngine,
+  printReport,
+  quick,
+  ratioMetric,
+  root,
+  ROUNDS,
+  round,
+  rssMb,
+  startCarta,
+  startAccount,
+  stop,
+  versusTiny,
+  waitFor,
+  SERVER_CPU,
+  LOAD_CPU,
+  type EngineEnv,
+  type Server,
 } from './harness.js';
 import { availabilityBench, availabilityBenchAlone } from './availability.js';
 import { boardsBench, boardsBenchAlone } from './boards.js';
@@ -47,7 +79,16 @@ const STRICT_P99_MS = 2;
 // ---- heavy variants: the largest syncs that fit the 5 MB body cap with the nested caps ------------
 
 function heavyVariant(products: number, groups: number, options: number): SyncBody {
-  const body = menuFixture({ seed: 7, products, categories: 200, ingredients: 200, groupsPerProduct: groups, optionsPerGroup: options, ingredientRefsPerProduct: 6, locales: LOCALES });
+  const body = menuFixture({
+    seed: 7,
+    products,
+    categories: 200,
+    ingredients: 200,
+    groupsPerProduct: groups,
+    optionsPerGroup: options,
+    ingredientRefsPerProduct: 6,
+    locales: LOCALES,
+  });
   return body;
 }
 
@@ -60,20 +101,47 @@ async function statementCounts(e: EngineEnv): Promise<{ small: number; fixture: 
   const counted: Database = {
     ...local.db,
     engine: local.db.engine,
-    query: (text, params) => { if (counting) count += 1; return local.db.query(text, params); },
-    transaction: (fn, options) => local.db.transaction((tx) => fn({ exec: tx.exec, query: (text, params) => { if (counting) count += 1; return tx.query(text, params); } }), options),
+    query: (text, params) => {
+      if (counting) count += 1;
+      return local.db.query(text, params);
+    },
+    transaction: (fn, options) =>
+      local.db.transaction(
+        (tx) =>
+          fn({
+            exec: tx.exec,
+            query: (text, params) => {
+              if (counting) count += 1;
+              return tx.query(text, params);
+            },
+          }),
+        options,
+      ),
     exec: (sql) => local.db.exec(sql),
     close: () => local.db.close(),
   };
-  const { app, services } = await buildApp({ config: loadConfig({ RATE_LIMITS: 'off', LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent' }), db: counted });
+  const { app, services } = await buildApp({
+    config: loadConfig({ RATE_LIMITS: 'off', LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent' }),
+    db: counted,
+  });
   await app.ready();
   const run = async (body: SyncBody) => {
     const venue = await services.venues.create({ name: `Count ${randomBytes(3).toString('hex')}`, currency: 'EUR', plan: 'standard' });
     const key = await services.apiKeys.create(venue.id, { mode: 'live' });
-    await app.inject({ method: 'PATCH', url: '/v1/settings', headers: { authorization: `Bearer ${key.key}` }, payload: { enabledLanguages: ['en', ...LOCALES] } });
+    await app.inject({
+      method: 'PATCH',
+      url: '/v1/settings',
+      headers: { authorization: `Bearer ${key.key}` },
+      payload: { enabledLanguages: ['en', ...LOCALES] },
+    });
     count = 0;
     counting = true;
-    const res = await app.inject({ method: 'POST', url: '/v1/sync', headers: { authorization: `Bearer ${key.key}` }, payload: body as object });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/sync',
+      headers: { authorization: `Bearer ${key.key}` },
+      payload: body as object,
+    });
     counting = false;
     if (res.statusCode !== 201) throw new Error(`count sync: ${res.statusCode} ${res.body.slice(0, 200)}`);
     return count;
@@ -126,8 +194,17 @@ async function mediaUploads(url: string): Promise<{ file: string; path: string; 
       viaApi.push(res.ms);
     }
   }
-  log(`upload 2000x2000 JPEG (${round(jpeg.length / 1024 / 1024, 2)} MB): API ${round(median(viaApi))} ms, pipeline alone ${round(median(direct))} ms`);
-  ratioMetric('image upload, 2000x2000 JPEG as base64: wall time vs the sharp pipeline alone', median(viaApi), median(direct), 'ms', '<=', 1.3);
+  log(
+    `upload 2000x2000 JPEG (${round(jpeg.length / 1024 / 1024, 2)} MB): API ${round(median(viaApi))} ms, pipeline alone ${round(median(direct))} ms`,
+  );
+  ratioMetric(
+    'image upload, 2000x2000 JPEG as base64: wall time vs the sharp pipeline alone',
+    median(viaApi),
+    median(direct),
+    'ms',
+    '<=',
+    1.3,
+  );
   const variant = last!.variants[0];
   const file = scratchFile(`image-${process.pid}.webp`);
   const bytes = Buffer.from(await (await fetch(variant.url)).arrayBuffer());
@@ -148,7 +225,13 @@ async function uploadMemory(url: string, pid: number): Promise<void> {
   const bigBody = JSON.stringify({ base64: big.toString('base64') });
   const statuses: number[] = [];
   const before = rssMb(pid);
-  informational.push({ name: 'server RSS before the 20 concurrent uploads', value: round(before), unit: 'MB', baseline: null, ratio: null });
+  informational.push({
+    name: 'server RSS before the 20 concurrent uploads',
+    value: round(before),
+    unit: 'MB',
+    baseline: null,
+    ratio: null,
+  });
   const peak = await peakRssMb(pid, async () => {
     await Promise.all(
       Array.from({ length: 20 }, async () => {
@@ -167,7 +250,14 @@ async function uploadMemory(url: string, pid: number): Promise<void> {
     .join(', ');
   const clean = statuses.every((s) => s === 201 || s === 503);
   log(`20 concurrent ${round(big.length / 1024 / 1024, 1)} MB uploads: peak RSS ${round(peak)} MB; ${tally}`);
-  absoluteMetric(`peak RSS under 20 concurrent ${round(big.length / 1024 / 1024, 1)} MB uploads (${tally})`, peak, 'MB', '<=', 600, peak <= 600 && clean);
+  absoluteMetric(
+    `peak RSS under 20 concurrent ${round(big.length / 1024 / 1024, 1)} MB uploads (${tally})`,
+    peak,
+    'MB',
+    '<=',
+    600,
+    peak <= 600 && clean,
+  );
 }
 
 // ---- orders: 100,000 across 100 venues, 10,000 in one ---------------------------------------------
@@ -212,12 +302,24 @@ async function orderWritePath(url: string, e: EngineEnv): Promise<void> {
 
   const local = await e.openLocal();
   const venueId = '00000000-0000-7000-8000-00000000a0a0';
-  await local.db.query(`insert into venues (id, slug, name, currency) values ($1, $2, 'raw orders', 'EUR')`, [venueId, `raw-${randomBytes(3).toString('hex')}`]);
+  await local.db.query(`insert into venues (id, slug, name, currency) values ($1, $2, 'raw orders', 'EUR')`, [
+    venueId,
+    `raw-${randomBytes(3).toString('hex')}`,
+  ]);
   await rawOrderWrites(local.db, venueId, 1);
   const raw = await rawOrderWrites(local.db, venueId, LOAD_SECONDS);
   await local.dispose();
-  log(`guest orders ${round(carta.rps)} req/s p99 ${carta.p99} ms (${carta.non2xx} non-2xx) vs raw SQL ${round(raw.rps)}/s p99 ${round(raw.p99)} ms`);
-  ratioMetric(`POST /guest/v1/venues/:slug/orders (3 items with modifiers, Idempotency-Key), ${ORDER_GUESTS} guests: req/s vs raw SQL`, carta.rps, raw.rps, 'req/s', '>=', 0.5);
+  log(
+    `guest orders ${round(carta.rps)} req/s p99 ${carta.p99} ms (${carta.non2xx} non-2xx) vs raw SQL ${round(raw.rps)}/s p99 ${round(raw.p99)} ms`,
+  );
+  ratioMetric(
+    `POST /guest/v1/venues/:slug/orders (3 items with modifiers, Idempotency-Key), ${ORDER_GUESTS} guests: req/s vs raw SQL`,
+    carta.rps,
+    raw.rps,
+    'req/s',
+    '>=',
+    0.5,
+  );
   absoluteMetric(`guest order placement, ${ORDER_GUESTS} guests: p99`, carta.p99, 'ms', '<=', 25, carta.p99 <= 25);
 
   // Every acknowledged order (warm-up included) listed once, and seen by the poll cursor.
@@ -242,7 +344,14 @@ async function orderWritePath(url: string, e: EngineEnv): Promise<void> {
   const stored = listed.size;
   const exact = total === stored && polled.size === stored && stored >= carta.acknowledged;
   log(`orders: ${stored} listed (total ${total}), ${polled.size} seen by the poll, ${carta.acknowledged} acknowledged in the measured run`);
-  absoluteMetric('every acknowledged guest order listed exactly once and seen by the updatedSince cursor', stored, 'orders', '==', 'all', exact);
+  absoluteMetric(
+    'every acknowledged guest order listed exactly once and seen by the updatedSince cursor',
+    stored,
+    'orders',
+    '==',
+    'all',
+    exact,
+  );
 }
 
 /** Strict reads that waited for a catch-up, and the round trips they shared, from GET /metrics. */
@@ -265,7 +374,9 @@ const KILL_RESTART_TARGET_MS = 2000;
 async function restartAfterKill(e: EngineEnv, port: number): Promise<Server> {
   let server = (await startCarta(e, port)).server;
   const venue = await newVenue(server.url, 'pro');
-  const catalogue = (n: number) => ({ products: Array.from({ length: 500 }, (_, i) => ({ externalId: `p${i}`, name: `Product ${i} v${n}`, priceMinor: 1000 + n })) });
+  const catalogue = (n: number) => ({
+    products: Array.from({ length: 500 }, (_, i) => ({ externalId: `p${i}`, name: `Product ${i} v${n}`, priceMinor: 1000 + n })),
+  });
   const first = await api(server.url, 'POST', '/v1/sync', venue.key, catalogue(0));
   const readyMs: number[] = [];
   for (let n = 1; n <= KILLS; n += 1) {
@@ -281,7 +392,14 @@ async function restartAfterKill(e: EngineEnv, port: number): Promise<Server> {
     server = restarted.server;
   }
   const worst = Math.max(...readyMs);
-  absoluteMetric(`restart after kill -9 during a 500-product sync to first served request (slowest of ${KILLS})`, worst, 'ms', '<=', KILL_RESTART_TARGET_MS, worst <= KILL_RESTART_TARGET_MS);
+  absoluteMetric(
+    `restart after kill -9 during a 500-product sync to first served request (slowest of ${KILLS})`,
+    worst,
+    'ms',
+    '<=',
+    KILL_RESTART_TARGET_MS,
+    worst <= KILL_RESTART_TARGET_MS,
+  );
   return server;
 }
 
@@ -294,7 +412,14 @@ async function restartBenchAlone(): Promise<void> {
     const first = await startCarta(e, port);
     await stop(first.server.child);
     const restarted = await startCarta(e, port, {}, { startLine: true });
-    absoluteMetric('restart on an existing PGlite data dir to first served request', restarted.readyMs, 'ms', '<=', 1000, restarted.readyMs <= 1000);
+    absoluteMetric(
+      'restart on an existing PGlite data dir to first served request',
+      restarted.readyMs,
+      'ms',
+      '<=',
+      1000,
+      restarted.readyMs <= 1000,
+    );
     if (restarted.startMs) log(`restart: ${round(restarted.readyMs)} ms to /ready; ${startAccount(restarted.startMs)}`);
     await stop(restarted.server.child);
     const last = await restartAfterKill(e, port);
@@ -320,7 +445,9 @@ async function main(): Promise<void> {
     if (engine !== 'pglite') throw new Error('--restart measures PGlite restarts: run it without DATABASE_URL');
     return restartBenchAlone();
   }
-  log(`carta bench: engine ${engine}${quick ? ' (quick)' : ''}, node ${process.version}, ${PIN ? `HTTP loads pinned: servers on core ${SERVER_CPU}, autocannon on core ${LOAD_CPU}` : 'unpinned (no taskset or one core)'}`);
+  log(
+    `carta bench: engine ${engine}${quick ? ' (quick)' : ''}, node ${process.version}, ${PIN ? `HTTP loads pinned: servers on core ${SERVER_CPU}, autocannon on core ${LOAD_CPU}` : 'unpinned (no taskset or one core)'}`,
+  );
   const e = await prepareEngine();
   const startedAt = new Date().toISOString();
   let carta: Server | null = null;
@@ -339,7 +466,10 @@ async function main(): Promise<void> {
     const rawRuns: number[] = [];
     for (let run = 0; run < SYNC_WARMUPS + SYNC_RUNS; run += 1) {
       const venueId = `00000000-0000-7000-8000-${String(run + 1).padStart(12, '0')}`;
-      await local.db.query(`insert into venues (id, slug, name, currency) values ($1, $2, 'raw', 'EUR')`, [venueId, `raw-${randomBytes(3).toString('hex')}`]);
+      await local.db.query(`insert into venues (id, slug, name, currency) values ($1, $2, 'raw', 'EUR')`, [
+        venueId,
+        `raw-${randomBytes(3).toString('hex')}`,
+      ]);
       const ms = await rawSqlWrite(local.db, venueId, fixture);
       if (run >= SYNC_WARMUPS) rawRuns.push(ms);
     }
@@ -352,7 +482,8 @@ async function main(): Promise<void> {
       const venue = await newVenue(url);
       const create = await api(url, 'POST', '/v1/sync', venue.key, fixtureJson);
       const skipped = await api(url, 'POST', '/v1/sync', venue.key, fixtureJson);
-      if (skipped.body.products.skipped !== fixture.products?.length) throw new Error(`re-sync skipped ${skipped.body.products.skipped} products`);
+      if (skipped.body.products.skipped !== fixture.products?.length)
+        throw new Error(`re-sync skipped ${skipped.body.products.skipped} products`);
       if (run >= SYNC_WARMUPS) {
         createRuns.push(create.ms);
         skippedRuns.push(skipped.ms);
@@ -364,7 +495,9 @@ async function main(): Promise<void> {
     // Published, for the guest reads the memory target counts (issue 15: the menu in each locale).
     await api(url, 'POST', '/v1/publish', venue.key);
     const venueSlug: string = (await api(url, 'GET', `/admin/v1/venues/${venue.id}`, ADMIN_TOKEN)).body.slug;
-    log(`sync create ${round(create)} ms (raw SQL ${round(raw)} ms), all skipped ${round(skipped)} ms (medians of ${SYNC_RUNS} after ${SYNC_WARMUPS} warm-ups)`);
+    log(
+      `sync create ${round(create)} ms (raw SQL ${round(raw)} ms), all skipped ${round(skipped)} ms (medians of ${SYNC_RUNS} after ${SYNC_WARMUPS} warm-ups)`,
+    );
     ratioMetric('sync fixture create: wall time vs raw SQL', create, raw, 'ms', '<=', 2.0);
     ratioMetric('sync fixture all skipped: wall time vs create', skipped, create, 'ms', '<=', 0.3);
 
@@ -390,8 +523,14 @@ async function main(): Promise<void> {
     }
 
     const counts = await statementCounts(e);
-    absoluteMetric(`SQL statements per sync: fixture vs 10 products (${counts.small})`, counts.fixture, 'statements', '==', counts.small, counts.fixture === counts.small);
-
+    absoluteMetric(
+      `SQL statements per sync: fixture vs 10 products (${counts.small})`,
+      counts.fixture,
+      'statements',
+      '==',
+      counts.small,
+      counts.fixture === counts.small,
+    );
 
     // HTTP reads against the bare baseline serving the same bytes.
     const menu = await fetch(`${url}/v1/menu`, { headers: { authorization: `Bearer ${venue.key}` } });
@@ -420,16 +559,53 @@ async function main(): Promise<void> {
     const feedAfter = await catchUpCounts(url);
     if (feedAfter.roundTrips > feedBefore.roundTrips) {
       const perTrip = (feedAfter.waits - feedBefore.waits) / (feedAfter.roundTrips - feedBefore.roundTrips);
-      informational.push({ name: 'strict reads: 304s per catch-up round trip during the 304 load', value: round(perTrip, 2), unit: 'reads', baseline: null, ratio: null });
+      informational.push({
+        name: 'strict reads: 304s per catch-up round trip during the 304 load',
+        value: round(perTrip, 2),
+        unit: 'reads',
+        baseline: null,
+        ratio: null,
+      });
     }
     const [cartaReference, bareTinyReference] = await versusTiny(`${url}/v1/reference`, bareUrl, auth);
-    log(`menu ${round(cartaMenu.rps)} req/s vs bare ${round(bareMenu.rps)}; 304 ${round(carta304.rps)} vs tiny ${round(bareTiny.rps)}; reference ${round(cartaReference.rps)} vs tiny ${round(bareTinyReference.rps)}`);
-    ratioMetric(`GET /v1/menu (${round(menuBytes.length / 1024)} KB), 10 connections: req/s vs bare Fastify`, cartaMenu.rps, bareMenu.rps, 'req/s', '>=', 0.8);
+    log(
+      `menu ${round(cartaMenu.rps)} req/s vs bare ${round(bareMenu.rps)}; 304 ${round(carta304.rps)} vs tiny ${round(bareTiny.rps)}; reference ${round(cartaReference.rps)} vs tiny ${round(bareTinyReference.rps)}`,
+    );
+    ratioMetric(
+      `GET /v1/menu (${round(menuBytes.length / 1024)} KB), 10 connections: req/s vs bare Fastify`,
+      cartaMenu.rps,
+      bareMenu.rps,
+      'req/s',
+      '>=',
+      0.8,
+    );
     if (POSTGRES) {
-      for (const [name, read, tiny] of [['GET /v1/menu 304', carta304, bareTiny], ['GET /v1/reference', cartaReference, bareTinyReference]] as const) {
-        absoluteMetric(`${name} (READ_CONSISTENCY=strict), 10 connections: p99`, read.p99, 'ms', '<=', STRICT_P99_MS, read.p99 <= STRICT_P99_MS);
-        informational.push({ name: `${name} (READ_CONSISTENCY=strict), 10 connections: p50`, value: read.p50, unit: 'ms', baseline: null, ratio: null });
-        informational.push({ name: `${name} (READ_CONSISTENCY=strict): req/s vs bare tiny JSON`, value: round(read.rps), unit: 'req/s', baseline: round(tiny.rps), ratio: round(read.rps / tiny.rps, 3) });
+      for (const [name, read, tiny] of [
+        ['GET /v1/menu 304', carta304, bareTiny],
+        ['GET /v1/reference', cartaReference, bareTinyReference],
+      ] as const) {
+        absoluteMetric(
+          `${name} (READ_CONSISTENCY=strict), 10 connections: p99`,
+          read.p99,
+          'ms',
+          '<=',
+          STRICT_P99_MS,
+          read.p99 <= STRICT_P99_MS,
+        );
+        informational.push({
+          name: `${name} (READ_CONSISTENCY=strict), 10 connections: p50`,
+          value: read.p50,
+          unit: 'ms',
+          baseline: null,
+          ratio: null,
+        });
+        informational.push({
+          name: `${name} (READ_CONSISTENCY=strict): req/s vs bare tiny JSON`,
+          value: round(read.rps),
+          unit: 'req/s',
+          baseline: round(tiny.rps),
+          ratio: round(read.rps / tiny.rps, 3),
+        });
       }
     } else {
       ratioMetric('GET /v1/menu If-None-Match (304): req/s vs bare tiny JSON', carta304.rps, bareTiny.rps, 'req/s', '>=', 0.9);
@@ -442,7 +618,13 @@ async function main(): Promise<void> {
     // the same bytes, what is left is what Carta adds (reported beside the target, which is set
     // against the tiny route).
     const [cartaReferenceAgain, bareReference] = await versusTiny(`${url}/v1/reference`, bareUrl, auth, '/reference');
-    informational.push({ name: 'GET /v1/reference (LOG_LEVEL=warn): req/s vs bare Fastify sending the same bytes', value: round(cartaReferenceAgain.rps), unit: 'req/s', baseline: round(bareReference.rps), ratio: round(cartaReferenceAgain.rps / bareReference.rps, 3) });
+    informational.push({
+      name: 'GET /v1/reference (LOG_LEVEL=warn): req/s vs bare Fastify sending the same bytes',
+      value: round(cartaReferenceAgain.rps),
+      unit: 'req/s',
+      baseline: round(bareReference.rps),
+      ratio: round(cartaReferenceAgain.rps / bareReference.rps, 3),
+    });
     cpuRatio('GET /v1/reference vs bare Fastify sending the same bytes', cartaReferenceAgain, bareReference);
 
     // The default configuration (issue 15): LOG_LEVEL=info (the access log on) and METRICS on,
@@ -452,14 +634,50 @@ async function main(): Promise<void> {
     const [default304, defaultTiny] = await versusTiny(`${url}/v1/menu`, bareUrl, { ...auth, 'if-none-match': etag });
     const [defaultReference, defaultTinyReference] = await versusTiny(`${url}/v1/reference`, bareUrl, auth);
     if (POSTGRES) {
-      for (const [name, read, tiny] of [['304', default304, defaultTiny], ['GET /v1/reference', defaultReference, defaultTinyReference]] as const) {
-        absoluteMetric(`default config (LOG_LEVEL=info, METRICS=on): ${name}, strict, 10 connections: p99`, read.p99, 'ms', '<=', STRICT_P99_MS, read.p99 <= STRICT_P99_MS);
-        informational.push({ name: `default config (LOG_LEVEL=info, METRICS=on): ${name}, strict, 10 connections: p50`, value: read.p50, unit: 'ms', baseline: null, ratio: null });
-        informational.push({ name: `default config (LOG_LEVEL=info, METRICS=on): ${name} req/s vs bare tiny JSON`, value: round(read.rps), unit: 'req/s', baseline: round(tiny.rps), ratio: round(read.rps / tiny.rps, 3) });
+      for (const [name, read, tiny] of [
+        ['304', default304, defaultTiny],
+        ['GET /v1/reference', defaultReference, defaultTinyReference],
+      ] as const) {
+        absoluteMetric(
+          `default config (LOG_LEVEL=info, METRICS=on): ${name}, strict, 10 connections: p99`,
+          read.p99,
+          'ms',
+          '<=',
+          STRICT_P99_MS,
+          read.p99 <= STRICT_P99_MS,
+        );
+        informational.push({
+          name: `default config (LOG_LEVEL=info, METRICS=on): ${name}, strict, 10 connections: p50`,
+          value: read.p50,
+          unit: 'ms',
+          baseline: null,
+          ratio: null,
+        });
+        informational.push({
+          name: `default config (LOG_LEVEL=info, METRICS=on): ${name} req/s vs bare tiny JSON`,
+          value: round(read.rps),
+          unit: 'req/s',
+          baseline: round(tiny.rps),
+          ratio: round(read.rps / tiny.rps, 3),
+        });
       }
     } else {
-      ratioMetric('default config (LOG_LEVEL=info, METRICS=on): 304 req/s vs bare tiny JSON', default304.rps, defaultTiny.rps, 'req/s', '>=', 0.8);
-      ratioMetric('default config (LOG_LEVEL=info, METRICS=on): GET /v1/reference req/s vs bare tiny JSON', defaultReference.rps, defaultTinyReference.rps, 'req/s', '>=', 0.7);
+      ratioMetric(
+        'default config (LOG_LEVEL=info, METRICS=on): 304 req/s vs bare tiny JSON',
+        default304.rps,
+        defaultTiny.rps,
+        'req/s',
+        '>=',
+        0.8,
+      );
+      ratioMetric(
+        'default config (LOG_LEVEL=info, METRICS=on): GET /v1/reference req/s vs bare tiny JSON',
+        defaultReference.rps,
+        defaultTinyReference.rps,
+        'req/s',
+        '>=',
+        0.7,
+      );
     }
     cpuRatio('304 (default config)', default304, defaultTiny);
     cpuRatio('GET /v1/reference (default config)', defaultReference, defaultTinyReference);
@@ -478,16 +696,38 @@ async function main(): Promise<void> {
     );
     await stop(withoutMetrics.child);
     if (offDir) fs.rmSync(offDir, { recursive: true, force: true });
-    log(`default config: 304 ${round(default304.rps)} vs tiny ${round(defaultTiny.rps)}, reference ${round(defaultReference.rps)} vs tiny ${round(defaultTinyReference.rps)}; 304 METRICS on ${round(metricsOn.rps)} vs off ${round(metricsOff.rps)}`);
-    ratioMetric('GET /v1/menu 304 with METRICS=on vs METRICS=off (LOG_LEVEL=warn): req/s', metricsOn.rps, metricsOff.rps, 'req/s', '>=', 0.95);
+    log(
+      `default config: 304 ${round(default304.rps)} vs tiny ${round(defaultTiny.rps)}, reference ${round(defaultReference.rps)} vs tiny ${round(defaultTinyReference.rps)}; 304 METRICS on ${round(metricsOn.rps)} vs off ${round(metricsOff.rps)}`,
+    );
+    ratioMetric(
+      'GET /v1/menu 304 with METRICS=on vs METRICS=off (LOG_LEVEL=warn): req/s',
+      metricsOn.rps,
+      metricsOff.rps,
+      'req/s',
+      '>=',
+      0.95,
+    );
     if (metricsOn.cpuUs && metricsOff.cpuUs) {
-      informational.push({ name: '304 (LOG_LEVEL=warn): CPU per request, METRICS off / on', value: round(metricsOn.cpuUs, 2), unit: 'µs', baseline: round(metricsOff.cpuUs, 2), ratio: round(metricsOff.cpuUs / metricsOn.cpuUs, 3) });
+      informational.push({
+        name: '304 (LOG_LEVEL=warn): CPU per request, METRICS off / on',
+        value: round(metricsOn.cpuUs, 2),
+        unit: 'µs',
+        baseline: round(metricsOff.cpuUs, 2),
+        ratio: round(metricsOff.cpuUs / metricsOn.cpuUs, 3),
+      });
     }
 
     const bareImage = await load(`${bareUrl}/image`, {}, measured.bare);
     const cartaImage = await load(`${url}${imageFile.path}`);
     log(`image ${round(cartaImage.rps)} req/s vs bare ${round(bareImage.rps)}`);
-    ratioMetric(`GET /media/... (${round(imageFile.bytes / 1024)} KB WebP), 10 connections: req/s vs bare Fastify`, cartaImage.rps, bareImage.rps, 'req/s', '>=', 0.8);
+    ratioMetric(
+      `GET /media/... (${round(imageFile.bytes / 1024)} KB WebP), 10 connections: req/s vs bare Fastify`,
+      cartaImage.rps,
+      bareImage.rps,
+      'req/s',
+      '>=',
+      0.8,
+    );
 
     // The guest menu with 50 sold-out marks and opening hours (closed now) against the same menu
     // without them: the fixture venue's (published above).
@@ -509,19 +749,32 @@ async function main(): Promise<void> {
       // PGlite is one process's database: stop the server, seed, and measure the restart.
       await stop(carta.child);
       const db = await e.openServerDb();
-      await seedOrders(db, orderVenues.map((v) => v.id));
+      await seedOrders(
+        db,
+        orderVenues.map((v) => v.id),
+      );
       await db.close();
       // The first served request after a restart on an existing data directory, logged at info
       // for the start's own account of its time; then started again as every measured server is.
       const restarted = await startCarta(e, port, {}, { startLine: true });
-      absoluteMetric('restart on an existing PGlite data dir to first served request', restarted.readyMs, 'ms', '<=', 1000, restarted.readyMs <= 1000);
+      absoluteMetric(
+        'restart on an existing PGlite data dir to first served request',
+        restarted.readyMs,
+        'ms',
+        '<=',
+        1000,
+        restarted.readyMs <= 1000,
+      );
       const s = restarted.startMs;
       if (s) log(`restart: ${round(restarted.readyMs)} ms to /ready; the server's own account: ${startAccount(s)}`);
       await stop(restarted.server.child);
       carta = await restartAfterKill(e, port);
     } else {
       const db = await e.openServerDb();
-      await seedOrders(db, orderVenues.map((v) => v.id));
+      await seedOrders(
+        db,
+        orderVenues.map((v) => v.id),
+      );
       await db.close();
     }
     const big = orderVenues[0];
@@ -530,11 +783,27 @@ async function main(): Promise<void> {
     const cursor = newest[Math.max(0, newest.length - 10)];
     const last = newest[newest.length - 1];
     const poll = await load(`${url}/v1/orders?updatedSince=${encodeURIComponent(cursor)}`, { authorization: `Bearer ${big.key}` });
-    const [idle, tiny2] = await versusTiny(`${url}/v1/orders?updatedSince=${encodeURIComponent(last)}`, bareUrl, { authorization: `Bearer ${big.key}` });
+    const [idle, tiny2] = await versusTiny(`${url}/v1/orders?updatedSince=${encodeURIComponent(last)}`, bareUrl, {
+      authorization: `Bearer ${big.key}`,
+    });
     const p99Target = engine === 'pglite' ? 20 : 5;
     log(`poll p99 ${poll.p99} ms (${round(poll.rps)} req/s); idle poll ${round(idle.rps)} req/s vs tiny ${round(tiny2.rps)}`);
-    absoluteMetric('GET /v1/orders?updatedSince polling, 10,000-order venue, 10 connections: p99', poll.p99, 'ms', '<=', p99Target, poll.p99 <= p99Target);
-    ratioMetric('idle poll (nothing new since the cursor): req/s vs bare tiny JSON', idle.rps, tiny2.rps, 'req/s', '>=', POSTGRES ? 0.7 : 0.5);
+    absoluteMetric(
+      'GET /v1/orders?updatedSince polling, 10,000-order venue, 10 connections: p99',
+      poll.p99,
+      'ms',
+      '<=',
+      p99Target,
+      poll.p99 <= p99Target,
+    );
+    ratioMetric(
+      'idle poll (nothing new since the cursor): req/s vs bare tiny JSON',
+      idle.rps,
+      tiny2.rps,
+      'req/s',
+      '>=',
+      POSTGRES ? 0.7 : 0.5,
+    );
     cpuRatio('idle poll', idle, tiny2);
 
     if (engine === 'pglite') {
@@ -544,7 +813,14 @@ async function main(): Promise<void> {
         await fetch(`${url}/m/${venueSlug}?lang=${locale}`).then((res) => res.arrayBuffer());
       }
       const rss = rssMb(carta.child.pid as number);
-      absoluteMetric(`server RSS after the fixture in ${LOCALES.length} locales, the guest menu and page read in each, and the load (PGlite)`, rss, 'MB', '<=', 300, rss <= 300);
+      absoluteMetric(
+        `server RSS after the fixture in ${LOCALES.length} locales, the guest menu and page read in each, and the load (PGlite)`,
+        rss,
+        'MB',
+        '<=',
+        300,
+        rss <= 300,
+      );
       // Last: the memory image processing takes is not all handed back to the system at once.
       await uploadMemory(url, carta.child.pid as number);
     } else {
@@ -559,7 +835,13 @@ async function main(): Promise<void> {
         ['idle poll', `${url}/v1/orders?updatedSince=${encodeURIComponent(last)}`, { authorization: `Bearer ${big.key}` }],
       ] as const) {
         const [eventual, tiny] = await versusTiny(cartaUrl, bareUrl, headers);
-        informational.push({ name: `READ_CONSISTENCY=eventual: ${name} vs bare tiny JSON`, value: round(eventual.rps), unit: 'req/s', baseline: round(tiny.rps), ratio: round(eventual.rps / tiny.rps, 3) });
+        informational.push({
+          name: `READ_CONSISTENCY=eventual: ${name} vs bare tiny JSON`,
+          value: round(eventual.rps),
+          unit: 'req/s',
+          baseline: round(tiny.rps),
+          ratio: round(eventual.rps / tiny.rps, 3),
+        });
         cpuRatio(`READ_CONSISTENCY=eventual: ${name}`, eventual, tiny);
       }
     }

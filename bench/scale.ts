@@ -7,8 +7,29 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import {
-  absoluteMetric, ADMIN_TOKEN, api, freePort, informational, load, LOAD_SECONDS, log, measured, median, metrics, newVenue, prepareEngine,
-  printReport, ratioMetric, root, ROUNDS, round, startCarta, stop, type EngineEnv, type Load, type Server,
+  absoluteMetric,
+  ADMIN_TOKEN,
+  api,
+  freePort,
+  informational,
+  load,
+  LOAD_SECONDS,
+  log,
+  measured,
+  median,
+  metrics,
+  newVenue,
+  prepareEngine,
+  printReport,
+  ratioMetric,
+  root,
+  ROUNDS,
+  round,
+  startCarta,
+  stop,
+  type EngineEnv,
+  type Load,
+  type Server,
 } from './harness.js';
 import { ORDER_BENCH_MENU, orderBody, placeOrders } from './orders.js';
 import { menuFixture, type SyncBody } from './workload.js';
@@ -23,7 +44,13 @@ const SETUP_CONCURRENCY = 4;
 
 /** 97 products of the fixture and the 3 of the order bench (their modifier groups are what a guest order sends). */
 function venueMenu(): SyncBody {
-  const fixture = menuFixture({ seed: 11, products: PRODUCTS - ORDER_BENCH_MENU.products.length, categories: 10, ingredients: 30, locales: ['uk', 'es'] });
+  const fixture = menuFixture({
+    seed: 11,
+    products: PRODUCTS - ORDER_BENCH_MENU.products.length,
+    categories: 10,
+    ingredients: 30,
+    locales: ['uk', 'es'],
+  });
   return {
     categories: [...(fixture.categories ?? []), ...ORDER_BENCH_MENU.categories],
     ingredients: [...(fixture.ingredients ?? []), ...ORDER_BENCH_MENU.ingredients],
@@ -86,13 +113,15 @@ async function world(name: string, others: number, json: string): Promise<World>
   const started = performance.now();
   const venue = await setUpVenue(server.url, json);
   let next = 0;
-  await Promise.all(Array.from({ length: SETUP_CONCURRENCY }, async () => {
-    while (next < others) {
-      next += 1;
-      await setUpVenue(server.url, json);
-      if (next % 100 === 0) log(`${name}: ${next} of ${others} other venues set up`);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: SETUP_CONCURRENCY }, async () => {
+      while (next < others) {
+        next += 1;
+        await setUpVenue(server.url, json);
+        if (next % 100 === 0) log(`${name}: ${next} of ${others} other venues set up`);
+      }
+    }),
+  );
   await seedOrders(engine);
   log(`${name}: ${others + 1} venue(s), ${(others + 1) * ORDERS_PER_VENUE} orders in ${round((performance.now() - started) / 1000)} s`);
   const menu = await api(server.url, 'GET', `/guest/v1/venues/${venue.slug}/menu`, '');
@@ -161,7 +190,9 @@ const OPERATIONS: Operation[] = [
   {
     name: 'GET /v1/orders?updatedSince (the ten newest), 10 connections',
     async measure(w) {
-      const r = await on(w, () => load(`${w.server.url}/v1/orders?updatedSince=${encodeURIComponent(w.tenthNewest)}`, { authorization: `Bearer ${w.venue.key}` }));
+      const r = await on(w, () =>
+        load(`${w.server.url}/v1/orders?updatedSince=${encodeURIComponent(w.tenthNewest)}`, { authorization: `Bearer ${w.venue.key}` }),
+      );
       return { cost: 1e6 / r.rps, shown: `${round(r.rps)} req/s, p99 ${r.p99} ms`, p99: r.p99 };
     },
   },
@@ -188,12 +219,25 @@ export async function scaleBench(): Promise<void> {
           log(`${op.name}, ${w.name}: ${r.shown}`);
         }
       }
-      ratioMetric(`${op.name}: cost among ${VENUES} venues vs alone`, median(costs.crowded), median(costs.alone), op.name.includes('wall') ? 'ms' : 'µs/req', '<=', 1.25);
+      ratioMetric(
+        `${op.name}: cost among ${VENUES} venues vs alone`,
+        median(costs.crowded),
+        median(costs.alone),
+        op.name.includes('wall') ? 'ms' : 'µs/req',
+        '<=',
+        1.25,
+      );
       if (p99s.length > 0) absoluteMetric(`${op.name}, among ${VENUES} venues: p99`, median(p99s), 'ms', '<=', 5, median(p99s) <= 5);
     }
     const bytes = await databaseBytes(crowded);
     const aloneBytes = await databaseBytes(alone);
-    informational.push({ name: `database size per venue (${VENUES} venues, ${PRODUCTS} products and ${ORDERS_PER_VENUE} orders each)`, value: round(bytes / VENUES / 1024), unit: 'KB', baseline: round(aloneBytes / 1024), ratio: null });
+    informational.push({
+      name: `database size per venue (${VENUES} venues, ${PRODUCTS} products and ${ORDERS_PER_VENUE} orders each)`,
+      value: round(bytes / VENUES / 1024),
+      unit: 'KB',
+      baseline: round(aloneBytes / 1024),
+      ratio: null,
+    });
   } finally {
     for (const w of worlds) {
       await stop(w.server.child);
@@ -201,6 +245,9 @@ export async function scaleBench(): Promise<void> {
     }
   }
   fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'bench/results/scale.json'), `${JSON.stringify({ venues: VENUES, startedAt: new Date().toISOString(), metrics, informational }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(root, 'bench/results/scale.json'),
+    `${JSON.stringify({ venues: VENUES, startedAt: new Date().toISOString(), metrics, informational }, null, 2)}\n`,
+  );
   printReport();
 }

@@ -5,8 +5,23 @@
 import { until } from '../test/helpers/net.js';
 import { Receiver } from '../test/helpers/webhook-receiver.js';
 import {
-  absoluteMetric, api, cpuMs, freePort, informational, LOAD_SECONDS, log, measured, median, pinned, prepareEngine, printReport,
-  ratioMetric, round, startCarta, stop, WEBHOOK_RECEIVER_PORT,
+  absoluteMetric,
+  api,
+  cpuMs,
+  freePort,
+  informational,
+  LOAD_SECONDS,
+  log,
+  measured,
+  median,
+  pinned,
+  prepareEngine,
+  printReport,
+  ratioMetric,
+  round,
+  startCarta,
+  stop,
+  WEBHOOK_RECEIVER_PORT,
 } from './harness.js';
 import { guestOrderVenue, ORDER_GUESTS, pacedOrders, placeOrders, type WriteResult } from './orders.js';
 
@@ -33,7 +48,10 @@ export async function webhookBench(url: string, afterWarmUp?: () => Promise<void
   await new Promise<void>((resolve) => receiver.server.listen(WEBHOOK_RECEIVER_PORT, '127.0.0.1', resolve));
 
   const hooked = await guestOrderVenue(url);
-  const endpoint = await api(url, 'POST', '/v1/webhooks', hooked.key, { url: `http://127.0.0.1:${WEBHOOK_RECEIVER_PORT}/carta`, events: ['order.created'] });
+  const endpoint = await api(url, 'POST', '/v1/webhooks', hooked.key, {
+    url: `http://127.0.0.1:${WEBHOOK_RECEIVER_PORT}/carta`,
+    events: ['order.created'],
+  });
   receiver.secrets = [endpoint.body.secret];
   const plain = await guestOrderVenue(url);
   const ordersOf = async (venue: Venue): Promise<number> => (await api(url, 'GET', '/v1/orders?limit=1', venue.key)).body.total;
@@ -42,7 +60,10 @@ export async function webhookBench(url: string, afterWarmUp?: () => Promise<void
   const drained = async (): Promise<{ ms: number; complete: boolean }> => {
     const started = performance.now();
     const total = await ordersOf(hooked);
-    const complete = await until('every order delivered', () => receiver.unique().length >= total, DRAIN_TIMEOUT_MS).then(() => true, () => false);
+    const complete = await until('every order delivered', () => receiver.unique().length >= total, DRAIN_TIMEOUT_MS).then(
+      () => true,
+      () => false,
+    );
     if (!complete) log(`webhooks: ${total - receiver.unique().length} deliveries still queued after ${DRAIN_TIMEOUT_MS / 1000} s`);
     return { ms: performance.now() - started, complete };
   };
@@ -76,20 +97,46 @@ export async function webhookBench(url: string, afterWarmUp?: () => Promise<void
         cpu.set(venue, ((cpuMs(measured.carta) - cpuBefore) * 1000) / Math.max(1, orders));
         if (stuck) break;
       }
-      if (results.size === 2) rounds.push({ hook: results.get(hooked)!, none: results.get(plain)!, cpu: { hook: cpu.get(hooked)!, none: cpu.get(plain)! } });
+      if (results.size === 2)
+        rounds.push({ hook: results.get(hooked)!, none: results.get(plain)!, cpu: { hook: cpu.get(hooked)!, none: cpu.get(plain)! } });
     }
     rounds.sort((a, b) => a.none.rps / a.hook.rps - b.none.rps / b.hook.rps);
     const mid = rounds[Math.floor(rounds.length / 2)];
     const [hookRps, noneRps] = mid ? [mid.hook.rps, mid.none.rps] : [Number.NaN, Number.NaN];
-    log(`guest orders with one webhook endpoint ${round(hookRps)} req/s vs none ${round(noneRps)} req/s; deliveries drained ${round(drainMs)} ms after the load at most`);
-    const unfinished = stuck ? ` (stopped after ${rounds.length} of ${COST_ROUNDS} rounds: deliveries still queued ${DRAIN_TIMEOUT_MS / 1000} s after a load)` : '';
-    ratioMetric(`guest order, ${ORDER_GUESTS} guests: time per order with one webhook endpoint (order.created) vs none (median of ${COST_ROUNDS} rounds)${unfinished}`, 1e6 / hookRps, 1e6 / noneRps, 'µs', '<=', 1.2, !stuck);
-    informational.push({ name: `deliveries still queued when ${ORDER_GUESTS} guests' load ended: time to drain them (longest of ${COST_ROUNDS} runs)`, value: round(drainMs), unit: 'ms', baseline: null, ratio: null });
+    log(
+      `guest orders with one webhook endpoint ${round(hookRps)} req/s vs none ${round(noneRps)} req/s; deliveries drained ${round(drainMs)} ms after the load at most`,
+    );
+    const unfinished = stuck
+      ? ` (stopped after ${rounds.length} of ${COST_ROUNDS} rounds: deliveries still queued ${DRAIN_TIMEOUT_MS / 1000} s after a load)`
+      : '';
+    ratioMetric(
+      `guest order, ${ORDER_GUESTS} guests: time per order with one webhook endpoint (order.created) vs none (median of ${COST_ROUNDS} rounds)${unfinished}`,
+      1e6 / hookRps,
+      1e6 / noneRps,
+      'µs',
+      '<=',
+      1.2,
+      !stuck,
+    );
+    informational.push({
+      name: `deliveries still queued when ${ORDER_GUESTS} guests' load ended: time to drain them (longest of ${COST_ROUNDS} runs)`,
+      value: round(drainMs),
+      unit: 'ms',
+      baseline: null,
+      ratio: null,
+    });
     const cpuRatios = rounds.map((r) => r.cpu.hook / r.cpu.none);
     const cpuMedian = median(cpuRatios);
     const cpuMid = rounds.find((r) => r.cpu.hook / r.cpu.none === cpuMedian);
     log(`server CPU per order with the endpoint, its deliveries included, vs none: ${cpuRatios.map((x) => round(x, 2)).join(', ')}`);
-    if (cpuMid) informational.push({ name: 'server CPU per guest order with one webhook endpoint, its delivery included (load and drain), vs none (median)', value: round(cpuMid.cpu.hook), unit: 'µs', baseline: round(cpuMid.cpu.none), ratio: round(cpuMid.cpu.hook / cpuMid.cpu.none, 3) });
+    if (cpuMid)
+      informational.push({
+        name: 'server CPU per guest order with one webhook endpoint, its delivery included (load and drain), vs none (median)',
+        value: round(cpuMid.cpu.hook),
+        unit: 'µs',
+        baseline: round(cpuMid.cpu.none),
+        ratio: round(cpuMid.cpu.hook / cpuMid.cpu.none, 3),
+      });
 
     // Delay: a paced stream, from each order's createdAt (its clock tick, in the transaction just
     // before the commit, on this machine's clock) to the receiver's arrival time. A first second is
@@ -110,19 +157,44 @@ export async function webhookBench(url: string, afterWarmUp?: () => Promise<void
       delays.sort((a, b) => a - b);
     }
     const at = (q: number) => delays[Math.min(delays.length - 1, Math.floor(delays.length * q))] ?? Number.NaN;
-    log(`webhook delay at ${PACED_RATE} orders/s: ${delays.length} of ${acknowledged} acknowledged delivered, p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms`);
-    absoluteMetric(`order.created from commit to a loopback receiver, ${PACED_RATE} orders/s for ${LOAD_SECONDS} s: p99${stuck ? ' (not measured: a backlog did not drain)' : ''}`, at(0.99), 'ms', '<=', 500, at(0.99) <= 500 && delays.length === acknowledged);
-    informational.push({ name: `order.created from commit to a loopback receiver, ${PACED_RATE} orders/s: p50`, value: at(0.5), unit: 'ms', baseline: null, ratio: null });
+    log(
+      `webhook delay at ${PACED_RATE} orders/s: ${delays.length} of ${acknowledged} acknowledged delivered, p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms`,
+    );
+    absoluteMetric(
+      `order.created from commit to a loopback receiver, ${PACED_RATE} orders/s for ${LOAD_SECONDS} s: p99${stuck ? ' (not measured: a backlog did not drain)' : ''}`,
+      at(0.99),
+      'ms',
+      '<=',
+      500,
+      at(0.99) <= 500 && delays.length === acknowledged,
+    );
+    informational.push({
+      name: `order.created from commit to a loopback receiver, ${PACED_RATE} orders/s: p50`,
+      value: at(0.5),
+      unit: 'ms',
+      baseline: null,
+      ratio: null,
+    });
 
     // Every order of the hooked venue, the warm-up's and the loads' included, once after deduplication.
     const total = await ordersOf(hooked);
     const events = receiver.unique();
     const orders = new Set(events.map((r) => r.body.data.order.id));
     const duplicates = receiver.accepted.length - events.length;
-    const exact = events.length === total && orders.size === total && events.every((r) => r.type === 'order.created' && r.body.venueId === hooked.id);
-    log(`webhooks: ${total} orders, ${events.length} events received and verified (${duplicates} duplicate deliveries), ${orders.size} distinct orders`);
+    const exact =
+      events.length === total && orders.size === total && events.every((r) => r.type === 'order.created' && r.body.venueId === hooked.id);
+    log(
+      `webhooks: ${total} orders, ${events.length} events received and verified (${duplicates} duplicate deliveries), ${orders.size} distinct orders`,
+    );
     const missing = total > events.length ? `, ${total - events.length} not delivered` : '';
-    absoluteMetric(`every order of the venue with an endpoint delivered, signed, once by webhook-id (${duplicates} duplicate deliveries${missing})`, events.length, 'orders', '==', 'all', exact);
+    absoluteMetric(
+      `every order of the venue with an endpoint delivered, signed, once by webhook-id (${duplicates} duplicate deliveries${missing})`,
+      events.length,
+      'orders',
+      '==',
+      'all',
+      exact,
+    );
     // Later stages measure a server with nothing to send (deleting the endpoint deletes its queue) and
     // whose restart does not poll for deliveries.
     await api(url, 'DELETE', `/v1/webhooks/${endpoint.body.id}`, hooked.key);

@@ -68,23 +68,177 @@ type Words = { en: readonly string[] } & Record<string, readonly string[]>;
 
 const ADJECTIVES: Words = {
   en: ['Classic', 'Spicy', 'Smoked', 'Grilled', 'Crispy', 'Creamy', 'Roasted', 'Homemade', 'Garden', 'Truffle', 'Golden', 'Rustic'],
-  uk: ['Класичний', 'Гострий', 'Копчений', 'Гриль', 'Хрумкий', 'Вершковий', 'Запечений', 'Домашній', 'Садовий', 'Трюфельний', 'Золотий', 'Сільський'],
-  es: ['Clásico', 'Picante', 'Ahumado', 'A la parrilla', 'Crujiente', 'Cremoso', 'Asado', 'Casero', 'De la huerta', 'Trufado', 'Dorado', 'Rústico'],
+  uk: [
+    'Класичний',
+    'Гострий',
+    'Копчений',
+    'Гриль',
+    'Хрумкий',
+    'Вершковий',
+    'Запечений',
+    'Домашній',
+    'Садовий',
+    'Трюфельний',
+    'Золотий',
+    'Сільський',
+  ],
+  es: [
+    'Clásico',
+    'Picante',
+    'Ahumado',
+    'A la parrilla',
+    'Crujiente',
+    'Cremoso',
+    'Asado',
+    'Casero',
+    'De la huerta',
+    'Trufado',
+    'Dorado',
+    'Rústico',
+  ],
 };
 const DISHES: Words = {
-  en: ['Burger', 'Pizza', 'Salad', 'Soup', 'Pasta', 'Risotto', 'Steak', 'Sandwich', 'Wrap', 'Taco', 'Curry', 'Omelette', 'Pancakes', 'Lemonade', 'Latte', 'Cheesecake'],
-  uk: ['Бургер', 'Піца', 'Салат', 'Суп', 'Паста', 'Різото', 'Стейк', 'Сендвіч', 'Рол', 'Тако', 'Карі', 'Омлет', 'Млинці', 'Лимонад', 'Лате', 'Чизкейк'],
-  es: ['Hamburguesa', 'Pizza', 'Ensalada', 'Sopa', 'Pasta', 'Risotto', 'Filete', 'Sándwich', 'Wrap', 'Taco', 'Curry', 'Tortilla', 'Tortitas', 'Limonada', 'Café con leche', 'Tarta de queso'],
+  en: [
+    'Burger',
+    'Pizza',
+    'Salad',
+    'Soup',
+    'Pasta',
+    'Risotto',
+    'Steak',
+    'Sandwich',
+    'Wrap',
+    'Taco',
+    'Curry',
+    'Omelette',
+    'Pancakes',
+    'Lemonade',
+    'Latte',
+    'Cheesecake',
+  ],
+  uk: [
+    'Бургер',
+    'Піца',
+    'Салат',
+    'Суп',
+    'Паста',
+    'Різото',
+    'Стейк',
+    'Сендвіч',
+    'Рол',
+    'Тако',
+    'Карі',
+    'Омлет',
+    'Млинці',
+    'Лимонад',
+    'Лате',
+    'Чизкейк',
+  ],
+  es: [
+    'Hamburguesa',
+    'Pizza',
+    'Ensalada',
+    'Sopa',
+    'Pasta',
+    'Risotto',
+    'Filete',
+    'Sándwich',
+    'Wrap',
+    'Taco',
+    'Curry',
+    'Tortilla',
+    'Tortitas',
+    'Limonada',
+    'Café con leche',
+    'Tarta de queso',
+  ],
 };
 const INGREDIENTS: Words = {
-  en: ['Mozzarella', 'Cheddar', 'Bacon', 'Tomato', 'Onion', 'Jalapeño', 'Mushrooms', 'Avocado', 'Egg', 'Chicken', 'Basil', 'Garlic', 'Olives', 'Pickles', 'Spinach', 'Parmesan'],
-  uk: ['Моцарела', 'Чедер', 'Бекон', 'Томат', 'Цибуля', 'Халапеньо', 'Гриби', 'Авокадо', 'Яйце', 'Курка', 'Базилік', 'Часник', 'Оливки', 'Корнішони', 'Шпинат', 'Пармезан'],
-  es: ['Mozzarella', 'Cheddar', 'Beicon', 'Tomate', 'Cebolla', 'Jalapeño', 'Champiñones', 'Aguacate', 'Huevo', 'Pollo', 'Albahaca', 'Ajo', 'Aceitunas', 'Pepinillos', 'Espinaca', 'Parmesano'],
+  en: [
+    'Mozzarella',
+    'Cheddar',
+    'Bacon',
+    'Tomato',
+    'Onion',
+    'Jalapeño',
+    'Mushrooms',
+    'Avocado',
+    'Egg',
+    'Chicken',
+    'Basil',
+    'Garlic',
+    'Olives',
+    'Pickles',
+    'Spinach',
+    'Parmesan',
+  ],
+  uk: [
+    'Моцарела',
+    'Чедер',
+    'Бекон',
+    'Томат',
+    'Цибуля',
+    'Халапеньо',
+    'Гриби',
+    'Авокадо',
+    'Яйце',
+    'Курка',
+    'Базилік',
+    'Часник',
+    'Оливки',
+    'Корнішони',
+    'Шпинат',
+    'Пармезан',
+  ],
+  es: [
+    'Mozzarella',
+    'Cheddar',
+    'Beicon',
+    'Tomate',
+    'Cebolla',
+    'Jalapeño',
+    'Champiñones',
+    'Aguacate',
+    'Huevo',
+    'Pollo',
+    'Albahaca',
+    'Ajo',
+    'Aceitunas',
+    'Pepinillos',
+    'Espinaca',
+    'Parmesano',
+  ],
 };
 const CATEGORIES: Words = {
   en: ['Starters', 'Mains', 'Pizza', 'Burgers', 'Salads', 'Soups', 'Desserts', 'Drinks', 'Coffee', 'Breakfast', 'Kids', 'Specials'],
-  uk: ['Закуски', 'Основні страви', 'Піца', 'Бургери', 'Салати', 'Супи', 'Десерти', 'Напої', 'Кава', 'Сніданки', 'Дитяче меню', 'Спецпропозиції'],
-  es: ['Entrantes', 'Principales', 'Pizza', 'Hamburguesas', 'Ensaladas', 'Sopas', 'Postres', 'Bebidas', 'Café', 'Desayunos', 'Infantil', 'Especiales'],
+  uk: [
+    'Закуски',
+    'Основні страви',
+    'Піца',
+    'Бургери',
+    'Салати',
+    'Супи',
+    'Десерти',
+    'Напої',
+    'Кава',
+    'Сніданки',
+    'Дитяче меню',
+    'Спецпропозиції',
+  ],
+  es: [
+    'Entrantes',
+    'Principales',
+    'Pizza',
+    'Hamburguesas',
+    'Ensaladas',
+    'Sopas',
+    'Postres',
+    'Bebidas',
+    'Café',
+    'Desayunos',
+    'Infantil',
+    'Especiales',
+  ],
 };
 const SERVED: Record<string, string> = { en: 'served hot', uk: 'подається гарячим', es: 'servido caliente' };
 const AND: Record<string, string> = { en: 'and', uk: 'та', es: 'y' };
@@ -103,7 +257,22 @@ type ModifierGroupType = (typeof GROUP_TYPES)[number];
 const BADGE_COLORS = ['RED', 'PURPLE', 'YELLOW', 'GREEN', 'BLUE', 'GREY'] as const;
 const CARD_STYLES = ['minimalism', 'compact', 'premium'] as const;
 // The codes of decisions 14 (the reference's lists), kept here so the fixture has no runtime import.
-const ALLERGENS = ['gluten', 'crustaceans', 'eggs', 'fish', 'peanuts', 'soybeans', 'milk', 'nuts', 'celery', 'mustard', 'sesame', 'sulphites', 'lupin', 'molluscs'] as const;
+const ALLERGENS = [
+  'gluten',
+  'crustaceans',
+  'eggs',
+  'fish',
+  'peanuts',
+  'soybeans',
+  'milk',
+  'nuts',
+  'celery',
+  'mustard',
+  'sesame',
+  'sulphites',
+  'lupin',
+  'molluscs',
+] as const;
 const DIETARY_LABELS = ['vegetarian', 'vegan', 'gluten_free', 'lactose_free', 'halal', 'kosher'] as const;
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
@@ -139,11 +308,16 @@ export function productExternalId(i: number, prefix = ''): string {
 
 /** k distinct codes of `codes`, in the list's order. */
 function codes<T>(rng: Rng, list: readonly T[], k: number): T[] {
-  return rng.sample(list.length, k).sort((a, b) => a - b).map((i) => list[i]);
+  return rng
+    .sample(list.length, k)
+    .sort((a, b) => a - b)
+    .map((i) => list[i]);
 }
 
 /** Food information for every product (decisions 14): allergens, traces, labels, spice, calories and nutrition. */
-function foodInformation(rng: Rng): Pick<ProductItem, 'allergens' | 'mayContain' | 'dietaryLabels' | 'spiceLevel' | 'calories' | 'nutrition'> {
+function foodInformation(
+  rng: Rng,
+): Pick<ProductItem, 'allergens' | 'mayContain' | 'dietaryLabels' | 'spiceLevel' | 'calories' | 'nutrition'> {
   const grams = (max: number) => rng.int(0, max * 10) / 10;
   return {
     allergens: codes(rng, ALLERGENS, rng.int(1, 4)),
@@ -151,7 +325,15 @@ function foodInformation(rng: Rng): Pick<ProductItem, 'allergens' | 'mayContain'
     dietaryLabels: codes(rng, DIETARY_LABELS, rng.int(0, 2)),
     spiceLevel: rng.int(0, 3),
     calories: rng.int(50, 1200),
-    nutrition: { fat: grams(60), saturatedFat: grams(20), carbohydrate: grams(120), sugars: grams(40), fibre: grams(15), protein: grams(60), salt: grams(5) },
+    nutrition: {
+      fat: grams(60),
+      saturatedFat: grams(20),
+      carbohydrate: grams(120),
+      sugars: grams(40),
+      fibre: grams(15),
+      protein: grams(60),
+      salt: grams(5),
+    },
   };
 }
 
@@ -255,7 +437,9 @@ export function menuFixture(options: FixtureOptions): SyncBody {
     }));
     if (translations) item.translations = translations;
     if (groupsPerProduct > 0) {
-      item.modifierGroups = Array.from({ length: groupsPerProduct }, (_, g) => modifierGroup(rng, g, ingredients, optionsPerGroup, locales, idPrefix));
+      item.modifierGroups = Array.from({ length: groupsPerProduct }, (_, g) =>
+        modifierGroup(rng, g, ingredients, optionsPerGroup, locales, idPrefix),
+      );
     }
     return item;
   });
@@ -294,7 +478,8 @@ function modifierGroup(
   const group: ModifierGroupItem = { name: nameIn('en'), type, options };
   if (type === 'single_choice') group.isRequired = rng.chance(0.8);
   // Modifier rules (decisions 15), drawn from no stream so the rest of a seed's menu stays the same.
-  if (type === 'add_ingredients') Object.assign(group, { maxSelections: Math.min(50, Math.max(1, options.length - 2)), maxQuantityPerOption: 3 });
+  if (type === 'add_ingredients')
+    Object.assign(group, { maxSelections: Math.min(50, Math.max(1, options.length - 2)), maxQuantityPerOption: 3 });
   if (locales.length > 0) group.translations = Object.fromEntries(locales.map((l) => [l, { name: nameIn(l) }]));
   return group;
 }

@@ -38,8 +38,19 @@ const INGREDIENTS = [
 ].map(([externalId, name, ar, allergens]) => ({ externalId, name, translations: AR(ar), allergens }));
 
 const option = (ingredientExternalId, priceAdjustment = 0, extra = {}) => ({ ingredientExternalId, priceAdjustment, ...extra });
-const SIZES = { name: 'Size', type: 'single_choice', translations: AR('الحجم'), options: [option('small'), option('medium', 40, { isDefault: true }), option('large', 80)] };
-const MILK = { name: 'Milk', type: 'single_choice', isRequired: false, translations: AR('الحليب'), options: [option('whole-milk'), option('oat-milk', 50)] };
+const SIZES = {
+  name: 'Size',
+  type: 'single_choice',
+  translations: AR('الحجم'),
+  options: [option('small'), option('medium', 40, { isDefault: true }), option('large', 80)],
+};
+const MILK = {
+  name: 'Milk',
+  type: 'single_choice',
+  isRequired: false,
+  translations: AR('الحليب'),
+  options: [option('whole-milk'), option('oat-milk', 50)],
+};
 const COFFEE_EXTRAS = {
   name: 'Extras',
   type: 'add_ingredients',
@@ -51,44 +62,204 @@ const COFFEE_EXTRAS = {
 
 /** Products: [externalId, category, name, Arabic name, description, Arabic description, price, extra fields]. */
 const PRODUCTS = [
-  ['eggs-benedict', 'breakfast', 'Eggs Benedict', 'بيض بنديكت', 'Two poached eggs on sourdough with hollandaise and chives', 'بيضتان مسلوقتان على خبز العجين المخمر مع صلصة الهولنديز', 1250, {
-    badgeLabel: 'Popular', badgeColor: 'RED', translations: { ar: { badgeLabel: 'الأكثر طلباً' } }, ingredientExternalIds: ['egg', 'sourdough'], calories: 640,
-    modifierGroups: [{ name: 'Add', type: 'add_ingredients', maxQuantityPerOption: 1, translations: AR('أضف'), options: [option('salmon', 350), option('bacon', 250), option('avocado', 200)] }],
-  }],
-  ['avocado-toast', 'breakfast', 'Avocado toast', 'توست الأفوكادو', 'Smashed avocado, chilli flakes and lime on toasted sourdough', 'أفوكادو مهروس مع رقائق الفلفل الحار والليمون على خبز محمص', 1050, {
-    badgeLabel: 'Vegan', badgeColor: 'GREEN', translations: { ar: { badgeLabel: 'نباتي' } }, dietaryLabels: ['vegan'], ingredientExternalIds: ['avocado', 'sourdough', 'chilli'], spiceLevel: 1,
-    modifierGroups: [{ name: 'Remove', type: 'remove_ingredients', translations: AR('بدون'), options: [option('chilli')] }],
-  }],
-  ['pancakes', 'breakfast', 'Buttermilk pancakes', 'فطائر اللبن', 'A stack of three with maple syrup and berries', 'ثلاث فطائر مع شراب القيقب والتوت', 950, { dietaryLabels: ['vegetarian'], allergens: ['gluten', 'milk', 'eggs'] }],
-  ['burger', 'mains', 'Classic burger', 'برغر كلاسيكي', 'Beef patty, lettuce, tomato and our house sauce', 'لحم بقري مع خس وطماطم وصلصة البيت', 1400, {
-    badgeLabel: 'Chef’s pick', badgeColor: 'PURPLE', translations: { ar: { badgeLabel: 'اختيار الشيف' } }, ingredientExternalIds: ['onion', 'pickles'], calories: 980, spiceLevel: 0,
-    nutrition: { fat: 42, saturatedFat: 16, carbohydrate: 52, sugars: 9, protein: 38, salt: 2.4 },
-    modifierGroups: [
-      { name: 'Bun', type: 'single_choice', translations: AR('الخبز'), options: [option('bun-white'), option('bun-brioche', 150)] },
-      { name: 'Extras', type: 'add_ingredients', maxSelections: 4, maxQuantityPerOption: 2, translations: AR('إضافات'), options: [option('cheese', 100), option('bacon', 200), option('avocado', 200)] },
-      { name: 'Remove', type: 'remove_ingredients', translations: AR('بدون'), options: [option('onion'), option('pickles')] },
-    ],
-  }],
-  ['salmon-bowl', 'mains', 'Salmon poke bowl', 'وعاء بوكي السلمون', 'Rice, smoked salmon, edamame, cucumber and sesame dressing', 'أرز وسلمون مدخن وفول الصويا وخيار مع صلصة السمسم', 1550, {
-    allergens: ['fish', 'sesame', 'soybeans'], calories: 720,
-    modifierGroups: [{ name: 'Size', type: 'single_choice', translations: AR('الحجم'), options: [option('medium'), option('large', 300)] }],
-  }],
-  ['pasta', 'mains', 'Tomato and basil pasta', 'معكرونة بالطماطم والريحان', 'Fresh pasta in a slow-cooked tomato sauce', 'معكرونة طازجة بصلصة الطماطم المطهوة ببطء', 1150, {
-    dietaryLabels: ['vegetarian'], allergens: ['gluten'], salePriceMinor: 990, isSaleActive: true, badgeLabel: 'Offer', badgeColor: 'YELLOW', translations: { ar: { badgeLabel: 'عرض' } },
-  }],
-  ['chicken-wrap', 'mains', 'Spicy chicken wrap', 'راب الدجاج الحار', 'Grilled chicken, slaw and chilli mayo in a flatbread', 'دجاج مشوي مع سلطة الملفوف ومايونيز حار في خبز رقيق', 1100, { spiceLevel: 2, allergens: ['gluten', 'eggs'] }],
-  ['fries', 'sides', 'Fries', 'بطاطا مقلية', 'Skin-on, with sea salt', 'بقشرها مع ملح البحر', 450, { dietaryLabels: ['vegan'], amount: 180, unit: 'G' }],
+  [
+    'eggs-benedict',
+    'breakfast',
+    'Eggs Benedict',
+    'بيض بنديكت',
+    'Two poached eggs on sourdough with hollandaise and chives',
+    'بيضتان مسلوقتان على خبز العجين المخمر مع صلصة الهولنديز',
+    1250,
+    {
+      badgeLabel: 'Popular',
+      badgeColor: 'RED',
+      translations: { ar: { badgeLabel: 'الأكثر طلباً' } },
+      ingredientExternalIds: ['egg', 'sourdough'],
+      calories: 640,
+      modifierGroups: [
+        {
+          name: 'Add',
+          type: 'add_ingredients',
+          maxQuantityPerOption: 1,
+          translations: AR('أضف'),
+          options: [option('salmon', 350), option('bacon', 250), option('avocado', 200)],
+        },
+      ],
+    },
+  ],
+  [
+    'avocado-toast',
+    'breakfast',
+    'Avocado toast',
+    'توست الأفوكادو',
+    'Smashed avocado, chilli flakes and lime on toasted sourdough',
+    'أفوكادو مهروس مع رقائق الفلفل الحار والليمون على خبز محمص',
+    1050,
+    {
+      badgeLabel: 'Vegan',
+      badgeColor: 'GREEN',
+      translations: { ar: { badgeLabel: 'نباتي' } },
+      dietaryLabels: ['vegan'],
+      ingredientExternalIds: ['avocado', 'sourdough', 'chilli'],
+      spiceLevel: 1,
+      modifierGroups: [{ name: 'Remove', type: 'remove_ingredients', translations: AR('بدون'), options: [option('chilli')] }],
+    },
+  ],
+  [
+    'pancakes',
+    'breakfast',
+    'Buttermilk pancakes',
+    'فطائر اللبن',
+    'A stack of three with maple syrup and berries',
+    'ثلاث فطائر مع شراب القيقب والتوت',
+    950,
+    { dietaryLabels: ['vegetarian'], allergens: ['gluten', 'milk', 'eggs'] },
+  ],
+  [
+    'burger',
+    'mains',
+    'Classic burger',
+    'برغر كلاسيكي',
+    'Beef patty, lettuce, tomato and our house sauce',
+    'لحم بقري مع خس وطماطم وصلصة البيت',
+    1400,
+    {
+      badgeLabel: 'Chef’s pick',
+      badgeColor: 'PURPLE',
+      translations: { ar: { badgeLabel: 'اختيار الشيف' } },
+      ingredientExternalIds: ['onion', 'pickles'],
+      calories: 980,
+      spiceLevel: 0,
+      nutrition: { fat: 42, saturatedFat: 16, carbohydrate: 52, sugars: 9, protein: 38, salt: 2.4 },
+      modifierGroups: [
+        { name: 'Bun', type: 'single_choice', translations: AR('الخبز'), options: [option('bun-white'), option('bun-brioche', 150)] },
+        {
+          name: 'Extras',
+          type: 'add_ingredients',
+          maxSelections: 4,
+          maxQuantityPerOption: 2,
+          translations: AR('إضافات'),
+          options: [option('cheese', 100), option('bacon', 200), option('avocado', 200)],
+        },
+        { name: 'Remove', type: 'remove_ingredients', translations: AR('بدون'), options: [option('onion'), option('pickles')] },
+      ],
+    },
+  ],
+  [
+    'salmon-bowl',
+    'mains',
+    'Salmon poke bowl',
+    'وعاء بوكي السلمون',
+    'Rice, smoked salmon, edamame, cucumber and sesame dressing',
+    'أرز وسلمون مدخن وفول الصويا وخيار مع صلصة السمسم',
+    1550,
+    {
+      allergens: ['fish', 'sesame', 'soybeans'],
+      calories: 720,
+      modifierGroups: [
+        { name: 'Size', type: 'single_choice', translations: AR('الحجم'), options: [option('medium'), option('large', 300)] },
+      ],
+    },
+  ],
+  [
+    'pasta',
+    'mains',
+    'Tomato and basil pasta',
+    'معكرونة بالطماطم والريحان',
+    'Fresh pasta in a slow-cooked tomato sauce',
+    'معكرونة طازجة بصلصة الطماطم المطهوة ببطء',
+    1150,
+    {
+      dietaryLabels: ['vegetarian'],
+      allergens: ['gluten'],
+      salePriceMinor: 990,
+      isSaleActive: true,
+      badgeLabel: 'Offer',
+      badgeColor: 'YELLOW',
+      translations: { ar: { badgeLabel: 'عرض' } },
+    },
+  ],
+  [
+    'chicken-wrap',
+    'mains',
+    'Spicy chicken wrap',
+    'راب الدجاج الحار',
+    'Grilled chicken, slaw and chilli mayo in a flatbread',
+    'دجاج مشوي مع سلطة الملفوف ومايونيز حار في خبز رقيق',
+    1100,
+    { spiceLevel: 2, allergens: ['gluten', 'eggs'] },
+  ],
+  [
+    'fries',
+    'sides',
+    'Fries',
+    'بطاطا مقلية',
+    'Skin-on, with sea salt',
+    'بقشرها مع ملح البحر',
+    450,
+    { dietaryLabels: ['vegan'], amount: 180, unit: 'G' },
+  ],
   ['sweet-fries', 'sides', 'Sweet potato fries', 'بطاطا حلوة مقلية', null, null, 550, { dietaryLabels: ['vegan'], amount: 180, unit: 'G' }],
-  ['side-salad', 'sides', 'Side salad', 'سلطة جانبية', 'Leaves, cucumber and a lemon dressing', 'أوراق خضراء وخيار مع صلصة الليمون', 400, { dietaryLabels: ['vegan'] }],
-  ['flat-white', 'drinks', 'Flat white', 'فلات وايت', 'Double ristretto with steamed milk', 'جرعتان من الريستريتو مع حليب مبخر', 380, { modifierGroups: [SIZES, MILK, COFFEE_EXTRAS] }],
+  [
+    'side-salad',
+    'sides',
+    'Side salad',
+    'سلطة جانبية',
+    'Leaves, cucumber and a lemon dressing',
+    'أوراق خضراء وخيار مع صلصة الليمون',
+    400,
+    { dietaryLabels: ['vegan'] },
+  ],
+  [
+    'flat-white',
+    'drinks',
+    'Flat white',
+    'فلات وايت',
+    'Double ristretto with steamed milk',
+    'جرعتان من الريستريتو مع حليب مبخر',
+    380,
+    { modifierGroups: [SIZES, MILK, COFFEE_EXTRAS] },
+  ],
   ['cappuccino', 'drinks', 'Cappuccino', 'كابتشينو', null, null, 360, { modifierGroups: [SIZES, MILK, COFFEE_EXTRAS] }],
-  ['lemonade', 'drinks', 'Homemade lemonade', 'ليموناضة منزلية', 'Lemons, mint and a little cane sugar', 'ليمون ونعناع وقليل من سكر القصب', 420, { amount: 400, unit: 'ML', badgeLabel: 'New', badgeColor: 'BLUE', translations: { ar: { badgeLabel: 'جديد' } } }],
+  [
+    'lemonade',
+    'drinks',
+    'Homemade lemonade',
+    'ليموناضة منزلية',
+    'Lemons, mint and a little cane sugar',
+    'ليمون ونعناع وقليل من سكر القصب',
+    420,
+    { amount: 400, unit: 'ML', badgeLabel: 'New', badgeColor: 'BLUE', translations: { ar: { badgeLabel: 'جديد' } } },
+  ],
   ['water', 'drinks', 'Still water', 'مياه معدنية', null, null, 250, { amount: 500, unit: 'ML' }],
-  ['cheesecake', 'desserts', 'Baked cheesecake', 'تشيز كيك مخبوز', 'New York style, with a berry compote', 'على طريقة نيويورك مع كومبوت التوت', 650, { allergens: ['milk', 'eggs', 'gluten'], badgeLabel: 'Homemade', badgeColor: 'GREY', translations: { ar: { badgeLabel: 'صنع منزلي' } } }],
-  ['brownie', 'desserts', 'Chocolate brownie', 'براوني الشوكولاتة', 'Warm, with vanilla ice cream', 'دافئ مع آيس كريم الفانيليا', 600, {
-    allergens: ['milk', 'eggs', 'gluten'],
-    modifierGroups: [{ name: 'Remove', type: 'remove_ingredients', translations: AR('بدون'), options: [option('ice-cream')] }],
-  }],
+  [
+    'cheesecake',
+    'desserts',
+    'Baked cheesecake',
+    'تشيز كيك مخبوز',
+    'New York style, with a berry compote',
+    'على طريقة نيويورك مع كومبوت التوت',
+    650,
+    {
+      allergens: ['milk', 'eggs', 'gluten'],
+      badgeLabel: 'Homemade',
+      badgeColor: 'GREY',
+      translations: { ar: { badgeLabel: 'صنع منزلي' } },
+    },
+  ],
+  [
+    'brownie',
+    'desserts',
+    'Chocolate brownie',
+    'براوني الشوكولاتة',
+    'Warm, with vanilla ice cream',
+    'دافئ مع آيس كريم الفانيليا',
+    600,
+    {
+      allergens: ['milk', 'eggs', 'gluten'],
+      modifierGroups: [{ name: 'Remove', type: 'remove_ingredients', translations: AR('بدون'), options: [option('ice-cream')] }],
+    },
+  ],
 ];
 
 /** Dishes without a photo, as on a real menu (and the compact and minimalism styles without one). */
@@ -123,11 +294,16 @@ async function photo(hue, width = 1200, height = width) {
     <circle cx="${width / 2}" cy="${height / 2}" r="${plate * 0.78}" fill="#e8e3d8"/>
     <ellipse cx="${width / 2}" cy="${height / 2}" rx="${plate * 0.6}" ry="${plate * 0.45}" fill="url(#food)"/>
   </svg>`;
-  const grain = await sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 18 } } })
+  const grain = await sharp({
+    create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 18 } },
+  })
     .blur(1.2)
     .png()
     .toBuffer();
-  return sharp(Buffer.from(svg)).composite([{ input: grain, blend: 'soft-light' }]).jpeg({ quality: 85 }).toBuffer();
+  return sharp(Buffer.from(svg))
+    .composite([{ input: grain, blend: 'soft-light' }])
+    .jpeg({ quality: 85 })
+    .toBuffer();
 }
 
 /** A small client for one Carta: JSON in and out, a refusal is an error naming the call. */
@@ -166,7 +342,14 @@ export async function seedVenue(origin, adminToken) {
       theme: { accentColor: '#8a3b12' },
       // Open around the clock, so the page offers ordering whenever the script runs.
       openingHours: null,
-      orderConfig: { acceptingOrders: true, dineInEnabled: true, pickupEnabled: true, deliveryEnabled: false, minOrderMinor: 0, prepTimeMinutes: 15 },
+      orderConfig: {
+        acceptingOrders: true,
+        dineInEnabled: true,
+        pickupEnabled: true,
+        deliveryEnabled: false,
+        minOrderMinor: 0,
+        prepTimeMinutes: 15,
+      },
     },
   });
   await v1('POST', '/logo', { body: { base64: (await photo(20, 512)).toString('base64') } });
@@ -178,13 +361,24 @@ export async function seedVenue(origin, adminToken) {
   let hue = 0;
   for (const [externalId] of PRODUCTS) {
     hue = (hue + 47) % 360;
-    if (!NO_PHOTO.has(externalId)) await v1('POST', `/products/${externalId}/image`, { body: { base64: (await photo(hue)).toString('base64') } });
+    if (!NO_PHOTO.has(externalId))
+      await v1('POST', `/products/${externalId}/image`, { body: { base64: (await photo(hue)).toString('base64') } });
   }
   await v1('POST', '/publish');
 
   const banners = [
-    { title: 'Breakfast all day', subtitle: 'Eggs Benedict, pancakes and fresh coffee until closing', productRef: 'eggs-benedict', translations: { ar: { title: 'الفطور طوال اليوم', subtitle: 'بيض بنديكت وفطائر وقهوة طازجة حتى الإغلاق' } } },
-    { title: 'Homemade lemonade', subtitle: 'Squeezed every morning', productRef: 'lemonade', translations: { ar: { title: 'ليموناضة منزلية', subtitle: 'تُعصر كل صباح' } } },
+    {
+      title: 'Breakfast all day',
+      subtitle: 'Eggs Benedict, pancakes and fresh coffee until closing',
+      productRef: 'eggs-benedict',
+      translations: { ar: { title: 'الفطور طوال اليوم', subtitle: 'بيض بنديكت وفطائر وقهوة طازجة حتى الإغلاق' } },
+    },
+    {
+      title: 'Homemade lemonade',
+      subtitle: 'Squeezed every morning',
+      productRef: 'lemonade',
+      translations: { ar: { title: 'ليموناضة منزلية', subtitle: 'تُعصر كل صباح' } },
+    },
   ];
   for (const [i, banner] of banners.entries()) {
     const created = (await v1('POST', '/banners', { body: { ...banner, sortOrder: i + 1 } })).body;

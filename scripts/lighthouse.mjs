@@ -34,7 +34,14 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 
 const CHROMIUM = '/usr/bin/chromium';
 // The developers' guide's flags, as the browser tests use them.
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 // Traffic stays on this machine: anything Chromium would send elsewhere goes to a proxy on a closed
 // loopback port and fails, while loopback itself always bypasses a proxy. Every request the pages
 // make is checked as well (`foreign` below).
@@ -57,7 +64,9 @@ function checkBuild() {
   if (!built.every((f) => fs.existsSync(f))) throw new Error('dist/ is not built: run `npm run build` first');
   const builtAt = Math.min(...built.map((f) => fs.statSync(f).mtimeMs));
   const newest = newestFile([path.join(ROOT, 'src'), path.join(ROOT, 'web')]);
-  return newest.mtimeMs > builtAt ? `dist/ is older than ${path.relative(ROOT, newest.file)}: this measured the last build (\`npm run build\` first to measure the sources)` : null;
+  return newest.mtimeMs > builtAt
+    ? `dist/ is older than ${path.relative(ROOT, newest.file)}: this measured the last build (\`npm run build\` first to measure the sources)`
+    : null;
 }
 
 function newestFile(dirs) {
@@ -87,11 +96,23 @@ async function startCarta() {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const adminToken = crypto.randomBytes(24).toString('hex');
-  const env = { ...process.env, HOST: '127.0.0.1', PORT: String(port), PUBLIC_BASE_URL: origin, DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn' };
+  const env = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_BASE_URL: origin,
+    DATA_DIR: dataDir,
+    ADMIN_TOKEN: adminToken,
+    LOG_LEVEL: 'warn',
+  };
   for (const name of ['DATABASE_URL', 'DATABASE_LISTEN_URL', 'REDIS_URL', 'MEDIA_PUBLIC_URL', 'MEDIA_S3_BUCKET']) delete env[name];
   // One café's set-up is a few dozen writes from one address, past the per-IP limits for image uploads.
   env.RATE_LIMITS = 'off';
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/carta.js'), 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/carta.js'), 'serve'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -103,7 +124,10 @@ async function startCarta() {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`carta serve exited (${child.exitCode}): ${stderr}`);
-    const up = await fetch(`${origin}/health`).then((r) => r.ok, () => false);
+    const up = await fetch(`${origin}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) return { origin, adminToken, stop };
     if (Date.now() > deadline) {
       await stop();
@@ -205,8 +229,13 @@ function lostPoints(lhrs, id) {
     for (const ref of category.auditRefs) {
       const audit = lhr.audits[ref.id];
       if (ref.weight === 0 || audit.score === null || audit.score >= 1) continue;
-      const items = (audit.details?.items ?? []).slice(0, 3).map((item) => item.node?.snippet ?? item.node?.selector ?? item.url ?? item.source?.url ?? '').filter(Boolean);
-      lost.push(`${lhr.gatherMode}: ${ref.id} (score ${audit.score}${audit.displayValue ? `, ${audit.displayValue}` : ''})${items.length ? ` ${items.join(' | ')}` : ''}`);
+      const items = (audit.details?.items ?? [])
+        .slice(0, 3)
+        .map((item) => item.node?.snippet ?? item.node?.selector ?? item.url ?? item.source?.url ?? '')
+        .filter(Boolean);
+      lost.push(
+        `${lhr.gatherMode}: ${ref.id} (score ${audit.score}${audit.displayValue ? `, ${audit.displayValue}` : ''})${items.length ? ` ${items.join(' | ')}` : ''}`,
+      );
     }
   }
   return lost;
@@ -249,7 +278,8 @@ function summarise(runs) {
   });
 }
 
-const passes = (summary) => summary.every((row) => CATEGORIES.every((id) => row.categories[id].score !== null && row.categories[id].score >= MIN_SCORE));
+const passes = (summary) =>
+  summary.every((row) => CATEGORIES.every((id) => row.categories[id].score !== null && row.categories[id].score >= MIN_SCORE));
 
 function printTable(summary) {
   const header = ['Page', 'Lang', 'Perf', 'A11y', 'Best pr.', 'SEO'];
@@ -294,7 +324,12 @@ async function main() {
   let browser;
   try {
     const venue = await seedVenue(carta.origin, carta.adminToken);
-    browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: false, args: [...CHROMIUM_ARGS, ...OFFLINE_ARGS], defaultViewport: null });
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: false,
+      args: [...CHROMIUM_ARGS, ...OFFLINE_ARGS],
+      defaultViewport: null,
+    });
     const foreign = new Set();
     browser.on('targetcreated', async (target) => {
       const page = await target.page();
@@ -322,7 +357,9 @@ async function main() {
     const summary = summarise(runs);
     console.log(runs.length > 1 ? `Median of ${runs.length} runs (those Lighthouse recorded):` : 'One run:');
     printTable(summary);
-    const missed = runs.flatMap((rows, run) => rows.filter((row) => unrecorded(row.lhrs)).map((row) => `${row.label} ${row.lang} in run ${run + 1} (${unrecorded(row.lhrs).code})`));
+    const missed = runs.flatMap((rows, run) =>
+      rows.filter((row) => unrecorded(row.lhrs)).map((row) => `${row.label} ${row.lang} in run ${run + 1} (${unrecorded(row.lhrs).code})`),
+    );
     if (missed.length > 0) console.log(`Not recorded by Lighthouse, left out of the medians: ${missed.join('; ')}`);
     let failed = false;
     for (const row of summary) {
@@ -333,7 +370,9 @@ async function main() {
         const lost = lostPoints(lhrs, id);
         const error = unrecorded(lhrs);
         if (error) lost.push(`Lighthouse recorded this step in no run: ${error.code} ${error.message}`);
-        console.log(`\n${row.label}, ${row.lang}, ${id} ${score ?? 'not scored'} (runs: ${scores.map((v) => v ?? '-').join(', ')}):\n  ${lost.join('\n  ')}`);
+        console.log(
+          `\n${row.label}, ${row.lang}, ${id} ${score ?? 'not scored'} (runs: ${scores.map((v) => v ?? '-').join(', ')}):\n  ${lost.join('\n  ')}`,
+        );
       }
     }
     if (foreign.size > 0) {

@@ -14,7 +14,11 @@ for (const name of ['DATABASE_URL', 'REDIS_URL']) delete env[name];
 
 for (let run = 1; run <= RUNS; run += 1) {
   process.stdout.write(`stall probe, run ${run} of at most ${RUNS}\n`);
-  const result = spawnSync(process.execPath, [path.join(root, 'scripts/test.mjs'), 'test/server/stall.test.ts'], { stdio: 'inherit', cwd: root, env });
+  const result = spawnSync(process.execPath, [path.join(root, 'scripts/test.mjs'), 'test/server/stall.test.ts'], {
+    stdio: 'inherit',
+    cwd: root,
+    env,
+  });
   if (result.status === 0) process.exit(0);
 }
 process.stderr.write(`stall probe: missed its bounds in ${RUNS} runs of ${RUNS}\n`);

@@ -67,12 +67,19 @@ const isAlone = (f) => ALONE.has(path.relative(root, path.resolve(root, f)).spli
 const run = (files, fileConcurrency) =>
   files.length === 0
     ? { status: 0 }
-    : spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${fileConcurrency}`, ...args.filter((a) => a.startsWith('--')), ...files], {
-        stdio: 'inherit',
-        cwd: root,
-        env,
-      });
-const shared = run(testFiles.filter((f) => !isAlone(f)), concurrency);
+    : spawnSync(
+        process.execPath,
+        ['--import', 'tsx', '--test', `--test-concurrency=${fileConcurrency}`, ...args.filter((a) => a.startsWith('--')), ...files],
+        {
+          stdio: 'inherit',
+          cwd: root,
+          env,
+        },
+      );
+const shared = run(
+  testFiles.filter((f) => !isAlone(f)),
+  concurrency,
+);
 const alone = run(testFiles.filter(isAlone), 1);
 if (templateDir) fs.rmSync(templateDir, { recursive: true, force: true });
 process.exit((shared.status ?? 1) || (alone.status ?? 1));

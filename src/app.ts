@@ -79,7 +79,17 @@ const MEDIA_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 const CONSOLE_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 /** Plugins, then modules, registered explicitly. Never listens: main.ts and the tests do. */
-export async function buildApp({ config, db, logStream, resolve, clock, webhookDispatch, orderStreams, boardFeeds, lingeringClose }: AppDeps): Promise<BuiltApp> {
+export async function buildApp({
+  config,
+  db,
+  logStream,
+  resolve,
+  clock,
+  webhookDispatch,
+  orderStreams,
+  boardFeeds,
+  lingeringClose,
+}: AppDeps): Promise<BuiltApp> {
   const accessLog = new AccessLogController();
   const hsts = hstsHeader(config.publicBaseUrl);
   const warmUp = new ValidatorWarmUp();
@@ -151,7 +161,22 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   if (limiter) app.addHook('onClose', async () => limiter.close());
 
   const routes: RouteEntry[] = [];
-  const services = createServices({ config, db, routes: () => routes, resolve, outboundLog: root ?? undefined, clock, metrics: config.metrics, webhookDispatch, orderStreams, boardFeeds, signInStore: rateStore ?? undefined }, await openBlobStore(config));
+  const services = createServices(
+    {
+      config,
+      db,
+      routes: () => routes,
+      resolve,
+      outboundLog: root ?? undefined,
+      clock,
+      metrics: config.metrics,
+      webhookDispatch,
+      orderStreams,
+      boardFeeds,
+      signInStore: rateStore ?? undefined,
+    },
+    await openBlobStore(config),
+  );
   const { metrics } = services;
   accessLog.metrics = metrics;
   metrics?.countStreams(() => services.orderStreams.count() + services.boardFeeds.count() + services.guestOrderStreams.count());
@@ -241,24 +266,43 @@ export async function buildApp({ config, db, logStream, resolve, clock, webhookD
   await docsRoutes(document)(app);
 
   // In this order, which is the OpenAPI document's. Each prefix is a Fastify plugin of its own.
-  await app.register(async (v1) => {
-    for (const routes of [referenceRoutes, menuRoutes, publicationsRoutes, availabilityRoutes, settingsRoutes, translationsRoutes, auditRoutes, ordersRoutes]) await routes(services)(v1);
-    // The uploads' own body parser (media-body.ts) stays in their scope.
-    await v1.register(mediaRoutes(services));
-    for (const routes of [bannersRoutes, promotionsRoutes, tablesRoutes, webhooksRoutes]) await routes(services)(v1);
-  }, { prefix: '/v1' });
+  await app.register(
+    async (v1) => {
+      for (const routes of [
+        referenceRoutes,
+        menuRoutes,
+        publicationsRoutes,
+        availabilityRoutes,
+        settingsRoutes,
+        translationsRoutes,
+        auditRoutes,
+        ordersRoutes,
+      ])
+        await routes(services)(v1);
+      // The uploads' own body parser (media-body.ts) stays in their scope.
+      await v1.register(mediaRoutes(services));
+      for (const routes of [bannersRoutes, promotionsRoutes, tablesRoutes, webhooksRoutes]) await routes(services)(v1);
+    },
+    { prefix: '/v1' },
+  );
   await app.register(mediaFileRoutes(services, limiter), { prefix: '/media' });
-  await app.register(async (guest) => {
-    await guestRoutes(services)(guest);
-    await guestTableRoutes(services)(guest);
-  }, { prefix: '/guest/v1' });
+  await app.register(
+    async (guest) => {
+      await guestRoutes(services)(guest);
+      await guestTableRoutes(services)(guest);
+    },
+    { prefix: '/guest/v1' },
+  );
   await guestPageRoutes(services, config)(app);
   await consoleRoutes(services, config.publicBaseUrl)(app);
   await app.register(consoleApiRoutes(services, limiter), { prefix: '/console/api' });
-  await app.register(async (operator) => {
-    await adminRoutes(services)(operator);
-    await staffAdminRoutes(services)(operator);
-  }, { prefix: '/admin/v1' });
+  await app.register(
+    async (operator) => {
+      await adminRoutes(services)(operator);
+      await staffAdminRoutes(services)(operator);
+    },
+    { prefix: '/admin/v1' },
+  );
 
   return { app, services };
 }

@@ -125,21 +125,33 @@ export const ENVIRONMENT = {
   RATE_LIMITS: { default: 'on', doc: '`off` disables every rate limiter (local runs and functional tests only)' },
   METRICS: { default: 'on', doc: '`off` stops collecting GET /metrics (Prometheus text, operator token)' },
   LOG_LEVEL: { default: 'info', doc: 'pino level: fatal, error, warn, info, debug, trace, silent' },
-  TRUST_PROXY: { default: '(unset)', doc: 'Proxies whose X-Forwarded-For is trusted: a hop count, `true`, or comma-separated addresses/CIDRs' },
-  PUBLIC_BASE_URL: { default: 'http://HOST:PORT', doc: "Base of public links (QR table URLs, media) and the OpenAPI document's server (`/` when unset)" },
+  TRUST_PROXY: {
+    default: '(unset)',
+    doc: 'Proxies whose X-Forwarded-For is trusted: a hop count, `true`, or comma-separated addresses/CIDRs',
+  },
+  PUBLIC_BASE_URL: {
+    default: 'http://HOST:PORT',
+    doc: "Base of public links (QR table URLs, media) and the OpenAPI document's server (`/` when unset)",
+  },
   SYNC_TIMEOUT_MS: { default: '30000', doc: 'The sync transaction window (spec 4.1 rule 11)' },
   SHUTDOWN_TIMEOUT_MS: { default: '10000', doc: 'How long a graceful shutdown waits for in-flight requests' },
   HEADERS_TIMEOUT_MS: { default: '10000', doc: "A request's headers must arrive within this (else 408 and the connection closes)" },
   BODY_TIMEOUT_MS: { default: '30000', doc: 'A JSON body must arrive within this after its headers (else 408 and the connection closes)' },
   UPLOAD_TIMEOUT_MS: { default: '120000', doc: "An image upload's body must arrive within this after its headers" },
   IDLE_TIMEOUT_MS: { default: '120000', doc: 'A connection with no traffic either way for this long is closed' },
-  OVERLOAD_DELAY_MS: { default: '500', doc: 'Median event-loop delay, two seconds in a row, past which new requests get 503 SERVER_BUSY with Retry-After (GET /health is still answered)' },
+  OVERLOAD_DELAY_MS: {
+    default: '500',
+    doc: 'Median event-loop delay, two seconds in a row, past which new requests get 503 SERVER_BUSY with Retry-After (GET /health is still answered)',
+  },
   OVERLOAD_HEAP_PERCENT: { default: '90', doc: 'Share of the heap limit past which new requests get 503 SERVER_BUSY' },
-  MEDIA_PUBLIC_URL: { default: 'PUBLIC_BASE_URL/media', doc: 'Base of image URLs (a CDN or the bucket); images are `<base>/<venueId>/<sha256>.webp`' },
+  MEDIA_PUBLIC_URL: {
+    default: 'PUBLIC_BASE_URL/media',
+    doc: 'Base of image URLs (a CDN or the bucket); images are `<base>/<venueId>/<sha256>.webp`',
+  },
   MEDIA_S3_BUCKET: { default: '(unset)', doc: 'Keep image bytes in this S3-compatible bucket instead of the database' },
-  MEDIA_S3_REGION: { default: 'us-east-1', doc: 'The bucket\'s region' },
+  MEDIA_S3_REGION: { default: 'us-east-1', doc: "The bucket's region" },
   MEDIA_S3_ENDPOINT: { default: '(unset)', doc: 'An S3-compatible endpoint (MinIO, R2, ...); AWS when unset' },
-  MEDIA_S3_ACCESS_KEY_ID: { default: '(unset)', doc: 'Credentials for the bucket (else the AWS SDK\'s default chain)' },
+  MEDIA_S3_ACCESS_KEY_ID: { default: '(unset)', doc: "Credentials for the bucket (else the AWS SDK's default chain)" },
   MEDIA_S3_SECRET_ACCESS_KEY: { default: '(unset)', doc: 'Credentials for the bucket' },
   MEDIA_S3_FORCE_PATH_STYLE: { default: 'true with an endpoint', doc: 'Path-style bucket addressing (most S3-compatible servers need it)' },
   MEDIA_S3_PREFIX: { default: '(empty)', doc: 'Prefix of every object key in the bucket' },
@@ -147,11 +159,20 @@ export const ENVIRONMENT = {
   MEDIA_QUEUE: { default: '2', doc: 'Image uploads that may wait for a slot; beyond them 503 MEDIA_BUSY' },
   MEDIA_CACHE_MB: { default: '64', doc: 'Memory for hot images served by GET /media (0 turns the cache off)' },
   MEDIA_FETCH_TIMEOUT_MS: { default: '15000', doc: 'Total time to download a remote image source, redirects included' },
-  SIGN_IN_HASHES: { default: '3', doc: 'Console sign-in password hashes at once (128 MiB of memory each); one more gets 503 with Retry-After' },
-  CARTA_URL: { default: 'http://127.0.0.1:3000', doc: 'Integrator commands (`carta push`, `pull`, `orders tail`): the Carta server they talk to' },
+  SIGN_IN_HASHES: {
+    default: '3',
+    doc: 'Console sign-in password hashes at once (128 MiB of memory each); one more gets 503 with Retry-After',
+  },
+  CARTA_URL: {
+    default: 'http://127.0.0.1:3000',
+    doc: 'Integrator commands (`carta push`, `pull`, `orders tail`): the Carta server they talk to',
+  },
   CARTA_API_KEY: { default: '(unset)', doc: 'Integrator commands: the API key they use (the venue it belongs to is the one pushed to)' },
   NODE_ENV: { default: '(unset)', doc: '`production` refuses test-only settings (SSRF_TEST_ALLOW)' },
-  SSRF_TEST_ALLOW: { default: '(unset)', doc: 'Tests only: loopback `host:port` endpoints the outbound guard lets through; refused when NODE_ENV=production' },
+  SSRF_TEST_ALLOW: {
+    default: '(unset)',
+    doc: 'Tests only: loopback `host:port` endpoints the outbound guard lets through; refused when NODE_ENV=production',
+  },
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -172,7 +193,10 @@ function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
   if (raw === undefined || raw === '' || raw === 'false') return false;
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
-  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function bool(env: Env, name: keyof typeof ENVIRONMENT, fallback: boolean): boolean {
@@ -212,7 +236,9 @@ function ssrfTestAllow(env: Env): AllowedEndpoint[] {
     const port = match ? Number(match[2]) : NaN;
     const host = match ? match[1].replace(/^\[|\]$/g, '') : '';
     if (!match || port < 1 || port > 65535 || (host !== 'localhost' && !isLoopback(host))) {
-      throw new ConfigError(`SSRF_TEST_ALLOW entries must be loopback host:port (127.0.0.1:8080, [::1]:8080, localhost:8080), got '${entry}'`);
+      throw new ConfigError(
+        `SSRF_TEST_ALLOW entries must be loopback host:port (127.0.0.1:8080, [::1]:8080, localhost:8080), got '${entry}'`,
+      );
     }
     return { host, port };
   });
@@ -232,7 +258,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     throw new ConfigError(`RATE_LIMITS must be 'on' or 'off', got '${env.RATE_LIMITS}'`);
   }
   const metricsRaw = (env.METRICS ?? 'on').toLowerCase();
-  if (!['on', 'off', 'true', 'false', '1', '0'].includes(metricsRaw)) throw new ConfigError(`METRICS must be 'on' or 'off', got '${env.METRICS}'`);
+  if (!['on', 'off', 'true', 'false', '1', '0'].includes(metricsRaw))
+    throw new ConfigError(`METRICS must be 'on' or 'off', got '${env.METRICS}'`);
   const logLevel = (env.LOG_LEVEL || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const databaseUrl = env.DATABASE_URL || null;

@@ -124,8 +124,10 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
   WEBHOOK_NOT_FOUND: 'no webhook endpoint of this venue has that id',
   WEBHOOK_DELIVERY_NOT_FOUND: 'the endpoint has no delivery with that id',
   WEBHOOK_ENDPOINT_LIMIT_REACHED: `the venue has ${WEBHOOK_ENDPOINTS_PER_VENUE} webhook endpoints, the most it may; details { limit, available, requested }`,
-  ITEM_UNAVAILABLE: 'a product or option of the order is sold out or outside its category schedule at the time the order is for; details { items: [{ productId, optionId, until }] }',
-  ORDERING_CLOSED: 'the venue takes no orders for now (reason closed or paused); details { reason, opensAt }. A scheduled order into an open window is accepted',
+  ITEM_UNAVAILABLE:
+    'a product or option of the order is sold out or outside its category schedule at the time the order is for; details { items: [{ productId, optionId, until }] }',
+  ORDERING_CLOSED:
+    'the venue takes no orders for now (reason closed or paused); details { reason, opensAt }. A scheduled order into an open window is accepted',
   STAFF_NOT_FOUND: 'no staff member has that id',
   STAFF_EMAIL_TAKEN: 'another staff member of this venue has that email (compared in lower case)',
   SIGNED_OUT: 'console API: no console session, or it has ended (idle 12 h, 7 days, sign-out, disabled, removed, reset); sign in again',
@@ -164,17 +166,12 @@ export class AppError extends Error {
 
 export type MerchLimitCode = 'BANNER_LIMIT_REACHED' | 'TABLE_LIMIT_REACHED';
 
-export type BulkLimitCode =
-  | 'CATEGORY_BULK_LIMIT_EXCEEDED'
-  | 'INGREDIENT_BULK_LIMIT_EXCEEDED'
-  | 'PRODUCT_BULK_LIMIT_EXCEEDED';
+export type BulkLimitCode = 'CATEGORY_BULK_LIMIT_EXCEEDED' | 'INGREDIENT_BULK_LIMIT_EXCEEDED' | 'PRODUCT_BULK_LIMIT_EXCEEDED';
 
 export const errors = {
-  validation: (list: string[]) =>
-    new AppError({ statusCode: 400, message: 'Validation failed', errors: list }),
+  validation: (list: string[]) => new AppError({ statusCode: 400, message: 'Validation failed', errors: list }),
   /** A validation failure whose message itself must name the parameter (decisions section 5). */
-  invalidParameter: (message: string) =>
-    new AppError({ statusCode: 400, message, errors: [message] }),
+  invalidParameter: (message: string) => new AppError({ statusCode: 400, message, errors: [message] }),
   bulkLimit: (code: BulkLimitCode, details: { limit: number; available: number; requested: number }) =>
     new AppError({ statusCode: 400, message: 'Bad Request Exception', code, details }),
   /** Decisions 8: a create past the plan's maxBanners / maxQrTables. */
@@ -213,8 +210,7 @@ export const errors = {
   invalidApiKey: () => new AppError({ statusCode: 401, message: 'Invalid API key' }),
   invalidAdminToken: () => new AppError({ statusCode: 401, message: 'Invalid admin token' }),
 
-  readOnlyKey: () =>
-    new AppError({ statusCode: 403, code: 'READ_ONLY_KEY', message: 'This API key is read-only; writes are not allowed' }),
+  readOnlyKey: () => new AppError({ statusCode: 403, code: 'READ_ONLY_KEY', message: 'This API key is read-only; writes are not allowed' }),
   subscriptionInactive: (status: string) =>
     new AppError({
       statusCode: 403,
@@ -224,16 +220,18 @@ export const errors = {
   paidPlanRequired: () =>
     new AppError({ statusCode: 403, code: 'PAID_PLAN_REQUIRED', message: 'The Orders API and webhooks require a paid plan' }),
   deliveryNotAvailable: () =>
-    new AppError({ statusCode: 403, code: 'DELIVERY_NOT_AVAILABLE', message: "Order settings need a plan with delivery (features.hasDelivery)" }),
+    new AppError({
+      statusCode: 403,
+      code: 'DELIVERY_NOT_AVAILABLE',
+      message: 'Order settings need a plan with delivery (features.hasDelivery)',
+    }),
 
-  routeNotFound: (method: string, url: string) =>
-    new AppError({ statusCode: 404, message: `Route ${method} ${url} not found` }),
+  routeNotFound: (method: string, url: string) => new AppError({ statusCode: 404, message: `Route ${method} ${url} not found` }),
   venueNotFound: () => new AppError({ statusCode: 404, code: 'VENUE_NOT_FOUND', message: 'Venue not found' }),
   apiKeyNotFound: () => new AppError({ statusCode: 404, code: 'API_KEY_NOT_FOUND', message: 'API key not found' }),
   productNotFound: () => new AppError({ statusCode: 404, code: 'PRODUCT_NOT_FOUND', message: 'Product not found' }),
   categoryNotFound: () => new AppError({ statusCode: 404, code: 'CATEGORY_NOT_FOUND', message: 'Category not found' }),
-  menuNotPublished: () =>
-    new AppError({ statusCode: 404, code: 'MENU_NOT_PUBLISHED', message: 'Menu has not been published' }),
+  menuNotPublished: () => new AppError({ statusCode: 404, code: 'MENU_NOT_PUBLISHED', message: 'Menu has not been published' }),
   imageNotFound: () => new AppError({ statusCode: 404, message: 'Image not found' }),
   publicationNotFound: () => new AppError({ statusCode: 404, code: 'PUBLICATION_NOT_FOUND', message: 'Publication not found' }),
   bannerNotFound: () => new AppError({ statusCode: 404, code: 'BANNER_NOT_FOUND', message: 'Banner not found' }),
@@ -242,20 +240,29 @@ export const errors = {
   tableNotFound: () => new AppError({ statusCode: 404, code: 'TABLE_NOT_FOUND', message: 'Table not found' }),
   staffNotFound: () => new AppError({ statusCode: 404, code: 'STAFF_NOT_FOUND', message: 'Staff member not found' }),
   webhookNotFound: () => new AppError({ statusCode: 404, code: 'WEBHOOK_NOT_FOUND', message: 'Webhook endpoint not found' }),
-  webhookDeliveryNotFound: () => new AppError({ statusCode: 404, code: 'WEBHOOK_DELIVERY_NOT_FOUND', message: 'Webhook delivery not found' }),
+  webhookDeliveryNotFound: () =>
+    new AppError({ statusCode: 404, code: 'WEBHOOK_DELIVERY_NOT_FOUND', message: 'Webhook delivery not found' }),
   // Spec 4.4: order lookups carry a message only, no code.
   orderNotFound: () => new AppError({ statusCode: 404, message: 'Order not found' }),
 
   // Conflicts name the field, not the value sent (docs/security.md); an externalId names the item (decisions 11).
   slugTaken: () => new AppError({ statusCode: 409, code: 'SLUG_ALREADY_EXISTS', message: 'The slug is already taken' }),
   externalIdTaken: (externalId: string) =>
-    new AppError({ statusCode: 409, code: 'EXTERNAL_ID_ALREADY_EXISTS', message: `externalId '${externalId}' is already used by another item of this type` }),
+    new AppError({
+      statusCode: 409,
+      code: 'EXTERNAL_ID_ALREADY_EXISTS',
+      message: `externalId '${externalId}' is already used by another item of this type`,
+    }),
   duplicatePromotionItem: () =>
     new AppError({ statusCode: 409, code: 'DUPLICATE_PROMOTION_ITEM', message: 'The product is already in this promotion' }),
   staffEmailTaken: () =>
     new AppError({ statusCode: 409, code: 'STAFF_EMAIL_TAKEN', message: 'Another staff member of this venue has that email' }),
   staffSelfChange: () =>
-    new AppError({ statusCode: 409, code: 'STAFF_SELF_CHANGE', message: 'You cannot change your own role, disable or remove yourself; ask another owner' }),
+    new AppError({
+      statusCode: 409,
+      code: 'STAFF_SELF_CHANGE',
+      message: 'You cannot change your own role, disable or remove yourself; ask another owner',
+    }),
   signedOut: () => new AppError({ statusCode: 401, code: 'SIGNED_OUT', message: 'Sign in to the console' }),
   csrfInvalid: () =>
     new AppError({ statusCode: 403, code: 'CSRF_TOKEN_INVALID', message: 'The CSRF token is missing or wrong; reload the console' }),
@@ -307,9 +314,17 @@ export const errors = {
   invalidImage: (message = 'The bytes are not an image Carta can read (JPEG, PNG, WebP, AVIF, GIF or TIFF)') =>
     new AppError({ statusCode: 400, code: 'INVALID_IMAGE', message }),
   fileTooLarge: (limitBytes: number) =>
-    new AppError({ statusCode: 413, code: 'FILE_TOO_LARGE', message: `The image is larger than ${Math.round(limitBytes / (1024 * 1024))} MB` }),
+    new AppError({
+      statusCode: 413,
+      code: 'FILE_TOO_LARGE',
+      message: `The image is larger than ${Math.round(limitBytes / (1024 * 1024))} MB`,
+    }),
   sourceTooLarge: (limitBytes: number) =>
-    new AppError({ statusCode: 413, code: 'SOURCE_TOO_LARGE', message: `The source is larger than ${Math.round(limitBytes / (1024 * 1024))} MB` }),
+    new AppError({
+      statusCode: 413,
+      code: 'SOURCE_TOO_LARGE',
+      message: `The source is larger than ${Math.round(limitBytes / (1024 * 1024))} MB`,
+    }),
   imageTooSmall: (message: string) => new AppError({ statusCode: 400, code: 'IMAGE_TOO_SMALL', message }),
   imageNotSquare: (message: string) => new AppError({ statusCode: 400, code: 'IMAGE_NOT_SQUARE', message }),
   imageWrongAspectRatio: (message: string) => new AppError({ statusCode: 400, code: 'IMAGE_WRONG_ASPECT_RATIO', message }),

@@ -20,7 +20,7 @@ export async function utf8InTurns(text: string): Promise<Buffer> {
 export async function utf8PartsInTurns(text: string): Promise<Buffer[]> {
   if (text.length <= UTF8_SLICE) return [Buffer.from(text, 'utf8')];
   const parts: Buffer[] = [];
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = Math.min(start + UTF8_SLICE, text.length);
     // Never between the two halves of a surrogate pair: each half alone would be encoded as U+FFFD.
     const last = text.charCodeAt(end - 1);
@@ -44,7 +44,12 @@ export async function jsonArrayInTurns(items: readonly unknown[]): Promise<strin
   for (let start = 0; start < items.length; start += JSON_ITEMS_PER_TURN) {
     if (start > 0) await nextTurn();
     // An item JSON cannot hold (undefined, a function) is null in an array, as JSON.stringify makes it.
-    parts.push(items.slice(start, start + JSON_ITEMS_PER_TURN).map((item) => JSON.stringify(item) ?? 'null').join(','));
+    parts.push(
+      items
+        .slice(start, start + JSON_ITEMS_PER_TURN)
+        .map((item) => JSON.stringify(item) ?? 'null')
+        .join(','),
+    );
   }
   return `[${parts.join(',')}]`;
 }

@@ -15,7 +15,7 @@ interface Manifest {
 
 /** The nearest folder above this module holding Carta's package.json, and that manifest. */
 function findPackage(): { root: string; manifest: Manifest } {
-  for (let dir = path.dirname(here); ; ) {
+  for (let dir = path.dirname(here); ;) {
     const file = path.join(dir, 'package.json');
     const manifest = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest) : null;
     if (manifest?.name === 'carta') return { root: dir, manifest };

@@ -82,7 +82,22 @@ export async function openBlobStore(config: Config): Promise<BlobStore> {
 }
 
 /** Every service, wired once; the HTTP app and the CLI both use this. */
-export function createServices({ config, db, routes = () => [], resolve, outboundLog, clock = Date.now, metrics = false, webhookDispatch, orderStreams, boardFeeds: boardFeedOptions, signInStore }: ServiceDeps, blobStore: BlobStore = new DatabaseBlobStore()) {
+export function createServices(
+  {
+    config,
+    db,
+    routes = () => [],
+    resolve,
+    outboundLog,
+    clock = Date.now,
+    metrics = false,
+    webhookDispatch,
+    orderStreams,
+    boardFeeds: boardFeedOptions,
+    signInStore,
+  }: ServiceDeps,
+  blobStore: BlobStore = new DatabaseBlobStore(),
+) {
   const menuCache = new MenuCache();
   const urls = new MediaUrls(config.mediaPublicUrl);
   const media = new MediaService({
@@ -99,7 +114,10 @@ export function createServices({ config, db, routes = () => [], resolve, outboun
     ),
   });
   const webhookEvents = new WebhookEvents(db);
-  const webhookSender = new WebhookSender({ resolve, allow: config.ssrfTestAllow, log: outboundLog }, { timeoutMs: webhookDispatch?.timeoutMs });
+  const webhookSender = new WebhookSender(
+    { resolve, allow: config.ssrfTestAllow, log: outboundLog },
+    { timeoutMs: webhookDispatch?.timeoutMs },
+  );
   const dispatcher = new WebhookDispatcher(db, webhookSender, webhookDispatch);
   webhookEvents.onQueued = (venueId) => dispatcher.wake(venueId);
   webhookEvents.onSubscribed = () => dispatcher.arm();

@@ -104,16 +104,28 @@ function hoursText(s: Settings, now: number): string {
     lines.push('  always open (no opening hours set)');
   } else {
     DAYS.forEach((day, i) => {
-      lines.push(`  ${day.padEnd(10)} ${shiftsText(hours.weekly.filter((e) => e.day === day), i === 6 ? 'monday' : DAYS[i + 1])}`);
+      lines.push(
+        `  ${day.padEnd(10)} ${shiftsText(
+          hours.weekly.filter((e) => e.day === day),
+          i === 6 ? 'monday' : DAYS[i + 1],
+        )}`,
+      );
     });
     const todayDate = dateOf(wallClock(now, s.timezone));
     const dates = [...new Set(hours.exceptions.map((e) => e.date))].sort();
     const ahead = dates.filter((d) => d >= todayDate);
     if (ahead.length > 0) {
       lines.push('exceptions');
-      for (const date of ahead) lines.push(`  ${date} ${shiftsText(hours.exceptions.filter((e) => e.date === date), 'the next day')}`);
+      for (const date of ahead)
+        lines.push(
+          `  ${date} ${shiftsText(
+            hours.exceptions.filter((e) => e.date === date),
+            'the next day',
+          )}`,
+        );
     }
-    if (ahead.length < dates.length) lines.push(`  (${dates.length - ahead.length} past exception date${dates.length - ahead.length === 1 ? '' : 's'} not shown)`);
+    if (ahead.length < dates.length)
+      lines.push(`  (${dates.length - ahead.length} past exception date${dates.length - ahead.length === 1 ? '' : 's'} not shown)`);
   }
   const config = s.orderConfig;
   const { view } = orderingAt(config, sharedHours(hours, s.timezone), now);
@@ -121,7 +133,8 @@ function hoursText(s: Settings, now: number): string {
   let ordering: string;
   if (view.open) ordering = `open now${view.closesAt ? `, until ${at(view.closesAt)}` : ''}`;
   else if (view.reason === 'not_accepting') ordering = 'closed: not accepting orders (orderConfig.acceptingOrders is false)';
-  else if (view.reason === 'paused') ordering = `paused until ${at(config.pausedUntil)}${view.opensAt ? `, opens ${at(view.opensAt)}` : ''}`;
+  else if (view.reason === 'paused')
+    ordering = `paused until ${at(config.pausedUntil)}${view.opensAt ? `, opens ${at(view.opensAt)}` : ''}`;
   else ordering = `closed now${view.opensAt ? `, opens ${at(view.opensAt)}` : ''}`;
   lines.push(`ordering   ${ordering}`);
   if (view.reason !== 'paused' && config.pausedUntil !== null && Date.parse(config.pausedUntil) > now) {

@@ -26,7 +26,8 @@ export function paletteFor(out: { isTTY?: boolean }, env: NodeJS.ProcessEnv = pr
 
 const added = (p: Palette, ref: string) => `  ${p.added(`+ ${ref}`)}`;
 const removed = (p: Palette, ref: string) => `  ${p.removed(`- ${ref}`)}`;
-const changed = (p: Palette, ref: string, fields: string[]) => `  ${p.changed(`~ ${ref}`)}${fields.length > 0 ? `: ${fields.join(', ')}` : ''}`;
+const changed = (p: Palette, ref: string, fields: string[]) =>
+  `  ${p.changed(`~ ${ref}`)}${fields.length > 0 ? `: ${fields.join(', ')}` : ''}`;
 
 /** `carta diff`: a heading, then per section its counts and one line per item (nothing when equal). */
 export function diffText(diff: MenuDiff, p: Palette): string {
@@ -52,7 +53,8 @@ export function dryRunChangesText(result: SyncCatalogResult, p: Palette): string
     const changes = result[s].changes;
     if (changes.length === 0) continue;
     lines.push(`${s} that would change:`);
-    for (const c of changes) lines.push(c.action === 'created' ? `${added(p, c.externalId)} ${p.dim('(new)')}` : changed(p, c.externalId, c.fields));
+    for (const c of changes)
+      lines.push(c.action === 'created' ? `${added(p, c.externalId)} ${p.dim('(new)')}` : changed(p, c.externalId, c.fields));
   }
   return lines.join('\n');
 }

@@ -69,10 +69,7 @@ async function withOperator<T>(fn: (op: Operator) => Promise<T>): Promise<T> {
 const jsonOption = () => new Option('--json', 'print machine-readable JSON');
 
 export function buildCli(): Command {
-  const program = new Command('carta')
-    .description('Carta: venue menu and orders API')
-    .version(VERSION)
-    .showHelpAfterError();
+  const program = new Command('carta').description('Carta: venue menu and orders API').version(VERSION).showHelpAfterError();
 
   program
     .command('serve')
@@ -91,7 +88,11 @@ export function buildCli(): Command {
       // PGlite files belong to one process: a running server has applied migrations on start.
       if ('server' in local) {
         const { url } = local.server;
-        print(opts, { applied: [], server: url }, () => `a server (${url}) holds ${config.dataDir}; it migrated the database when it started`);
+        print(
+          opts,
+          { applied: [], server: url },
+          () => `a server (${url}) holds ${config.dataDir}; it migrated the database when it started`,
+        );
         return;
       }
       try {
@@ -114,14 +115,17 @@ export function buildCli(): Command {
     .addOption(new Option('--subscription-status <status>', 'subscription status').choices(SUBSCRIPTION_STATUSES))
     .addOption(jsonOption())
     .action(async (opts: Output & Record<string, string | undefined>) => {
-      const input = assertValid<VenueCreateInput>(VenueCreateBody, compact({
-        name: opts.name,
-        currency: opts.currency,
-        slug: opts.slug,
-        plan: opts.plan,
-        defaultLanguage: opts.defaultLanguage,
-        subscriptionStatus: opts.subscriptionStatus,
-      }));
+      const input = assertValid<VenueCreateInput>(
+        VenueCreateBody,
+        compact({
+          name: opts.name,
+          currency: opts.currency,
+          slug: opts.slug,
+          plan: opts.plan,
+          defaultLanguage: opts.defaultLanguage,
+          subscriptionStatus: opts.subscriptionStatus,
+        }),
+      );
       const created = await withOperator((op) => op.createVenue(input));
       print(opts, created, () => `${venueText(created)}\nNext: carta key create --venue ${created.id} --mode live`);
     });
@@ -145,11 +149,14 @@ export function buildCli(): Command {
     .addOption(new Option('--subscription-status <status>', 'subscription status').choices(SUBSCRIPTION_STATUSES))
     .addOption(jsonOption())
     .action(async (id: string, opts: Output & Record<string, string | undefined>) => {
-      const patch = assertValid<VenuePatchInput>(VenuePatchBody, compact({
-        name: opts.name,
-        plan: opts.plan,
-        subscriptionStatus: opts.subscriptionStatus,
-      }));
+      const patch = assertValid<VenuePatchInput>(
+        VenuePatchBody,
+        compact({
+          name: opts.name,
+          plan: opts.plan,
+          subscriptionStatus: opts.subscriptionStatus,
+        }),
+      );
       const v = await withOperator((op) => op.updateVenue(idArg(id), patch));
       print(opts, v, () => venueText(v));
     });
@@ -164,11 +171,14 @@ export function buildCli(): Command {
     .option('--label <label>', 'a note to tell keys apart')
     .addOption(jsonOption())
     .action(async (opts: Output & { venue: string; mode: string; readOnly?: boolean; label?: string }) => {
-      const input = assertValid<ApiKeyCreateInput>(ApiKeyCreateBody, compact({
-        mode: opts.mode,
-        readOnly: opts.readOnly ?? false,
-        label: opts.label,
-      }));
+      const input = assertValid<ApiKeyCreateInput>(
+        ApiKeyCreateBody,
+        compact({
+          mode: opts.mode,
+          readOnly: opts.readOnly ?? false,
+          label: opts.label,
+        }),
+      );
       const k = await withOperator((op) => op.createKey(idArg(opts.venue), input));
       print(opts, k, () => keyText(k));
     });
@@ -184,7 +194,10 @@ export function buildCli(): Command {
         list.items.length === 0
           ? 'no keys'
           : list.items
-              .map((k) => `${k.id}  ${k.mode}${k.readOnly ? ' read-only' : ''}  ...${k.hint}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}${k.label ? `  ${k.label}` : ''}`)
+              .map(
+                (k) =>
+                  `${k.id}  ${k.mode}${k.readOnly ? ' read-only' : ''}  ...${k.hint}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}${k.label ? `  ${k.label}` : ''}`,
+              )
               .join('\n'),
       );
     });
@@ -310,7 +323,10 @@ export function buildCli(): Command {
   program
     .command('pause')
     .description('pause guest ordering for a while (orderConfig.pausedUntil, at most 24 hours ahead), or end the pause')
-    .argument('<duration|time|off>', 'how long (30 minutes: 30 or 30m; 2h, 1h30m), until when (as `availability off --until` takes it), or off')
+    .argument(
+      '<duration|time|off>',
+      'how long (30 minutes: 30 or 30m; 2h, 1h30m), until when (as `availability off --until` takes it), or off',
+    )
     .addOption(jsonOption())
     .action(async (arg: string, opts: { json?: boolean }) => {
       process.exitCode = await pauseOrdering(arg, opts);
@@ -345,4 +361,3 @@ export async function run(argv: string[]): Promise<void> {
     process.exitCode = (err instanceof AppError || err instanceof CartaError) && err.statusCode === 404 ? 4 : 1;
   }
 }
-

@@ -70,7 +70,11 @@ function readMenuFile(file: string): SyncMenu {
  * printed; exit code 1 when any item failed (nothing is published then). A dry run also prints
  * each item it would create or update, with the fields an update changes (decisions 16).
  */
-export async function push(file: string, options: { dryRun?: boolean; publish?: boolean }, term: Terminal = defaultTerminal()): Promise<number> {
+export async function push(
+  file: string,
+  options: { dryRun?: boolean; publish?: boolean },
+  term: Terminal = defaultTerminal(),
+): Promise<number> {
   if (options.dryRun && options.publish) throw new Error('--publish cannot be combined with --dry-run');
   const menu = readMenuFile(file);
   const carta = client();

@@ -11,7 +11,13 @@ import type {
   VenuePatchInput,
   VenueView,
 } from '../modules/venues/venues.schemas.js';
-import type { StaffCreateInput, StaffInvitedView, StaffListView, StaffMemberView, StaffPatchInput } from '../modules/staff/staff.schemas.js';
+import type {
+  StaffCreateInput,
+  StaffInvitedView,
+  StaffListView,
+  StaffMemberView,
+  StaffPatchInput,
+} from '../modules/staff/staff.schemas.js';
 import { randomUUID } from 'node:crypto';
 import { readStoredAdminToken } from '../server/admin-token.js';
 import { secureDataDir } from '../server/data-dir-mode.js';

@@ -9,9 +9,15 @@ import { formatLocal } from './venue-time.js';
 // timezone), `carta diff [from] [to]` and `carta restore <id> [--publish]`.
 
 /** `carta publications`: one page of the kept publications, newest first. */
-export async function listPublications(options: { page?: number; limit?: number; json?: boolean }, term: Terminal = defaultTerminal()): Promise<number> {
+export async function listPublications(
+  options: { page?: number; limit?: number; json?: boolean },
+  term: Terminal = defaultTerminal(),
+): Promise<number> {
   const carta = client();
-  const query = { ...(options.page === undefined ? {} : { page: options.page }), ...(options.limit === undefined ? {} : { limit: options.limit }) };
+  const query = {
+    ...(options.page === undefined ? {} : { page: options.page }),
+    ...(options.limit === undefined ? {} : { limit: options.limit }),
+  };
   const [list, { timezone }] = await Promise.all([carta.listPublications(query), unwrap(carta.api.GET('/v1/settings'))]);
   if (options.json) {
     json(term, list);
@@ -31,13 +37,21 @@ export async function listPublications(options: { page?: number; limit?: number;
     p.restoredFrom ?? '-',
   ]);
   const heading = `publications, newest first (times in ${timezone}): page ${list.page} of ${list.totalPages}, ${list.total} kept`;
-  const body = rows.length === 0 ? '(no publications on this page)' : table([['ID', 'PUBLISHED', 'CATEGORIES', 'INGREDIENTS', 'PRODUCTS', 'RESTORED FROM'], ...rows]);
+  const body =
+    rows.length === 0
+      ? '(no publications on this page)'
+      : table([['ID', 'PUBLISHED', 'CATEGORIES', 'INGREDIENTS', 'PRODUCTS', 'RESTORED FROM'], ...rows]);
   term.out.write(`${heading}\n${body}\n`);
   return 0;
 }
 
 /** `carta diff [from] [to]`: what changes from one menu to another (defaults: published to draft). */
-export async function diffMenus(from: string | undefined, to: string | undefined, options: { json?: boolean }, term: Terminal = defaultTerminal()): Promise<number> {
+export async function diffMenus(
+  from: string | undefined,
+  to: string | undefined,
+  options: { json?: boolean },
+  term: Terminal = defaultTerminal(),
+): Promise<number> {
   const diff = await client().diffMenus({ from, to });
   if (options.json) {
     json(term, diff);
@@ -48,14 +62,20 @@ export async function diffMenus(from: string | undefined, to: string | undefined
 }
 
 /** `carta restore <id> [--publish]`: the draft becomes that publication in one transaction, published or not. */
-export async function restorePublication(id: string, options: { publish?: boolean; json?: boolean }, term: Terminal = defaultTerminal()): Promise<number> {
+export async function restorePublication(
+  id: string,
+  options: { publish?: boolean; json?: boolean },
+  term: Terminal = defaultTerminal(),
+): Promise<number> {
   const result = await client().restorePublication(id, { publish: options.publish === true });
   if (options.json) {
     json(term, result);
     return 0;
   }
   const { categories, ingredients, products } = result.counts;
-  term.out.write(`restored ${result.restoredFrom} into the draft: ${categories} categories, ${ingredients} ingredients, ${products} products\n`);
+  term.out.write(
+    `restored ${result.restoredFrom} into the draft: ${categories} categories, ${ingredients} ingredients, ${products} products\n`,
+  );
   term.out.write(
     result.publicationId === null
       ? `not published: carta diff published draft shows what a publish would change; carta restore ${id} --publish publishes it\n`

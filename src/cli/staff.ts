@@ -2,7 +2,14 @@
 // the same Operator as `carta venue` and `carta key` (in-process, or the running server's /admin/v1).
 import { type Command, Option } from 'commander';
 import { assertValid } from '../http/validation.js';
-import { STAFF_ROLES, StaffCreateBody, StaffPatchBody, type StaffCreateInput, type StaffInvitedView, type StaffPatchInput } from '../modules/staff/staff.schemas.js';
+import {
+  STAFF_ROLES,
+  StaffCreateBody,
+  StaffPatchBody,
+  type StaffCreateInput,
+  type StaffInvitedView,
+  type StaffPatchInput,
+} from '../modules/staff/staff.schemas.js';
 import type { Operator } from './operator.js';
 
 interface Output {
@@ -76,7 +83,9 @@ export function addStaffCommands(program: Command, kit: CommandKit): void {
     .action(async (id: string, opts: Output & { name?: string; role?: string; disabled?: string }) => {
       const patch = assertValid<StaffPatchInput>(
         StaffPatchBody,
-        Object.fromEntries(Object.entries({ name: opts.name, role: opts.role, disabled: disabledFlag(opts.disabled) }).filter(([, v]) => v !== undefined)),
+        Object.fromEntries(
+          Object.entries({ name: opts.name, role: opts.role, disabled: disabledFlag(opts.disabled) }).filter(([, v]) => v !== undefined),
+        ),
       );
       const m = await withOperator((op) => op.updateStaff(idArg(id), patch));
       print(opts, m, () => `${m.id}  ${m.email}  ${m.name}  ${m.role}  ${m.status}${m.disabled ? ' disabled' : ''}`);

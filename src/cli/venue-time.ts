@@ -13,7 +13,8 @@ const HHMM = /^([01]?\d|2[0-3]):([0-5]\d)$/;
 const DURATION = /^(?:(\d+)h)?(?:(\d+)m?)?$/;
 
 /** What `--until` takes, for help texts and errors. */
-export const UNTIL_FORMS = 'HH:MM (the next one: today, or tomorrow once passed), "tomorrow HH:MM", YYYY-MM-DDTHH:MM (both in the venue timezone), or an ISO 8601 time with Z or an offset';
+export const UNTIL_FORMS =
+  'HH:MM (the next one: today, or tomorrow once passed), "tomorrow HH:MM", YYYY-MM-DDTHH:MM (both in the venue timezone), or an ISO 8601 time with Z or an offset';
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 

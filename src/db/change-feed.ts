@@ -184,7 +184,10 @@ export class ChangeFeed {
     const trip: RoundTrip = { batch, sent: performance.now() };
     this.out = trip;
     // A failed round trip means a lost connection, which `lost` reports; its readers go on.
-    client.query('').then(() => this.answered(trip), () => this.answered(trip));
+    client.query('').then(
+      () => this.answered(trip),
+      () => this.answered(trip),
+    );
     this.watch(CATCH_UP_TIMEOUT_MS);
   };
 

@@ -18,12 +18,19 @@ const param = (column: string, n: number) => (JSONB.has(column) ? `$${n}::jsonb`
 const value = (column: string, v: unknown) => (JSONB.has(column) && v !== null ? JSON.stringify(v) : v);
 
 /** One row by id; an id that is not a uuid matches nothing (rather than failing the cast). */
-export async function findRow<R>(db: Queryable, venueId: string, table: KeyedTable, columns: string, id: string, forUpdate = false): Promise<R | null> {
+export async function findRow<R>(
+  db: Queryable,
+  venueId: string,
+  table: KeyedTable,
+  columns: string,
+  id: string,
+  forUpdate = false,
+): Promise<R | null> {
   if (!isUuid(id)) return null;
-  const { rows } = await db.query<R>(
-    `select ${columns} from ${table} where venue_id = $1 and id = $2${forUpdate ? ' for update' : ''}`,
-    [venueId, id],
-  );
+  const { rows } = await db.query<R>(`select ${columns} from ${table} where venue_id = $1 and id = $2${forUpdate ? ' for update' : ''}`, [
+    venueId,
+    id,
+  ]);
   return rows[0] ?? null;
 }
 
@@ -71,7 +78,13 @@ export async function insertRow(db: Queryable, venueId: string, table: RevisedTa
 }
 
 /** Sets the given columns of one row (none: only touches it); its revision and updatedAt move. */
-export async function updateRow(db: Queryable, venueId: string, table: RevisedTable, id: string, changes: Record<string, unknown>): Promise<void> {
+export async function updateRow(
+  db: Queryable,
+  venueId: string,
+  table: RevisedTable,
+  id: string,
+  changes: Record<string, unknown>,
+): Promise<void> {
   const columns = Object.keys(changes);
   await db.query(
     `update ${table} set ${columns.map((c, i) => `${c} = ${param(c, i + 3)}`).join(', ')}${columns.length ? ', ' : ''}

@@ -122,7 +122,8 @@ export class PgliteThread {
    */
   private send(op: WorkerRequest['op'], text: string, params?: readonly unknown[]): Promise<WorkerReply> {
     if (this.failed) return Promise.reject(this.failed);
-    if (this.isOpen && !this.waiting && !hasLargeText(params)) return this.post(op, text, { values: params as unknown[] | undefined, transfer: [] });
+    if (this.isOpen && !this.waiting && !hasLargeText(params))
+      return this.post(op, text, { values: params as unknown[] | undefined, transfer: [] });
     const before = this.waiting;
     const packed = (async () => {
       await before;
@@ -228,7 +229,8 @@ interface PackedParams {
   transfer: ArrayBuffer[];
 }
 
-const hasLargeText = (params: readonly unknown[] | undefined) => params?.some((p) => typeof p === 'string' && p.length >= LARGE_TEXT) ?? false;
+const hasLargeText = (params: readonly unknown[] | undefined) =>
+  params?.some((p) => typeof p === 'string' && p.length >= LARGE_TEXT) ?? false;
 
 /** `params` as posted: large texts replaced by null and listed in `large` with their bytes. */
 async function packParams(params: readonly unknown[] | undefined): Promise<PackedParams> {
@@ -239,7 +241,9 @@ async function packParams(params: readonly unknown[] | undefined): Promise<Packe
   for (const [i, p] of params.entries()) {
     if (typeof p !== 'string' || p.length < LARGE_TEXT) continue;
     // A Buffer may share its memory with others (Node's pool): only memory of its own is moved.
-    const parts = (await utf8PartsInTurns(p)).map((b) => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : new Uint8Array(b)));
+    const parts = (await utf8PartsInTurns(p)).map((b) =>
+      b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : new Uint8Array(b),
+    );
     values[i] = null;
     large.push([i, parts]);
     for (const part of parts) transfer.push(part.buffer as ArrayBuffer);

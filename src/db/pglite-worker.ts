@@ -47,7 +47,8 @@ function plainError(err: unknown): WorkerReply['error'] {
 function withLargeTexts(params: unknown[], large: Array<[number, Uint8Array[]]>): unknown[] {
   const out = [...params];
   // A part never ends inside a character (utf8PartsInTurns cuts between code points).
-  for (const [i, parts] of large) out[i] = parts.map((part) => Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString('utf8')).join('');
+  for (const [i, parts] of large)
+    out[i] = parts.map((part) => Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString('utf8')).join('');
   return out;
 }
 

@@ -21,7 +21,11 @@ import { assertWithinScope, WriteTracker } from './write-scope.js';
 // exclusively, so a deadline is enforced between statements.
 // `background`: resolves while the thread still opens an existing database's files, so the caller
 // can work meanwhile (serve.ts builds the app); statements wait for the open, and fail with its error.
-export async function openPglite(dataDir: string | null, onQuery?: QueryListener, options: { background?: boolean } = {}): Promise<Database> {
+export async function openPglite(
+  dataDir: string | null,
+  onQuery?: QueryListener,
+  options: { background?: boolean } = {},
+): Promise<Database> {
   const closeFiles = dataDir !== null && openToOthersOrNew(dataDir);
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   // PGlite preallocates shared_buffers inside its WASM heap: the default 128 MB is most of an
@@ -47,9 +51,11 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
   // The statistics autovacuum would keep (pglite-analyze.ts): maintenance, outside onQuery's count.
   const analyzer = new GrowthAnalyzer({
     tables: async () =>
-      (await pg.query(`select quote_ident(relname) as name from pg_class where relkind = 'r' and relnamespace = current_schema()::regnamespace order by 1`)).rows.map(
-        (r) => (r as { name: string }).name,
-      ),
+      (
+        await pg.query(
+          `select quote_ident(relname) as name from pg_class where relkind = 'r' and relnamespace = current_schema()::regnamespace order by 1`,
+        )
+      ).rows.map((r) => (r as { name: string }).name),
     analyze: async (table) => {
       await pg.query(`analyze ${table}`);
     },
@@ -57,10 +63,18 @@ export async function openPglite(dataDir: string | null, onQuery?: QueryListener
   epochs.listen(() => analyzer.wrote());
 
   // `moves`: a statement outside a transaction that can write moves the epoch (not `unread`'s).
-  const run = async <R>(q: PgliteThread | ThreadTransaction, text: string, params?: readonly unknown[], moves = q === pg): Promise<QueryResult<R>> => {
+  const run = async <R>(
+    q: PgliteThread | ThreadTransaction,
+    text: string,
+    params?: readonly unknown[],
+    moves = q === pg,
+  ): Promise<QueryResult<R>> => {
     onQuery?.(text);
     try {
-      const result = await q.query(text, params?.some((p) => p instanceof LargeText) ? params.map((p) => (p instanceof LargeText ? p.text : p)) : params);
+      const result = await q.query(
+        text,
+        params?.some((p) => p instanceof LargeText) ? params.map((p) => (p instanceof LargeText ? p.text : p)) : params,
+      );
       return { rows: result.rows as R[], rowCount: result.affectedRows ?? result.rows.length };
     } finally {
       if (moves && !isReadOnly(text)) epochs.moved();

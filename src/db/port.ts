@@ -161,9 +161,7 @@ export function violatedConstraint(err: unknown): string | undefined {
 }
 
 export function sqlState(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
-    ? err.code
-    : undefined;
+  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
 }
 
 /**
@@ -172,9 +170,19 @@ export function sqlState(err: unknown): string | undefined {
  */
 const SESSION_ENDED = new Set(['57P01', '57P02', '57P03', '53300']);
 /** Socket errors on the way to the server (node-postgres passes them through with their code). */
-const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const SOCKET_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 /** node-postgres's own errors for a connection that dropped or could not be made: they carry no code. */
-const DRIVER_CONNECTION_ERRORS = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
+const DRIVER_CONNECTION_ERRORS =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
 
 /**
  * True when a statement failed because the connection to the database was lost or could not be

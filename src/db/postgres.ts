@@ -64,9 +64,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   // unhandled 'error'. The statement in flight, or the next, fails and the request answers 503.
   pool.on('connect', (client) => client.on('error', () => {}));
   const { onQuery } = options;
-  const serverVersion = await pool
-    .query<{ v: number }>(`select current_setting('server_version_num')::int as v`)
-    .then((r) => r.rows[0].v);
+  const serverVersion = await pool.query<{ v: number }>(`select current_setting('server_version_num')::int as v`).then((r) => r.rows[0].v);
   const hasTransactionTimeout = serverVersion >= 170000;
 
   const channel = writesChannel(options.schema);

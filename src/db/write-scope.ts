@@ -22,7 +22,8 @@ const ORDERS_TABLES = new Set([
 
 // Where a statement writes: `insert into t`, `update t` (not `do update set` nor `for update`),
 // `delete from t`, and a call of the outbox function.
-const WRITES = /\b(?:insert\s+into|delete\s+from|(?<!\b(?:do|for|key)\s+)update)\s+(?:only\s+)?("?[a-z_][a-z0-9_]*"?)|\b(webhook_outbox)\s*\(/gi;
+const WRITES =
+  /\b(?:insert\s+into|delete\s+from|(?<!\b(?:do|for|key)\s+)update)\s+(?:only\s+)?("?[a-z_][a-z0-9_]*"?)|\b(webhook_outbox)\s*\(/gi;
 
 /** True when the statement writes only the tables of a venue's orders (and writes something nameable). */
 export function writesOrdersOnly(text: string): boolean {

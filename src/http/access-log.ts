@@ -97,7 +97,8 @@ export class AccessLogController extends LogController {
       (reply.raw as ClosingResponse)[ENDED] = { controller: this, request, reply, start: performance.now() };
       reply.raw.on('close', onResponseClose);
     }
-    if (root?.isLevelEnabled('debug')) root.debug({ requestId: request.id, method: request.method, url: shownPath(request.url) }, 'incoming request');
+    if (root?.isLevelEnabled('debug'))
+      root.debug({ requestId: request.id, method: request.method, url: shownPath(request.url) }, 'incoming request');
   }
 
   /** Fastify calls this only for a route with onResponse hooks: 'close' (ended) writes the line. */

@@ -103,7 +103,10 @@ export function registerErrorHandling(app: FastifyInstance, notFound: NotFoundGa
     }
     if (cutByClient(error, request)) {
       // Nothing failed here and nobody is left to answer: one line at info, without a stack.
-      request.log.info({ route: request.routePattern, code: 'ECONNRESET' }, 'the client closed the connection before its request body arrived');
+      request.log.info(
+        { route: request.routePattern, code: 'ECONNRESET' },
+        'the client closed the connection before its request body arrived',
+      );
       return send(reply, request, errors.bodyCut(), hsts);
     }
     const known = error instanceof AppError ? error : fromFastifyError(error as FastifyError, request);
@@ -133,7 +136,10 @@ export const MAX_PARAM_LENGTH = 512;
  * request gate never sees them, so their logger is given here (`bindLog`, none when nothing logs);
  * their access line is the access log's, as for any request.
  */
-export function frameworkErrors(bindLog: BindRequestLog | undefined, hsts: string | null): NonNullable<FastifyServerOptions['frameworkErrors']> {
+export function frameworkErrors(
+  bindLog: BindRequestLog | undefined,
+  hsts: string | null,
+): NonNullable<FastifyServerOptions['frameworkErrors']> {
   return (error, request, reply) => {
     if (bindLog) bindLog(request, reply);
     void send(reply, request, fromFastifyError(error, request) ?? internalError(), hsts);

@@ -18,11 +18,7 @@ export function sendNotModified(reply: ConditionalReply): void {
 }
 
 /** Sends pre-serialised bytes with their ETag, or 304 when the client's copy is current. */
-export function sendCached(
-  ifNoneMatch: string | undefined,
-  reply: ConditionalReply,
-  cached: { etag: string; body: Buffer },
-): void {
+export function sendCached(ifNoneMatch: string | undefined, reply: ConditionalReply, cached: { etag: string; body: Buffer }): void {
   reply.header('etag', cached.etag);
   if (isNotModified(ifNoneMatch, cached.etag)) {
     sendNotModified(reply);
@@ -33,7 +29,11 @@ export function sendCached(
 }
 
 /** A write's answer: the status, the ETag header, and the view to send. */
-export function withEtag<T>(reply: { header(name: string, value: string): unknown; status(code: number): unknown }, read: { view: T; etag: string }, status = 200): T {
+export function withEtag<T>(
+  reply: { header(name: string, value: string): unknown; status(code: number): unknown },
+  read: { view: T; etag: string },
+  status = 200,
+): T {
   reply.status(status);
   reply.header('etag', read.etag);
   return read.view;
@@ -43,7 +43,11 @@ export function withEtag<T>(reply: { header(name: string, value: string): unknow
  * A read with its ETag: 304 when the client's copy is current (returns undefined then), else the
  * view to send.
  */
-export function conditionalView<T>(ifNoneMatch: string | undefined, reply: ConditionalReply, read: { view: T; etag: string }): T | undefined {
+export function conditionalView<T>(
+  ifNoneMatch: string | undefined,
+  reply: ConditionalReply,
+  read: { view: T; etag: string },
+): T | undefined {
   reply.header('etag', read.etag);
   if (isNotModified(ifNoneMatch, read.etag)) {
     sendNotModified(reply);

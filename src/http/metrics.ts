@@ -45,7 +45,12 @@ class RequestHistogram {
     const statusClass = c >= 0 && c < 4 ? c : 4;
     let s = byClass[statusClass];
     if (!s) {
-      s = { labels: { method, route, status_class: STATUS_CLASSES[statusClass] }, counts: new Array<number>(DURATION_BUCKETS.length + 1).fill(0), sum: 0, count: 0 };
+      s = {
+        labels: { method, route, status_class: STATUS_CLASSES[statusClass] },
+        counts: new Array<number>(DURATION_BUCKETS.length + 1).fill(0),
+        sum: 0,
+        count: 0,
+      };
       byClass[statusClass] = s;
     }
     let i = 0;

@@ -1,7 +1,15 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { surfaceOf } from './plugins/request-gate.js';
-import { caseName, DECIMALS_KEYWORD, errorCasesOf, withErrorResponses, type ErrorCase, type ErrorCases, type ErrorStatus } from './schemas/common.js';
+import {
+  caseName,
+  DECIMALS_KEYWORD,
+  errorCasesOf,
+  withErrorResponses,
+  type ErrorCase,
+  type ErrorCases,
+  type ErrorStatus,
+} from './schemas/common.js';
 
 export interface OpenApiOptions {
   version: string;
@@ -11,14 +19,22 @@ export interface OpenApiOptions {
 
 /** Areas of the API, in the order a reader meets them. */
 const TAGS = [
-  { name: 'reference', description: 'The reference catalogue (units, statuses, languages, limits), the venue plan and its usage (spec 2.9), and this document.' },
+  {
+    name: 'reference',
+    description:
+      'The reference catalogue (units, statuses, languages, limits), the venue plan and its usage (spec 2.9), and this document.',
+  },
   {
     name: 'menu',
     description:
       'The draft menu: bulk sync of categories, ingredients and products by externalId (spec 4.1), reads with ETags, ' +
       'one product at a time (spec 4.2), publish to an immutable snapshot, cleanup and delete (decisions 3 and 4).',
   },
-  { name: 'settings', description: 'Venue settings: languages, card style, timezone, order configuration, opening hours, pauses and scheduled orders, with ETag and If-Match (decisions 6 and 13).' },
+  {
+    name: 'settings',
+    description:
+      'Venue settings: languages, card style, timezone, order configuration, opening hours, pauses and scheduled orders, with ETag and If-Match (decisions 6 and 13).',
+  },
   { name: 'translations', description: 'Bulk translation writes for every translatable entity, all or nothing (decisions 6).' },
   {
     name: 'media',
@@ -84,14 +100,20 @@ export async function registerOpenApi(app: FastifyInstance, { version, serverUrl
         license: { name: 'MIT', identifier: 'MIT' },
         contact: { name: 'Carta' },
       },
-      servers: [{ url: serverUrl, description: serverUrl === '/' ? 'The server this document was fetched from' : 'This deployment (PUBLIC_BASE_URL)' }],
+      servers: [
+        {
+          url: serverUrl,
+          description: serverUrl === '/' ? 'The server this document was fetched from' : 'This deployment (PUBLIC_BASE_URL)',
+        },
+      ],
       tags: TAGS,
       components: {
         securitySchemes: {
           apiKey: {
             type: 'http',
             scheme: 'bearer',
-            description: "A venue's API key (spec 5): `carta_live_` or `carta_test_` and 32 base62 characters, issued through the operator API.",
+            description:
+              "A venue's API key (spec 5): `carta_live_` or `carta_test_` and 32 base62 characters, issued through the operator API.",
           },
           adminToken: {
             type: 'http',
@@ -103,7 +125,11 @@ export async function registerOpenApi(app: FastifyInstance, { version, serverUrl
     },
     // A validator keyword of ours is not a JSON Schema keyword: strict validators refuse a schema
     // with one (Ajv by default), so the document says it in the field's description instead.
-    transformObject: (document) => withoutKeyword('openapiObject' in document ? document.openapiObject : document.swaggerObject, DECIMALS_KEYWORD) as Record<string, never>,
+    transformObject: (document) =>
+      withoutKeyword('openapiObject' in document ? document.openapiObject : document.swaggerObject, DECIMALS_KEYWORD) as Record<
+        string,
+        never
+      >,
     // Shared schemas keep their $id as their component name (ErrorResponse, ...).
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
@@ -114,7 +140,9 @@ function withoutKeyword(value: unknown, keyword: string, inProperties = false): 
   if (Array.isArray(value)) return value.map((v) => withoutKeyword(v, keyword));
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).flatMap(([k, v]) => (k === keyword && !inProperties ? [] : [[k, withoutKeyword(v, keyword, k === 'properties' && !inProperties)]])),
+    Object.entries(value).flatMap(([k, v]) =>
+      k === keyword && !inProperties ? [] : [[k, withoutKeyword(v, keyword, k === 'properties' && !inProperties)]],
+    ),
   );
 }
 
@@ -127,7 +155,12 @@ export const OPENAPI_ROUTE_SCHEMA = {
     'The machine-readable catalogue of the API (spec 4 and 9): OpenAPI 3.1, generated from the schemas the routes validate and ' +
     'serialise with, so it cannot drift from them. No key needed; an Authorization header is ignored.',
   // Sent as the text built once (openApiDocument), so this documents the body and serialises nothing.
-  response: { 200: { description: 'An OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } } },
+  response: {
+    200: {
+      description: 'An OpenAPI 3.1 document',
+      content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } },
+    },
+  },
 };
 
 /** The generated document, built once after the routes are registered. */
@@ -155,7 +188,12 @@ function sharedErrors(route: RouteOptions): ErrorCases {
   // Every write's body is parsed (whatever its schema) and a path parameter is decoded and checked.
   if (write || hasPathParams || route.schema?.querystring || route.schema?.headers) add(400, VALIDATION);
   if (surface?.auth === 'apiKey') {
-    add(401, { message: 'Missing API key' }, { message: 'Invalid API key format' }, { message: 'Invalid API key', when: 'unknown, revoked or regenerated' });
+    add(
+      401,
+      { message: 'Missing API key' },
+      { message: 'Invalid API key format' },
+      { message: 'Invalid API key', when: 'unknown, revoked or regenerated' },
+    );
     add(403, 'SUBSCRIPTION_INACTIVE');
     if (write) add(403, 'READ_ONLY_KEY');
     if (route.config?.planFeature) add(403, 'PAID_PLAN_REQUIRED');

@@ -9,8 +9,7 @@ import { DECIMALS_KEYWORD } from './schemas/common.js';
 type AddFormats = (ajv: Ajv) => Ajv;
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped once or twice.
 const formatsModule = ajvFormats as unknown as { default: AddFormats | { default: AddFormats } };
-const addFormats: AddFormats =
-  typeof formatsModule.default === 'function' ? formatsModule.default : formatsModule.default.default;
+const addFormats: AddFormats = typeof formatsModule.default === 'function' ? formatsModule.default : formatsModule.default.default;
 
 // Bodies are validated as sent: no type coercion (a "12" price is an error, not 12), no
 // defaults injected (an omitted field means "keep" in sync and patch), and nothing stripped
@@ -54,7 +53,13 @@ const withinDecimals: SchemaValidateFunction = (decimals: number, value: number)
   withinDecimals.errors = [{ keyword: DECIMALS_KEYWORD, params: { decimals } }];
   return false;
 };
-const DECIMALS_KEYWORD_DEFINITION = { keyword: DECIMALS_KEYWORD, type: 'number' as const, schemaType: 'number' as const, errors: true, validate: withinDecimals };
+const DECIMALS_KEYWORD_DEFINITION = {
+  keyword: DECIMALS_KEYWORD,
+  type: 'number' as const,
+  schemaType: 'number' as const,
+  errors: true,
+  validate: withinDecimals,
+};
 
 // Built when the first validator compiles.
 const ajvs: Partial<Record<`${Part}-${Mode}`, Ajv>> = {};
@@ -285,7 +290,9 @@ export function formatValidationErrors(errs: readonly ErrorObject[], root = 'bod
     }
     const branches = errs.slice(branchesFrom.get(i), i);
     // A rule of the branch itself (a length, a range), or any rule deeper inside it (a nested field).
-    const specific = branches.filter((b) => b.instancePath !== e.instancePath || (b.keyword !== 'type' && b.keyword !== 'const' && b.keyword !== 'enum'));
+    const specific = branches.filter(
+      (b) => b.instancePath !== e.instancePath || (b.keyword !== 'type' && b.keyword !== 'const' && b.keyword !== 'enum'),
+    );
     if (specific.length > 0) {
       for (const b of specific) out.add(describe(b, root));
       return;

@@ -76,7 +76,8 @@ function classify(err: unknown, url: URL, deadlineHit: boolean, undici: Undici):
     if (e instanceof UnresolvableHostError) return new OutboundError('blocked', e.message);
   }
   if (deadlineHit) return new OutboundError('failed', `${url.host} did not deliver within the time allowed`);
-  if (err instanceof undici.errors.ConnectTimeoutError) return new OutboundError('failed', `${url.host} did not accept a connection in time`);
+  if (err instanceof undici.errors.ConnectTimeoutError)
+    return new OutboundError('failed', `${url.host} did not accept a connection in time`);
   return new OutboundError('failed', `${url.host}: ${outboundFailure(err)}`);
 }
 
@@ -90,7 +91,10 @@ export class OutboundFetcher {
 
   /** undici and the guarded agent, made on the first fetch (a server that never fetches never loads them). */
   private async open(): Promise<{ undici: Undici; agent: Agent }> {
-    this.client ??= await openGuardedAgent({ purpose: 'media fetch', ...this.guard }, { timeoutMs: this.limits.deadlineMs, connections: 4 });
+    this.client ??= await openGuardedAgent(
+      { purpose: 'media fetch', ...this.guard },
+      { timeoutMs: this.limits.deadlineMs, connections: 4 },
+    );
     return this.client;
   }
 

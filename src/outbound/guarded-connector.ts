@@ -53,7 +53,10 @@ export class BlockedAddressError extends Error {
 
 /** A name without an address (or whose look-up failed): told to the client as a blocked name is (`unreachableName`). */
 export class UnresolvableHostError extends Error {
-  constructor(readonly hostname: string, cause?: unknown) {
+  constructor(
+    readonly hostname: string,
+    cause?: unknown,
+  ) {
     super(unreachableName(hostname), { cause });
     this.name = 'UnresolvableHostError';
   }
@@ -95,12 +98,7 @@ export function allowedForTests(allow: readonly AllowedEndpoint[], address: stri
  * multi-address answer must pass: a name with one public and one private address is refused,
  * since which one a later connection (or a retry) would use is not ours to choose.
  */
-export async function vetHost(
-  hostname: string,
-  port: number,
-  resolve: Resolver,
-  allow: readonly AllowedEndpoint[] = [],
-): Promise<string> {
+export async function vetHost(hostname: string, port: number, resolve: Resolver, allow: readonly AllowedEndpoint[] = []): Promise<string> {
   const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
   const named = addressOfHost(host);
   let addresses: string[];
@@ -141,7 +139,10 @@ export function guardedConnector(options: GuardOptions, build: typeof buildConne
       (address) => dial({ ...opts, hostname: address }, callback),
       (err: Error) => {
         if (err instanceof BlockedAddressError) {
-          log?.warn({ purpose, host: err.hostname, port, address: err.address, reason: err.reason }, 'outbound connection refused by the SSRF guard');
+          log?.warn(
+            { purpose, host: err.hostname, port, address: err.address, reason: err.reason },
+            'outbound connection refused by the SSRF guard',
+          );
         }
         callback(err, null);
       },

@@ -38,7 +38,9 @@ export function secureDataDir(dataDir: string): void {
     fs.chmodSync(dataDir, 0o700);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') throw err;
-    throw new Error(`DATA_DIR ${dataDir} is readable by group or others (mode ${octal(mode)}) and owned by another user; run chmod 700 ${shellArg(dataDir)} as its owner`);
+    throw new Error(
+      `DATA_DIR ${dataDir} is readable by group or others (mode ${octal(mode)}) and owned by another user; run chmod 700 ${shellArg(dataDir)} as its owner`,
+    );
   }
   process.stderr.write(`carta: DATA_DIR ${dataDir} was readable by group or others (mode ${octal(mode)}); it is now 0700\n`);
 }

@@ -80,7 +80,13 @@ async function start(config: Config, lock: DataDirLock | null, options: { handle
   }
 }
 
-async function serveDatabase(config: Config, db: Database, lock: DataDirLock | null, options: { handleSignals?: boolean }, loaded: number): Promise<RunningServer> {
+async function serveDatabase(
+  config: Config,
+  db: Database,
+  lock: DataDirLock | null,
+  options: { handleSignals?: boolean },
+  loaded: number,
+): Promise<RunningServer> {
   // Building the app sends no statement (its first ones go once it listens, onReady), so the
   // database opens and migrates meanwhile.
   const migrating = migrate(db).then(() => performance.now());

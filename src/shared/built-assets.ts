@@ -46,7 +46,10 @@ export function loadBuiltAssets<R>(buildDir: string, urlPath: string, represent:
   if (!entry) return { script: null, styles: [], get, files };
   const serve = (file: string): string => {
     const name = path.basename(file);
-    const representation = represent(ASSET_TYPES[path.extname(name)] ?? 'application/octet-stream', fs.readFileSync(path.join(buildDir, file)));
+    const representation = represent(
+      ASSET_TYPES[path.extname(name)] ?? 'application/octet-stream',
+      fs.readFileSync(path.join(buildDir, file)),
+    );
     byName.set(name, representation);
     const url = `${urlPath}/${name}`;
     files.push({ url, representation });

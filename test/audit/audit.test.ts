@@ -24,7 +24,18 @@ describe('GET /v1/audit-log (spec 2.8, 4.6)', () => {
   it('writes one entry per mutating call, newest first, in the list envelope', async () => {
     const v = await createVenue(t.app);
     const calls: [string, 'POST' | 'PATCH' | 'PUT' | 'DELETE', string, unknown, number][] = [
-      ['menu.sync', 'POST', '/v1/sync', { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100 }, { externalId: 'p2', name: 'Coffee', priceMinor: 200 }] }, 201],
+      [
+        'menu.sync',
+        'POST',
+        '/v1/sync',
+        {
+          products: [
+            { externalId: 'p1', name: 'Tea', priceMinor: 100 },
+            { externalId: 'p2', name: 'Coffee', priceMinor: 200 },
+          ],
+        },
+        201,
+      ],
       ['product.update', 'PATCH', '/v1/products/p1', { priceMinor: 120 }, 200],
       ['menu.publish', 'POST', '/v1/publish', undefined, 201],
       ['settings.update', 'PATCH', '/v1/settings', { cardStyle: 'compact' }, 200],
@@ -42,7 +53,10 @@ describe('GET /v1/audit-log (spec 2.8, 4.6)', () => {
     assert.deepEqual(Object.keys(log).sort(), ['items', 'limit', 'page', 'total', 'totalPages']);
     assert.deepEqual([log.total, log.page, log.limit, log.totalPages], [calls.length, 1, 20, 1]);
     const expected = calls.map(([action]) => action).reverse();
-    assert.deepEqual(log.items.map((e: any) => e.action), expected);
+    assert.deepEqual(
+      log.items.map((e: any) => e.action),
+      expected,
+    );
     for (const e of log.items) {
       assert.deepEqual(Object.keys(e).sort(), ['action', 'changes', 'createdAt', 'entityRef', 'entityType', 'id', 'requestId', 'source']);
       assert.equal(e.requestId, `req-${e.action}`, 'requestId is the x-request-id of the call');
@@ -52,7 +66,10 @@ describe('GET /v1/audit-log (spec 2.8, 4.6)', () => {
       assert.match(e.createdAt, ISO_UTC);
     }
     const times = log.items.map((e: any) => Date.parse(e.createdAt));
-    assert.deepEqual(times, [...times].sort((a, b) => b - a));
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => b - a),
+    );
   });
 
   it('uses the generated request id when the call sends none', async () => {
@@ -73,7 +90,10 @@ describe('GET /v1/audit-log (spec 2.8, 4.6)', () => {
       assert.equal(res.status, 200);
     }
     const log = await auditLog(v, '?limit=100');
-    assert.deepEqual(log.items.map((e: any) => e.requestId), [...ids].reverse());
+    assert.deepEqual(
+      log.items.map((e: any) => e.requestId),
+      [...ids].reverse(),
+    );
   });
 
   it('pages with page and limit (default 20, max 100)', async () => {
@@ -90,7 +110,10 @@ describe('GET /v1/audit-log (spec 2.8, 4.6)', () => {
 
     const small = await auditLog(v, '?limit=10&page=3');
     assert.deepEqual([small.items.length, small.limit, small.page, small.totalPages], [5, 10, 3, 3]);
-    assert.deepEqual(small.items.map((e: any) => e.requestId), all.slice(20));
+    assert.deepEqual(
+      small.items.map((e: any) => e.requestId),
+      all.slice(20),
+    );
     const beyond = await auditLog(v, '?page=9');
     assert.deepEqual([beyond.items.length, beyond.total], [0, 25]);
     assert.equal((await auditLog(v, '?limit=100')).items.length, 25);
@@ -144,10 +167,18 @@ describe('GET /v1/audit-log (spec 2.8, 4.6)', () => {
     const rejected: [string, () => Promise<{ status: number; body: any }>, number][] = [
       ['plan limit', () => send(v, 'POST', '/v1/sync', { categories: tooMany }), 400],
       ['schema validation', () => send(v, 'POST', '/v1/sync', { products: [{ externalId: 'p2', name: 'X', priceMinor: -1 }] }), 400],
-      ['stale If-Match', () => call(t.app, 'PATCH', '/v1/products/p1', { key: v.key, body: { name: 'X' }, headers: { 'if-match': '"stale"' } }), 412],
+      [
+        'stale If-Match',
+        () => call(t.app, 'PATCH', '/v1/products/p1', { key: v.key, body: { name: 'X' }, headers: { 'if-match': '"stale"' } }),
+        412,
+      ],
       ['sale without price', () => send(v, 'PATCH', '/v1/products/p1', { isSaleActive: true }), 400],
       ['unknown category', () => send(v, 'PATCH', '/v1/products/p1', { categoryRef: 'ghost' }), 404],
-      ['bad translation', () => send(v, 'PUT', '/v1/translations', { products: [{ ref: 'p1', translations: { xx: { name: 'X' } } }] }), 400],
+      [
+        'bad translation',
+        () => send(v, 'PUT', '/v1/translations', { products: [{ ref: 'p1', translations: { xx: { name: 'X' } } }] }),
+        400,
+      ],
       ['empty cleanup', () => send(v, 'POST', '/v1/cleanup', { items: [] }), 400],
       ['delivery on free', () => send(v, 'PATCH', '/v1/settings', { orderConfig: { deliveryEnabled: true } }), 403],
       ['unknown product', () => send(v, 'DELETE', '/v1/products/ghost'), 404],
@@ -169,24 +200,43 @@ describe('GET /v1/audit-log (spec 2.8, 4.6)', () => {
     const settings = await send(v, 'PATCH', '/v1/settings', { enabledLanguages: ['en', 'uk'] });
     assert.equal(settings.status, 200);
     const steps: [string, 'POST' | 'PATCH' | 'PUT' | 'DELETE', string, unknown][] = [
-      ['sync', 'POST', '/v1/sync', {
-        categories: [{ externalId: 'cat-1', name: 'Zanzibar Treats' }],
-        ingredients: [{ externalId: 'ing-1', name: 'Zanzibar Truffle Shavings' }],
-        products: [{
-          externalId: 'special-1',
-          name: 'Zanzibar Truffle Special',
-          description: 'Hand-shaved Zanzibar truffles, 987654 reasons to try',
-          priceMinor: 987654,
-          salePriceMinor: 987650,
-          badgeLabel: 'Zanzibar',
-          categoryExternalId: 'cat-1',
-          ingredientExternalIds: ['ing-1'],
-          modifierGroups: [{ name: 'Zanzibar extras', type: 'add_ingredients', options: [{ ingredientExternalId: 'ing-1', priceAdjustment: 987653 }] }],
-          translations: { uk: { name: 'Занзібарський трюфель' } },
-        }],
-      }],
-      ['patch', 'PATCH', '/v1/products/special-1', { name: 'Zanzibar Truffle Special II', priceMinor: 987655, description: 'Zanzibar again' }],
-      ['translations', 'PUT', '/v1/translations', { products: [{ ref: 'special-1', translations: { uk: { description: 'Занзібарський опис' } } }] }],
+      [
+        'sync',
+        'POST',
+        '/v1/sync',
+        {
+          categories: [{ externalId: 'cat-1', name: 'Zanzibar Treats' }],
+          ingredients: [{ externalId: 'ing-1', name: 'Zanzibar Truffle Shavings' }],
+          products: [
+            {
+              externalId: 'special-1',
+              name: 'Zanzibar Truffle Special',
+              description: 'Hand-shaved Zanzibar truffles, 987654 reasons to try',
+              priceMinor: 987654,
+              salePriceMinor: 987650,
+              badgeLabel: 'Zanzibar',
+              categoryExternalId: 'cat-1',
+              ingredientExternalIds: ['ing-1'],
+              modifierGroups: [
+                { name: 'Zanzibar extras', type: 'add_ingredients', options: [{ ingredientExternalId: 'ing-1', priceAdjustment: 987653 }] },
+              ],
+              translations: { uk: { name: 'Занзібарський трюфель' } },
+            },
+          ],
+        },
+      ],
+      [
+        'patch',
+        'PATCH',
+        '/v1/products/special-1',
+        { name: 'Zanzibar Truffle Special II', priceMinor: 987655, description: 'Zanzibar again' },
+      ],
+      [
+        'translations',
+        'PUT',
+        '/v1/translations',
+        { products: [{ ref: 'special-1', translations: { uk: { description: 'Занзібарський опис' } } }] },
+      ],
       ['publish', 'POST', '/v1/publish', undefined],
       ['settings', 'PATCH', '/v1/settings', { name: 'Zanzibar Lounge' }],
       ['cleanup', 'POST', '/v1/cleanup', { items: [{ type: 'ingredient', ref: 'ing-1' }] }],
@@ -207,7 +257,9 @@ describe('GET /v1/audit-log (spec 2.8, 4.6)', () => {
       assert.ok(!text.includes(secret), `the audit log API shows '${secret}'`);
     }
 
-    const { rows } = await t.database.db.query<{ row: string }>('select row_to_json(a)::text as row from audit_log a where venue_id = $1', [v.id]);
+    const { rows } = await t.database.db.query<{ row: string }>('select row_to_json(a)::text as row from audit_log a where venue_id = $1', [
+      v.id,
+    ]);
     assert.equal(rows.length, steps.length + 1);
     const stored = masked(rows.map((r) => r.row).join('\n'));
     for (const secret of secrets) {

@@ -146,27 +146,46 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
       const { v, ids } = await venueWithMenu();
       const until = '2026-06-10T14:30:00+02:00'; // 12:30Z
       const res = await putOk(v, {
-        products: [{ ref: 'soda', available: false, until }, { ref: ids.productIds.fries, available: false }],
+        products: [
+          { ref: 'soda', available: false, until },
+          { ref: ids.productIds.fries, available: false },
+        ],
         ingredients: [{ ref: 'cheese', available: false, until: null }],
       });
       assert.deepEqual(res, { products: { updated: 2 }, ingredients: { updated: 1 } });
       const listed = await list(v);
       assert.deepEqual(Object.keys(listed).sort(), ['ingredients', 'products']);
       // By name: Fries before Soda.
-      assert.deepEqual(listed.products.map((p) => p.name), ['Fries', 'Soda']);
+      assert.deepEqual(
+        listed.products.map((p) => p.name),
+        ['Fries', 'Soda'],
+      );
       const [fries, soda] = listed.products;
       assert.deepEqual(Object.keys(fries).sort(), ['externalId', 'id', 'name', 'ref', 'until', 'updatedAt']);
       // ref is the externalId, whichever ref the PUT named it by.
-      assert.deepEqual({ ...fries, updatedAt: null }, { ref: 'fries', id: ids.productIds.fries, externalId: 'fries', name: 'Fries', until: null, updatedAt: null });
-      assert.deepEqual({ ...soda, updatedAt: null }, { ref: 'soda', id: ids.productIds.soda, externalId: 'soda', name: 'Soda', until: '2026-06-10T12:30:00.000Z', updatedAt: null });
+      assert.deepEqual(
+        { ...fries, updatedAt: null },
+        { ref: 'fries', id: ids.productIds.fries, externalId: 'fries', name: 'Fries', until: null, updatedAt: null },
+      );
+      assert.deepEqual(
+        { ...soda, updatedAt: null },
+        { ref: 'soda', id: ids.productIds.soda, externalId: 'soda', name: 'Soda', until: '2026-06-10T12:30:00.000Z', updatedAt: null },
+      );
       assert.match(fries.updatedAt, ISO_UTC);
       assert.match(soda.updatedAt, ISO_UTC);
       assert.equal(listed.ingredients.length, 1);
-      assert.deepEqual({ ...listed.ingredients[0], id: null, updatedAt: null }, { ref: 'cheese', id: null, externalId: 'cheese', name: 'Cheese', until: null, updatedAt: null });
+      assert.deepEqual(
+        { ...listed.ingredients[0], id: null, updatedAt: null },
+        { ref: 'cheese', id: null, externalId: 'cheese', name: 'Cheese', until: null, updatedAt: null },
+      );
 
       // The reads agree.
       assert.deepEqual((await everywhere(v, 'fries')).availability, { available: false, until: null, reason: 'sold_out' });
-      assert.deepEqual((await everywhere(v, 'soda')).availability, { available: false, until: '2026-06-10T12:30:00.000Z', reason: 'sold_out' });
+      assert.deepEqual((await everywhere(v, 'soda')).availability, {
+        available: false,
+        until: '2026-06-10T12:30:00.000Z',
+        reason: 'sold_out',
+      });
       const ingredient = byExternalId((await menu(v, 'draft')).ingredients, 'cheese');
       assert.deepEqual(ingredient.availability, { available: false, until: null, reason: 'sold_out' });
       assert.deepEqual(byExternalId((await menu(v, 'draft')).ingredients, 'bacon').availability, AVAILABLE);
@@ -175,18 +194,36 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
     it('counts only the entries whose state changed: a repeat is 0, available with no mark is 0, a new until is 1', async () => {
       now = START;
       const { v } = await venueWithMenu();
-      const body = { products: [{ ref: 'fries', available: false, until: iso(now + HOUR) }, { ref: 'soda', available: false }] };
+      const body = {
+        products: [
+          { ref: 'fries', available: false, until: iso(now + HOUR) },
+          { ref: 'soda', available: false },
+        ],
+      };
       assert.deepEqual(await putOk(v, body), { products: { updated: 2 }, ingredients: { updated: 0 } });
-      assert.deepEqual(await putOk(v, body), { products: { updated: 0 }, ingredients: { updated: 0 } }, 'the same marks again change nothing');
+      assert.deepEqual(
+        await putOk(v, body),
+        { products: { updated: 0 }, ingredients: { updated: 0 } },
+        'the same marks again change nothing',
+      );
       assert.deepEqual(
         await putOk(v, { products: [{ ref: 'burger', available: true }], ingredients: [{ ref: 'cheese', available: true }] }),
         { products: { updated: 0 }, ingredients: { updated: 0 } },
         'available with no mark is a no-op',
       );
-      assert.deepEqual(await putOk(v, { products: [{ ref: 'fries', available: false, until: iso(now + 2 * HOUR) }] }), { products: { updated: 1 }, ingredients: { updated: 0 } });
+      assert.deepEqual(await putOk(v, { products: [{ ref: 'fries', available: false, until: iso(now + 2 * HOUR) }] }), {
+        products: { updated: 1 },
+        ingredients: { updated: 0 },
+      });
       assert.equal((await list(v)).products.find((p) => p.ref === 'fries').until, iso(now + 2 * HOUR));
-      assert.deepEqual(await putOk(v, { products: [{ ref: 'soda', available: true }] }), { products: { updated: 1 }, ingredients: { updated: 0 } });
-      assert.deepEqual((await list(v)).products.map((p) => p.ref), ['fries']);
+      assert.deepEqual(await putOk(v, { products: [{ ref: 'soda', available: true }] }), {
+        products: { updated: 1 },
+        ingredients: { updated: 0 },
+      });
+      assert.deepEqual(
+        (await list(v)).products.map((p) => p.ref),
+        ['fries'],
+      );
       // Only the PUTs that changed something are audited.
       assert.equal((await auditOf(v)).length, 3);
     });
@@ -195,25 +232,57 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
       now = START;
       const { v } = await venueWithMenu();
       const until = now + 2 * HOUR;
-      await putOk(v, { products: [{ ref: 'fries', available: false, until: iso(until) }, { ref: 'soda', available: false }] });
-      assert.deepEqual((await list(v)).products.map((p) => p.ref), ['fries', 'soda']);
+      await putOk(v, {
+        products: [
+          { ref: 'fries', available: false, until: iso(until) },
+          { ref: 'soda', available: false },
+        ],
+      });
+      assert.deepEqual(
+        (await list(v)).products.map((p) => p.ref),
+        ['fries', 'soda'],
+      );
       assert.deepEqual((await everywhere(v, 'fries')).availability, { available: false, until: iso(until), reason: 'sold_out' });
 
       now = until - 1;
-      assert.deepEqual((await list(v)).products.map((p) => p.ref), ['fries', 'soda'], 'still sold out a millisecond before');
+      assert.deepEqual(
+        (await list(v)).products.map((p) => p.ref),
+        ['fries', 'soda'],
+        'still sold out a millisecond before',
+      );
       now = until;
-      assert.deepEqual((await list(v)).products.map((p) => p.ref), ['soda'], 'the mark ended at its until');
+      assert.deepEqual(
+        (await list(v)).products.map((p) => p.ref),
+        ['soda'],
+        'the mark ended at its until',
+      );
       assert.deepEqual((await everywhere(v, 'fries')).availability, AVAILABLE);
-      assert.deepEqual((await everywhere(v, 'soda')).availability, { available: false, until: null, reason: 'sold_out' }, 'an indefinite mark stays');
+      assert.deepEqual(
+        (await everywhere(v, 'soda')).availability,
+        { available: false, until: null, reason: 'sold_out' },
+        'an indefinite mark stays',
+      );
 
       // Clearing an expired mark changes nothing; available: true clears an indefinite one.
-      assert.deepEqual(await putOk(v, { products: [{ ref: 'fries', available: true }] }), { products: { updated: 0 }, ingredients: { updated: 0 } });
-      assert.deepEqual(await putOk(v, { products: [{ ref: 'soda', available: true }] }), { products: { updated: 1 }, ingredients: { updated: 0 } });
+      assert.deepEqual(await putOk(v, { products: [{ ref: 'fries', available: true }] }), {
+        products: { updated: 0 },
+        ingredients: { updated: 0 },
+      });
+      assert.deepEqual(await putOk(v, { products: [{ ref: 'soda', available: true }] }), {
+        products: { updated: 1 },
+        ingredients: { updated: 0 },
+      });
       assert.deepEqual(await list(v), { products: [], ingredients: [] });
       assert.deepEqual((await everywhere(v, 'soda')).availability, AVAILABLE);
       // An expired mark set again counts as a change.
-      assert.deepEqual(await putOk(v, { products: [{ ref: 'fries', available: false, until: iso(now + HOUR) }] }), { products: { updated: 1 }, ingredients: { updated: 0 } });
-      assert.deepEqual((await list(v)).products.map((p) => p.ref), ['fries']);
+      assert.deepEqual(await putOk(v, { products: [{ ref: 'fries', available: false, until: iso(now + HOUR) }] }), {
+        products: { updated: 1 },
+        ingredients: { updated: 0 },
+      });
+      assert.deepEqual(
+        (await list(v)).products.map((p) => p.ref),
+        ['fries'],
+      );
     });
   });
 
@@ -223,8 +292,15 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
       const { v } = await venueWithMenu();
       const draftBefore = await call(t.app, 'GET', '/v1/menu', { key: v.key });
       const res = await put(v, {
-        products: [{ ref: 'fries', available: false }, { ref: 'burger', available: false }, { ref: 'p9', available: false }],
-        ingredients: [{ ref: 'cheese', available: false }, { ref: 'nope', available: false }],
+        products: [
+          { ref: 'fries', available: false },
+          { ref: 'burger', available: false },
+          { ref: 'p9', available: false },
+        ],
+        ingredients: [
+          { ref: 'cheese', available: false },
+          { ref: 'nope', available: false },
+        ],
       });
       expectStatus(res, 400);
       assert.equal(res.body.message, 'Validation failed');
@@ -258,15 +334,32 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
         const res = await put(v, { products: [{ ref: 'fries', available: false, until }] });
         assert.equal(res.status, 400, `${label}: ${JSON.stringify(res.body)}`);
         assert.equal(res.body.message, 'Validation failed', label);
-        assert.ok(res.body.errors.some((e: string) => pattern.test(e)), `${label}: ${JSON.stringify(res.body.errors)}`);
+        assert.ok(
+          res.body.errors.some((e: string) => pattern.test(e)),
+          `${label}: ${JSON.stringify(res.body.errors)}`,
+        );
       }
       // Exactly 30 days ahead is allowed.
-      assert.deepEqual(await putOk(v, { products: [{ ref: 'soda', available: false, until: iso(now + 30 * DAY) }] }), { products: { updated: 1 }, ingredients: { updated: 0 } });
-      assert.deepEqual((await list(v)).products.map((p) => p.ref), ['soda']);
+      assert.deepEqual(await putOk(v, { products: [{ ref: 'soda', available: false, until: iso(now + 30 * DAY) }] }), {
+        products: { updated: 1 },
+        ingredients: { updated: 0 },
+      });
+      assert.deepEqual(
+        (await list(v)).products.map((p) => p.ref),
+        ['soda'],
+      );
       // A bad until among good entries writes none of them.
-      const mixed = await put(v, { products: [{ ref: 'burger', available: false }, { ref: 'fries', available: false, until: iso(now - 1) }] });
+      const mixed = await put(v, {
+        products: [
+          { ref: 'burger', available: false },
+          { ref: 'fries', available: false, until: iso(now - 1) },
+        ],
+      });
       expectStatus(mixed, 400);
-      assert.deepEqual((await list(v)).products.map((p) => p.ref), ['soda']);
+      assert.deepEqual(
+        (await list(v)).products.map((p) => p.ref),
+        ['soda'],
+      );
     });
 
     it('refuses more than 500 entries in a section and unknown fields, before anything runs', async () => {
@@ -276,18 +369,35 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
       for (const section of ['products', 'ingredients']) {
         const res = await put(v, { [section]: many });
         expectStatus(res, 400);
-        assert.ok(res.body.errors.some((e: string) => e.startsWith(section) && /500/.test(e)), JSON.stringify(res.body.errors));
+        assert.ok(
+          res.body.errors.some((e: string) => e.startsWith(section) && /500/.test(e)),
+          JSON.stringify(res.body.errors),
+        );
       }
       // 500 is the limit, not past it.
-      assert.deepEqual(await putOk(v, { products: Array.from({ length: 500 }, () => ({ ref: 'fries', available: false })) }), { products: { updated: 1 }, ingredients: { updated: 0 } });
+      assert.deepEqual(await putOk(v, { products: Array.from({ length: 500 }, () => ({ ref: 'fries', available: false })) }), {
+        products: { updated: 1 },
+        ingredients: { updated: 0 },
+      });
       await putOk(v, { products: [{ ref: 'fries', available: true }] });
       const unknownTop = await put(v, { products: [{ ref: 'fries', available: false }], categories: [] });
       expectStatus(unknownTop, 400);
-      assert.ok(unknownTop.body.errors.some((e: string) => /categories/.test(e)), JSON.stringify(unknownTop.body.errors));
+      assert.ok(
+        unknownTop.body.errors.some((e: string) => /categories/.test(e)),
+        JSON.stringify(unknownTop.body.errors),
+      );
       const unknownEntry = await put(v, { products: [{ ref: 'fries', available: false, colour: 'red' }] });
       expectStatus(unknownEntry, 400);
-      assert.ok(unknownEntry.body.errors.some((e: string) => e.startsWith('products[0].colour')), JSON.stringify(unknownEntry.body.errors));
-      for (const body of [{ products: [{ ref: 'fries' }] }, { products: [{ available: false }] }, { products: [{ ref: '', available: false }] }, { products: 'fries' }]) {
+      assert.ok(
+        unknownEntry.body.errors.some((e: string) => e.startsWith('products[0].colour')),
+        JSON.stringify(unknownEntry.body.errors),
+      );
+      for (const body of [
+        { products: [{ ref: 'fries' }] },
+        { products: [{ available: false }] },
+        { products: [{ ref: '', available: false }] },
+        { products: 'fries' },
+      ]) {
         expectStatus(await put(v, body), 400);
       }
       // An empty body changes nothing and is no error.
@@ -311,22 +421,38 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
       assert.deepEqual((await everywhere(v, 'fries')).availability, AVAILABLE, 'products without it are available');
 
       // cheese is only an add option: the option is unavailable, the burger would not be for it.
-      await putOk(v, { ingredients: [{ ref: 'onion', available: true }, { ref: 'cheese', available: false }] });
+      await putOk(v, {
+        ingredients: [
+          { ref: 'onion', available: true },
+          { ref: 'cheese', available: false },
+        ],
+      });
       const again = await everywhere(v, 'burger');
       assert.deepEqual(again.availability, AVAILABLE);
       assert.deepEqual(again.options['Extras/cheese'], { available: false, until: null, reason: 'ingredient_sold_out' });
       assert.deepEqual(again.options['Extras/bacon'], AVAILABLE);
       assert.deepEqual(again.options['Bun/bun-white'], AVAILABLE);
-      assert.deepEqual(byExternalId((await menu(v, 'published')).ingredients, 'cheese').availability, { available: false, until: null, reason: 'sold_out' });
+      assert.deepEqual(byExternalId((await menu(v, 'published')).ingredients, 'cheese').availability, {
+        available: false,
+        until: null,
+        reason: 'sold_out',
+      });
     });
 
     it('a product of its own mark and an ingredient is available again when both have ended (reason: its own mark)', async () => {
       now = START;
       const { v } = await venueWithMenu();
-      await putOk(v, { products: [{ ref: 'burger', available: false, until: iso(now + HOUR) }], ingredients: [{ ref: 'pickles', available: false, until: iso(now + 2 * HOUR) }] });
+      await putOk(v, {
+        products: [{ ref: 'burger', available: false, until: iso(now + HOUR) }],
+        ingredients: [{ ref: 'pickles', available: false, until: iso(now + 2 * HOUR) }],
+      });
       assert.deepEqual((await everywhere(v, 'burger')).availability, { available: false, until: iso(now + 2 * HOUR), reason: 'sold_out' });
       now += HOUR;
-      assert.deepEqual((await everywhere(v, 'burger')).availability, { available: false, until: iso(now + HOUR), reason: 'ingredient_sold_out' });
+      assert.deepEqual((await everywhere(v, 'burger')).availability, {
+        available: false,
+        until: iso(now + HOUR),
+        reason: 'ingredient_sold_out',
+      });
       now += HOUR;
       assert.deepEqual((await everywhere(v, 'burger')).availability, AVAILABLE);
     });
@@ -344,7 +470,12 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
       assert.deepEqual(burger.availability, { available: false, until: iso(white), reason: 'required_choice_unavailable' });
       assert.deepEqual(burger.options['Bun/bun-white'], { available: false, until: iso(white), reason: 'ingredient_sold_out' });
       // An optional single_choice group with nothing left leaves its product available.
-      await putOk(v, { ingredients: [{ ref: 'small', available: false }, { ref: 'large', available: false }] });
+      await putOk(v, {
+        ingredients: [
+          { ref: 'small', available: false },
+          { ref: 'large', available: false },
+        ],
+      });
       const soda = await everywhere(v, 'soda');
       assert.deepEqual(soda.availability, AVAILABLE);
       assert.deepEqual(soda.options['Size/large'], { available: false, until: null, reason: 'ingredient_sold_out' });
@@ -356,9 +487,18 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
       now = START;
       const { v } = await venueWithMenu();
       const brioche = now + 2 * HOUR;
-      await putOk(v, { ingredients: [{ ref: 'bun-white', available: false }, { ref: 'bun-brioche', available: false, until: iso(brioche) }] });
+      await putOk(v, {
+        ingredients: [
+          { ref: 'bun-white', available: false },
+          { ref: 'bun-brioche', available: false, until: iso(brioche) },
+        ],
+      });
       // The brioche bun comes back at `brioche`, and with it the burger.
-      assert.deepEqual((await everywhere(v, 'burger')).availability, { available: false, until: iso(brioche), reason: 'required_choice_unavailable' });
+      assert.deepEqual((await everywhere(v, 'burger')).availability, {
+        available: false,
+        until: iso(brioche),
+        reason: 'required_choice_unavailable',
+      });
       now = brioche;
       assert.deepEqual((await everywhere(v, 'burger')).availability, AVAILABLE);
     });
@@ -374,7 +514,11 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
       now = KYIV_WED_1100 - 1;
       assert.deepEqual((await everywhere(v, 'eggs')).availability, AVAILABLE, 'a millisecond before closing');
       now = KYIV_WED_1100;
-      assert.deepEqual((await everywhere(v, 'eggs')).availability, { available: false, until: iso(KYIV_THU_0800), reason: 'category_schedule' });
+      assert.deepEqual((await everywhere(v, 'eggs')).availability, {
+        available: false,
+        until: iso(KYIV_THU_0800),
+        reason: 'category_schedule',
+      });
       assert.deepEqual((await everywhere(v, 'toast')).availability, AVAILABLE, 'schedule [] is always open');
       assert.deepEqual((await everywhere(v, 'loose')).availability, AVAILABLE, 'no category');
 
@@ -382,16 +526,32 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
       assert.deepEqual((await everywhere(v, 'eggs')).availability, AVAILABLE);
       // Thursday 11:00: the next opening is next Wednesday (Friday is closed, the other days are not listed).
       now = KYIV_THU_1100;
-      assert.deepEqual((await everywhere(v, 'eggs')).availability, { available: false, until: iso(KYIV_NEXT_WED_0800), reason: 'category_schedule' });
+      assert.deepEqual((await everywhere(v, 'eggs')).availability, {
+        available: false,
+        until: iso(KYIV_NEXT_WED_0800),
+        reason: 'category_schedule',
+      });
       now = Date.parse('2026-06-13T09:00:00Z'); // Saturday noon in Kyiv
-      assert.deepEqual((await everywhere(v, 'eggs')).availability, { available: false, until: iso(KYIV_NEXT_WED_0800), reason: 'category_schedule' });
+      assert.deepEqual((await everywhere(v, 'eggs')).availability, {
+        available: false,
+        until: iso(KYIV_NEXT_WED_0800),
+        reason: 'category_schedule',
+      });
       // A mark on a closed product: both must end.
       await putOk(v, { products: [{ ref: 'eggs', available: false, until: iso(now + HOUR) }] });
-      assert.deepEqual((await everywhere(v, 'eggs')).availability, { available: false, until: iso(KYIV_NEXT_WED_0800), reason: 'sold_out' });
+      assert.deepEqual((await everywhere(v, 'eggs')).availability, {
+        available: false,
+        until: iso(KYIV_NEXT_WED_0800),
+        reason: 'sold_out',
+      });
       // The schedule is read in the venue's timezone: in UTC it is 08:00-11:00Z.
       expectStatus(await call(t.app, 'PATCH', '/v1/settings', { key: v.key, body: { timezone: 'UTC' } }), 200);
       now = Date.parse('2026-06-17T07:30:00Z'); // Wednesday 07:30Z, 10:30 in Kyiv
-      assert.deepEqual((await everywhere(v, 'eggs')).availability, { available: false, until: '2026-06-17T08:00:00.000Z', reason: 'category_schedule' });
+      assert.deepEqual((await everywhere(v, 'eggs')).availability, {
+        available: false,
+        until: '2026-06-17T08:00:00.000Z',
+        reason: 'category_schedule',
+      });
       now = Date.parse('2026-06-17T08:00:00Z');
       assert.deepEqual((await everywhere(v, 'eggs')).availability, AVAILABLE);
     });
@@ -401,8 +561,13 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
     it('survive a publish, and change neither the draft nor a snapshot: the menu ETag moves only through availability', async () => {
       now = START;
       const { v } = await venueWithMenu();
-      const state = async () => (await t.database.db.query<{ draft_version: string; latest_publication_id: string }>(
-        'select draft_version::text, latest_publication_id from menu_state where venue_id = $1', [v.id])).rows[0];
+      const state = async () =>
+        (
+          await t.database.db.query<{ draft_version: string; latest_publication_id: string }>(
+            'select draft_version::text, latest_publication_id from menu_state where venue_id = $1',
+            [v.id],
+          )
+        ).rows[0];
       const etags = async () => ({
         draft: (await call(t.app, 'GET', '/v1/menu', { key: v.key })).headers.etag,
         published: (await call(t.app, 'GET', '/v1/menu?version=published', { key: v.key })).headers.etag,
@@ -422,7 +587,10 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
       const publicationId = await publish(t.app, v);
       assert.deepEqual((await everywhere(v, 'fries')).availability, { available: false, until: null, reason: 'sold_out' });
       assert.deepEqual(await list(v).then((l) => [l.products.map((p) => p.ref), l.ingredients.map((i) => i.ref)]), [['fries'], ['cheese']]);
-      const { rows } = await t.database.db.query<{ document: string }>('select document::text from menu_publications where venue_id = $1 and id = $2', [v.id, publicationId]);
+      const { rows } = await t.database.db.query<{ document: string }>(
+        'select document::text from menu_publications where venue_id = $1 and id = $2',
+        [v.id, publicationId],
+      );
       assert.doesNotMatch(rows[0].document, /availability|sold_out/);
 
       // Cleared, the reads are byte for byte what they were (the new snapshot aside).
@@ -447,12 +615,16 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
       assert.equal(await storedOrders(v), 0);
     });
 
-    it("an unavailable option of an available product names the option; an unavailable product is listed once, whatever its options", async () => {
+    it('an unavailable option of an available product names the option; an unavailable product is listed once, whatever its options', async () => {
       now = START;
       const { v, ids } = await venueWithMenu();
       const cheese = ids.options.burger.Extras.cheese;
       await putOk(v, { ingredients: [{ ref: 'cheese', available: false }] });
-      const res = await placeOrder(t.app, v.slug, orderBody(ids, { items: [burgerLine(ids, 1, [{ optionId: cheese }, { optionId: ids.options.burger.Extras.bacon }])] }));
+      const res = await placeOrder(
+        t.app,
+        v.slug,
+        orderBody(ids, { items: [burgerLine(ids, 1, [{ optionId: cheese }, { optionId: ids.options.burger.Extras.bacon }])] }),
+      );
       assert.equal(res.status, 409, JSON.stringify(res.body));
       assert.equal(res.body.code, 'ITEM_UNAVAILABLE');
       assert.match(res.body.message, /Cheese/);
@@ -462,15 +634,28 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
       await putOk(v, { ingredients: [{ ref: 'onion', available: false }] });
       const burgerNow = await everywhere(v, 'burger');
       assert.equal(burgerNow.availability.reason, 'ingredient_sold_out');
-      await putOk(v, { ingredients: [{ ref: 'onion', available: true }, { ref: 'pickles', available: false, until: iso(now + HOUR) }] });
+      await putOk(v, {
+        ingredients: [
+          { ref: 'onion', available: true },
+          { ref: 'pickles', available: false, until: iso(now + HOUR) },
+        ],
+      });
       // The burger is now unavailable (pickles in it): one entry for it, none for its cheese option; fries too.
-      const both = await placeOrder(t.app, v.slug, orderBody(ids, {
-        items: [burgerLine(ids, 1, [{ optionId: cheese }]), { productId: ids.productIds.fries, quantity: 1 }, burgerLine(ids, 2)],
-      }));
+      const both = await placeOrder(
+        t.app,
+        v.slug,
+        orderBody(ids, {
+          items: [burgerLine(ids, 1, [{ optionId: cheese }]), { productId: ids.productIds.fries, quantity: 1 }, burgerLine(ids, 2)],
+        }),
+      );
       assert.equal(both.status, 409, JSON.stringify(both.body));
       assert.deepEqual(both.body.details, { items: [{ productId: ids.productIds.burger, optionId: null, until: iso(now + HOUR) }] });
       await putOk(v, { products: [{ ref: 'fries', available: false }] });
-      const three = await placeOrder(t.app, v.slug, orderBody(ids, { items: [{ productId: ids.productIds.fries, quantity: 1 }, burgerLine(ids, 1, [{ optionId: cheese }])] }));
+      const three = await placeOrder(
+        t.app,
+        v.slug,
+        orderBody(ids, { items: [{ productId: ids.productIds.fries, quantity: 1 }, burgerLine(ids, 1, [{ optionId: cheese }])] }),
+      );
       assert.equal(three.status, 409);
       assert.deepEqual(three.body.details.items, [
         { productId: ids.productIds.fries, optionId: null, until: null },
@@ -479,8 +664,21 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
       assert.equal(await storedOrders(v), 0);
 
       // Once marked available, the same order goes through.
-      await putOk(v, { products: [{ ref: 'fries', available: true }], ingredients: [{ ref: 'pickles', available: true }, { ref: 'cheese', available: true }] });
-      expectStatus(await placeOrder(t.app, v.slug, orderBody(ids, { items: [{ productId: ids.productIds.fries, quantity: 1 }, burgerLine(ids, 1, [{ optionId: cheese }])] })), 201);
+      await putOk(v, {
+        products: [{ ref: 'fries', available: true }],
+        ingredients: [
+          { ref: 'pickles', available: true },
+          { ref: 'cheese', available: true },
+        ],
+      });
+      expectStatus(
+        await placeOrder(
+          t.app,
+          v.slug,
+          orderBody(ids, { items: [{ productId: ids.productIds.fries, quantity: 1 }, burgerLine(ids, 1, [{ optionId: cheese }])] }),
+        ),
+        201,
+      );
       assert.equal(await storedOrders(v), 1);
     });
 
@@ -488,9 +686,21 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
       now = START;
       const { v, ids } = await venueWithMenu();
       await putOk(v, { products: [{ ref: 'fries', available: false }] });
-      const res = await placeOrder(t.app, v.slug, orderBody(ids, { items: [{ productId: ids.productIds.fries, quantity: 1 }, { productId: ids.productIds.burger, quantity: 1 }] }));
+      const res = await placeOrder(
+        t.app,
+        v.slug,
+        orderBody(ids, {
+          items: [
+            { productId: ids.productIds.fries, quantity: 1 },
+            { productId: ids.productIds.burger, quantity: 1 },
+          ],
+        }),
+      );
       assert.equal(res.status, 400, JSON.stringify(res.body));
-      assert.ok(res.body.errors.some((e: string) => /Bun/.test(e)), JSON.stringify(res.body.errors));
+      assert.ok(
+        res.body.errors.some((e: string) => /Bun/.test(e)),
+        JSON.stringify(res.body.errors),
+      );
       assert.equal(await storedOrders(v), 0);
     });
 
@@ -542,7 +752,10 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
       const res = await put(v, { products: [{ ref: 'fries', available: true }] }, readOnly);
       assert.equal(res.status, 403);
       assert.equal(res.body.code, 'READ_ONLY_KEY');
-      assert.deepEqual((await list(v, readOnly)).products.map((p) => p.ref), ['fries']);
+      assert.deepEqual(
+        (await list(v, readOnly)).products.map((p) => p.ref),
+        ['fries'],
+      );
     });
 
     it("a test key acts on the sandbox: the live venue's and the sandbox's marks never mix", async () => {
@@ -557,8 +770,14 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
       await setUpOrderMenu(t.app, sandbox, { slug: sandbox.slug });
       await putOk(sandbox, { products: [{ ref: 'fries', available: false }] });
       await putOk(v, { products: [{ ref: 'soda', available: false }] });
-      assert.deepEqual((await list(v)).products.map((p) => p.ref), ['soda']);
-      assert.deepEqual((await list(sandbox)).products.map((p) => p.ref), ['fries']);
+      assert.deepEqual(
+        (await list(v)).products.map((p) => p.ref),
+        ['soda'],
+      );
+      assert.deepEqual(
+        (await list(sandbox)).products.map((p) => p.ref),
+        ['fries'],
+      );
       assert.deepEqual((await everywhere(v, 'fries')).availability, AVAILABLE);
       assert.deepEqual((await everywhere(sandbox, 'soda')).availability, AVAILABLE);
       assert.equal((await everywhere(sandbox, 'fries')).availability.reason, 'sold_out');
@@ -574,7 +793,11 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
       now = START;
       const { v, ids } = await venueWithMenu();
       await putOk(v, {
-        products: [{ ref: 'fries', available: false, until: iso(now + HOUR) }, { ref: ids.productIds.soda, available: false }, { ref: 'burger', available: true }],
+        products: [
+          { ref: 'fries', available: false, until: iso(now + HOUR) },
+          { ref: ids.productIds.soda, available: false },
+          { ref: 'burger', available: true },
+        ],
         ingredients: [{ ref: 'cheese', available: false }],
       });
       const entries = await auditOf(v);
@@ -638,13 +861,24 @@ describe('availability: PUT and GET /v1/availability, and availability on every 
       const published = await call(t.app, 'GET', '/v1/menu?version=published', { key: v.key });
       now = KYIV_WED_1100 - 1;
       assert.equal((await call(t.app, 'GET', url, { headers: { 'if-none-match': open.headers.etag as string } })).status, 304);
-      assert.equal((await call(t.app, 'GET', '/v1/menu?version=published', { key: v.key, headers: { 'if-none-match': published.headers.etag as string } })).status, 304);
+      assert.equal(
+        (
+          await call(t.app, 'GET', '/v1/menu?version=published', {
+            key: v.key,
+            headers: { 'if-none-match': published.headers.etag as string },
+          })
+        ).status,
+        304,
+      );
       now = KYIV_WED_1100;
       const closed = await call(t.app, 'GET', url, { headers: { 'if-none-match': open.headers.etag as string } });
       expectStatus(closed, 200);
       assert.notEqual(closed.headers.etag, open.headers.etag);
       assert.deepEqual(eggsOf(closed.body), { available: false, until: iso(KYIV_THU_0800), reason: 'category_schedule' });
-      const publishedClosed = await call(t.app, 'GET', '/v1/menu?version=published', { key: v.key, headers: { 'if-none-match': published.headers.etag as string } });
+      const publishedClosed = await call(t.app, 'GET', '/v1/menu?version=published', {
+        key: v.key,
+        headers: { 'if-none-match': published.headers.etag as string },
+      });
       expectStatus(publishedClosed, 200);
       assert.equal(byExternalId(publishedClosed.body.products, 'eggs').availability.reason, 'category_schedule');
       // And it opens again the next morning.
@@ -690,13 +924,25 @@ describe('availability: the webhook event menu.availability_changed', () => {
     now = START;
     const v = await createVenue(t.app, { plan: 'pro' });
     const ids = await setUpOrderMenu(t.app, v);
-    const hook = await call(t.app, 'POST', '/v1/webhooks', { key: v.key, body: { url: `http://127.0.0.1:${receiver.port}/hooks`, events: ['menu.availability_changed'] } });
+    const hook = await call(t.app, 'POST', '/v1/webhooks', {
+      key: v.key,
+      body: { url: `http://127.0.0.1:${receiver.port}/hooks`, events: ['menu.availability_changed'] },
+    });
     expectStatus(hook, 201);
     receiver.secrets = [hook.body.secret];
 
     const until = iso(now + HOUR);
     const put = (body: unknown) => call(t.app, 'PUT', '/v1/availability', { key: v.key, body });
-    expectStatus(await put({ products: [{ ref: 'fries', available: false, until }, { ref: 'burger', available: true }], ingredients: [{ ref: 'cheese', available: false }] }), 200);
+    expectStatus(
+      await put({
+        products: [
+          { ref: 'fries', available: false, until },
+          { ref: 'burger', available: true },
+        ],
+        ingredients: [{ ref: 'cheese', available: false }],
+      }),
+      200,
+    );
     const recorded = await events(v);
     assert.equal(recorded.length, 1);
     const cheeseId = (await call(t.app, 'GET', '/v1/availability', { key: v.key })).body.ingredients[0].id;
@@ -711,10 +957,26 @@ describe('availability: the webhook event menu.availability_changed', () => {
     assert.equal(delivered.venueId, v.id);
 
     // Nothing changed: no event.
-    expectStatus(await put({ products: [{ ref: 'fries', available: false, until }, { ref: 'soda', available: true }] }), 200);
+    expectStatus(
+      await put({
+        products: [
+          { ref: 'fries', available: false, until },
+          { ref: 'soda', available: true },
+        ],
+      }),
+      200,
+    );
     assert.equal((await events(v)).length, 1);
     // A refused PUT: no event.
-    expectStatus(await put({ products: [{ ref: 'fries', available: true }, { ref: 'p9', available: true }] }), 400);
+    expectStatus(
+      await put({
+        products: [
+          { ref: 'fries', available: true },
+          { ref: 'p9', available: true },
+        ],
+      }),
+      400,
+    );
     assert.equal((await events(v)).length, 1);
     // A mark ending by itself: no event.
     now += 2 * HOUR;
@@ -731,8 +993,17 @@ describe('availability: the webhook event menu.availability_changed', () => {
     now = START;
     const v = await createVenue(t.app, { plan: 'pro' });
     await setUpOrderMenu(t.app, v);
-    expectStatus(await call(t.app, 'POST', '/v1/webhooks', { key: v.key, body: { url: `http://127.0.0.1:${receiver.port}/other`, events: ['menu.published'] } }), 201);
-    expectStatus(await call(t.app, 'PUT', '/v1/availability', { key: v.key, body: { products: [{ ref: 'fries', available: false }] } }), 200);
+    expectStatus(
+      await call(t.app, 'POST', '/v1/webhooks', {
+        key: v.key,
+        body: { url: `http://127.0.0.1:${receiver.port}/other`, events: ['menu.published'] },
+      }),
+      201,
+    );
+    expectStatus(
+      await call(t.app, 'PUT', '/v1/availability', { key: v.key, body: { products: [{ ref: 'fries', available: false }] } }),
+      200,
+    );
     assert.deepEqual(await events(v), []);
   });
 });

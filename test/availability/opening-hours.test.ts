@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Hours, openingHoursProblems, type DatedHours, type OpeningHoursValue, type WeeklyHours } from '../../src/modules/availability/opening-hours.js';
+import {
+  Hours,
+  openingHoursProblems,
+  type DatedHours,
+  type OpeningHoursValue,
+  type WeeklyHours,
+} from '../../src/modules/availability/opening-hours.js';
 
 const at = (iso: string) => Date.parse(iso);
 const HOUR = 3_600_000;
@@ -71,7 +77,13 @@ describe('opening hours: weekly', () => {
 
   it('runs split shifts of a day (2 and 3)', () => {
     const h = Hours.of(
-      hours([open('monday', '18:00', '22:00'), open('monday', '08:00', '11:00'), open('monday', '12:00', '15:00'), open('tuesday', '12:00', '14:00'), open('tuesday', '17:00', '23:00')]),
+      hours([
+        open('monday', '18:00', '22:00'),
+        open('monday', '08:00', '11:00'),
+        open('monday', '12:00', '15:00'),
+        open('tuesday', '12:00', '14:00'),
+        open('tuesday', '17:00', '23:00'),
+      ]),
       'Europe/Kyiv',
     );
     assertWindow(h, '2026-03-02T06:00:00Z', '2026-03-02T09:00:00Z');
@@ -148,7 +160,10 @@ describe('opening hours: exceptions', () => {
   });
 
   it('replaces the weekly hours of a date with its own (split shifts too)', () => {
-    const h = Hours.of(hours(weekly, [on('2026-12-31', '18:00', '03:00'), on('2026-12-26', '09:00', '12:00'), on('2026-12-26', '15:00', '17:00')]), 'Europe/Kyiv');
+    const h = Hours.of(
+      hours(weekly, [on('2026-12-31', '18:00', '03:00'), on('2026-12-26', '09:00', '12:00'), on('2026-12-26', '15:00', '17:00')]),
+      'Europe/Kyiv',
+    );
     // New Year's Eve (Kyiv, UTC+2): 18:00 to 03:00 instead of 22:00-02:00.
     assertWindow(h, '2026-12-31T16:00:00Z', '2027-01-01T01:00:00Z');
     assert.equal(h.closesAfter(at('2027-01-01T00:30:00Z')), at('2027-01-01T01:00:00Z'));
@@ -197,7 +212,13 @@ describe('opening hours: looking ahead', () => {
 
   it('answers questions in any order, far apart, from one object', () => {
     const h = Hours.of(hours(weekly), 'Europe/London');
-    const instants = [at('2026-03-09T09:30:00Z'), at('2030-01-07T09:30:00Z'), at('2026-03-03T12:00:00Z'), at('2026-03-09T08:30:00Z'), at('2020-06-01T08:30:00Z')];
+    const instants = [
+      at('2026-03-09T09:30:00Z'),
+      at('2030-01-07T09:30:00Z'),
+      at('2026-03-03T12:00:00Z'),
+      at('2026-03-09T08:30:00Z'),
+      at('2020-06-01T08:30:00Z'),
+    ];
     for (let round = 0; round < 2; round++) {
       assert.deepEqual(
         instants.map((t) => h.isOpenAt(t)),
@@ -282,20 +303,29 @@ describe('opening hours: problems', () => {
         open('sunday', '10:00', '11:00'),
         { day: 'tuesday', isOpen: false },
       ],
-      [closedOn('2026-12-25'), on('2026-12-31', '18:00', '03:00'), on('2027-01-01', '03:00', '05:00'), on('2026-12-24', '09:00', '12:00'), on('2026-12-24', '13:00', '16:00')],
+      [
+        closedOn('2026-12-25'),
+        on('2026-12-31', '18:00', '03:00'),
+        on('2027-01-01', '03:00', '05:00'),
+        on('2026-12-24', '09:00', '12:00'),
+        on('2026-12-24', '13:00', '16:00'),
+      ],
     );
     assert.deepEqual(openingHoursProblems(valid), []);
     assert.deepEqual(openingHoursProblems(hours([])), []);
     assert.deepEqual(openingHoursProblems(null), []);
     // Exactly 100 exceptions is fine.
-    const hundred = Array.from({ length: 100 }, (_, i) => closedOn(new Date(at('2027-01-01T00:00:00Z') + i * DAY).toISOString().slice(0, 10)));
+    const hundred = Array.from({ length: 100 }, (_, i) =>
+      closedOn(new Date(at('2027-01-01T00:00:00Z') + i * DAY).toISOString().slice(0, 10)),
+    );
     assert.deepEqual(openingHoursProblems(hours([], hundred)), []);
   });
 
   it('names overlapping entries, on the same day, across midnight, and around the week', () => {
-    assert.deepEqual(openingHoursProblems(hours([open('monday', '09:00', '12:00'), open('tuesday', '09:00', '12:00'), open('monday', '11:00', '14:00')])), [
-      'openingHours.weekly[2] overlaps openingHours.weekly[0]',
-    ]);
+    assert.deepEqual(
+      openingHoursProblems(hours([open('monday', '09:00', '12:00'), open('tuesday', '09:00', '12:00'), open('monday', '11:00', '14:00')])),
+      ['openingHours.weekly[2] overlaps openingHours.weekly[0]'],
+    );
     assert.deepEqual(openingHoursProblems(hours([open('friday', '18:00', '02:00'), open('saturday', '01:00', '05:00')])), [
       'openingHours.weekly[1] overlaps openingHours.weekly[0]',
     ]);
@@ -308,10 +338,12 @@ describe('opening hours: problems', () => {
     assert.deepEqual(openingHoursProblems(hours([open('monday', '09:00', '12:00'), open('monday', '09:00', '12:00')])), [
       'openingHours.weekly[1] overlaps openingHours.weekly[0]',
     ]);
-    assert.deepEqual(openingHoursProblems(hours([], [on('2026-12-24', '22:00', '02:00'), on('2026-12-25', '01:00', '05:00'), on('2026-12-24', '10:00', '23:00')])), [
-      'openingHours.exceptions[1] overlaps openingHours.exceptions[0]',
-      'openingHours.exceptions[2] overlaps openingHours.exceptions[0]',
-    ]);
+    assert.deepEqual(
+      openingHoursProblems(
+        hours([], [on('2026-12-24', '22:00', '02:00'), on('2026-12-25', '01:00', '05:00'), on('2026-12-24', '10:00', '23:00')]),
+      ),
+      ['openingHours.exceptions[1] overlaps openingHours.exceptions[0]', 'openingHours.exceptions[2] overlaps openingHours.exceptions[0]'],
+    );
   });
 
   it('names bad times and dates, and open entries without times', () => {
@@ -342,17 +374,27 @@ describe('opening hours: problems', () => {
       'openingHours.exceptions[3].openTime is required when isOpen is true',
     ]);
     // Under another path, and an entry that is not an object.
-    assert.deepEqual(openingHoursProblems({ weekly: [null], exceptions: [] } as unknown as OpeningHoursValue, 'settings.openingHours'), ['settings.openingHours.weekly[0] must be an object']);
+    assert.deepEqual(openingHoursProblems({ weekly: [null], exceptions: [] } as unknown as OpeningHoursValue, 'settings.openingHours'), [
+      'settings.openingHours.weekly[0] must be an object',
+    ]);
     // The Hours of invalid entries open nothing for them (and do not throw).
     assert.equal(Hours.of(bad, 'UTC').isOpenAt(at('2026-03-02T12:00:00Z')), false);
   });
 
   it('allows at most 3 shifts a day or date, and an isOpen false entry alone on its day or date', () => {
     const four = ['08:00-09:00', '10:00-11:00', '12:00-13:00', '14:00-15:00'].map((s) => s.split('-'));
-    assert.deepEqual(openingHoursProblems(hours(four.map(([a, b]) => open('friday', a, b)))), ['openingHours.weekly[3] is entry 4 of friday: at most 3 shifts per day']);
-    assert.deepEqual(openingHoursProblems(hours([], four.map(([a, b]) => on('2026-12-24', a, b)))), [
-      'openingHours.exceptions[3] is entry 4 of 2026-12-24: at most 3 shifts per date',
+    assert.deepEqual(openingHoursProblems(hours(four.map(([a, b]) => open('friday', a, b)))), [
+      'openingHours.weekly[3] is entry 4 of friday: at most 3 shifts per day',
     ]);
+    assert.deepEqual(
+      openingHoursProblems(
+        hours(
+          [],
+          four.map(([a, b]) => on('2026-12-24', a, b)),
+        ),
+      ),
+      ['openingHours.exceptions[3] is entry 4 of 2026-12-24: at most 3 shifts per date'],
+    );
     assert.deepEqual(openingHoursProblems(hours([open('monday', '09:00', '12:00'), { day: 'monday', isOpen: false }])), [
       'openingHours.weekly[1] closes monday (isOpen false), which openingHours.weekly[0] also lists',
     ]);
@@ -372,7 +414,9 @@ describe('opening hours: cost', () => {
     const days = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
     const hhmm = (m: number) => `${String(Math.floor(m / 60) % 24).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
     const schedules = Array.from({ length: 200 }, (_, i) =>
-      days.filter((_, d) => (i + d) % 4 !== 0).map((day, d) => open(day, hhmm(360 + ((i * 37 + d * 60) % 720)), hhmm(360 + ((i * 53 + d * 90) % 1080)))),
+      days
+        .filter((_, d) => (i + d) % 4 !== 0)
+        .map((day, d) => open(day, hhmm(360 + ((i * 37 + d * 60) % 720)), hhmm(360 + ((i * 53 + d * 90) % 1080)))),
     );
     const t = at('2026-03-27T12:00:00Z'); // two days before London's change
     const run = () => {

@@ -47,7 +47,11 @@ describe('ordering: opening hours, pauses and scheduled orders (decisions 13)', 
   function assertInvalid(res: Call, ...patterns: RegExp[]): string[] {
     assert.equal(res.status, 400, JSON.stringify(res.body));
     assert.equal(res.body.message, 'Validation failed');
-    for (const p of patterns) assert.ok(res.body.errors.some((e: string) => p.test(e)), `no error matches ${p}: ${JSON.stringify(res.body.errors)}`);
+    for (const p of patterns)
+      assert.ok(
+        res.body.errors.some((e: string) => p.test(e)),
+        `no error matches ${p}: ${JSON.stringify(res.body.errors)}`,
+      );
     return res.body.errors;
   }
 
@@ -74,14 +78,22 @@ describe('ordering: opening hours, pauses and scheduled orders (decisions 13)', 
   async function expectOpen(v: VenueFixture, when: number, closesAt: number | null, label = iso(when)): Promise<void> {
     now = when;
     const o = await ordering(v);
-    assert.deepEqual([o.open, o.reason, o.opensAt, o.closesAt], [true, null, null, closesAt === null ? null : iso(closesAt)], `${label}: ${JSON.stringify(o)}`);
+    assert.deepEqual(
+      [o.open, o.reason, o.opensAt, o.closesAt],
+      [true, null, null, closesAt === null ? null : iso(closesAt)],
+      `${label}: ${JSON.stringify(o)}`,
+    );
   }
 
   /** At `when`: closed for `reason`, opening at `opensAt` (null: unknown or beyond 14 days). */
   async function expectClosed(v: VenueFixture, when: number, opensAt: number | null, reason = 'closed', label = iso(when)): Promise<void> {
     now = when;
     const o = await ordering(v);
-    assert.deepEqual([o.open, o.reason, o.opensAt, o.closesAt], [false, reason, opensAt === null ? null : iso(opensAt), null], `${label}: ${JSON.stringify(o)}`);
+    assert.deepEqual(
+      [o.open, o.reason, o.opensAt, o.closesAt],
+      [false, reason, opensAt === null ? null : iso(opensAt), null],
+      `${label}: ${JSON.stringify(o)}`,
+    );
   }
 
   /** A guest order refused with 409 ORDERING_CLOSED and these details; nothing stored. */
@@ -124,33 +136,61 @@ describe('ordering: opening hours, pauses and scheduled orders (decisions 13)', 
       assertInvalid(
         await patch(v, {
           openingHours: {
-            weekly: [shift('friday', '06:00', '08:00'), shift('friday', '09:00', '11:00'), shift('friday', '12:00', '14:00'), shift('friday', '15:00', '17:00')],
+            weekly: [
+              shift('friday', '06:00', '08:00'),
+              shift('friday', '09:00', '11:00'),
+              shift('friday', '12:00', '14:00'),
+              shift('friday', '15:00', '17:00'),
+            ],
           },
         }),
         /^openingHours\.weekly\[3\] .*at most 3/,
       );
-      assertInvalid(await patch(v, { openingHours: { weekly: [], exceptions: [{ date: '2026-02-30', isOpen: false }] } }), /^openingHours\.exceptions\[0\]\.date/);
-      assertInvalid(await patch(v, { openingHours: { weekly: [], exceptions: [{ date: '26-12-25', isOpen: false }] } }), /^openingHours\.exceptions\[0\]\.date/);
-      assertInvalid(await patch(v, { openingHours: { weekly: [shift('monday', '09:00', '24:00')] } }), /^openingHours\.weekly\[0\]\.closeTime/);
-      assertInvalid(await patch(v, { openingHours: { weekly: [{ day: 'monday', isOpen: true, openTime: '09:00' }] } }), /^openingHours\.weekly\[0\]\.closeTime/);
+      assertInvalid(
+        await patch(v, { openingHours: { weekly: [], exceptions: [{ date: '2026-02-30', isOpen: false }] } }),
+        /^openingHours\.exceptions\[0\]\.date/,
+      );
+      assertInvalid(
+        await patch(v, { openingHours: { weekly: [], exceptions: [{ date: '26-12-25', isOpen: false }] } }),
+        /^openingHours\.exceptions\[0\]\.date/,
+      );
+      assertInvalid(
+        await patch(v, { openingHours: { weekly: [shift('monday', '09:00', '24:00')] } }),
+        /^openingHours\.weekly\[0\]\.closeTime/,
+      );
+      assertInvalid(
+        await patch(v, { openingHours: { weekly: [{ day: 'monday', isOpen: true, openTime: '09:00' }] } }),
+        /^openingHours\.weekly\[0\]\.closeTime/,
+      );
       // Overlapping exceptions: a shift past midnight runs into the next date's.
       assertInvalid(
         await patch(v, {
           openingHours: {
             weekly: [],
-            exceptions: [{ date: '2026-12-24', isOpen: true, openTime: '20:00', closeTime: '03:00' }, { date: '2026-12-25', isOpen: true, openTime: '01:00', closeTime: '05:00' }],
+            exceptions: [
+              { date: '2026-12-24', isOpen: true, openTime: '20:00', closeTime: '03:00' },
+              { date: '2026-12-25', isOpen: true, openTime: '01:00', closeTime: '05:00' },
+            ],
           },
         }),
         /^openingHours\.exceptions\[1\] overlaps openingHours\.exceptions\[0\]/,
       );
       // A closed day listed with a shift of it.
-      assertInvalid(await patch(v, { openingHours: { weekly: [{ day: 'monday', isOpen: false }, shift('monday', '09:00', '10:00')] } }), /^openingHours\.weekly\[0\]/);
+      assertInvalid(
+        await patch(v, { openingHours: { weekly: [{ day: 'monday', isOpen: false }, shift('monday', '09:00', '10:00')] } }),
+        /^openingHours\.weekly\[0\]/,
+      );
       assertInvalid(await patch(v, { openingHours: { weekly: [], extra: [] } }), /openingHours/);
       assert.deepEqual(await settingsOf(v), before, 'nothing changed');
       // Three shifts, touching ones and a closed day alone are fine.
       const ok = await patchOk(v, {
         openingHours: {
-          weekly: [shift('friday', '06:00', '08:00'), shift('friday', '08:00', '11:00'), shift('friday', '12:00', '02:00'), { day: 'sunday', isOpen: false }],
+          weekly: [
+            shift('friday', '06:00', '08:00'),
+            shift('friday', '08:00', '11:00'),
+            shift('friday', '12:00', '02:00'),
+            { day: 'sunday', isOpen: false },
+          ],
           exceptions: [{ date: '2026-12-25', isOpen: false }],
         },
       });
@@ -162,8 +202,14 @@ describe('ordering: opening hours, pauses and scheduled orders (decisions 13)', 
       const v = await createVenue(t.app);
       // openingHours is nullable: the error must still carry the entry's own path, not "openingHours must be one of: ..., null".
       assertInvalid(await patch(v, { openingHours: { weekly: [{ day: 'funday', isOpen: false }] } }), /^openingHours\.weekly\[0\]\.day /);
-      assertInvalid(await patch(v, { openingHours: { weekly: [{ day: 'monday', isOpen: 'yes' }] } }), /^openingHours\.weekly\[0\]\.isOpen /);
-      assertInvalid(await patch(v, { openingHours: { weekly: [], exceptions: [{ date: 20261225, isOpen: false }] } }), /^openingHours\.exceptions\[0\]\.date /);
+      assertInvalid(
+        await patch(v, { openingHours: { weekly: [{ day: 'monday', isOpen: 'yes' }] } }),
+        /^openingHours\.weekly\[0\]\.isOpen /,
+      );
+      assertInvalid(
+        await patch(v, { openingHours: { weekly: [], exceptions: [{ date: 20261225, isOpen: false }] } }),
+        /^openingHours\.exceptions\[0\]\.date /,
+      );
     });
 
     it('merges nested objects field by field; openingHours null clears them', async () => {
@@ -198,7 +244,12 @@ describe('ordering: opening hours, pauses and scheduled orders (decisions 13)', 
         [body.orderConfig.pausedUntil, body.orderConfig.prepTimeMinutes, body.orderConfig.scheduledOrders],
         [iso(now + HOUR), 25, { enabled: true, maxDaysAhead: 2 }],
       );
-      for (const orderConfig of [{ acceptingOrders: false }, { minOrderMinor: 100 }, { prepTimeMinutes: 20, deliveryEnabled: true }, { pausedUntil: null, pickupEnabled: true }]) {
+      for (const orderConfig of [
+        { acceptingOrders: false },
+        { minOrderMinor: 100 },
+        { prepTimeMinutes: 20, deliveryEnabled: true },
+        { pausedUntil: null, pickupEnabled: true },
+      ]) {
         const res = await patch(v, { orderConfig });
         assert.equal(res.status, 403, JSON.stringify(orderConfig));
         assert.equal(res.body.code, 'DELIVERY_NOT_AVAILABLE');
@@ -213,8 +264,14 @@ describe('ordering: opening hours, pauses and scheduled orders (decisions 13)', 
       assertInvalid(await patch(v, { orderConfig: { pausedUntil: '2026-06-10T12:00:00' } }), /^orderConfig\.pausedUntil/);
       assertInvalid(await patch(v, { orderConfig: { prepTimeMinutes: 0 } }), /^orderConfig\.prepTimeMinutes/);
       assertInvalid(await patch(v, { orderConfig: { prepTimeMinutes: 241 } }), /^orderConfig\.prepTimeMinutes/);
-      assertInvalid(await patch(v, { orderConfig: { scheduledOrders: { maxDaysAhead: 15 } } }), /^orderConfig\.scheduledOrders\.maxDaysAhead/);
-      assertInvalid(await patch(v, { orderConfig: { scheduledOrders: { maxDaysAhead: 0 } } }), /^orderConfig\.scheduledOrders\.maxDaysAhead/);
+      assertInvalid(
+        await patch(v, { orderConfig: { scheduledOrders: { maxDaysAhead: 15 } } }),
+        /^orderConfig\.scheduledOrders\.maxDaysAhead/,
+      );
+      assertInvalid(
+        await patch(v, { orderConfig: { scheduledOrders: { maxDaysAhead: 0 } } }),
+        /^orderConfig\.scheduledOrders\.maxDaysAhead/,
+      );
       assertInvalid(await patch(v, { orderConfig: { scheduledOrders: { enabled: true, later: true } } }), /scheduledOrders/);
       assert.equal((await settingsOf(v)).orderConfig.pausedUntil, null);
       const ok = await patchOk(v, { orderConfig: { pausedUntil: '2026-06-11T13:00:00+03:00' } }); // exactly 24 h ahead
@@ -222,10 +279,13 @@ describe('ordering: opening hours, pauses and scheduled orders (decisions 13)', 
       assert.equal((await patchOk(v, { orderConfig: { pausedUntil: null } })).orderConfig.pausedUntil, null);
     });
 
-    it("audits changes.fields naming openingHours and orderConfig.pausedUntil, only what changed", async () => {
+    it('audits changes.fields naming openingHours and orderConfig.pausedUntil, only what changed', async () => {
       now = START;
       const v = await createVenue(t.app);
-      await patchOk(v, { openingHours: { weekly: everyDay('09:00', '17:00'), exceptions: [] }, orderConfig: { pausedUntil: iso(now + HOUR) } });
+      await patchOk(v, {
+        openingHours: { weekly: everyDay('09:00', '17:00'), exceptions: [] },
+        orderConfig: { pausedUntil: iso(now + HOUR) },
+      });
       await patchOk(v, { orderConfig: { scheduledOrders: { enabled: true }, prepTimeMinutes: 15 } });
       await patchOk(v, { openingHours: { weekly: everyDay('09:00', '17:00') } }); // the same: no entry
       const res = await call(t.app, 'GET', '/v1/audit-log?action=settings.update', { key: v.key });
@@ -241,12 +301,22 @@ describe('ordering: opening hours, pauses and scheduled orders (decisions 13)', 
     it('is open with no closing ahead when openingHours is null', async () => {
       now = START;
       const { v } = await venue();
-      assert.deepEqual(await ordering(v), { open: true, reason: null, opensAt: null, closesAt: null, prepTimeMinutes: 15, scheduledOrders: { enabled: true, maxDaysAhead: 14 } });
+      assert.deepEqual(await ordering(v), {
+        open: true,
+        reason: null,
+        opensAt: null,
+        closesAt: null,
+        prepTimeMinutes: 15,
+        scheduledOrders: { enabled: true, maxDaysAhead: 14 },
+      });
     });
 
     it('is open with closesAt inside the hours, closed with the next opening outside them', async () => {
       now = START;
-      const { v } = await venue({ openingHours: { weekly: everyDay('09:00', '17:00'), exceptions: [] }, orderConfig: { prepTimeMinutes: 20 } });
+      const { v } = await venue({
+        openingHours: { weekly: everyDay('09:00', '17:00'), exceptions: [] },
+        orderConfig: { prepTimeMinutes: 20 },
+      });
       now = START;
       assert.deepEqual(await ordering(v), {
         open: true,
@@ -294,7 +364,9 @@ describe('ordering: opening hours, pauses and scheduled orders (decisions 13)', 
 
     it('has opensAt null when the next opening is beyond 14 days, and closesAt null when open around the clock', async () => {
       now = START;
-      const { v } = await venue({ openingHours: { weekly: [], exceptions: [{ date: '2026-06-30', isOpen: true, openTime: '10:00', closeTime: '12:00' }] } });
+      const { v } = await venue({
+        openingHours: { weekly: [], exceptions: [{ date: '2026-06-30', isOpen: true, openTime: '10:00', closeTime: '12:00' }] },
+      });
       await expectClosed(v, START, null);
       // 13 days later the opening is within 14 days.
       await expectClosed(v, at('2026-06-23T10:00:00Z'), at('2026-06-30T10:00:00Z'));
@@ -346,10 +418,21 @@ describe('ordering: opening hours, pauses and scheduled orders (decisions 13)', 
       const { v, ids } = await venue({ openingHours: { weekly: everyDay('09:00', '17:00'), exceptions: [] } });
       await expectOrderingClosed(v, orderBody(ids), 'closed', at('2026-06-11T09:00:00Z'));
       // Before the items: an unknown product, a sold-out one.
-      await expectOrderingClosed(v, orderBody(ids, { items: [{ productId: ids.productIds.secret, quantity: 1 }] }), 'closed', at('2026-06-11T09:00:00Z'));
-      expectStatus(await call(t.app, 'PUT', '/v1/availability', { key: v.key, body: { products: [{ ref: 'fries', available: false }] } }), 200);
+      await expectOrderingClosed(
+        v,
+        orderBody(ids, { items: [{ productId: ids.productIds.secret, quantity: 1 }] }),
+        'closed',
+        at('2026-06-11T09:00:00Z'),
+      );
+      expectStatus(
+        await call(t.app, 'PUT', '/v1/availability', { key: v.key, body: { products: [{ ref: 'fries', available: false }] } }),
+        200,
+      );
       await expectOrderingClosed(v, orderBody(ids), 'closed', at('2026-06-11T09:00:00Z'));
-      expectStatus(await call(t.app, 'PUT', '/v1/availability', { key: v.key, body: { products: [{ ref: 'fries', available: true }] } }), 200);
+      expectStatus(
+        await call(t.app, 'PUT', '/v1/availability', { key: v.key, body: { products: [{ ref: 'fries', available: true }] } }),
+        200,
+      );
 
       now = at('2026-06-11T09:00:00Z');
       expectStatus(await placeOrder(t.app, v.slug, orderBody(ids)), 201);
@@ -362,7 +445,10 @@ describe('ordering: opening hours, pauses and scheduled orders (decisions 13)', 
 
     it('acceptingOrders false stays a 400 (not 409), even while closed', async () => {
       now = at('2026-06-10T18:00:00Z');
-      const { v, ids } = await venue({ openingHours: { weekly: everyDay('09:00', '17:00'), exceptions: [] }, orderConfig: { acceptingOrders: false } });
+      const { v, ids } = await venue({
+        openingHours: { weekly: everyDay('09:00', '17:00'), exceptions: [] },
+        orderConfig: { acceptingOrders: false },
+      });
       for (const body of [orderBody(ids), orderBody(ids, { scheduledFor: '2026-06-11T10:00:00Z' })]) {
         const res = await placeOrder(t.app, v.slug, body);
         assertInvalid(res, /accepting/);
@@ -435,12 +521,18 @@ describe('ordering: opening hours, pauses and scheduled orders (decisions 13)', 
       // Scheduled for 09:00 GMT from the evening before: inside the hours.
       now = at('2026-10-24T20:00:00Z');
       expectStatus(await placeOrder(t.app, v.slug, orderBody(ids, { scheduledFor: '2026-10-25T09:00:00Z' })), 201);
-      assertInvalid(await placeOrder(t.app, v.slug, orderBody(ids, { scheduledFor: '2026-10-25T08:30:00Z' })), /^scheduledFor .*opening hours/);
+      assertInvalid(
+        await placeOrder(t.app, v.slug, orderBody(ids, { scheduledFor: '2026-10-25T08:30:00Z' })),
+        /^scheduledFor .*opening hours/,
+      );
     });
 
     it('Australia/Sydney: 09:00-17:00 opens at 09:00 local on both sides of the DST changes (2026-04-05, 2026-10-04)', async () => {
       now = at('2026-04-02T12:00:00Z');
-      const { v, ids } = await venue({ timezone: 'Australia/Sydney', openingHours: { weekly: everyDay('09:00', '17:00'), exceptions: [] } });
+      const { v, ids } = await venue({
+        timezone: 'Australia/Sydney',
+        openingHours: { weekly: everyDay('09:00', '17:00'), exceptions: [] },
+      });
       // Sat 4 April, AEDT (+11): 09:00 is 22:00Z the day before.
       await assertDay(v, '2026-04-03T22:00:00Z', '2026-04-04T06:00:00Z', 'Sat 4 April, AEDT');
       // Sun 5 April, AEST (+10) from 03:00 AEDT.
@@ -461,7 +553,10 @@ describe('ordering: opening hours, pauses and scheduled orders (decisions 13)', 
     it('hours past midnight belong to the day they start on (Fri 18:00-02:00 is open at Sat 01:30)', async () => {
       now = START;
       // Europe/London in June: BST, UTC+1.
-      const { v, ids } = await venue({ timezone: 'Europe/London', openingHours: { weekly: [shift('friday', '18:00', '02:00')], exceptions: [] } });
+      const { v, ids } = await venue({
+        timezone: 'Europe/London',
+        openingHours: { weekly: [shift('friday', '18:00', '02:00')], exceptions: [] },
+      });
       await expectClosed(v, at('2026-06-12T16:59:00Z'), at('2026-06-12T17:00:00Z'), 'closed', 'Fri 17:59');
       await expectOpen(v, at('2026-06-12T17:00:00Z'), at('2026-06-13T01:00:00Z'), 'Fri 18:00');
       await expectOpen(v, at('2026-06-13T00:30:00Z'), at('2026-06-13T01:00:00Z'), 'Sat 01:30');
@@ -475,7 +570,10 @@ describe('ordering: opening hours, pauses and scheduled orders (decisions 13)', 
       // Europe/London in December: GMT, UTC+0.
       const { v, ids } = await venue({
         timezone: 'Europe/London',
-        openingHours: { weekly: [shift('thursday', '22:00', '02:00'), shift('friday', '22:00', '02:00')], exceptions: [{ date: '2026-12-25', isOpen: false }] },
+        openingHours: {
+          weekly: [shift('thursday', '22:00', '02:00'), shift('friday', '22:00', '02:00')],
+          exceptions: [{ date: '2026-12-25', isOpen: false }],
+        },
       });
       await expectOpen(v, at('2026-12-24T22:00:00Z'), at('2026-12-25T02:00:00Z'), 'Thu 24th 22:00');
       await expectOpen(v, at('2026-12-25T01:00:00Z'), at('2026-12-25T02:00:00Z'), 'Fri 25th 01:00');
@@ -503,7 +601,10 @@ describe('ordering: opening hours, pauses and scheduled orders (decisions 13)', 
       now = at('2026-06-15T14:30:00Z');
       await expectOrderingClosed(v, orderBody(ids), 'closed', at('2026-06-15T17:00:00Z'));
       expectStatus(await placeOrder(t.app, v.slug, orderBody(ids, { scheduledFor: '2026-06-15T18:30:00+01:00' })), 201);
-      assertInvalid(await placeOrder(t.app, v.slug, orderBody(ids, { scheduledFor: '2026-06-15T16:00:00+01:00' })), /^scheduledFor .*opening hours/);
+      assertInvalid(
+        await placeOrder(t.app, v.slug, orderBody(ids, { scheduledFor: '2026-06-15T16:00:00+01:00' })),
+        /^scheduledFor .*opening hours/,
+      );
       await expectOpen(v, at('2026-06-15T17:00:00Z'), at('2026-06-15T22:00:00Z'), 'Mon 18:00');
       await expectClosed(v, at('2026-06-15T22:00:00Z'), at('2026-06-22T11:00:00Z'), 'closed', 'Mon 23:00');
     });

@@ -65,11 +65,19 @@ describe('carta availability, hours and pause (issue 35)', { skip }, () => {
     const until = minuteAhead(2 * 3_600_000);
     const hhmm = madridTime(until);
     const off = ok(await cli(['availability', 'off', 'burger', 'fries', '--until', hhmm]));
-    assert.match(off.stdout, new RegExp(`^products burger, fries: sold out until (today|tomorrow) ${hhmm} Europe/Madrid \\(${new Date(until).toISOString()}\\) \\(2 changed\\)\n$`));
+    assert.match(
+      off.stdout,
+      new RegExp(
+        `^products burger, fries: sold out until (today|tomorrow) ${hhmm} Europe/Madrid \\(${new Date(until).toISOString()}\\) \\(2 changed\\)\n$`,
+      ),
+    );
     const marks = await soldOut();
     assert.deepEqual(
       marks.products.map((p: any) => [p.ref, p.until]),
-      [['burger', new Date(until).toISOString()], ['fries', new Date(until).toISOString()]],
+      [
+        ['burger', new Date(until).toISOString()],
+        ['fries', new Date(until).toISOString()],
+      ],
     );
 
     const ingredient = ok(await cli(['availability', 'off', 'milk', '--ingredient']));
@@ -100,7 +108,15 @@ describe('carta availability, hours and pause (issue 35)', { skip }, () => {
     // A local date and time in Madrid, a day ahead.
     const local = minuteAhead(24 * 3_600_000);
     const parts = Object.fromEntries(
-      new Intl.DateTimeFormat('en-CA', { timeZone: MADRID, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      new Intl.DateTimeFormat('en-CA', {
+        timeZone: MADRID,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      })
         .formatToParts(new Date(local))
         .map((p) => [p.type, p.value]),
     );
@@ -111,7 +127,10 @@ describe('carta availability, hours and pause (issue 35)', { skip }, () => {
     assert.deepEqual(json, { products: { updated: 1 }, ingredients: { updated: 0 }, until: instant });
     assert.deepEqual(
       (await soldOut()).products.map((p: any) => [p.ref, p.until]),
-      [['burger', new Date(local).toISOString()], ['fries', instant]],
+      [
+        ['burger', new Date(local).toISOString()],
+        ['fries', instant],
+      ],
     );
     ok(await cli(['availability', 'on', 'burger', 'fries']));
     ok(await cli(['availability', 'on', 'milk', '--ingredient']));
@@ -156,8 +175,19 @@ describe('carta availability, hours and pause (issue 35)', { skip }, () => {
     const to = Date.now();
     const pausedUntil = Date.parse((await settings()).orderConfig.pausedUntil);
     assert.ok(pausedUntil >= from + 30 * MINUTE && pausedUntil <= to + 30 * MINUTE, `${pausedUntil} within 30 minutes of the run`);
-    assert.match(paused.stdout, new RegExp(`^ordering paused until (today|tomorrow) ${madridTime(pausedUntil)} Europe/Madrid \\(${new Date(pausedUntil).toISOString()}\\)\n$`));
-    assert.match(ok(await cli(['hours'])).stdout, new RegExp(`^ordering   paused until (today|tomorrow) ${madridTime(pausedUntil)}, opens (today|tomorrow) ${madridTime(pausedUntil)}$`, 'm'));
+    assert.match(
+      paused.stdout,
+      new RegExp(
+        `^ordering paused until (today|tomorrow) ${madridTime(pausedUntil)} Europe/Madrid \\(${new Date(pausedUntil).toISOString()}\\)\n$`,
+      ),
+    );
+    assert.match(
+      ok(await cli(['hours'])).stdout,
+      new RegExp(
+        `^ordering   paused until (today|tomorrow) ${madridTime(pausedUntil)}, opens (today|tomorrow) ${madridTime(pausedUntil)}$`,
+        'm',
+      ),
+    );
 
     const until = minuteAhead(3_600_000);
     ok(await cli(['pause', madridTime(until)]));
@@ -196,7 +226,9 @@ describe('carta availability, hours and pause (issue 35)', { skip }, () => {
       body: { openingHours, orderConfig: { prepTimeMinutes: 20, scheduledOrders: { enabled: true, maxDaysAhead: 3 } } },
     });
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
-    const lines = ok(await cli(['hours'])).stdout.trimEnd().split('\n');
+    const lines = ok(await cli(['hours']))
+      .stdout.trimEnd()
+      .split('\n');
     assert.deepEqual(lines.slice(0, 12), [
       'opening hours (Europe/Madrid)',
       '  monday     09:00-15:00, 19:00-23:30',

@@ -32,7 +32,10 @@ function modifierGroups(i: number) {
       minSelections: 2,
       maxSelections: 4,
       maxQuantityPerOption: 2,
-      options: [{ ingredientExternalId: ing(2), isDefault: true }, { ingredientExternalId: ing(3), priceAdjustment: 30 }],
+      options: [
+        { ingredientExternalId: ing(2), isDefault: true },
+        { ingredientExternalId: ing(3), priceAdjustment: 30 },
+      ],
     },
     {
       name: 'Size',
@@ -40,14 +43,24 @@ function modifierGroups(i: number) {
       isRequired: false,
       options: [{ ingredientExternalId: ing(4) }, { ingredientExternalId: ing(5), priceAdjustment: 200, isDefault: true }],
     },
-    { name: 'Without', type: 'remove_ingredients', maxSelections: 1, options: [{ ingredientExternalId: ing(0) }, { ingredientExternalId: ing(1) }] },
+    {
+      name: 'Without',
+      type: 'remove_ingredients',
+      maxSelections: 1,
+      options: [{ ingredientExternalId: ing(0) }, { ingredientExternalId: ing(1) }],
+    },
   ];
 }
 
 /** A catalogue of `n` products over 6 categories and 30 ingredients, with translations. */
 function catalogue(n: number, tag = 'v1') {
   return {
-    categories: Array.from({ length: 6 }, (_, i) => ({ externalId: `cat-${i}`, name: `Category ${i}`, sortOrder: i, translations: { uk: { name: `Категорія ${i}` } } })),
+    categories: Array.from({ length: 6 }, (_, i) => ({
+      externalId: `cat-${i}`,
+      name: `Category ${i}`,
+      sortOrder: i,
+      translations: { uk: { name: `Категорія ${i}` } },
+    })),
     ingredients: Array.from({ length: 30 }, (_, i) => ({ externalId: `ing-${i}`, name: `Ingredient ${i}` })),
     products: Array.from({ length: n }, (_, i) => ({
       externalId: `p-${i}`,
@@ -87,7 +100,10 @@ describe('carta push, pull and orders tail (issue 13)', { skip }, () => {
     fs.writeFileSync(file, JSON.stringify(catalogue(650)));
     const first = await cli(['push', file]);
     assert.equal(first.code, 0, first.stderr + first.stdout);
-    assert.match(first.stdout, /categories 6 created, 0 updated, 0 skipped; ingredients 30 created, 0 updated, 0 skipped; products 650 created, 0 updated, 0 skipped/);
+    assert.match(
+      first.stdout,
+      /categories 6 created, 0 updated, 0 skipped; ingredients 30 created, 0 updated, 0 skipped; products 650 created, 0 updated, 0 skipped/,
+    );
     assert.doesNotMatch(first.stdout, /^(warning|error): /m);
     assert.match(first.stderr, /^request 1\/\d+: /m, 'plain progress lines when stderr is not a terminal');
     const menu = await call(t.app, 'GET', '/v1/menu', { key: v.key });
@@ -105,19 +121,32 @@ describe('carta push, pull and orders tail (issue 13)', { skip }, () => {
       isDefault: false,
     });
     // Every group carries its rules, the defaults and single_choice's fixed values written out.
-    const rulesOf = (g: any) => [g.name, g.type, g.isRequired, g.minSelections, g.maxSelections, g.maxQuantityPerOption, g.options.map((o: any) => o.isDefault)];
+    const rulesOf = (g: any) => [
+      g.name,
+      g.type,
+      g.isRequired,
+      g.minSelections,
+      g.maxSelections,
+      g.maxQuantityPerOption,
+      g.options.map((o: any) => o.isDefault),
+    ];
     assert.deepEqual(exported.products.find((p: any) => p.externalId === 'p-10').modifierGroups.map(rulesOf), [
       ['Extras', 'add_ingredients', false, 0, null, null, [false]],
       ['Sauces', 'add_ingredients', false, 2, 4, 2, [true, false]],
       ['Size', 'single_choice', false, 0, 1, null, [false, true]],
       ['Without', 'remove_ingredients', false, 0, 1, null, [false, false]],
     ]);
-    assert.deepEqual(exported.products.find((p: any) => p.externalId === 'p-5').modifierGroups.map(rulesOf), [['Extras', 'add_ingredients', false, 0, null, null, [false]]]);
+    assert.deepEqual(exported.products.find((p: any) => p.externalId === 'p-5').modifierGroups.map(rulesOf), [
+      ['Extras', 'add_ingredients', false, 0, null, null, [false]],
+    ]);
     const roundTrip = path.join(workDir, 'pulled.json');
     fs.writeFileSync(roundTrip, pulled.stdout);
     const again = await cli(['push', roundTrip]);
     assert.equal(again.code, 0, again.stderr + again.stdout);
-    assert.match(again.stdout, /categories 0 created, 0 updated, 6 skipped; ingredients 0 created, 0 updated, 30 skipped; products 0 created, 0 updated, 650 skipped/);
+    assert.match(
+      again.stdout,
+      /categories 0 created, 0 updated, 6 skipped; ingredients 0 created, 0 updated, 30 skipped; products 0 created, 0 updated, 650 skipped/,
+    );
     // The rules sent back equal the stored ones, so nothing is replaced and nothing warns.
     assert.doesNotMatch(again.stdout, /^(warning|error): /m);
     const after = await call(t.app, 'GET', '/v1/menu', { key: v.key });
@@ -166,7 +195,10 @@ describe('carta push, pull and orders tail (issue 13)', { skip }, () => {
     try {
       assert.equal(await push(file, {}, term), 0, out + err);
     } finally {
-      for (const [name, value] of [['CARTA_URL', saved.url], ['CARTA_API_KEY', saved.key]] as const) {
+      for (const [name, value] of [
+        ['CARTA_URL', saved.url],
+        ['CARTA_API_KEY', saved.key],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
@@ -206,7 +238,11 @@ describe('carta push, pull and orders tail (issue 13)', { skip }, () => {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const lines = () => out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = () =>
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
     const waitFor = async (n: number) => {
       const deadline = Date.now() + 15_000;
       while (lines().length < n) {

@@ -18,7 +18,11 @@ const skip = fs.existsSync(compiled) ? false : notBuilt;
 const MADRID = 'Europe/Madrid';
 const ESC = '\u001b[';
 /** Text without its SGR colour codes. */
-const uncoloured = (text: string) => text.split(ESC).map((part, i) => (i === 0 ? part : part.replace(/^\d+m/, ''))).join('');
+const uncoloured = (text: string) =>
+  text
+    .split(ESC)
+    .map((part, i) => (i === 0 ? part : part.replace(/^\d+m/, '')))
+    .join('');
 
 const MENU = {
   categories: [{ externalId: 'mains', name: 'Mains', sortOrder: 1 }],
@@ -68,7 +72,12 @@ describe('carta publications, diff, restore and push --dry-run changes (issue 39
 
   /** The draft after: a new price for burger, fries added, bacon cleaned up. */
   async function change(v: VenueFixture): Promise<void> {
-    await syncOk(t.app, v, { products: [{ externalId: 'burger', name: 'Burger', priceMinor: 1200 }, { externalId: 'fries', name: 'Fries', priceMinor: 400 }] });
+    await syncOk(t.app, v, {
+      products: [
+        { externalId: 'burger', name: 'Burger', priceMinor: 1200 },
+        { externalId: 'fries', name: 'Fries', priceMinor: 400 },
+      ],
+    });
     const cleanup = await call(t.app, 'POST', '/v1/cleanup', { key: v.key, body: { items: [{ type: 'ingredient', ref: 'bacon' }] } });
     assert.equal(cleanup.status, 201);
   }
@@ -109,9 +118,14 @@ describe('carta publications, diff, restore and push --dry-run changes (issue 39
     const second = await publish(t.app, v);
     const restored = (await call(t.app, 'POST', `/v1/publications/${first}/restore`, { key: v.key, body: { publish: true } })).body;
     const list = (await call(t.app, 'GET', '/v1/publications', { key: v.key })).body;
-    assert.deepEqual(list.items.map((p: any) => p.id), [restored.publicationId, second, first]);
+    assert.deepEqual(
+      list.items.map((p: any) => p.id),
+      [restored.publicationId, second, first],
+    );
 
-    const lines = ok(await cli(v, ['publications'])).stdout.trimEnd().split('\n');
+    const lines = ok(await cli(v, ['publications']))
+      .stdout.trimEnd()
+      .split('\n');
     assert.equal(lines[0], `publications, newest first (times in ${MADRID}): page 1 of 1, 3 kept`);
     assert.match(lines[1], /^ID +PUBLISHED +CATEGORIES +INGREDIENTS +PRODUCTS +RESTORED FROM$/);
     const cells = lines.slice(2).map((l) => l.split(/ {2,}/));
@@ -125,7 +139,10 @@ describe('carta publications, diff, restore and push --dry-run changes (issue 39
       ],
     );
     // The server's clock and the CLI's are both real: published moments ago, today in Madrid.
-    assert.deepEqual(cells.map((c) => c[1]), list.items.map((p: any) => `today ${madridTime(p.publishedAt)}`));
+    assert.deepEqual(
+      cells.map((c) => c[1]),
+      list.items.map((p: any) => `today ${madridTime(p.publishedAt)}`),
+    );
 
     const paged = ok(await cli(v, ['publications', '--page', '2', '--limit', '2']));
     assert.match(paged.stdout, /page 2 of 2, 3 kept\n/);
@@ -194,7 +211,10 @@ describe('carta publications, diff, restore and push --dry-run changes (issue 39
         `not published: carta diff published draft shows what a publish would change; carta restore ${first} --publish publishes it\n`,
     );
     const diff = (await call(t.app, 'GET', `/v1/menu/diff?from=${first}&to=draft`, { key: v.key })).body;
-    assert.deepEqual([diff.ingredients.added, diff.ingredients.removed, diff.products.added, diff.products.changed], [[], [], ['fries'], []]);
+    assert.deepEqual(
+      [diff.ingredients.added, diff.ingredients.removed, diff.products.added, diff.products.changed],
+      [[], [], ['fries'], []],
+    );
     const draft = (await call(t.app, 'GET', '/v1/menu', { key: v.key })).body;
     assert.equal(draft.products.find((p: any) => p.externalId === 'fries').menuVisible, false);
 
@@ -217,7 +237,10 @@ describe('carta publications, diff, restore and push --dry-run changes (issue 39
     fs.writeFileSync(
       file,
       JSON.stringify({
-        categories: [{ externalId: 'mains', name: 'Mains', sortOrder: 5 }, { externalId: 'sides', name: 'Sides' }],
+        categories: [
+          { externalId: 'mains', name: 'Mains', sortOrder: 5 },
+          { externalId: 'sides', name: 'Sides' },
+        ],
         products: [
           { externalId: 'burger', name: 'Cheeseburger', priceMinor: 1100, categoryExternalId: 'mains', ingredientExternalIds: ['cheese'] },
           { externalId: 'cola', name: 'Cola', priceMinor: 300 },

@@ -51,7 +51,11 @@ describe('carta --until: a time in the venue timezone', () => {
 
   it('refuses what is not a time, naming it and the forms', () => {
     for (const bad of ['25:00', '18.30', 'soon', 'tomorrow', 'tomorrow 25:00', '2026-02-30T10:00', '2026-11-28']) {
-      assert.throws(() => parseUntil(bad, MADRID, now), (err: Error) => err.message.includes(`"${bad}" is not a time`) && err.message.includes('HH:MM'), bad);
+      assert.throws(
+        () => parseUntil(bad, MADRID, now),
+        (err: Error) => err.message.includes(`"${bad}" is not a time`) && err.message.includes('HH:MM'),
+        bad,
+      );
     }
   });
 });

@@ -76,7 +76,11 @@ describe('memos across instances: the PostgreSQL change feed', { skip }, () => {
 
   it('reads every product change made through one instance fresh through the other, 100 times in a row', async () => {
     const v = await createVenue(a.app);
-    assert.equal((await call(a.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100 }] } })).status, 201);
+    assert.equal(
+      (await call(a.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100 }] } }))
+        .status,
+      201,
+    );
     let etag = (await call(b, 'GET', '/v1/menu', { key: v.key })).headers.etag as string;
     for (let i = 1; i <= 100; i += 1) {
       const [writer, reader] = i % 2 === 0 ? [a.app, b] : [b, a.app];
@@ -121,14 +125,21 @@ describe('memos across instances: the PostgreSQL change feed', { skip }, () => {
 
   it('reads through while its change feed is down, and trusts its memos again once it is back', async () => {
     const v = await createVenue(a.app);
-    assert.equal((await call(a.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100 }] } })).status, 201);
+    assert.equal(
+      (await call(a.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100 }] } }))
+        .status,
+      201,
+    );
     assert.equal((await call(b, 'GET', '/v1/menu', { key: v.key })).status, 200);
     assert.equal(bDb.coherent(), true);
     const reported: boolean[] = [];
     bDb.onFeedChange?.((listening) => reported.push(listening));
 
     // Cut every change feed of this database (B's and A's): their connections drop.
-    await a.database.db.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and pid <> pg_backend_pid()`, [CHANGE_FEED_APPLICATION]);
+    await a.database.db.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and pid <> pg_backend_pid()`,
+      [CHANGE_FEED_APPLICATION],
+    );
     for (let i = 0; bDb.coherent() && i < 100; i += 1) await sleep(10);
     assert.equal(bDb.coherent(), false, 'B knows its feed is down');
     for (let i = 1; i <= 5; i += 1) {
@@ -173,7 +184,11 @@ describe('memos across instances: eventual reads and the change feed turned off'
   it('READ_CONSISTENCY=eventual: trusts the feed without a catch-up, and sees a change within moments', async () => {
     const b = await instance({ readConsistency: 'eventual' }, true);
     const v = await createVenue(a.app);
-    assert.equal((await call(a.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100 }] } })).status, 201);
+    assert.equal(
+      (await call(a.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100 }] } }))
+        .status,
+      201,
+    );
     assert.equal((await call(b.app, 'GET', '/v1/menu', { key: v.key })).status, 200);
     assert.equal(b.db.coherent(), true);
     for (let i = 1; i <= 5; i += 1) {
@@ -191,7 +206,11 @@ describe('memos across instances: eventual reads and the change feed turned off'
     const b = await instance({ databaseListenUrl: null }, false);
     assert.equal(b.db.coherent(), false);
     const v = await createVenue(a.app);
-    assert.equal((await call(a.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100 }] } })).status, 201);
+    assert.equal(
+      (await call(a.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100 }] } }))
+        .status,
+      201,
+    );
     for (let i = 1; i <= 10; i += 1) {
       await call(a.app, 'PATCH', '/v1/products/p1', { key: v.key, body: { priceMinor: 100 + i } });
       assert.equal((await call(b.app, 'GET', '/v1/menu', { key: v.key })).body.products[0].priceMinor, 100 + i);
@@ -209,10 +228,19 @@ describe('the change feed behind a connection that stops answering', { skip }, (
     a = await startApp();
     // Stops passing bytes, as a network partition does (no reset).
     proxy = await pgProxy({
-      toServer: (d, server) => { if (!frozen) server.write(d); },
-      toClient: (d, client) => { if (!frozen) client.write(d); },
+      toServer: (d, server) => {
+        if (!frozen) server.write(d);
+      },
+      toClient: (d, client) => {
+        if (!frozen) client.write(d);
+      },
     });
-    const db = await openPostgres({ url: process.env.DATABASE_URL as string, poolSize: 4, schema: a.database.schema, listenUrl: proxy.url });
+    const db = await openPostgres({
+      url: process.env.DATABASE_URL as string,
+      poolSize: 4,
+      schema: a.database.schema,
+      listenUrl: proxy.url,
+    });
     const { app } = await buildApp({ config: a.config, db });
     await app.ready();
     b = { app, db };
@@ -228,7 +256,11 @@ describe('the change feed behind a connection that stops answering', { skip }, (
   it('gives up on a stuck catch-up, answers from the database, and listens again once the network is back', async () => {
     const { app, db } = b!;
     const v = await createVenue(a.app);
-    assert.equal((await call(a.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100 }] } })).status, 201);
+    assert.equal(
+      (await call(a.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100 }] } }))
+        .status,
+      201,
+    );
     assert.equal((await call(app, 'GET', '/v1/menu', { key: v.key })).status, 200);
     assert.equal(db.coherent(), true);
 
@@ -332,4 +364,3 @@ describe('catch-up round trips one after another', { skip }, () => {
     assert.equal(feed.coherent(), true);
   });
 });
-

@@ -40,7 +40,10 @@ class TcpProxy {
   async open(): Promise<void> {
     const server = net.createServer((client) => {
       const upstream = net.connect(this.target.port, this.target.host);
-      for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
+      for (const [a, b] of [
+        [client, upstream],
+        [upstream, client],
+      ] as const) {
         this.sockets.add(a);
         a.on('error', () => b.destroy());
         a.on('close', () => {
@@ -77,7 +80,13 @@ async function bounded(op: string, request: Promise<Call>): Promise<Outcome> {
   const hang = new Promise<Outcome>((resolve) => {
     timer = setTimeout(() => resolve({ op, hang: true }), REQUEST_BOUND_MS);
   });
-  const done = request.then((res): Outcome => ({ op, status: res.status, body: res.body, headers: res.headers, ms: performance.now() - started }));
+  const done = request.then((res): Outcome => ({
+    op,
+    status: res.status,
+    body: res.body,
+    headers: res.headers,
+    ms: performance.now() - started,
+  }));
   try {
     return await Promise.race([done, hang]);
   } finally {
@@ -122,10 +131,10 @@ describe('PostgreSQL connections cut under load', { skip }, () => {
   }
 
   async function backends(application: string): Promise<number> {
-    const { rows } = await server.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1 and application_name = $2', [
-      database,
-      application,
-    ]);
+    const { rows } = await server.query<{ n: number }>(
+      'select count(*)::int as n from pg_stat_activity where datname = $1 and application_name = $2',
+      [database, application],
+    );
     return rows[0].n;
   }
 
@@ -163,10 +172,13 @@ describe('PostgreSQL connections cut under load', { skip }, () => {
   async function guestOrder(outcomes: Outcome[]): Promise<void> {
     const key = randomUUID();
     for (let attempt = 0; attempt < 50; attempt += 1) {
-      const outcome = await bounded('POST guest order', call(app, 'POST', `/guest/v1/venues/${v.slug}/orders`, {
-        body: orderBody(ids),
-        headers: { 'idempotency-key': key },
-      }));
+      const outcome = await bounded(
+        'POST guest order',
+        call(app, 'POST', `/guest/v1/venues/${v.slug}/orders`, {
+          body: orderBody(ids),
+          headers: { 'idempotency-key': key },
+        }),
+      );
       outcomes.push(outcome);
       if ('hang' in outcome || outcome.status !== 503) {
         if (!('hang' in outcome) && [200, 201].includes(outcome.status)) placed.add(key);
@@ -189,7 +201,9 @@ describe('PostgreSQL connections cut under load', { skip }, () => {
   }
 
   function violations(outcomes: Outcome[]): string[] {
-    return outcomes.map((o) => violation(o, o.op === 'POST guest order' ? [200, 201] : ops[o.op].success)).filter((v): v is string => v !== null);
+    return outcomes
+      .map((o) => violation(o, o.op === 'POST guest order' ? [200, 201] : ops[o.op].success))
+      .filter((v): v is string => v !== null);
   }
 
   before(async () => {
@@ -244,7 +258,10 @@ describe('PostgreSQL connections cut under load', { skip }, () => {
     assert.ok(outcomes.length > 100, `requests made: ${outcomes.length}`);
     assert.deepEqual(violations(outcomes), []);
     assert.ok(cut.length > 0, 'some requests lost their connection (else the test cut nothing)');
-    assert.ok(cut.every((o) => 'body' in o && o.body.code === 'DATABASE_UNAVAILABLE'), 'a cut is DATABASE_UNAVAILABLE, not a lock timeout');
+    assert.ok(
+      cut.every((o) => 'body' in o && o.body.code === 'DATABASE_UNAVAILABLE'),
+      'a cut is DATABASE_UNAVAILABLE, not a lock timeout',
+    );
 
     // Back: the pool opens new connections, the feed listens again (on a new backend).
     await until('change feed listening again', () => db.coherent());
@@ -292,7 +309,10 @@ describe('PostgreSQL connections cut under load', { skip }, () => {
     await load;
     t.diagnostic(summary(outcomes));
     assert.deepEqual(violations(outcomes), []);
-    assert.ok(outcomes.some((o) => !('hang' in o) && o.status === 503), 'the outage was seen');
+    assert.ok(
+      outcomes.some((o) => !('hang' in o) && o.status === 503),
+      'the outage was seen',
+    );
 
     await until('change feed listening again', () => db.coherent());
     for (const [name, op] of Object.entries(ops)) {

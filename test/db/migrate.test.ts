@@ -50,7 +50,10 @@ describe('migrations', () => {
   it('finds the migration files in version order, each version once', () => {
     assert.ok(ALL.length >= 2);
     const versions = ALL.map((m) => m.version);
-    assert.deepEqual(versions, [...versions].sort((a, b) => a - b));
+    assert.deepEqual(
+      versions,
+      [...versions].sort((a, b) => a - b),
+    );
     assert.equal(new Set(versions).size, versions.length);
     assert.equal(ALL[0].name, '0001_venues');
     for (const m of ALL) assert.match(m.name, /^\d{4}_[\w-]+$/);
@@ -59,9 +62,15 @@ describe('migrations', () => {
   it('applies every migration on a fresh database and nothing the second time', async () => {
     const f = await freshDatabase();
     try {
-      assert.deepEqual(await migrate(f.db), ALL.map((m) => m.name));
+      assert.deepEqual(
+        await migrate(f.db),
+        ALL.map((m) => m.name),
+      );
       assert.deepEqual(await migrate(f.db), []);
-      assert.deepEqual(await appliedVersions(f.db), ALL.map((m) => m.version));
+      assert.deepEqual(
+        await appliedVersions(f.db),
+        ALL.map((m) => m.version),
+      );
       // The schema is really there.
       const { rows } = await f.db.query<{ n: number }>('select count(*)::int as n from venues');
       assert.equal(rows[0].n, 0);
@@ -77,8 +86,14 @@ describe('migrations', () => {
       const results = await Promise.all([migrate(f.db), migrate(f.second ?? f.db)]);
       const applied = results.flat().sort();
       assert.deepEqual(applied, ALL.map((m) => m.name).sort());
-      assert.ok(results.some((r) => r.length === 0), 'one of the two found nothing left to do');
-      assert.deepEqual(await appliedVersions(f.db), ALL.map((m) => m.version));
+      assert.ok(
+        results.some((r) => r.length === 0),
+        'one of the two found nothing left to do',
+      );
+      assert.deepEqual(
+        await appliedVersions(f.db),
+        ALL.map((m) => m.version),
+      );
     } finally {
       await f.dispose();
     }
@@ -88,8 +103,14 @@ describe('migrations', () => {
     const f = await freshDatabase();
     try {
       assert.deepEqual(await migrate(f.db, ALL.slice(0, 1)), [ALL[0].name]);
-      assert.deepEqual(await migrate(f.db), ALL.slice(1).map((m) => m.name));
-      assert.deepEqual(await appliedVersions(f.db), ALL.map((m) => m.version));
+      assert.deepEqual(
+        await migrate(f.db),
+        ALL.slice(1).map((m) => m.name),
+      );
+      assert.deepEqual(
+        await appliedVersions(f.db),
+        ALL.map((m) => m.version),
+      );
     } finally {
       await f.dispose();
     }
@@ -105,7 +126,10 @@ describe('migrations', () => {
         { version: 9002, name: '9002_broken', sql: 'this is not sql;' },
       ];
       await assert.rejects(migrate(f.db, broken));
-      assert.deepEqual(await appliedVersions(f.db), ALL.map((m) => m.version));
+      assert.deepEqual(
+        await appliedVersions(f.db),
+        ALL.map((m) => m.version),
+      );
       const { rows } = await f.db.query<{ t: string | null }>(`select to_regclass('migrate_probe')::text as t`);
       assert.equal(rows[0].t, null);
     } finally {

@@ -16,7 +16,11 @@ describe('PGlite thread: results in parts', () => {
   it('returns every row in order, for results of one part, a part exactly and several', async () => {
     for (const n of [0, 1, 50, 51, 175]) {
       const { rows } = await series(n);
-      assert.deepEqual((rows as { n: number }[]).map((r) => r.n), Array.from({ length: n }, (_, i) => i + 1), `${n} rows`);
+      assert.deepEqual(
+        (rows as { n: number }[]).map((r) => r.n),
+        Array.from({ length: n }, (_, i) => i + 1),
+        `${n} rows`,
+      );
     }
   });
 
@@ -50,7 +54,10 @@ describe('PGlite thread: large text parameters', () => {
     const large = 'ж'.repeat(slice - 1) + '😀' + 'a'.repeat(slice) + 'é😀"\\'.repeat(20_000);
     const json = JSON.stringify({ items: Array.from({ length: 3000 }, (_, i) => ({ name: `Продукт ${i} 😀`, n: i })) });
     assert.ok(json.length >= 1 << 16);
-    const { rows } = await pg.query('select $1::text = $2::text as same, length($2::text) as chars, $3::text as small, ($4::jsonb -> \'items\' -> 2999 ->> \'name\') as last', [large, large, 'малий', json]);
+    const { rows } = await pg.query(
+      "select $1::text = $2::text as same, length($2::text) as chars, $3::text as small, ($4::jsonb -> 'items' -> 2999 ->> 'name') as last",
+      [large, large, 'малий', json],
+    );
     assert.deepEqual(rows, [{ same: true, chars: [...large].length, small: 'малий', last: 'Продукт 2999 😀' }]);
     const echoed = await pg.transaction(async (t) => (await t.query('select $1::text as t', [large])).rows[0]);
     assert.equal((echoed as { t: string }).t, large);
@@ -60,7 +67,10 @@ describe('PGlite thread: large text parameters', () => {
     const large = 'x'.repeat(1 << 20);
     const seen = await pg.transaction(async (t) => {
       await t.query('create temporary table ordered (t text)');
-      const [, counted] = await Promise.all([t.query('insert into ordered values ($1)', [large]), t.query('select count(*)::int as c from ordered')]);
+      const [, counted] = await Promise.all([
+        t.query('insert into ordered values ($1)', [large]),
+        t.query('select count(*)::int as c from ordered'),
+      ]);
       return counted.rows[0];
     });
     assert.deepEqual(seen, { c: 1 });

@@ -20,12 +20,7 @@ import { freePort, sleep } from '../helpers/net.js';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.REDIS_URL;
-const skip = !DATABASE_URL || !REDIS_URL
-  ? 'needs DATABASE_URL and REDIS_URL'
-  : !fs.existsSync(compiled)
-    ? notBuilt
-    : false;
-
+const skip = !DATABASE_URL || !REDIS_URL ? 'needs DATABASE_URL and REDIS_URL' : !fs.existsSync(compiled) ? notBuilt : false;
 
 interface Instance {
   name: string;
@@ -36,7 +31,11 @@ interface Instance {
 }
 
 function startInstance(name: string, port: number, env: NodeJS.ProcessEnv): Instance {
-  const child = spawn(process.execPath, [bin, 'serve'], { env: { ...env, PORT: String(port) }, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve'], {
+    env: { ...env, PORT: String(port) },
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
   child.stderr?.on('data', (d) => (out += d));
@@ -69,7 +68,12 @@ interface Res {
 const PACE_MS = 150;
 let lastRequest = 0;
 
-async function request(instance: Instance, method: string, url: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Res> {
+async function request(
+  instance: Instance,
+  method: string,
+  url: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Res> {
   const wait = lastRequest + PACE_MS - Date.now();
   if (wait > 0) await sleep(wait);
   lastRequest = Date.now();
@@ -95,7 +99,10 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
   let b: Instance;
 
   async function createVenue(plan: 'free' | 'standard'): Promise<{ id: string; key: string }> {
-    const venue = await request(a, 'POST', '/admin/v1/venues', { token: ADMIN_TOKEN, body: { name: `Scale ${plan}`, currency: 'EUR', plan } });
+    const venue = await request(a, 'POST', '/admin/v1/venues', {
+      token: ADMIN_TOKEN,
+      body: { name: `Scale ${plan}`, currency: 'EUR', plan },
+    });
     assert.equal(venue.status, 201, JSON.stringify(venue.body));
     const key = await request(a, 'POST', `/admin/v1/venues/${venue.body.id}/api-keys`, { token: ADMIN_TOKEN, body: { mode: 'live' } });
     assert.equal(key.status, 201, JSON.stringify(key.body));
@@ -150,8 +157,13 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     try {
-      const { rows } = await db.query<{ version: number; n: number }>('select version, count(*)::int as n from schema_migrations group by version order by version');
-      assert.deepEqual(rows, loadMigrations().map((m) => ({ version: m.version, n: 1 })));
+      const { rows } = await db.query<{ version: number; n: number }>(
+        'select version, count(*)::int as n from schema_migrations group by version order by version',
+      );
+      assert.deepEqual(
+        rows,
+        loadMigrations().map((m) => ({ version: m.version, n: 1 })),
+      );
     } finally {
       await db.end();
     }
@@ -165,11 +177,17 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
     const etagBefore = before.headers.get('etag');
     assert.ok(etagBefore);
 
-    const sync = await request(a, 'POST', '/v1/sync', { token: venue.key, body: { products: [{ externalId: 'p1', name: 'Flat white', priceMinor: 420 }] } });
+    const sync = await request(a, 'POST', '/v1/sync', {
+      token: venue.key,
+      body: { products: [{ externalId: 'p1', name: 'Flat white', priceMinor: 420 }] },
+    });
     assert.equal(sync.status, 201, JSON.stringify(sync.body));
 
     const afterSync = await request(b, 'GET', '/v1/menu', { token: venue.key });
-    assert.deepEqual(afterSync.body.products.map((p: any) => [p.externalId, p.priceMinor]), [['p1', 420]]);
+    assert.deepEqual(
+      afterSync.body.products.map((p: any) => [p.externalId, p.priceMinor]),
+      [['p1', 420]],
+    );
     assert.notEqual(afterSync.headers.get('etag'), etagBefore);
     const cached = await request(b, 'GET', '/v1/menu', { token: venue.key, headers: { 'if-none-match': etagBefore as string } });
     assert.equal(cached.status, 200, 'the old ETag no longer matches on B');
@@ -178,9 +196,17 @@ describe('two instances on one PostgreSQL and one Redis', { skip }, () => {
     const read = await request(a, 'GET', '/v1/products/p1', { token: venue.key });
     const etag = read.headers.get('etag') as string;
     assert.ok(etag);
-    const first = await request(b, 'PATCH', '/v1/products/p1', { token: venue.key, body: { priceMinor: 450 }, headers: { 'if-match': etag } });
+    const first = await request(b, 'PATCH', '/v1/products/p1', {
+      token: venue.key,
+      body: { priceMinor: 450 },
+      headers: { 'if-match': etag },
+    });
     assert.equal(first.status, 200, JSON.stringify(first.body));
-    const second = await request(a, 'PATCH', '/v1/products/p1', { token: venue.key, body: { priceMinor: 470 }, headers: { 'if-match': etag } });
+    const second = await request(a, 'PATCH', '/v1/products/p1', {
+      token: venue.key,
+      body: { priceMinor: 470 },
+      headers: { 'if-match': etag },
+    });
     assert.equal(second.status, 412, JSON.stringify(second.body));
     assert.equal(second.body.code, 'STALE_RESOURCE');
     const final = await request(a, 'GET', '/v1/products/p1', { token: venue.key });

@@ -13,7 +13,13 @@ const B = '00000000-0000-7000-8000-00000000000b';
 describe('write epochs', () => {
   it('a venue write moves that venue only, an order write its orders only, an unscoped write everything', () => {
     const e = new WriteEpochs();
-    const snap = () => [e.of({ venueId: A }), e.of({ venueId: A, orders: true }), e.of({ venueId: B }), e.of({ venueId: B, orders: true }), e.of()];
+    const snap = () => [
+      e.of({ venueId: A }),
+      e.of({ venueId: A, orders: true }),
+      e.of({ venueId: B }),
+      e.of({ venueId: B, orders: true }),
+      e.of(),
+    ];
     const moved = (before: number[], after: number[]) => before.map((b, i) => after[i] !== b);
 
     let s0 = snap();
@@ -35,7 +41,10 @@ describe('write epochs', () => {
   it('travels in a NOTIFY payload', () => {
     for (const scope of [undefined, { venueId: A }, { venueId: A, ordersOnly: true }]) {
       const back = decodeScope(encodeScope(scope));
-      assert.deepEqual(back && { venueId: back.venueId, ordersOnly: back.ordersOnly || undefined }, scope && { venueId: scope.venueId, ordersOnly: scope.ordersOnly });
+      assert.deepEqual(
+        back && { venueId: back.venueId, ordersOnly: back.ordersOnly || undefined },
+        scope && { venueId: scope.venueId, ordersOnly: scope.ordersOnly },
+      );
     }
     assert.equal(decodeScope(''), undefined);
     assert.equal(decodeScope('garbage'), undefined, 'an unknown payload moves everything');
@@ -51,7 +60,7 @@ describe('write epochs', () => {
     assert.equal(memo.peek('a'), 'v1', 'a hit comes without a promise');
     epochs.moved({ venueId: B });
     epochs.moved({ venueId: A, ordersOnly: true });
-    assert.equal(memo.peek('a'), 'v1', 'another venue, and this venue\'s orders, leave it');
+    assert.equal(memo.peek('a'), 'v1', "another venue, and this venue's orders, leave it");
     assert.equal(await memo.get('a', { venueId: A }, load), 'v1');
     epochs.moved({ venueId: A });
     assert.equal(memo.peek('a'), undefined, 'a write to its venue ends it');
@@ -79,7 +88,7 @@ describe('write epochs', () => {
   });
 });
 
-describe('write epochs through the API: one venue\'s writes leave the others\' memos', () => {
+describe("write epochs through the API: one venue's writes leave the others' memos", () => {
   let t: TestApp;
   let statements: string[] = [];
   let recording = false;
@@ -125,7 +134,11 @@ describe('write epochs through the API: one venue\'s writes leave the others\' m
 
   it("a write of another venue with an Idempotency-Key leaves this venue's memos (its key is an order-side write of its own venue)", async () => {
     expectStatus(await placeOrder(t.app, b.v.slug, orderBody(b.ids)), 201);
-    const keyed = await call(t.app, 'PATCH', '/v1/settings', { key: a.v.key, body: { name: 'A, keyed' }, headers: { 'idempotency-key': `k-${Date.now()}` } });
+    const keyed = await call(t.app, 'PATCH', '/v1/settings', {
+      key: a.v.key,
+      body: { name: 'A, keyed' },
+      headers: { 'idempotency-key': `k-${Date.now()}` },
+    });
     expectStatus(keyed, 200);
     const { result, sql } = await recorded(() => placeOrder(t.app, b.v.slug, orderBody(b.ids)));
     expectStatus(result, 201);
@@ -133,7 +146,7 @@ describe('write epochs through the API: one venue\'s writes leave the others\' m
     assert.equal(sql.length, 1, `one statement places the order: ${sql.join(' | ')}`);
   });
 
-  it('a venue\'s own change, or an operator\'s, is seen at once', async () => {
+  it("a venue's own change, or an operator's, is seen at once", async () => {
     expectStatus(await call(t.app, 'PATCH', '/v1/settings', { key: b.v.key, body: { name: 'B, renamed' } }), 200);
     const menu = await recorded(() => call(t.app, 'GET', `/guest/v1/venues/${b.v.slug}/menu`));
     expectStatus(menu.result, 200);
@@ -157,12 +170,15 @@ describe('write epochs through the API: one venue\'s writes leave the others\' m
 
     expectStatus(await placeOrder(t.app, a.v.slug, orderBody(a.ids)), 201);
     const afterOther = await recorded(() => call(t.app, 'GET', '/v1/orders', { key: b.v.key }));
-    assert.equal(afterOther.sql.filter((s) => /from orders\b/.test(s)).length, 0, 'another venue\'s order leaves it');
+    assert.equal(afterOther.sql.filter((s) => /from orders\b/.test(s)).length, 0, "another venue's order leaves it");
 
     const placed = await placeOrder(t.app, b.v.slug, orderBody(b.ids));
     expectStatus(placed, 201);
     const next = await call(t.app, 'GET', '/v1/orders', { key: b.v.key });
-    assert.ok(next.body.items.some((o: { id: string }) => o.id === placed.body.id), 'the new order is listed');
+    assert.ok(
+      next.body.items.some((o: { id: string }) => o.id === placed.body.id),
+      'the new order is listed',
+    );
   });
 });
 
@@ -173,7 +189,7 @@ describe('write scopes found from the statements', () => {
       `with placed as (insert into orders (venue_id) values ($1) returning id), lines as (insert into order_items (order_id) select id from placed)
        select id from placed, webhook_outbox($1, $2, 'order.created', '{}')`,
       'update orders set status = $3 where venue_id = $1 and id = $2',
-      "insert into order_clocks (venue_id, last) values ($1, now()) on conflict (venue_id) do update set last = excluded.last",
+      'insert into order_clocks (venue_id, last) values ($1, now()) on conflict (venue_id) do update set last = excluded.last',
       'UPDATE webhook_deliveries SET status = $2 WHERE venue_id = $1',
       'delete from idempotency_keys where venue_id = $1 and created_at < $2',
       'insert into audit_log (venue_id, action) values ($1, $2)',
@@ -203,7 +219,10 @@ describe('write scopes found from the statements', () => {
     script.note(null);
     assert.deepEqual(script.scope(), { venueId: A });
     assert.equal(new WriteTracker(undefined).scope(), undefined, 'no venue: anything');
-    assert.throws(() => assertWithinScope({ venueId: A, ordersOnly: true }, 'update products set name = $2'), /declared to write only orders/);
+    assert.throws(
+      () => assertWithinScope({ venueId: A, ordersOnly: true }, 'update products set name = $2'),
+      /declared to write only orders/,
+    );
     assert.doesNotThrow(() => assertWithinScope({ venueId: A, ordersOnly: true }, 'insert into orders (venue_id) values ($1)'));
   });
 });

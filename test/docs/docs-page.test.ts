@@ -15,7 +15,14 @@ import { chromiumSkip } from '../helpers/chromium.js';
 // served from its npm package. docs/api-docs.md says what the page promises; this holds it.
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 /** JS + CSS a first visit downloads, compressed (docs/api-docs.md: why 500 kB). */
 const SCRIPT_AND_STYLE_BUDGET_BYTES = 500 * 1024;
@@ -23,7 +30,10 @@ const SCRIPT_AND_STYLE_BUDGET_BYTES = 500 * 1024;
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 function operationCount(doc: any): number {
-  return Object.values<Record<string, unknown>>(doc.paths).reduce((n, item) => n + Object.keys(item).filter((k) => HTTP_METHODS.includes(k)).length, 0);
+  return Object.values<Record<string, unknown>>(doc.paths).reduce(
+    (n, item) => n + Object.keys(item).filter((k) => HTTP_METHODS.includes(k)).length,
+    0,
+  );
 }
 
 function assetUrls(html: string): string[] {
@@ -97,7 +107,9 @@ describe('GET /docs: the API reference pages', () => {
     assert.equal(plain.headers['cache-control'], 'public, max-age=31536000, immutable');
     assert.equal(plain.headers['x-content-type-options'], 'nosniff');
     assert.equal(plain.headers['content-encoding'], undefined);
-    const onDisk = fs.readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json')), 'swagger-ui-bundle.js'));
+    const onDisk = fs.readFileSync(
+      path.join(path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json')), 'swagger-ui-bundle.js'),
+    );
     assert.ok(plain.rawPayload.equals(onDisk), 'the package file as it is');
 
     const br = await t.app.inject({ url: bundleUrl, headers: { 'accept-encoding': 'gzip, deflate, br' } });
@@ -119,7 +131,13 @@ describe('GET /docs: the API reference pages', () => {
   });
 
   it('answers an unknown page, document or asset with the error envelope', async () => {
-    for (const url of ['/docs/nope', '/docs/v1', '/docs/nope/openapi.json', '/docs/assets/swagger-ui-bundle-0.0.0.js', '/docs/assets/..%2Fpackage.json']) {
+    for (const url of [
+      '/docs/nope',
+      '/docs/v1',
+      '/docs/nope/openapi.json',
+      '/docs/assets/swagger-ui-bundle-0.0.0.js',
+      '/docs/assets/..%2Fpackage.json',
+    ]) {
       const res = await call(t.app, 'GET', url);
       assert.equal(res.status, 404, url);
       assert.equal(res.body.statusCode, 404, url);
@@ -162,7 +180,10 @@ describe('GET /docs in Chromium', { skip: chromiumSkip, timeout: 180_000 }, () =
     page.on('request', (request) => {
       if (!request.url().startsWith(`${origin}/`)) visit.foreign.push(request.url());
     });
-    await context.route((u) => u.origin !== origin, (route) => route.abort());
+    await context.route(
+      (u) => u.origin !== origin,
+      (route) => route.abort(),
+    );
     page.on('console', (message) => {
       if (message.type() === 'error' || message.type() === 'warning') visit.problems.push(`console ${message.type()}: ${message.text()}`);
     });
@@ -170,7 +191,12 @@ describe('GET /docs in Chromium', { skip: chromiumSkip, timeout: 180_000 }, () =
     page.on('requestfinished', async (request) => {
       const response = await request.response();
       const sizes = await request.sizes();
-      visit.transferred.push({ url: request.url(), type: request.resourceType(), bytes: sizes.responseBodySize, encoding: response?.headers()['content-encoding'] });
+      visit.transferred.push({
+        url: request.url(),
+        type: request.resourceType(),
+        bytes: sizes.responseBodySize,
+        encoding: response?.headers()['content-encoding'],
+      });
     });
     const response = await page.goto(`${origin}${url}`);
     assert.equal(response?.status(), 200);

@@ -60,14 +60,31 @@ export interface PhoneVisit {
  * A fresh phone-sized context (touch on, empty storage), or a desktop one with a mouse, that reaches
  * the test server only; images of the media origin are served from it. The caller closes the context.
  */
-export async function openPhone(browser: Browser, url: string, servers: { origin: string; mediaOrigin: string }, device: Device = 'phone'): Promise<PhoneVisit> {
-  const context = await browser.newContext({ viewport: device === 'phone' ? PHONE : device, deviceScaleFactor: 1, hasTouch: device === 'phone', locale: 'en-US' });
-  await context.route((u) => u.origin !== servers.origin, async (route) => {
-    const u = new URL(route.request().url());
-    if (u.origin !== servers.mediaOrigin) return route.abort();
-    const res = await fetch(`${servers.origin}${u.pathname}`);
-    return route.fulfill({ status: res.status, contentType: res.headers.get('content-type') ?? undefined, body: Buffer.from(await res.arrayBuffer()) });
+export async function openPhone(
+  browser: Browser,
+  url: string,
+  servers: { origin: string; mediaOrigin: string },
+  device: Device = 'phone',
+): Promise<PhoneVisit> {
+  const context = await browser.newContext({
+    viewport: device === 'phone' ? PHONE : device,
+    deviceScaleFactor: 1,
+    hasTouch: device === 'phone',
+    locale: 'en-US',
   });
+  await context.route(
+    (u) => u.origin !== servers.origin,
+    async (route) => {
+      const u = new URL(route.request().url());
+      if (u.origin !== servers.mediaOrigin) return route.abort();
+      const res = await fetch(`${servers.origin}${u.pathname}`);
+      return route.fulfill({
+        status: res.status,
+        contentType: res.headers.get('content-type') ?? undefined,
+        body: Buffer.from(await res.arrayBuffer()),
+      });
+    },
+  );
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   const problems: string[] = [];
@@ -84,7 +101,12 @@ export async function openPhone(browser: Browser, url: string, servers: { origin
 export class GuestBrowser {
   private readonly contexts: BrowserContext[] = [];
 
-  private constructor(readonly t: TestApp, readonly origin: string, readonly mediaOrigin: string, readonly browser: Browser) {}
+  private constructor(
+    readonly t: TestApp,
+    readonly origin: string,
+    readonly mediaOrigin: string,
+    readonly browser: Browser,
+  ) {}
 
   static async start(): Promise<GuestBrowser> {
     const t = await startApp();

@@ -40,17 +40,33 @@ describe('guest page: money', () => {
 
 describe('guest page: status steps', () => {
   it('shows delivering for deliveries, and for any order the venue moves there', () => {
-    assert.deepEqual(stepStates('preparing', 'pickup').map((s) => s.step), ['new', 'confirmed', 'preparing', 'completed']);
-    assert.deepEqual(stepStates('preparing', 'delivery').map((s) => s.step), ['new', 'confirmed', 'preparing', 'delivering', 'completed']);
+    assert.deepEqual(
+      stepStates('preparing', 'pickup').map((s) => s.step),
+      ['new', 'confirmed', 'preparing', 'completed'],
+    );
+    assert.deepEqual(
+      stepStates('preparing', 'delivery').map((s) => s.step),
+      ['new', 'confirmed', 'preparing', 'delivering', 'completed'],
+    );
     const pickupOut = stepStates('delivering', 'pickup');
     assert.equal(pickupOut.find((s) => s.state === 'current')?.step, 'delivering');
     assert.deepEqual(stepStates('cancelled', 'dine_in'), []);
   });
 
   it('marks the steps before the current one done, and every step of a completed order', () => {
-    assert.deepEqual(stepStates('confirmed', 'dine_in').map((s) => s.state), ['done', 'current', 'todo', 'todo']);
-    assert.deepEqual(stepStates('completed', 'dine_in').map((s) => s.state), ['done', 'done', 'done', 'done'], 'finished: nothing current, nothing to come');
-    assert.deepEqual(stepStates('completed', 'delivery').map((s) => s.state), ['done', 'done', 'done', 'done', 'done']);
+    assert.deepEqual(
+      stepStates('confirmed', 'dine_in').map((s) => s.state),
+      ['done', 'current', 'todo', 'todo'],
+    );
+    assert.deepEqual(
+      stepStates('completed', 'dine_in').map((s) => s.state),
+      ['done', 'done', 'done', 'done'],
+      'finished: nothing current, nothing to come',
+    );
+    assert.deepEqual(
+      stepStates('completed', 'delivery').map((s) => s.state),
+      ['done', 'done', 'done', 'done', 'done'],
+    );
   });
 
   it('tells a cancelled guest to ask the staff, and says a completed order is done', () => {
@@ -69,10 +85,18 @@ describe('guest page: the cart', () => {
     description: null,
     effectivePriceMinor: 2200,
     promoPriceMinor: 1800,
-    modifierGroups: [{
-      id: 'g', name: 'Extras', type: 'add_ingredients', isRequired: false, minSelections: 0, maxSelections: null, maxQuantityPerOption: null,
-      options: [{ id: 'cheese', name: 'Cheese', action: 'add', priceAdjustment: 100, isDefault: false }],
-    }],
+    modifierGroups: [
+      {
+        id: 'g',
+        name: 'Extras',
+        type: 'add_ingredients',
+        isRequired: false,
+        minSelections: 0,
+        maxSelections: null,
+        maxQuantityPerOption: null,
+        options: [{ id: 'cheese', name: 'Cheese', action: 'add', priceAdjustment: 100, isDefault: false }],
+      },
+    ],
   };
   const products = new Map([[burger.id, burger]]);
 
@@ -113,7 +137,11 @@ describe('guest page: modifier rules', () => {
   it('says each rule in words', () => {
     const says = (rules: Partial<RuleGroup>, options?: number) => ruleText(group(rules, options), en);
     assert.equal(says({ type: 'single_choice', minSelections: 1, maxSelections: 1 }), 'Choose 1');
-    assert.equal(says({ type: 'single_choice', minSelections: 0, maxSelections: 1 }), 'Optional', 'an optional single choice offers "None"');
+    assert.equal(
+      says({ type: 'single_choice', minSelections: 0, maxSelections: 1 }),
+      'Optional',
+      'an optional single choice offers "None"',
+    );
     assert.equal(says({ minSelections: 2, maxSelections: 3 }), 'Choose 2–3');
     assert.equal(says({ minSelections: 2, maxSelections: 2 }), 'Choose 2');
     assert.equal(says({ minSelections: 2 }), 'Choose at least 2');
@@ -140,9 +168,26 @@ describe('guest page: modifier rules', () => {
     const sauces = group({ minSelections: 2, maxSelections: 3 });
     assert.equal(groupNeed(sauces, new Map(), en), 'Sauces: choose at least 2');
     assert.equal(groupNeed(sauces, new Map([['o0', 1]]), en), 'Sauces: choose at least 2');
-    assert.equal(groupNeed(sauces, new Map([['o0', 1], ['o1', 1]]), en), null);
-    assert.equal(groupNeed(group({ minSelections: 2, maxQuantityPerOption: 3 }), new Map([['o0', 2]]), en), null, 'one option twice is two');
-    assert.equal(groupNeed(group({ name: 'Size', type: 'single_choice', minSelections: 1, maxSelections: 1 }), new Map(), en), 'Size: choose 1');
+    assert.equal(
+      groupNeed(
+        sauces,
+        new Map([
+          ['o0', 1],
+          ['o1', 1],
+        ]),
+        en,
+      ),
+      null,
+    );
+    assert.equal(
+      groupNeed(group({ minSelections: 2, maxQuantityPerOption: 3 }), new Map([['o0', 2]]), en),
+      null,
+      'one option twice is two',
+    );
+    assert.equal(
+      groupNeed(group({ name: 'Size', type: 'single_choice', minSelections: 1, maxSelections: 1 }), new Map(), en),
+      'Size: choose 1',
+    );
     assert.equal(groupNeed(group({}), new Map(), en), null);
   });
 
@@ -152,9 +197,30 @@ describe('guest page: modifier rules', () => {
       g.options = g.options.map((o) => ({ ...o, isDefault: o.id !== 'o3' }));
       return g;
     };
-    assert.deepEqual([...defaultQuantities([withDefaults({})], () => true)], [['o0', 1], ['o1', 1], ['o2', 1]]);
-    assert.deepEqual([...defaultQuantities([withDefaults({ maxSelections: 2 })], () => true)], [['o0', 1], ['o1', 1]], 'no more than the group takes');
-    assert.deepEqual([...defaultQuantities([withDefaults({})], (id) => id !== 'o0')], [['o1', 1], ['o2', 1]], 'not a sold-out one');
+    assert.deepEqual(
+      [...defaultQuantities([withDefaults({})], () => true)],
+      [
+        ['o0', 1],
+        ['o1', 1],
+        ['o2', 1],
+      ],
+    );
+    assert.deepEqual(
+      [...defaultQuantities([withDefaults({ maxSelections: 2 })], () => true)],
+      [
+        ['o0', 1],
+        ['o1', 1],
+      ],
+      'no more than the group takes',
+    );
+    assert.deepEqual(
+      [...defaultQuantities([withDefaults({})], (id) => id !== 'o0')],
+      [
+        ['o1', 1],
+        ['o2', 1],
+      ],
+      'not a sold-out one',
+    );
   });
 
   it('starts a required single choice on its default, else on its first option that can be chosen', () => {
@@ -165,15 +231,30 @@ describe('guest page: modifier rules', () => {
     };
     assert.deepEqual([...defaultQuantities([size('o2')], () => true)], [['o2', 1]], 'its default');
     assert.deepEqual([...defaultQuantities([size(null)], () => true)], [['o0', 1]], 'no default: the first');
-    assert.deepEqual([...defaultQuantities([size('o0')], (id) => id !== 'o0')], [['o1', 1]], 'a sold-out default: the first that can be chosen');
+    assert.deepEqual(
+      [...defaultQuantities([size('o0')], (id) => id !== 'o0')],
+      [['o1', 1]],
+      'a sold-out default: the first that can be chosen',
+    );
     assert.deepEqual([...defaultQuantities([size(null)], () => false)], [], 'nothing can be chosen: nothing chosen');
     assert.deepEqual([...defaultQuantities([size(null, { minSelections: 0 })], () => true)], [], 'an optional one starts on "None"');
   });
 
   it("drops a cart line that no longer meets its groups' rules after a publish", () => {
     const product = (rules: Partial<RuleGroup>): MenuProduct => ({
-      id: 'p', name: 'Burger', description: null, effectivePriceMinor: 1000, promoPriceMinor: null,
-      modifierGroups: [{ ...group(rules), id: 'g', isRequired: false, options: group(rules).options.map((o) => ({ ...o, name: o.id, action: 'add', priceAdjustment: 0 })) }],
+      id: 'p',
+      name: 'Burger',
+      description: null,
+      effectivePriceMinor: 1000,
+      promoPriceMinor: null,
+      modifierGroups: [
+        {
+          ...group(rules),
+          id: 'g',
+          isRequired: false,
+          options: group(rules).options.map((o) => ({ ...o, name: o.id, action: 'add', priceAdjustment: 0 })),
+        },
+      ],
     });
     const cart = new Cart(`rules-${process.pid}`);
     cart.add({ productId: 'p', quantity: 1, modifiers: [{ optionId: 'o0', quantity: 3 }] });
@@ -254,7 +335,14 @@ describe('guest page: availability and ordering hours in words', () => {
   });
 
   it('says why ordering is closed, and what the guest can still do', () => {
-    const base: OrderingInfo = { open: true, reason: null, opensAt: null, closesAt: null, prepTimeMinutes: 15, scheduledOrders: { enabled: false, maxDaysAhead: 2 } };
+    const base: OrderingInfo = {
+      open: true,
+      reason: null,
+      opensAt: null,
+      closesAt: null,
+      prepTimeMinutes: 15,
+      scheduledOrders: { enabled: false, maxDaysAhead: 2 },
+    };
     const notice = (o: Partial<OrderingInfo>, link = true) => {
       const text = orderingNotice({ ...base, ...o }, link, madrid, WED_NOON, en);
       return text === null ? null : plain(text);
@@ -264,11 +352,16 @@ describe('guest page: availability and ordering hours in words', () => {
     assert.equal(notice({ open: false, reason: 'not_accepting' }), en.closedNow);
     assert.equal(notice({ open: false, reason: 'not_accepting' }, false), en.closedNow, 'not accepting comes first');
     const resumes = new Date(WED_NOON + 0.5 * HOUR).toISOString();
-    assert.equal(notice({ open: false, reason: 'paused', opensAt: resumes }), 'Ordering is paused until 12:30 PM. You can still browse the menu.');
+    assert.equal(
+      notice({ open: false, reason: 'paused', opensAt: resumes }),
+      'Ordering is paused until 12:30 PM. You can still browse the menu.',
+    );
     assert.equal(notice({ open: false, reason: 'paused', opensAt: null }), `${en.pausedNow} ${en.browseMenu}`);
     const tomorrow = new Date(WED_NOON + 24 * HOUR).toISOString();
-    assert.equal(notice({ open: false, reason: 'closed', opensAt: tomorrow, scheduledOrders: { enabled: true, maxDaysAhead: 2 } }),
-      'Ordering is closed until tomorrow 12:00 PM. You can order ahead for a later time.');
+    assert.equal(
+      notice({ open: false, reason: 'closed', opensAt: tomorrow, scheduledOrders: { enabled: true, maxDaysAhead: 2 } }),
+      'Ordering is closed until tomorrow 12:00 PM. You can order ahead for a later time.',
+    );
     assert.equal(notice({ open: false, reason: 'closed', opensAt: null }), `${en.closedHours} ${en.browseMenu}`);
     assert.equal(fill(uiStrings('fr').pausedUntil, { when: 'x' }), "Les commandes sont en pause jusqu'à x.");
   });
@@ -286,19 +379,28 @@ describe('guest page: availability and ordering hours in words', () => {
     assert.deepEqual(slots, ['2030-01-09T11:30', '2030-01-09T11:45', '2030-01-10T11:00']);
     assert.deepEqual(slotTimes(windows, now, { ...ordering, prepTimeMinutes: 60 }), [Date.parse('2030-01-10T11:00:00Z')]);
     const byDay = slotsByDay(slotTimes(windows, now, ordering), madrid);
-    assert.deepEqual(byDay.map((d) => d.slots.length), [2, 1]);
+    assert.deepEqual(
+      byDay.map((d) => d.slots.length),
+      [2, 1],
+    );
     assert.equal(byDay[1].day - byDay[0].day, 1);
   });
 
   it("lists the open windows of the venue's hours between two instants", () => {
     const week = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
-    const hours = Hours.of({ weekly: week.map((day) => ({ day, isOpen: true, openTime: '12:00', closeTime: '22:00' })), exceptions: [] }, 'Europe/Madrid');
+    const hours = Hours.of(
+      { weekly: week.map((day) => ({ day, isOpen: true, openTime: '12:00', closeTime: '22:00' })), exceptions: [] },
+      'Europe/Madrid',
+    );
     const from = Date.parse('2030-01-09T15:00:00Z');
     const windows = openWindows(hours, from, from + 36 * HOUR);
-    assert.deepEqual(windows.map(([a, b]) => [new Date(a).toISOString(), new Date(b).toISOString()]), [
-      ['2030-01-09T15:00:00.000Z', '2030-01-09T21:00:00.000Z'],
-      ['2030-01-10T11:00:00.000Z', '2030-01-10T21:00:00.000Z'],
-    ]);
+    assert.deepEqual(
+      windows.map(([a, b]) => [new Date(a).toISOString(), new Date(b).toISOString()]),
+      [
+        ['2030-01-09T15:00:00.000Z', '2030-01-09T21:00:00.000Z'],
+        ['2030-01-10T11:00:00.000Z', '2030-01-10T21:00:00.000Z'],
+      ],
+    );
     // Always open (no hours): one window; never open: none.
     assert.deepEqual(openWindows(Hours.of(null, 'UTC'), from, from + HOUR), [[from, from + HOUR]]);
     assert.deepEqual(openWindows(Hours.of({ weekly: [], exceptions: [] }, 'UTC'), from, from + HOUR), []);
@@ -354,13 +456,22 @@ describe('guest page: food information', () => {
     assert.deepEqual(de.mayContain, ['Sesamsamen', 'glutten'], 'a code without a name shows as itself');
     assert.deepEqual(de.labels, ['Halal']);
     assert.deepEqual(de.spice, { level: 2, text: 'Scharf: 2 von 3' });
-    assert.deepEqual(de.nutrition.map((r) => [r.label, r.value, r.part]), [
-      ['Kalorien', '1.250 kcal', false], ['Fett', '32,5 g', false], ['davon Zucker', '0,3 g', true], ['Salz', '2,1 g', false],
-    ]);
+    assert.deepEqual(
+      de.nutrition.map((r) => [r.label, r.value, r.part]),
+      [
+        ['Kalorien', '1.250 kcal', false],
+        ['Fett', '32,5 g', false],
+        ['davon Zucker', '0,3 g', true],
+        ['Salz', '2,1 g', false],
+      ],
+    );
     const en = uiStrings('en');
     assert.deepEqual(foodFacts({ ...burger, spiceLevel: 0 }, en, foodNames('en'), 'en').spice, { level: 0, text: 'Not spicy' });
     // Unset, or an older page's product without the fields: nothing to say.
-    for (const p of [{ effectiveAllergens: [], mayContain: [], dietaryLabels: [], spiceLevel: null, calories: null, nutrition: null }, {}]) {
+    for (const p of [
+      { effectiveAllergens: [], mayContain: [], dietaryLabels: [], spiceLevel: null, calories: null, nutrition: null },
+      {},
+    ]) {
       assert.deepEqual(foodFacts(p, en, foodNames('en'), 'en'), { allergens: [], labels: [], mayContain: [], spice: null, nutrition: [] });
     }
     assert.equal(foodFacts({ calories: 0 }, en, foodNames('en'), 'not a locale!').nutrition[0].value, '0 kcal');

@@ -75,7 +75,10 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout:
   async function open(url: string): Promise<Visit> {
     const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1, hasTouch: false, locale: 'en-US' });
     contexts.push(context);
-    await context.route((u) => u.origin !== origin, (route) => route.abort());
+    await context.route(
+      (u) => u.origin !== origin,
+      (route) => route.abort(),
+    );
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     if (clockAt !== null) await page.clock.setFixedTime(clockAt);
@@ -89,7 +92,8 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout:
     page.on('pageerror', (error) => visit.problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {
       // A refused order is a 400 or a 409 the page handles; the browser logs the status of any failed fetch.
-      if (message.type() === 'error' && !/status of (400|409)/.test(message.text())) visit.problems.push(`console error: ${message.text()}`);
+      if (message.type() === 'error' && !/status of (400|409)/.test(message.text()))
+        visit.problems.push(`console error: ${message.text()}`);
     });
     const response = await page.goto(url);
     assert.equal(response?.status(), 200, url);
@@ -226,7 +230,9 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout:
     await cartDialog.locator('#f-customerEmail').fill('not-an-email');
     await shot(page, '05-cart.png');
 
-    const refused = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith(`/guest/v1/venues/${fx.v.slug}/orders`));
+    const refused = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && r.url().endsWith(`/guest/v1/venues/${fx.v.slug}/orders`),
+    );
     await cartDialog.locator('#place-order').click();
     assert.equal((await refused).status(), 400, 'the server refuses the email');
     const emailError = cartDialog.locator('#err-customerEmail');
@@ -273,7 +279,10 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout:
     assert.equal(order.customerName, 'Ada');
     assert.equal(order.customerEmail, 'ada@example.com');
     assert.equal(order.status, 'new');
-    assert.deepEqual(order.items.map((i: any) => [i.productName, i.quantity, i.modifiers.map((m: any) => m.ingredientName)]), [['Burger', 1, ['Brioche bun']]]);
+    assert.deepEqual(
+      order.items.map((i: any) => [i.productName, i.quantity, i.modifiers.map((m: any) => m.ingredientName)]),
+      [['Burger', 1, ['Brioche bun']]],
+    );
 
     const url = new URL(page.url());
     assert.equal(url.searchParams.get('lang'), 'es');
@@ -324,7 +333,10 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout:
     await page.keyboard.press('ArrowDown');
     assert.equal(await dialog.getByLabel(/Brioche bun/).isChecked(), true, 'ArrowDown chose Brioche');
     await tabTo(page, '#product-dialog button.more', 20);
-    assert.equal(await page.evaluate<string | null>(`document.activeElement.getAttribute('aria-label')`), fill(en.increaseNamed, { name: 'Cheese' }));
+    assert.equal(
+      await page.evaluate<string | null>(`document.activeElement.getAttribute('aria-label')`),
+      fill(en.increaseNamed, { name: 'Cheese' }),
+    );
     await page.keyboard.press('Enter');
     await tabTo(page, '#product-dialog input[type="checkbox"]', 20);
     assert.match(await focusedLabel(page), /Onion/);
@@ -354,10 +366,11 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout:
     assert.equal(order.customerName, 'Kim');
     assert.equal(order.tableId, fx.table.id);
     assert.equal(order.totalAmount, BURGER_BRIOCHE_CHEESE);
-    assert.deepEqual(
-      order.items[0].modifiers.map((m: any) => [m.groupName, m.ingredientName, m.quantity]).sort(),
-      [['Bun', 'Brioche bun', 1], ['Extras', 'Cheese', 1], ['Remove', 'Onion', 1]],
-    );
+    assert.deepEqual(order.items[0].modifiers.map((m: any) => [m.groupName, m.ingredientName, m.quantity]).sort(), [
+      ['Bun', 'Brioche bun', 1],
+      ['Extras', 'Cheese', 1],
+      ['Remove', 'Onion', 1],
+    ]);
     assert.deepEqual(problems, []);
     assert.deepEqual(foreign, []);
   });
@@ -407,7 +420,11 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout:
   const productIdOf = (fx: GuestPageFixture, externalId: string) => fx.ids.productIds[externalId];
 
   /** Opens a product's dialog from its card, and adds it (after `choose`, when it has choices). */
-  async function addProduct(page: Page, name: string, choose: (dialog: ReturnType<Page['locator']>) => Promise<void> = async () => {}): Promise<void> {
+  async function addProduct(
+    page: Page,
+    name: string,
+    choose: (dialog: ReturnType<Page['locator']>) => Promise<void> = async () => {},
+  ): Promise<void> {
     await page.getByRole('button', { name: `Add ${name}`, exact: true }).click();
     const dialog = page.locator('dialog#product-dialog');
     await dialog.locator('#pd-add').waitFor({ state: 'visible' });
@@ -431,9 +448,13 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout:
       // Bacon has run out: its extra is greyed, says so and takes no quantity.
       await addProduct(page, 'Burger', async (dialog) => {
         const bacon = dialog.locator('.choice', { hasText: 'Bacon' });
-        assert.match(await bacon.getAttribute('class') ?? '', /\bunavailable\b/);
+        assert.match((await bacon.getAttribute('class')) ?? '', /\bunavailable\b/);
         assert.match(await bacon.innerText(), new RegExp(en.soldOut));
-        assert.equal(await dialog.getByRole('button', { name: fill(en.increaseNamed, { name: 'Bacon' }) }).isDisabled(), true, 'Bacon cannot be chosen');
+        assert.equal(
+          await dialog.getByRole('button', { name: fill(en.increaseNamed, { name: 'Bacon' }) }).isDisabled(),
+          true,
+          'Bacon cannot be chosen',
+        );
         assert.equal(await dialog.getByRole('button', { name: fill(en.increaseNamed, { name: 'Cheese' }) }).isDisabled(), false);
         await dialog.getByLabel(/White bun/).check();
       });
@@ -448,7 +469,7 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout:
       await page.reload();
       const sodaCard = page.locator(`#p-${soda}`);
       await page.locator('#open-cart').waitFor({ state: 'visible' });
-      assert.match(await sodaCard.getAttribute('class') ?? '', /\bsold-out\b/);
+      assert.match((await sodaCard.getAttribute('class')) ?? '', /\bsold-out\b/);
       assert.equal(await sodaCard.locator('.availability').innerText(), sodaLabel);
       assert.equal(await sodaCard.locator('button.add').isVisible(), false, 'no way to add it');
       assert.equal(await page.locator('button.add:visible').count(), 2, 'Burger and Fries can be added');
@@ -476,7 +497,9 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout:
 
       // The fries sell out while the guest is at checkout: the server refuses (409), the line says so.
       await markAvailability(t.app, fx.v, { products: [{ ref: 'fries', available: false }] });
-      const refused = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith(`/guest/v1/venues/${fx.v.slug}/orders`));
+      const refused = page.waitForResponse(
+        (r) => r.request().method() === 'POST' && r.url().endsWith(`/guest/v1/venues/${fx.v.slug}/orders`),
+      );
       await cartDialog.locator('#place-order').click();
       assert.equal((await refused).status(), 409);
       const friesLine = cartDialog.locator(`li.line-unavailable[data-product="${fries}"]`);
@@ -485,7 +508,7 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout:
       assert.equal(await cartDialog.locator('#form-error').innerText(), en.unavailableInCart);
       assert.ok(await focused(page, '#form-error'), 'focus on the message');
       assert.equal(await cartDialog.locator('#place-order').isDisabled(), true);
-      assert.match(await page.locator(`#p-${fries}`).getAttribute('class') ?? '', /\bsold-out\b/, 'its card is greyed too');
+      assert.match((await page.locator(`#p-${fries}`).getAttribute('class')) ?? '', /\bsold-out\b/, 'its card is greyed too');
       const refusedViolations = await seriousViolations(page);
       await shot(page, '11-cart-refused.png');
       assert.deepEqual(await venueOrders(fx), [], 'nothing was ordered');
@@ -497,7 +520,10 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout:
       await page.locator('main#status[data-status="new"]').waitFor({ state: 'attached' });
       const orders = await venueOrders(fx);
       assert.equal(orders.length, 1);
-      assert.deepEqual(orders[0].items.map((i: any) => [i.productName, i.quantity]), [['Burger', 1]]);
+      assert.deepEqual(
+        orders[0].items.map((i: any) => [i.productName, i.quantity]),
+        [['Burger', 1]],
+      );
       assert.equal(orders[0].scheduledFor, null);
 
       assert.deepEqual({ menu: menuViolations, cart: cartViolations, refused: refusedViolations }, { menu: [], cart: [], refused: [] });
@@ -555,13 +581,19 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout:
       await patchSettings(t.app, fx.v, { orderConfig: { pausedUntil: new Date(resumes).toISOString() } });
       await cartDialog.locator('#f-customerName').fill('Ada');
       await cartDialog.locator('#f-customerPhone').fill('+34600123456');
-      const refused = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith(`/guest/v1/venues/${fx.v.slug}/orders`));
+      const refused = page.waitForResponse(
+        (r) => r.request().method() === 'POST' && r.url().endsWith(`/guest/v1/venues/${fx.v.slug}/orders`),
+      );
       await cartDialog.locator('#place-order').click();
       assert.equal((await refused).status(), 409);
       await cartDialog.locator('#form-error').waitFor({ state: 'visible' });
       assert.equal(await cartDialog.locator('#form-error').innerText(), paused);
       assert.equal(await notice.innerText(), `${paused} ${en.orderAhead}`);
-      assert.deepEqual(await day.locator('option').allInnerTexts(), ['Today', 'Tomorrow', 'Saturday, January 12'], 'no "as soon as possible" while paused');
+      assert.deepEqual(
+        await day.locator('option').allInnerTexts(),
+        ['Today', 'Tomorrow', 'Saturday, January 12'],
+        'no "as soon as possible" while paused',
+      );
       assert.equal(await cartDialog.locator('#checkout-closed').innerText(), paused);
 
       // Tomorrow at 19:00 in Madrid: the quarter hours of the opening hours.
@@ -592,7 +624,10 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout:
       assert.equal(orders[0].scheduledFor, slot);
       assert.equal(orders[0].type, 'pickup');
 
-      assert.deepEqual({ paused: pausedViolations, schedule: scheduleViolations, status: statusViolations }, { paused: [], schedule: [], status: [] });
+      assert.deepEqual(
+        { paused: pausedViolations, schedule: scheduleViolations, status: statusViolations },
+        { paused: [], schedule: [], status: [] },
+      );
       assert.deepEqual(problems, []);
       assert.deepEqual(foreign, []);
     } finally {
@@ -602,7 +637,8 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout:
   // --- Food information (issue 36, decisions 14) ------------------------------------------
   const esc = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   /** The rows of the dialog's nutrition table, as [name, value] with plain spaces. */
-  const nutritionRows = (page: Page) => page.evaluate<string[][]>(`Array.from(document.querySelectorAll('#pd-nutrition tr'))
+  const nutritionRows = (page: Page) =>
+    page.evaluate<string[][]>(`Array.from(document.querySelectorAll('#pd-nutrition tr'))
     .map((tr) => [tr.querySelector('th').textContent, tr.querySelector('td').textContent.replace(/[\u00a0\u202f]/g, ' ')])`);
 
   it("says each dish's allergens and labels in words, in English and Spanish, and its traces, spice, calories and nutrition in the dialog", async () => {
@@ -640,11 +676,19 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout:
     assert.equal(await dialog.locator('#pd-spice').innerText(), 'Spicy: 2 of 3');
     assert.equal(await dialog.locator('#pd-nutrition caption').innerText(), en.nutrition);
     assert.deepEqual(await nutritionRows(page), [
-      ['Calories', '1,250 kcal'], ['Fat', '32.5 g'], ['of which saturates', '12 g'], ['Carbohydrate', '48 g'],
-      ['of which sugars', '6.5 g'], ['Protein', '35 g'], ['Salt', '2.1 g'],
+      ['Calories', '1,250 kcal'],
+      ['Fat', '32.5 g'],
+      ['of which saturates', '12 g'],
+      ['Carbohydrate', '48 g'],
+      ['of which sugars', '6.5 g'],
+      ['Protein', '35 g'],
+      ['Salt', '2.1 g'],
     ]);
     // An option says what it brings.
-    assert.match(await dialog.locator('.choice', { hasText: 'Brioche bun' }).innerText(), /Allergens: Cereals containing gluten, Eggs, Milk/);
+    assert.match(
+      await dialog.locator('.choice', { hasText: 'Brioche bun' }).innerText(),
+      /Allergens: Cereals containing gluten, Eggs, Milk/,
+    );
     assert.match(await dialog.locator('.choice', { hasText: 'Cheese' }).innerText(), /Allergens: Milk/);
     const dialogViolations = await seriousViolations(page);
     await shot(page, '16-food-dialog.png');
@@ -664,7 +708,11 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout:
     assert.equal(await dialog.locator('#pd-spice').innerText(), 'Picante: 2 de 3');
     assert.equal(await dialog.locator('#pd-may-contain').innerText(), 'Puede contener: Granos de sésamo');
     assert.equal(await dialog.locator('#pd-nutrition caption').innerText(), es.nutrition);
-    assert.deepEqual((await nutritionRows(page)).slice(0, 3), [['Calorías', '1250 kcal'], ['Grasas', '32,5 g'], ['de las cuales saturadas', '12 g']]);
+    assert.deepEqual((await nutritionRows(page)).slice(0, 3), [
+      ['Calorías', '1250 kcal'],
+      ['Grasas', '32,5 g'],
+      ['de las cuales saturadas', '12 g'],
+    ]);
     await shot(page, '17-food-spanish.png');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });

@@ -8,8 +8,25 @@ import { When } from '../../src/modules/guest-page/shared/availability.js';
 import { FOOD_NAMES } from '../../src/modules/guest-page/shared/food-names.js';
 import { fill, uiStrings } from '../../src/modules/guest-page/shared/strings.js';
 import { admin, assertError, call, createVenue, startApp, type Call, type TestApp } from '../helpers/app.js';
-import { FOOD_MENU, GUEST_PAGE_MENU, markAvailability, NOON_TO_TEN, patchSettings, setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
-import { burgerLine, expectStatus, orderBody, patchOrderConfig, patchStatus, placeOrder, publish, setUpOrderMenu } from '../helpers/orders.js';
+import {
+  FOOD_MENU,
+  GUEST_PAGE_MENU,
+  markAvailability,
+  NOON_TO_TEN,
+  patchSettings,
+  setUpGuestPage,
+  type GuestPageFixture,
+} from '../helpers/guest-page.js';
+import {
+  burgerLine,
+  expectStatus,
+  orderBody,
+  patchOrderConfig,
+  patchStatus,
+  placeOrder,
+  publish,
+  setUpOrderMenu,
+} from '../helpers/orders.js';
 
 // The guest page (issue 14): GET /m/:slug, GET /t/:token, GET /m/:slug/orders/:token and their
 // assets, plus the guest order token API the status page reads (GET /guest/v1/venues/:slug/orders/:token).
@@ -26,9 +43,13 @@ let recording = false;
 let clockAt: number | null = null;
 
 before(async () => {
-  t = await startApp({}, (text) => {
-    if (recording) statements.push(text);
-  }, { clock: () => clockAt ?? Date.now() });
+  t = await startApp(
+    {},
+    (text) => {
+      if (recording) statements.push(text);
+    },
+    { clock: () => clockAt ?? Date.now() },
+  );
 });
 after(() => t.close());
 
@@ -61,10 +82,12 @@ function dataOf(html: string): any {
 function assertPageHeaders(res: Call, label: string): void {
   assert.match(String(res.headers['content-type']), /^text\/html; charset=utf-8/, label);
   const csp = String(res.headers['content-security-policy']);
-  const directives = new Map(csp.split(';').map((d) => {
-    const [name, ...values] = d.trim().split(/\s+/);
-    return [name, values] as const;
-  }));
+  const directives = new Map(
+    csp.split(';').map((d) => {
+      const [name, ...values] = d.trim().split(/\s+/);
+      return [name, values] as const;
+    }),
+  );
   assert.deepEqual(directives.get('default-src'), ["'none'"], `${label}: ${csp}`);
   assert.deepEqual(directives.get('script-src'), ["'self'"], `${label}: ${csp}`);
   assert.deepEqual(directives.get('style-src'), ["'self'"], `${label}: ${csp}`);
@@ -109,7 +132,10 @@ function assertMessagePage(res: Call, status: number, wording: string, label: st
 }
 
 /** Places the fixture's smallest order and returns its guest token (from Location). */
-async function orderToken(g: GuestPageFixture, body: Record<string, unknown> = {}): Promise<{ token: string; id: string; location: string }> {
+async function orderToken(
+  g: GuestPageFixture,
+  body: Record<string, unknown> = {},
+): Promise<{ token: string; id: string; location: string }> {
   const res = await placeOrder(t.app, g.v.slug, orderBody(g.ids, body));
   expectStatus(res, 201);
   const location = String(res.headers.location);
@@ -168,7 +194,14 @@ describe('the guest page', () => {
         { externalId: 'plain', name: 'Plain', sortOrder: 2 },
       ],
       products: [
-        { externalId: 'evil', name: '<script>alert(1)</script>', description: '"><img src=x onerror=alert(1)>', priceMinor: 500, categoryExternalId: 'evil-cat', sortOrder: 1 },
+        {
+          externalId: 'evil',
+          name: '<script>alert(1)</script>',
+          description: '"><img src=x onerror=alert(1)>',
+          priceMinor: 500,
+          categoryExternalId: 'evil-cat',
+          sortOrder: 1,
+        },
         { externalId: 'tea', name: "Tea 'n' biscuits", priceMinor: 300, categoryExternalId: 'plain', sortOrder: 2 },
       ],
     };
@@ -191,7 +224,11 @@ describe('the guest page', () => {
     assert.ok(html.includes('Tea &#39;n&#39; biscuits'));
     assert.match(html, /<title>&#60;b&#62;Bold &#38; &#34;quoted&#34;&#60;\/b&#62;<\/title>/);
     // The description for search results and link previews (Lighthouse's SEO): the name escaped in it.
-    assert.ok(html.includes(`<meta name="description" content="${fill(uiStrings('en').menuDescription, { venue: '&#60;b&#62;Bold &#38; &#34;quoted&#34;&#60;/b&#62;' })}">`));
+    assert.ok(
+      html.includes(
+        `<meta name="description" content="${fill(uiStrings('en').menuDescription, { venue: '&#60;b&#62;Bold &#38; &#34;quoted&#34;&#60;/b&#62;' })}">`,
+      ),
+    );
     const data = dataOf(html);
     assert.equal(data.slug, v.slug);
 
@@ -206,7 +243,11 @@ describe('the guest page', () => {
     assert.doesNotMatch(statusHtml, /<script>alert|<b>Bold/);
     assert.ok(statusHtml.includes('&#60;script&#62;alert(1)&#60;/script&#62;'), 'the line name, escaped');
     assert.ok(statusHtml.includes('<h1>&#60;b&#62;Bold &#38; &#34;quoted&#34;&#60;/b&#62;</h1>'), 'the venue name, escaped');
-    assert.ok(statusHtml.includes(`<meta name="description" content="${fill(uiStrings('en').statusDescription, { venue: '&#60;b&#62;Bold &#38; &#34;quoted&#34;&#60;/b&#62;' })}">`));
+    assert.ok(
+      statusHtml.includes(
+        `<meta name="description" content="${fill(uiStrings('en').statusDescription, { venue: '&#60;b&#62;Bold &#38; &#34;quoted&#34;&#60;/b&#62;' })}">`,
+      ),
+    );
     dataOf(statusHtml);
 
     // A table's name shows in the title, the header and the data block.
@@ -243,8 +284,14 @@ describe('the guest page', () => {
     assert.equal(esData.locale, 'es');
     assert.equal(esData.strings.add, 'Añadir');
     assert.match(esData.menuUrl, /locale=es$/);
-    assert.match(esHtml, /<a href="\/m\/[^"]+\?lang=es" hreflang="es" lang="es" aria-current="true">Español<\/a>/, 'the switcher marks the current language');
-    const vary = String(es.headers.vary).split(',').map((s) => s.trim().toLowerCase());
+    assert.match(
+      esHtml,
+      /<a href="\/m\/[^"]+\?lang=es" hreflang="es" lang="es" aria-current="true">Español<\/a>/,
+      'the switcher marks the current language',
+    );
+    const vary = String(es.headers.vary)
+      .split(',')
+      .map((s) => s.trim().toLowerCase());
     assert.ok(vary.includes('accept-language') && vary.includes('accept-encoding'), String(es.headers.vary));
 
     const ar = await get(`/m/${g.v.slug}?lang=ar`, { 'accept-language': 'es-ES,es;q=0.9' });
@@ -295,7 +342,10 @@ describe('the guest page', () => {
     assert.equal(notModified.raw.rawPayload.length, 0, 'a 304 has no body');
     assert.equal(notModified.headers.etag, first.headers.etag);
 
-    for (const [encoding, decode] of [['gzip', zlib.gunzipSync], ['br', zlib.brotliDecompressSync]] as const) {
+    for (const [encoding, decode] of [
+      ['gzip', zlib.gunzipSync],
+      ['br', zlib.brotliDecompressSync],
+    ] as const) {
       const compressed = await get(url, { 'accept-encoding': encoding });
       assert.equal(compressed.status, 200);
       assert.equal(compressed.headers['content-encoding'], encoding);
@@ -311,7 +361,10 @@ describe('the guest page', () => {
     assert.equal(noticeOf(text(first)), null);
 
     // A new publish: the page follows (another price) under another ETag.
-    const repriced = { ...GUEST_PAGE_MENU, products: GUEST_PAGE_MENU.products.map((x) => (x.externalId === 'burger' ? { ...x, priceMinor: 1234 } : x)) };
+    const repriced = {
+      ...GUEST_PAGE_MENU,
+      products: GUEST_PAGE_MENU.products.map((x) => (x.externalId === 'burger' ? { ...x, priceMinor: 1234 } : x)),
+    };
     expectStatus(await call(t.app, 'POST', '/v1/sync', { key: p.v.key, body: repriced }), 201);
     const unpublished = await get(url, { 'if-none-match': String(first.headers.etag) });
     assert.equal(unpublished.status, 304, 'a sync alone changes nothing guests see');
@@ -408,7 +461,12 @@ describe('the guest page', () => {
   });
 
   it('answers a link that leads nowhere with a friendly HTML page', async () => {
-    assertMessagePage(await get('/t/NoSuchTableToken0000000000'), 404, 'This table&#39;s code is not active. Please ask the staff.', 'unknown table');
+    assertMessagePage(
+      await get('/t/NoSuchTableToken0000000000'),
+      404,
+      'This table&#39;s code is not active. Please ask the staff.',
+      'unknown table',
+    );
 
     // A table that worked, then was deactivated.
     const p = await setUpGuestPage(t.app);
@@ -422,11 +480,21 @@ describe('the guest page', () => {
     assertMessagePage(await get(`/m/${fresh.slug}`), 404, 'This menu is not published yet.', 'never published');
     const freshTable = await call(t.app, 'POST', '/v1/tables', { key: fresh.key, body: { name: '1' } });
     expectStatus(freshTable, 201);
-    assertMessagePage(await get(`/t/${String(freshTable.body.qrUrl).split('/t/')[1]}`), 404, 'This menu is not published yet.', 'table of an unpublished venue');
+    assertMessagePage(
+      await get(`/t/${String(freshTable.body.qrUrl).split('/t/')[1]}`),
+      404,
+      'This menu is not published yet.',
+      'table of an unpublished venue',
+    );
 
     assertMessagePage(await get(`/m/${g.v.slug}/orders/${'A'.repeat(32)}`), 404, 'We could not find this order.', 'unknown order token');
     assertMessagePage(await get(`/m/${g.v.slug}/orders/abc`), 404, 'We could not find this order.', 'malformed order token');
-    assertMessagePage(await get(`/m/no-such-venue-${process.pid}/orders/${'A'.repeat(32)}`), 404, 'We could not find this menu.', 'order of an unknown venue');
+    assertMessagePage(
+      await get(`/m/no-such-venue-${process.pid}/orders/${'A'.repeat(32)}`),
+      404,
+      'We could not find this menu.',
+      'order of an unknown venue',
+    );
 
     // A suspended subscription: 403, in words.
     const suspended = await setUpGuestPage(t.app);
@@ -530,7 +598,13 @@ describe('the guest order token API', () => {
     const p = await setUpGuestPage(t.app);
     const promo = await call(t.app, 'POST', '/v1/promotions', { key: p.v.key, body: { name: 'Burger deal', externalId: 'deal' } });
     expectStatus(promo, 201);
-    expectStatus(await call(t.app, 'POST', `/v1/promotions/${promo.body.id}/items`, { key: p.v.key, body: { productRef: 'burger', promoPriceMinor: 800 } }), 201);
+    expectStatus(
+      await call(t.app, 'POST', `/v1/promotions/${promo.body.id}/items`, {
+        key: p.v.key,
+        body: { productRef: 'burger', promoPriceMinor: 800 },
+      }),
+      201,
+    );
     const body = orderBody(p.ids, { type: 'dine_in', tableId: p.table.id, items: [burgerLine(p.ids)] });
     const created = await placeOrder(t.app, p.v.slug, body);
     expectStatus(created, 201);
@@ -584,7 +658,16 @@ describe('the guest order token API', () => {
     assert.equal(view.body.items[0].quantity, 1);
     assert.equal(view.body.subtotalAmount, 400);
     assert.equal(view.body.totalAmount, 400);
-    for (const hidden of ['customerName', 'customerPhone', 'customerEmail', 'deliveryAddress', 'deliveryNotes', 'comment', 'id', 'changeFromAmount']) {
+    for (const hidden of [
+      'customerName',
+      'customerPhone',
+      'customerEmail',
+      'deliveryAddress',
+      'deliveryNotes',
+      'comment',
+      'id',
+      'changeFromAmount',
+    ]) {
       assert.ok(!(hidden in view.body), `no ${hidden} in the guest view`);
     }
     assert.doesNotMatch(JSON.stringify(view.body), /Ada|\+380501234567|ada@example\.com|ring twice/);
@@ -638,14 +721,22 @@ describe('the guest page: availability and ordering hours', () => {
       const p = await setUpGuestPage(t.app);
       await patchSettings(t.app, p.v, { timezone: 'Europe/Madrid' });
       const back = WED_NOON + 5.5 * HOUR;
-      await markAvailability(t.app, p.v, { products: [{ ref: 'soda', available: false, until: new Date(back).toISOString() }, { ref: 'fries', available: false }] });
+      await markAvailability(t.app, p.v, {
+        products: [
+          { ref: 'soda', available: false, until: new Date(back).toISOString() },
+          { ref: 'fries', available: false },
+        ],
+      });
       const url = `/m/${p.v.slug}`;
       const html = text(await get(url));
       const { burger, fries, soda } = p.ids.productIds;
 
       assert.match(cardOf(html, soda), /^<li class="card sold-out"/);
       assert.equal(madrid.time(back).replace(/\s/g, ' '), '5:30 PM', 'in Madrid');
-      assert.ok(cardOf(html, soda).includes(`<p class="availability">${fill(en.soldOutUntil, { when: madrid.time(back) })}</p>`), cardOf(html, soda));
+      assert.ok(
+        cardOf(html, soda).includes(`<p class="availability">${fill(en.soldOutUntil, { when: madrid.time(back) })}</p>`),
+        cardOf(html, soda),
+      );
       assert.ok(cardOf(html, fries).includes(`<p class="availability">${en.soldOut}</p>`), 'sold out until marked available');
       assert.match(cardOf(html, burger), /^<li class="card" /);
       assert.doesNotMatch(cardOf(html, burger), /availability/);
@@ -658,7 +749,9 @@ describe('the guest page: availability and ordering hours', () => {
       const tomorrow = WED_NOON + 25 * HOUR;
       await markAvailability(t.app, p.v, { products: [{ ref: 'soda', available: false, until: new Date(tomorrow).toISOString() }] });
       const later = text(await get(url));
-      assert.ok(cardOf(later, soda).includes(`<p class="availability">${fill(en.soldOutUntil, { when: madrid.at(tomorrow, WED_NOON) })}</p>`));
+      assert.ok(
+        cardOf(later, soda).includes(`<p class="availability">${fill(en.soldOutUntil, { when: madrid.at(tomorrow, WED_NOON) })}</p>`),
+      );
       assert.match(madrid.at(tomorrow, WED_NOON), /^tomorrow 1:00\sPM$/);
 
       // A mark ends by itself: past it, the card is back with no publish and no request to the API.
@@ -678,7 +771,11 @@ describe('the guest page: availability and ordering hours', () => {
     clockAt = WED_2300;
     try {
       const p = await setUpGuestPage(t.app);
-      await patchSettings(t.app, p.v, { timezone: 'Europe/Madrid', openingHours: NOON_TO_TEN, orderConfig: { scheduledOrders: { enabled: true, maxDaysAhead: 2 } } });
+      await patchSettings(t.app, p.v, {
+        timezone: 'Europe/Madrid',
+        openingHours: NOON_TO_TEN,
+        orderConfig: { scheduledOrders: { enabled: true, maxDaysAhead: 2 } },
+      });
       const url = `/m/${p.v.slug}`;
 
       // 23:00 on Wednesday: closed until tomorrow 12:00, and orders for later are taken.
@@ -687,7 +784,12 @@ describe('the guest page: availability and ordering hours', () => {
       assert.match(noticeOf(closed) as string, /until tomorrow 12:00\sPM/);
       const data = dataOf(closed);
       assert.deepEqual(data.ordering, {
-        open: false, reason: 'closed', opensAt: '2030-01-10T11:00:00.000Z', closesAt: null, prepTimeMinutes: 15, scheduledOrders: { enabled: true, maxDaysAhead: 2 },
+        open: false,
+        reason: 'closed',
+        opensAt: '2030-01-10T11:00:00.000Z',
+        closesAt: null,
+        prepTimeMinutes: 15,
+        scheduledOrders: { enabled: true, maxDaysAhead: 2 },
       });
       assert.deepEqual(data.orderTypes, ['pickup', 'delivery'], 'closed now, the page still takes orders for later');
       // The windows from now to a day past maxDaysAhead: 12:00-22:00 in Madrid each day.
@@ -731,7 +833,11 @@ describe('the guest page: availability and ordering hours', () => {
     clockAt = now;
     try {
       const p = await setUpGuestPage(t.app);
-      await patchSettings(t.app, p.v, { timezone: 'Europe/Madrid', openingHours: NOON_TO_TEN, orderConfig: { scheduledOrders: { enabled: true, maxDaysAhead: 2 } } });
+      await patchSettings(t.app, p.v, {
+        timezone: 'Europe/Madrid',
+        openingHours: NOON_TO_TEN,
+        orderConfig: { scheduledOrders: { enabled: true, maxDaysAhead: 2 } },
+      });
       const slot = '2030-01-11T18:00:00.000Z';
       const { token } = await orderToken(p, { scheduledFor: slot });
       const html = text(await get(`/m/${p.v.slug}/orders/${token}`));
@@ -770,7 +876,10 @@ describe('the guest page: food information', () => {
     return html;
   };
   /** Every allergen and label name of a language. */
-  const namesIn = (language: keyof typeof FOOD_NAMES) => [...Object.values(FOOD_NAMES[language].allergens), ...Object.values(FOOD_NAMES[language].labels)];
+  const namesIn = (language: keyof typeof FOOD_NAMES) => [
+    ...Object.values(FOOD_NAMES[language].allergens),
+    ...Object.values(FOOD_NAMES[language].labels),
+  ];
 
   it('says allergens, traces, labels, spice and nutrition per portion in words, before any script runs', async () => {
     const html = await page('en');
@@ -778,20 +887,44 @@ describe('the guest page: food information', () => {
     const burgerCard = cardOf(html, burger);
     // Declared gluten and the pickles' mustard; codes for the filter, words for the guest.
     assert.match(burgerCard, /^<li class="card" id="p-[^"]+" data-allergens="gluten mustard">/);
-    assert.ok(burgerCard.includes('<p class="meta allergens"><span class="label">Allergens:</span> Cereals containing gluten, Mustard</p>'), burgerCard);
+    assert.ok(
+      burgerCard.includes('<p class="meta allergens"><span class="label">Allergens:</span> Cereals containing gluten, Mustard</p>'),
+      burgerCard,
+    );
     assert.ok(burgerCard.includes('<p class="meta may-contain"><span class="label">May contain:</span> Sesame seeds</p>'), burgerCard);
     assert.ok(burgerCard.includes('<p class="tags"><span class="tag tag-spice">Spicy: 2 of 3</span></p>'), burgerCard);
-    const table = /<details class="facts"><summary>Nutrition per portion<\/summary><table class="nutrition">([\s\S]*?)<\/table><\/details>/.exec(burgerCard)?.[1];
+    const table =
+      /<details class="facts"><summary>Nutrition per portion<\/summary><table class="nutrition">([\s\S]*?)<\/table><\/details>/.exec(
+        burgerCard,
+      )?.[1];
     assert.ok(table, burgerCard);
-    const rows = [...table.matchAll(/<tr( class="part")?><th scope="row">([^<]+)<\/th><td>([^<]+)<\/td><\/tr>/g)].map((m) => [m[2], m[3], !!m[1]]);
-    assert.deepEqual(rows, [
-      ['Calories', '1,250 kcal', false], ['Fat', '32.5 g', false], ['of which saturates', '12 g', true], ['Carbohydrate', '48 g', false],
-      ['of which sugars', '6.5 g', true], ['Protein', '35 g', false], ['Salt', '2.1 g', false],
-    ], 'the nutrients given, fibre not');
+    const rows = [...table.matchAll(/<tr( class="part")?><th scope="row">([^<]+)<\/th><td>([^<]+)<\/td><\/tr>/g)].map((m) => [
+      m[2],
+      m[3],
+      !!m[1],
+    ]);
+    assert.deepEqual(
+      rows,
+      [
+        ['Calories', '1,250 kcal', false],
+        ['Fat', '32.5 g', false],
+        ['of which saturates', '12 g', true],
+        ['Carbohydrate', '48 g', false],
+        ['of which sugars', '6.5 g', true],
+        ['Protein', '35 g', false],
+        ['Salt', '2.1 g', false],
+      ],
+      'the nutrients given, fibre not',
+    );
 
     const friesCard = cardOf(html, fries);
     assert.match(friesCard, /^<li class="card" id="p-[^"]+" data-labels="vegetarian vegan gluten_free">/, 'traces are not for the filter');
-    assert.ok(friesCard.includes('<p class="tags"><span class="tag tag-diet">Vegetarian</span> <span class="tag tag-diet">Vegan</span> <span class="tag tag-diet">Gluten-free</span></p>'), friesCard);
+    assert.ok(
+      friesCard.includes(
+        '<p class="tags"><span class="tag tag-diet">Vegetarian</span> <span class="tag tag-diet">Vegan</span> <span class="tag tag-diet">Gluten-free</span></p>',
+      ),
+      friesCard,
+    );
     assert.doesNotMatch(friesCard, /Not spicy|class="meta allergens"/, 'not spicy and no allergen: nothing on the card');
     assert.ok(friesCard.includes('<summary>Nutrition per portion</summary>'), 'calories alone still make the table');
     // Only what a dish says: no traces, no nutrition.
@@ -801,7 +934,11 @@ describe('the guest page: food information', () => {
 
     // The filter, in its place from the first paint and enabled by the script (nothing moves when it
     // runs); the line under the menu; the names of English only.
-    assert.ok(html.includes(`<div class="filter-bar" id="filter-bar"><button type="button" class="filter-open" id="open-filter" aria-haspopup="dialog" disabled>${en.filter}</button>`));
+    assert.ok(
+      html.includes(
+        `<div class="filter-bar" id="filter-bar"><button type="button" class="filter-open" id="open-filter" aria-haspopup="dialog" disabled>${en.filter}</button>`,
+      ),
+    );
     assert.ok(html.includes(`<p class="food-note">${en.foodNote}</p>\n</main>`), 'under the menu');
     assert.deepEqual(dataOf(html).food, FOOD_NAMES.en);
   });
@@ -810,11 +947,22 @@ describe('the guest page: food information', () => {
     const { burger, fries } = p.ids.productIds;
     const de = uiStrings('de');
     const german = await page('de');
-    assert.ok(cardOf(german, burger).includes('<span class="label">Allergene:</span> Glutenhaltiges Getreide, Senf</p>'), cardOf(german, burger));
+    assert.ok(
+      cardOf(german, burger).includes('<span class="label">Allergene:</span> Glutenhaltiges Getreide, Senf</p>'),
+      cardOf(german, burger),
+    );
     assert.ok(cardOf(german, burger).includes('<span class="label">Kann Spuren enthalten:</span> Sesamsamen</p>'));
     assert.ok(cardOf(german, burger).includes('<span class="tag tag-spice">Scharf: 2 von 3</span>'));
-    assert.ok(cardOf(german, burger).includes('<tr><th scope="row">Kalorien</th><td>1.250 kcal</td></tr><tr><th scope="row">Fett</th><td>32,5 g</td></tr><tr class="part"><th scope="row">davon gesättigte Fettsäuren</th><td>12 g</td></tr>'));
-    assert.ok(cardOf(german, fries).includes('<span class="tag tag-diet">Vegetarisch</span> <span class="tag tag-diet">Vegan</span> <span class="tag tag-diet">Glutenfrei</span>'));
+    assert.ok(
+      cardOf(german, burger).includes(
+        '<tr><th scope="row">Kalorien</th><td>1.250 kcal</td></tr><tr><th scope="row">Fett</th><td>32,5 g</td></tr><tr class="part"><th scope="row">davon gesättigte Fettsäuren</th><td>12 g</td></tr>',
+      ),
+    );
+    assert.ok(
+      cardOf(german, fries).includes(
+        '<span class="tag tag-diet">Vegetarisch</span> <span class="tag tag-diet">Vegan</span> <span class="tag tag-diet">Glutenfrei</span>',
+      ),
+    );
     assert.ok(german.includes(`<p class="food-note">${de.foodNote}</p>`));
     assert.deepEqual(dataOf(german).food, FOOD_NAMES.de);
 
@@ -824,13 +972,22 @@ describe('the guest page: food information', () => {
 
     // Ukrainian: the page's words and the names both (issue 38: the page speaks every language of the reference).
     const ukrainian = await page('uk');
-    assert.ok(cardOf(ukrainian, burger).includes('<span class="label">Алергени:</span> Зернові, що містять глютен, Гірчиця</p>'), cardOf(ukrainian, burger));
+    assert.ok(
+      cardOf(ukrainian, burger).includes('<span class="label">Алергени:</span> Зернові, що містять глютен, Гірчиця</p>'),
+      cardOf(ukrainian, burger),
+    );
     assert.ok(cardOf(ukrainian, fries).includes('<span class="tag tag-diet">Вегетаріанське</span>'));
     assert.deepEqual(dataOf(ukrainian).food, FOOD_NAMES.uk);
 
     // Each page carries the names of its own language, no other's (the script has none).
-    for (const [html, own] of [[german, 'de'], [spanish, 'es'], [ukrainian, 'uk']] as const) {
-      const foreign = (['en', 'fr', 'it', 'pl', 'cs', 'ru', 'ja'] as const).flatMap((l) => namesIn(l)).filter((name) => !namesIn(own).includes(name) && name.length > 5);
+    for (const [html, own] of [
+      [german, 'de'],
+      [spanish, 'es'],
+      [ukrainian, 'uk'],
+    ] as const) {
+      const foreign = (['en', 'fr', 'it', 'pl', 'cs', 'ru', 'ja'] as const)
+        .flatMap((l) => namesIn(l))
+        .filter((name) => !namesIn(own).includes(name) && name.length > 5);
       const said = (name: string) => new RegExp(`(?<!\\p{L})${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\p{L})`, 'u').test(html);
       assert.deepEqual(foreign.filter(said), [], `${own}: only its own names`);
     }

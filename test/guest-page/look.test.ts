@@ -29,7 +29,13 @@ const LOOK_MENU = {
   products: [
     ...GUEST_PAGE_MENU.products.map((p) => ({
       ...p,
-      ...({ burger: { badgeLabel: 'Hot', badgeColor: 'RED' }, fries: { badgeLabel: 'New', badgeColor: 'GREEN' }, soda: { badgeLabel: 'Cold', badgeColor: 'YELLOW' } } as Record<string, object>)[p.externalId],
+      ...(
+        {
+          burger: { badgeLabel: 'Hot', badgeColor: 'RED' },
+          fries: { badgeLabel: 'New', badgeColor: 'GREEN' },
+          soda: { badgeLabel: 'Cold', badgeColor: 'YELLOW' },
+        } as Record<string, object>
+      )[p.externalId],
     })),
     ...(['PURPLE', 'BLUE', 'GREY'] as const).map((color, i) => ({
       externalId: `dish-${color.toLowerCase()}`,
@@ -88,8 +94,15 @@ describe('the guest page look in Chromium (issue 38)', { skip: chromiumSkip, tim
     ({ t, origin } = lab);
     g = await setUpGuestPage(t.app, LOOK_MENU);
     // Square photos (the media rules take square ones only) on three dishes.
-    for (const [ref, size] of [['burger', [600, 600]], ['fries', [600, 600]], ['dish-purple', [600, 600]]] as const) {
-      const res = await call(t.app, 'POST', `/v1/products/${ref}/image`, { key: g.v.key, body: { base64: toBase64(await makeImage(size[0], size[1], 'jpeg', { noise: true })) } });
+    for (const [ref, size] of [
+      ['burger', [600, 600]],
+      ['fries', [600, 600]],
+      ['dish-purple', [600, 600]],
+    ] as const) {
+      const res = await call(t.app, 'POST', `/v1/products/${ref}/image`, {
+        key: g.v.key,
+        body: { base64: toBase64(await makeImage(size[0], size[1], 'jpeg', { noise: true })) },
+      });
       expectStatus(res, 201);
     }
     await publish(t.app, g.v);
@@ -101,7 +114,8 @@ describe('the guest page look in Chromium (issue 38)', { skip: chromiumSkip, tim
 
   /** Every card's width and its photo's rendered box (null without one), and the list's style class. */
   // `ratio` is the image's own height over width (its width and height attributes, from the stored variant).
-  const cards = (page: Page) => page.evaluate<{ list: string; card: number; image: { w: number; h: number; ratio: number } | null }[]>(`
+  const cards = (page: Page) =>
+    page.evaluate<{ list: string; card: number; image: { w: number; h: number; ratio: number } | null }[]>(`
     Array.from(document.querySelectorAll('.card')).map((card) => {
       const img = card.querySelector('img.card-image');
       const box = img ? img.getBoundingClientRect() : null;
@@ -153,7 +167,11 @@ describe('the guest page look in Chromium (issue 38)', { skip: chromiumSkip, tim
         + (img.closest('section.category') === document.querySelector('section.category') ? ' first' : ''))`);
       if (style !== 'minimalism') {
         const [head, ...rest] = loading;
-        assert.equal(head, `eager${style === 'premium' && head.endsWith('first') ? ' high' : ''}${head.endsWith('first') ? ' first' : ''}`, loading.join());
+        assert.equal(
+          head,
+          `eager${style === 'premium' && head.endsWith('first') ? ' high' : ''}${head.endsWith('first') ? ' first' : ''}`,
+          loading.join(),
+        );
         assert.match(loading[1], /^eager(?: first)?$/, loading.join());
         for (const later of rest.slice(1)) assert.match(later, /^lazy/, loading.join());
       }
@@ -180,13 +198,21 @@ describe('the guest page look in Chromium (issue 38)', { skip: chromiumSkip, tim
     expectStatus(sync, 201);
     await publish(t.app, g.v);
     const { page } = await open(tableUrl());
-    const lists = await page.evaluate<{ id: string; className: string }[]>(`Array.from(document.querySelectorAll('.category')).map((s) => ({ id: s.id, className: s.querySelector('.cards').className }))`);
+    const lists = await page.evaluate<{ id: string; className: string }[]>(
+      `Array.from(document.querySelectorAll('.category')).map((s) => ({ id: s.id, className: s.querySelector('.cards').className }))`,
+    );
     const mains = lists.find((l) => l.id === `c-${g.ids.guestMenu.categories.find((c: { name: string }) => c.name === 'Mains').id}`);
     assert.match(mains?.className ?? '', /cards-premium/, 'Mains: its own premium');
     const other = lists.find((l) => l.id === 'c-other');
     assert.match(other?.className ?? '', /cards-compact/, "dishes without a category: the venue's compact");
     // Back to inheriting, for the tests after.
-    expectStatus(await call(t.app, 'POST', '/v1/sync', { key: g.v.key, body: { categories: LOOK_MENU.categories.map((c) => ({ ...c, cardStyle: null })) } }), 201);
+    expectStatus(
+      await call(t.app, 'POST', '/v1/sync', {
+        key: g.v.key,
+        body: { categories: LOOK_MENU.categories.map((c) => ({ ...c, cardStyle: null })) },
+      }),
+      201,
+    );
     await publish(t.app, g.v);
   });
 
@@ -195,7 +221,14 @@ describe('the guest page look in Chromium (issue 38)', { skip: chromiumSkip, tim
     const badges = await page.evaluate<{ text: string; className: string; background: string }[]>(`
       Array.from(document.querySelectorAll('.card .badge')).map((b) => ({ text: b.textContent, className: b.className, background: getComputedStyle(b).backgroundColor }))`);
     const byText = new Map(badges.map((b) => [b.text, b]));
-    for (const [text, color] of [['Hot', 'red'], ['New', 'green'], ['Cold', 'yellow'], ['Label purple', 'purple'], ['Label blue', 'blue'], ['Label grey', 'grey']]) {
+    for (const [text, color] of [
+      ['Hot', 'red'],
+      ['New', 'green'],
+      ['Cold', 'yellow'],
+      ['Label purple', 'purple'],
+      ['Label blue', 'blue'],
+      ['Label grey', 'grey'],
+    ]) {
       assert.match(byText.get(text)?.className ?? '', new RegExp(`\\bbadge-${color}\\b`), `${text}: badge-${color}`);
     }
     assert.equal(new Set(badges.map((b) => b.background)).size, 6, 'six colours, six backgrounds');
@@ -220,7 +253,10 @@ describe('the guest page look in Chromium (issue 38)', { skip: chromiumSkip, tim
       const { page, problems } = await open(`${tableUrl()}?lang=en`);
       await page.waitForLoadState('networkidle');
       assert.equal((await page.evaluate<string>(`getComputedStyle(document.documentElement).getPropertyValue('--accent')`)).trim(), ACCENT);
-      assert.equal(await page.evaluate<string>(`getComputedStyle(document.querySelector('.langs a[aria-current]')).backgroundColor`), 'rgb(156, 92, 181)');
+      assert.equal(
+        await page.evaluate<string>(`getComputedStyle(document.querySelector('.langs a[aria-current]')).backgroundColor`),
+        'rgb(156, 92, 181)',
+      );
       assert.deepEqual(await seriousViolations(page), [], `${style} with the accent`);
       assert.deepEqual(problems, [], 'nothing blocked by the CSP');
       if (style === 'premium') await page.screenshot({ path: path.join(shots, 'accent.png') });
@@ -230,7 +266,10 @@ describe('the guest page look in Chromium (issue 38)', { skip: chromiumSkip, tim
     const order = await call(t.app, 'POST', `/guest/v1/venues/${g.v.slug}/orders`, { body: orderBody(g.ids) });
     expectStatus(order, 201);
     const status = await open(`${origin}/m/${g.v.slug}/orders/${String(order.headers.location).split('/').at(-1)}`);
-    assert.equal((await status.page.evaluate<string>(`getComputedStyle(document.documentElement).getPropertyValue('--accent')`)).trim(), ACCENT);
+    assert.equal(
+      (await status.page.evaluate<string>(`getComputedStyle(document.documentElement).getPropertyValue('--accent')`)).trim(),
+      ACCENT,
+    );
     assert.deepEqual(await seriousViolations(status.page), [], 'the status page with the accent');
     await patchSettings(t.app, g.v, { theme: { accentColor: null } });
   });
@@ -250,7 +289,9 @@ describe('the guest page look in Chromium (issue 38)', { skip: chromiumSkip, tim
     assert.match(cartText, /Table 7/);
     assert.doesNotMatch(cartText, /Table Table/);
 
-    const res = await call(t.app, 'POST', `/guest/v1/venues/${g.v.slug}/orders`, { body: orderBody(g.ids, { type: 'dine_in', tableId: created.body.id }) });
+    const res = await call(t.app, 'POST', `/guest/v1/venues/${g.v.slug}/orders`, {
+      body: orderBody(g.ids, { type: 'dine_in', tableId: created.body.id }),
+    });
     expectStatus(res, 201);
     const status = await open(`${origin}/m/${g.v.slug}/orders/${String(res.headers.location).split('/').at(-1)}`);
     assert.equal((await status.page.textContent('.table-name'))?.trim(), 'Table 7');
@@ -265,7 +306,9 @@ describe('the guest page look in Chromium (issue 38)', { skip: chromiumSkip, tim
     await dialog.locator('img.dialog-image').waitFor();
     const first = await page.evaluate<string>(`document.querySelector('dialog[open] form').firstElementChild.tagName`);
     assert.equal(first, 'IMG', 'the photo comes first');
-    const box = await page.evaluate<{ w: number; h: number; dialog: number }>(`(() => { const d = document.querySelector('dialog[open]'); const r = d.querySelector('img.dialog-image').getBoundingClientRect(); return { w: r.width, h: r.height, dialog: d.getBoundingClientRect().width }; })()`);
+    const box = await page.evaluate<{ w: number; h: number; dialog: number }>(
+      `(() => { const d = document.querySelector('dialog[open]'); const r = d.querySelector('img.dialog-image').getBoundingClientRect(); return { w: r.width, h: r.height, dialog: d.getBoundingClientRect().width }; })()`,
+    );
     assert.ok(Math.abs(box.w - box.dialog) <= 2, `the photo spans the dialog (${box.w} of ${box.dialog})`);
     assert.deepEqual(await seriousViolations(page), []);
     await page.screenshot({ path: path.join(shots, 'dialog-photo.png') });

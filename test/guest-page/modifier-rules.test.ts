@@ -31,7 +31,10 @@ const es = uiStrings('es');
  */
 const RULES_MENU = {
   categories: [{ externalId: 'mains', name: 'Mains', sortOrder: 1 }],
-  ingredients: ['regular', 'double', 'ketchup', 'mayo', 'bbq', 'aioli', 'cheese', 'bacon', 'onion'].map((id) => ({ externalId: id, name: id === 'bbq' ? 'BBQ' : id.charAt(0).toUpperCase() + id.slice(1) })),
+  ingredients: ['regular', 'double', 'ketchup', 'mayo', 'bbq', 'aioli', 'cheese', 'bacon', 'onion'].map((id) => ({
+    externalId: id,
+    name: id === 'bbq' ? 'BBQ' : id.charAt(0).toUpperCase() + id.slice(1),
+  })),
   products: [
     {
       externalId: 'burger',
@@ -45,7 +48,10 @@ const RULES_MENU = {
           name: 'Size',
           type: 'single_choice',
           isRequired: true,
-          options: [{ ingredientExternalId: 'regular', isDefault: true }, { ingredientExternalId: 'double', priceAdjustment: 300 }],
+          options: [
+            { ingredientExternalId: 'regular', isDefault: true },
+            { ingredientExternalId: 'double', priceAdjustment: 300 },
+          ],
         },
         {
           name: 'Sauces',
@@ -65,7 +71,10 @@ const RULES_MENU = {
           type: 'add_ingredients',
           maxSelections: 4,
           maxQuantityPerOption: 3,
-          options: [{ ingredientExternalId: 'cheese', priceAdjustment: 100 }, { ingredientExternalId: 'bacon', priceAdjustment: 200 }],
+          options: [
+            { ingredientExternalId: 'cheese', priceAdjustment: 100 },
+            { ingredientExternalId: 'bacon', priceAdjustment: 200 },
+          ],
         },
         { name: 'Remove', type: 'remove_ingredients', options: [{ ingredientExternalId: 'onion' }] },
       ],
@@ -105,13 +114,17 @@ describe('modifier rules on the guest page (issue 37)', { skip: chromiumSkip, ti
   async function open(url: string): Promise<Visit> {
     const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1, hasTouch: false, locale: 'en-US' });
     contexts.push(context);
-    await context.route((u) => u.origin !== origin, (route) => route.abort());
+    await context.route(
+      (u) => u.origin !== origin,
+      (route) => route.abort(),
+    );
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     const visit: Visit = { page, problems: [], foreign: [], orders: [] };
     page.on('request', (request) => {
       if (!request.url().startsWith(`${origin}/`)) visit.foreign.push(request.url());
-      if (request.method() === 'POST' && /\/guest\/v1\/venues\/[^/]+\/orders$/.test(new URL(request.url()).pathname)) visit.orders.push(request.postDataJSON());
+      if (request.method() === 'POST' && /\/guest\/v1\/venues\/[^/]+\/orders$/.test(new URL(request.url()).pathname))
+        visit.orders.push(request.postDataJSON());
     });
     page.on('pageerror', (error) => visit.problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {
@@ -158,7 +171,8 @@ describe('modifier rules on the guest page (issue 37)', { skip: chromiumSkip, ti
   const more = (dialog: Locator, name: string) => dialog.getByRole('button', { name: fill(en.increaseNamed, { name }), exact: true });
   const less = (dialog: Locator, name: string) => dialog.getByRole('button', { name: fill(en.decreaseNamed, { name }), exact: true });
   /** The count a stepper shows, by the option's name. */
-  const count = async (dialog: Locator, name: string) => Number(await dialog.locator('.choice-qty', { hasText: name }).locator('output').innerText());
+  const count = async (dialog: Locator, name: string) =>
+    Number(await dialog.locator('.choice-qty', { hasText: name }).locator('output').innerText());
   const legend = (dialog: Locator, group: string) => dialog.locator('fieldset.group legend', { hasText: group }).innerText();
   const addLabel = (price: string) => fill(en.addToOrder, { price });
 
@@ -314,20 +328,25 @@ describe('modifier rules on the guest page (issue 37)', { skip: chromiumSkip, ti
     await tabTo(page, '#f-customerName', 30);
     await page.keyboard.type('Kim');
     await tabTo(page, '#place-order', 30);
-    await Promise.all([page.waitForURL(new RegExp(`^${origin}/m/${fx.v.slug}/orders/`), { timeout: 10_000 }), page.keyboard.press('Enter')]);
+    await Promise.all([
+      page.waitForURL(new RegExp(`^${origin}/m/${fx.v.slug}/orders/`), { timeout: 10_000 }),
+      page.keyboard.press('Enter'),
+    ]);
 
     // Sent as decisions 2 has it: each option once, with its quantity.
     assert.equal(orders.length, 1);
-    assert.deepEqual(orders[0].items, [{
-      productId: fx.ids.productIds.burger,
-      quantity: 2,
-      modifiers: [
-        { optionId: ids.Size.double, quantity: 1 },
-        { optionId: ids.Sauces.ketchup, quantity: 1 },
-        { optionId: ids.Sauces.mayo, quantity: 1 },
-        { optionId: ids.Extras.cheese, quantity: 3 },
-      ],
-    }]);
+    assert.deepEqual(orders[0].items, [
+      {
+        productId: fx.ids.productIds.burger,
+        quantity: 2,
+        modifiers: [
+          { optionId: ids.Size.double, quantity: 1 },
+          { optionId: ids.Sauces.ketchup, quantity: 1 },
+          { optionId: ids.Sauces.mayo, quantity: 1 },
+          { optionId: ids.Extras.cheese, quantity: 3 },
+        ],
+      },
+    ]);
     const listed = await call(t.app, 'GET', '/v1/orders', { key: fx.v.key });
     expectStatus(listed, 200);
     const [order] = listed.body.items;
@@ -335,9 +354,15 @@ describe('modifier rules on the guest page (issue 37)', { skip: chromiumSkip, ti
     assert.equal(order.items[0].quantity, 2);
     assert.equal(order.items[0].unitPrice, 1600);
     assert.equal(order.totalAmount, 3200);
-    assert.deepEqual(order.items[0].modifiers.map((m: any) => [m.groupName, m.ingredientName, m.quantity]), [
-      ['Size', 'Double', 1], ['Sauces', 'Ketchup', 1], ['Sauces', 'Mayo', 1], ['Extras', 'Cheese', 3],
-    ]);
+    assert.deepEqual(
+      order.items[0].modifiers.map((m: any) => [m.groupName, m.ingredientName, m.quantity]),
+      [
+        ['Size', 'Double', 1],
+        ['Sauces', 'Ketchup', 1],
+        ['Sauces', 'Mayo', 1],
+        ['Extras', 'Cheese', 3],
+      ],
+    );
     assert.deepEqual(problems, []);
     assert.deepEqual(foreign, []);
   });

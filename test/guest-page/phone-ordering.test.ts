@@ -36,7 +36,10 @@ describe('ordering on a phone (issue 38)', { skip: chromiumSkip, timeout: 240_00
     ({ t, origin } = lab);
     g = await setUpGuestPage(t.app);
     await patchSettings(t.app, g.v, { timezone: ZONE, orderConfig: { prepTimeMinutes: PREP_MINUTES } });
-    expectStatus(await call(t.app, 'POST', '/v1/logo', { key: g.v.key, body: { base64: toBase64(await makeImage(400, 400, 'png')) } }), 201);
+    expectStatus(
+      await call(t.app, 'POST', '/v1/logo', { key: g.v.key, body: { base64: toBase64(await makeImage(400, 400, 'png')) } }),
+      201,
+    );
     for (const title of ['Breakfast all day', 'Happy hour 17-19', 'New: lemonade']) {
       expectStatus(await call(t.app, 'POST', '/v1/banners', { key: g.v.key, body: { title, subtitle: 'Ask at the counter' } }), 201);
     }
@@ -55,7 +58,9 @@ describe('ordering on a phone (issue 38)', { skip: chromiumSkip, timeout: 240_00
   const tableUrl = (lang = 'en') => `${origin}/t/${g.table.token}?lang=${lang}`;
   const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, name) });
   const rect = (page: Page, selector: string) =>
-    page.evaluate<{ left: number; right: number; top: number; bottom: number; width: number; height: number }>(`(() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height }; })()`);
+    page.evaluate<{ left: number; right: number; top: number; bottom: number; width: number; height: number }>(
+      `(() => { const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height }; })()`,
+    );
 
   /** The Burger (Bun, Extras, Remove) into the cart, with the extras given. */
   async function addBurger(page: Page, extras: string[] = []): Promise<void> {
@@ -68,7 +73,8 @@ describe('ordering on a phone (issue 38)', { skip: chromiumSkip, timeout: 240_00
   }
 
   /** Which banner is at the carousel's start edge (the right one in Arabic), or -1 between two. */
-  const snappedBanner = (page: Page) => page.evaluate<number>(`(() => {
+  const snappedBanner = (page: Page) =>
+    page.evaluate<number>(`(() => {
     const s = document.querySelector('.banners'); const rtl = getComputedStyle(s).direction === 'rtl'; const box = s.getBoundingClientRect();
     return [...s.querySelectorAll('li')].findIndex((li) => { const r = li.getBoundingClientRect(); return Math.abs(rtl ? r.right - box.right : r.left - box.left) < 2; }); })()`);
 
@@ -78,7 +84,10 @@ describe('ordering on a phone (issue 38)', { skip: chromiumSkip, timeout: 240_00
     await logo.waitFor();
     assert.equal(await logo.getAttribute('loading'), 'eager', 'the header loads it at once');
     await page.waitForFunction(`document.querySelector('header.top img.logo').complete`);
-    assert.ok(await page.evaluate<boolean>(`document.querySelector('header.top img.logo').naturalWidth > 0`), 'the logo loaded from the media origin');
+    assert.ok(
+      await page.evaluate<boolean>(`document.querySelector('header.top img.logo').naturalWidth > 0`),
+      'the logo loaded from the media origin',
+    );
     assert.equal(await page.evaluate<string>(`getComputedStyle(document.querySelector('img.logo')).objectFit`), 'contain', 'not cropped');
 
     // Swiped with a finger: native scrolling, snapped to the next banner.
@@ -92,7 +101,10 @@ describe('ordering on a phone (issue 38)', { skip: chromiumSkip, timeout: 240_00
     const from = Math.round(box.left + box.width * 0.9);
     await session.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from, y }] });
     for (let step = 1; step <= 10; step += 1) {
-      await session.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from - step * Math.round(box.width * 0.07), y }] });
+      await session.send('Input.dispatchTouchEvent', {
+        type: 'touchMove',
+        touchPoints: [{ x: from - step * Math.round(box.width * 0.07), y }],
+      });
       await page.waitForTimeout(16);
     }
     await session.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
@@ -118,9 +130,17 @@ describe('ordering on a phone (issue 38)', { skip: chromiumSkip, timeout: 240_00
     // A laptop's window holds the three banners side by side: nothing to scroll, no buttons.
     const wide = await open(tableUrl(), DESKTOP);
     await wide.page.locator('.carousel-next').waitFor({ state: 'attached' });
-    assert.equal(await wide.page.evaluate<boolean>(`(() => { const s = document.querySelector('.banners'); return s.scrollWidth <= s.clientWidth; })()`), true);
+    assert.equal(
+      await wide.page.evaluate<boolean>(
+        `(() => { const s = document.querySelector('.banners'); return s.scrollWidth <= s.clientWidth; })()`,
+      ),
+      true,
+    );
     assert.equal(await wide.page.locator('.carousel-step:visible').count(), 0, 'every banner in view: no buttons');
-    for (const [lang, words] of [['en', en], ['ar', ar]] as const) {
+    for (const [lang, words] of [
+      ['en', en],
+      ['ar', ar],
+    ] as const) {
       // A narrow window, where the second banner can reach the start edge before the end.
       const { page, problems } = await open(tableUrl(lang), { width: 480, height: 800 });
       const prev = page.getByRole('button', { name: words.previousBanner });
@@ -156,7 +176,11 @@ describe('ordering on a phone (issue 38)', { skip: chromiumSkip, timeout: 240_00
     await page.locator(`button.add[data-product="${g.ids.productIds.burger}"]`).click();
     const dialog = page.locator('dialog#product-dialog');
     await dialog.locator('#pd-add').waitFor({ state: 'visible' });
-    assert.equal(await dialog.getByLabel(/White bun/).isChecked(), true, 'a required single choice without a default starts on its first option');
+    assert.equal(
+      await dialog.getByLabel(/White bun/).isChecked(),
+      true,
+      'a required single choice without a default starts on its first option',
+    );
     assert.equal(await dialog.locator('#pd-add').getAttribute('aria-disabled'), null, 'ready to add at once');
     assert.equal(await dialog.locator('input[type="number"]').count(), 0, 'extras are steppers or checkboxes');
     const cheese = dialog.locator('.choice', { hasText: 'Cheese' });
@@ -170,7 +194,14 @@ describe('ordering on a phone (issue 38)', { skip: chromiumSkip, timeout: 240_00
     const option = `#ot-${g.ids.options.burger.Extras.cheese}`;
     // Right to left: the (Latin) name first, on the right, the price on its left; the sign stays by
     // its number as Intl wrote it, never at the far end ("(€ 0.70+) Extra shot", issue 38).
-    const order = await page.evaluate<{ name: number; price: number; sign: number; digitsFrom: number; digitsTo: number; latin: boolean }>(`(() => {
+    const order = await page.evaluate<{
+      name: number;
+      price: number;
+      sign: number;
+      digitsFrom: number;
+      digitsTo: number;
+      latin: boolean;
+    }>(`(() => {
       const el = document.querySelector(${JSON.stringify(option)});
       const name = el.querySelector('bdi:not(.adjustment)').getBoundingClientRect();
       const priceEl = el.querySelector('bdi.adjustment');
@@ -214,7 +245,10 @@ describe('ordering on a phone (issue 38)', { skip: chromiumSkip, timeout: 240_00
     for (const where of ['top', 'bottom']) {
       if (where === 'bottom') await page.evaluate(`document.querySelector('#cart-dialog').scrollTop = 10000`);
       const place = await rect(page, '#place-order');
-      assert.ok(place.bottom <= PHONE.height && place.top >= PHONE.height - 140, `"Place order" at the bottom of the screen (${where}): ${JSON.stringify(place)}`);
+      assert.ok(
+        place.bottom <= PHONE.height && place.top >= PHONE.height - 140,
+        `"Place order" at the bottom of the screen (${where}): ${JSON.stringify(place)}`,
+      );
     }
     await page.evaluate(`document.querySelector('#cart-dialog').scrollTop = 0`);
     assert.deepEqual(await seriousViolations(page), []);
@@ -299,7 +333,10 @@ describe('ordering on a phone (issue 38)', { skip: chromiumSkip, timeout: 240_00
     const placed = Date.parse(order.createdAt);
     assert.equal(await page.locator('#status-where').innerText(), 'Table 5');
     assert.equal(await page.locator('#status-placed').innerText(), fill(en.placedAt, { time: when.at(placed, Date.now()) }));
-    assert.equal(await page.locator('#status-ready').innerText(), fill(en.readyAt, { time: when.at(placed + PREP_MINUTES * 60_000, Date.now()) }));
+    assert.equal(
+      await page.locator('#status-ready').innerText(),
+      fill(en.readyAt, { time: when.at(placed + PREP_MINUTES * 60_000, Date.now()) }),
+    );
     assert.equal(await page.locator('#status-hint').innerText(), en.statusLive);
     assert.doesNotMatch(await main.innerText(), /follows your order by itself/);
 
@@ -314,7 +351,11 @@ describe('ordering on a phone (issue 38)', { skip: chromiumSkip, timeout: 240_00
       assert.ok(Date.now() - changed <= 2000, `${status} shown after ${Date.now() - changed} ms`);
     }
     assert.equal(await page.locator('ol#status-steps li.done').count(), 2);
-    assert.equal(await page.locator('ol#status-steps li.done').first().textContent(), `${en.status_new} ${en.stepDone}`, 'a done step says so in words');
+    assert.equal(
+      await page.locator('ol#status-steps li.done').first().textContent(),
+      `${en.status_new} ${en.stepDone}`,
+      'a done step says so in words',
+    );
     assert.deepEqual(await seriousViolations(page), []);
     await shot(page, 'status-en.png');
 

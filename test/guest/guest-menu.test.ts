@@ -56,10 +56,17 @@ describe('guest menu', () => {
 
     const res = await guestMenu(v.slug);
     expectStatus(res, 200);
-    assert.deepEqual(res.body.categories.map((c: any) => c.name), ['Mains']);
+    assert.deepEqual(
+      res.body.categories.map((c: any) => c.name),
+      ['Mains'],
+    );
     // secret: menuVisible false; frozen: its category is inactive; soda: cleaned up.
     assert.deepEqual(names(res.body), ['Burger', 'Fries']);
-    for (const p of res.body.products) assert.ok(res.body.categories.some((c: any) => c.id === p.categoryId), p.name);
+    for (const p of res.body.products)
+      assert.ok(
+        res.body.categories.some((c: any) => c.id === p.categoryId),
+        p.name,
+      );
   });
 
   it('computes effectivePriceMinor: the sale price while isSaleActive and set, else priceMinor', async () => {
@@ -85,11 +92,14 @@ describe('guest menu', () => {
     await setUpOrderMenu(t.app, v, { orderConfig: null });
     const res = await guestMenu(v.slug);
     const burger = res.body.products.find((p: any) => p.name === 'Burger');
-    assert.deepEqual(burger.modifierGroups.map((g: any) => [g.name, g.type, g.isRequired]), [
-      ['Bun', 'single_choice', true],
-      ['Extras', 'add_ingredients', false],
-      ['Remove', 'remove_ingredients', false],
-    ]);
+    assert.deepEqual(
+      burger.modifierGroups.map((g: any) => [g.name, g.type, g.isRequired]),
+      [
+        ['Bun', 'single_choice', true],
+        ['Extras', 'add_ingredients', false],
+        ['Remove', 'remove_ingredients', false],
+      ],
+    );
     const ids = new Set<string>();
     for (const g of burger.modifierGroups) {
       assert.equal(typeof g.id, 'string');
@@ -101,8 +111,14 @@ describe('guest menu', () => {
     }
     assert.equal(ids.size, 6);
     const extras = burger.modifierGroups[1].options.map((o: any) => [o.name, o.action, o.priceAdjustment]);
-    assert.deepEqual(extras, [['Cheese', 'add', 100], ['Bacon', 'add', 200]]);
-    assert.deepEqual(burger.modifierGroups[2].options.map((o: any) => o.action), ['remove', 'remove']);
+    assert.deepEqual(extras, [
+      ['Cheese', 'add', 100],
+      ['Bacon', 'add', 200],
+    ]);
+    assert.deepEqual(
+      burger.modifierGroups[2].options.map((o: any) => o.action),
+      ['remove', 'remove'],
+    );
   });
 
   it('resolves names to ?locale=, falling back to the venue default language', async () => {
@@ -140,19 +156,28 @@ describe('guest menu', () => {
     const uk = await guestMenu(v.slug, '?locale=uk');
     expectStatus(uk, 200);
     assert.equal(uk.body.locale, 'uk');
-    assert.deepEqual(uk.body.categories.map((c: any) => c.name), ['Основні']);
+    assert.deepEqual(
+      uk.body.categories.map((c: any) => c.name),
+      ['Основні'],
+    );
     assert.deepEqual(names(uk.body), ['Бургер', 'Fries']); // fries has no uk name: default
     const burgerUk = uk.body.products[0];
     assert.equal(burgerUk.description, 'Яловичина');
     assert.equal(burgerUk.modifierGroups[0].name, 'Додатки');
-    assert.deepEqual(burgerUk.modifierGroups[0].options.map((o: any) => o.name), ['Сир', 'Onion']);
+    assert.deepEqual(
+      burgerUk.modifierGroups[0].options.map((o: any) => o.name),
+      ['Сир', 'Onion'],
+    );
 
     const de = await guestMenu(v.slug, '?locale=de');
     assert.equal(de.body.locale, 'de');
     assert.equal(de.body.products[0].name, 'Burger DE');
     assert.equal(de.body.products[0].description, 'Beef'); // no de description: default
     assert.equal(de.body.categories[0].name, 'Mains');
-    assert.deepEqual(de.body.products[0].modifierGroups[0].options.map((o: any) => o.name), ['Käse', 'Onion']);
+    assert.deepEqual(
+      de.body.products[0].modifierGroups[0].options.map((o: any) => o.name),
+      ['Käse', 'Onion'],
+    );
 
     // No locale, or one that is not a language at all: the venue default.
     for (const query of ['', '?locale=xx']) {

@@ -137,7 +137,7 @@ describe("guest order streams' cost per write", () => {
       let seen = 0;
       const quiet = async () => {
         // Every stream's reads of the write have run once no statement comes for a while.
-        for (let idle = 0; idle < 10; ) {
+        for (let idle = 0; idle < 10;) {
           seen = statements;
           await new Promise((resolve) => setTimeout(resolve, 20));
           idle = statements === seen ? idle + 1 : 0;

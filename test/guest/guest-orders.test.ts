@@ -20,10 +20,32 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 // Spec 2.7 plus the additions of decisions 2 (tableId) and the Orders API (allowedTransitions).
 const ORDER_KEYS = [
-  'allowedTransitions', 'changeFromAmount', 'comment', 'completedAt', 'confirmedAt', 'createdAt', 'currency',
-  'customerEmail', 'customerName', 'customerPhone', 'deliveryAddress', 'deliveryFee', 'deliveryNotes', 'discountAmount',
-  'id', 'items', 'orderNumber', 'paymentMethod', 'scheduledFor', 'status', 'subtotalAmount', 'tableId', 'tableName', 'totalAmount',
-  'type', 'updatedAt',
+  'allowedTransitions',
+  'changeFromAmount',
+  'comment',
+  'completedAt',
+  'confirmedAt',
+  'createdAt',
+  'currency',
+  'customerEmail',
+  'customerName',
+  'customerPhone',
+  'deliveryAddress',
+  'deliveryFee',
+  'deliveryNotes',
+  'discountAmount',
+  'id',
+  'items',
+  'orderNumber',
+  'paymentMethod',
+  'scheduledFor',
+  'status',
+  'subtotalAmount',
+  'tableId',
+  'tableName',
+  'totalAmount',
+  'type',
+  'updatedAt',
 ];
 
 // POST /guest/v1/venues/:slug/orders (decisions section 2).
@@ -60,7 +82,10 @@ describe('guest order placement', () => {
     assert.equal(res.body.message, 'Validation failed');
     assert.ok(Array.isArray(res.body.errors) && res.body.errors.length > 0, JSON.stringify(res.body));
     for (const pattern of patterns) {
-      assert.ok(res.body.errors.some((e: string) => pattern.test(e)), `no error matches ${pattern}: ${JSON.stringify(res.body.errors)}`);
+      assert.ok(
+        res.body.errors.some((e: string) => pattern.test(e)),
+        `no error matches ${pattern}: ${JSON.stringify(res.body.errors)}`,
+      );
     }
     assert.equal(await storedOrders(v), 0, 'a rejected order is not stored');
     return res.body.errors as string[];
@@ -69,12 +94,16 @@ describe('guest order placement', () => {
   describe('the created order', () => {
     it('answers 201 with the whole Order: status new, createdAt equal to updatedAt, UTC timestamps', async () => {
       const { v, ids } = await venueWithMenu();
-      const res = await placeOrder(t.app, v.slug, orderBody(ids, {
-        customerEmail: 'ada@example.com',
-        comment: 'No salt',
-        changeFromAmount: 1000,
-        scheduledFor: '2030-01-01T20:00:00+02:00',
-      }));
+      const res = await placeOrder(
+        t.app,
+        v.slug,
+        orderBody(ids, {
+          customerEmail: 'ada@example.com',
+          comment: 'No salt',
+          changeFromAmount: 1000,
+          scheduledFor: '2030-01-01T20:00:00+02:00',
+        }),
+      );
       expectStatus(res, 201);
       const o = res.body;
       assert.deepEqual(Object.keys(o).sort(), ORDER_KEYS);
@@ -121,24 +150,32 @@ describe('guest order placement', () => {
     it('prices every line on the server: effective price plus modifier adjustments times their quantity', async () => {
       const { v, ids } = await venueWithMenu();
       const burger = ids.options.burger;
-      const o = await createOrder(t.app, v.slug, orderBody(ids, {
-        items: [
-          burgerLine(ids, 2, [
-            { optionId: burger.Extras.cheese, quantity: 2 },
-            { optionId: burger.Extras.bacon },
-            { optionId: burger.Remove.onion },
-          ], 'bun-brioche'),
-          { productId: ids.productIds.fries, quantity: 3 },
-          { productId: ids.productIds.soda, quantity: 1, modifiers: [{ optionId: ids.options.soda.Size.large }] },
-        ],
-      }));
+      const o = await createOrder(
+        t.app,
+        v.slug,
+        orderBody(ids, {
+          items: [
+            burgerLine(
+              ids,
+              2,
+              [{ optionId: burger.Extras.cheese, quantity: 2 }, { optionId: burger.Extras.bacon }, { optionId: burger.Remove.onion }],
+              'bun-brioche',
+            ),
+            { productId: ids.productIds.fries, quantity: 3 },
+            { productId: ids.productIds.soda, quantity: 1, modifiers: [{ optionId: ids.options.soda.Size.large }] },
+          ],
+        }),
+      );
       // burger: 1000 + 150 (brioche) + 2 x 100 (cheese) + 200 (bacon) + 0 (no onion) = 1550, x2 = 3100
       // fries: sale price 400 x3 = 1200; soda: 300 (sale inactive) + 100 (large) = 400
-      assert.deepEqual(o.items.map((i: any) => [i.productName, i.quantity, i.unitPrice, i.totalPrice]), [
-        ['Burger', 2, 1550, 3100],
-        ['Fries', 3, 400, 1200],
-        ['Soda', 1, 400, 400],
-      ]);
+      assert.deepEqual(
+        o.items.map((i: any) => [i.productName, i.quantity, i.unitPrice, i.totalPrice]),
+        [
+          ['Burger', 2, 1550, 3100],
+          ['Fries', 3, 400, 1200],
+          ['Soda', 1, 400, 400],
+        ],
+      );
       assert.deepEqual(o.items[0].modifiers, [
         { groupName: 'Bun', ingredientExternalId: 'bun-brioche', ingredientName: 'Brioche bun', priceAdjustment: 150, quantity: 1 },
         { groupName: 'Extras', ingredientExternalId: 'cheese', ingredientName: 'Cheese', priceAdjustment: 100, quantity: 2 },
@@ -152,17 +189,23 @@ describe('guest order placement', () => {
       const v = await createVenue(t.app);
       const menu = {
         ingredients: [{ externalId: 'half', name: 'Half portion' }],
-        products: [{
-          externalId: 'soup',
-          name: 'Soup',
-          priceMinor: 800,
-          modifierGroups: [{ name: 'Size', type: 'single_choice', options: [{ ingredientExternalId: 'half', priceAdjustment: -300 }] }],
-        }],
+        products: [
+          {
+            externalId: 'soup',
+            name: 'Soup',
+            priceMinor: 800,
+            modifierGroups: [{ name: 'Size', type: 'single_choice', options: [{ ingredientExternalId: 'half', priceAdjustment: -300 }] }],
+          },
+        ],
       };
       const ids = await setUpOrderMenu(t.app, v, { menu, orderConfig: null });
-      const o = await createOrder(t.app, v.slug, orderBody(ids, {
-        items: [{ productId: ids.productIds.soup, quantity: 2, modifiers: [{ optionId: ids.options.soup.Size.half }] }],
-      }));
+      const o = await createOrder(
+        t.app,
+        v.slug,
+        orderBody(ids, {
+          items: [{ productId: ids.productIds.soup, quantity: 2, modifiers: [{ optionId: ids.options.soup.Size.half }] }],
+        }),
+      );
       assert.deepEqual([o.items[0].unitPrice, o.items[0].totalPrice, o.totalAmount], [500, 1000, 1000]);
     });
 
@@ -170,10 +213,14 @@ describe('guest order placement', () => {
       const { v, ids } = await venueWithMenu(); // fee 250, free from 5000
       const delivery = { type: 'delivery', deliveryAddress: '1 Main St', deliveryNotes: 'Ring twice' };
 
-      const below = await createOrder(t.app, v.slug, orderBody(ids, {
-        ...delivery,
-        items: [burgerLine(ids, 4), { productId: ids.productIds.fries, quantity: 2 }],
-      }));
+      const below = await createOrder(
+        t.app,
+        v.slug,
+        orderBody(ids, {
+          ...delivery,
+          items: [burgerLine(ids, 4), { productId: ids.productIds.fries, quantity: 2 }],
+        }),
+      );
       assert.deepEqual([below.subtotalAmount, below.deliveryFee, below.discountAmount, below.totalAmount], [4800, 250, 0, 5050]);
       assert.equal(below.deliveryAddress, '1 Main St');
       assert.equal(below.deliveryNotes, 'Ring twice');
@@ -195,7 +242,11 @@ describe('guest order placement', () => {
 
     it('uses only the server price: a client-sent price is an unknown property', async () => {
       const { v, ids } = await venueWithMenu();
-      await expectRejected(v, orderBody(ids, { items: [{ productId: ids.productIds.fries, quantity: 1, unitPrice: 1 }] }), /items\[0\]\.unitPrice is not allowed/);
+      await expectRejected(
+        v,
+        orderBody(ids, { items: [{ productId: ids.productIds.fries, quantity: 1, unitPrice: 1 }] }),
+        /items\[0\]\.unitPrice is not allowed/,
+      );
       await expectRejected(v, orderBody(ids, { totalAmount: 1 }), /totalAmount is not allowed/);
     });
 
@@ -208,15 +259,17 @@ describe('guest order placement', () => {
         key: v.key,
         body: {
           ingredients: [{ externalId: 'cheese', name: 'Cheddar' }],
-          products: [{
-            externalId: 'burger',
-            name: 'Burger Deluxe',
-            priceMinor: 1300,
-            modifierGroups: [
-              { name: 'Bread', type: 'single_choice', options: [{ ingredientExternalId: 'bun-white' }] },
-              { name: 'Toppings', type: 'add_ingredients', options: [{ ingredientExternalId: 'cheese', priceAdjustment: 120 }] },
-            ],
-          }],
+          products: [
+            {
+              externalId: 'burger',
+              name: 'Burger Deluxe',
+              priceMinor: 1300,
+              modifierGroups: [
+                { name: 'Bread', type: 'single_choice', options: [{ ingredientExternalId: 'bun-white' }] },
+                { name: 'Toppings', type: 'add_ingredients', options: [{ ingredientExternalId: 'cheese', priceAdjustment: 120 }] },
+              ],
+            },
+          ],
         },
       });
       expectStatus(sync, 201);
@@ -226,23 +279,38 @@ describe('guest order placement', () => {
       expectStatus(reread, 200);
       assert.deepEqual(reread.body.items, old.items);
       assert.equal(reread.body.items[0].productName, 'Burger');
-      assert.deepEqual(reread.body.items[0].modifiers.map((m: any) => [m.groupName, m.ingredientName, m.priceAdjustment]), [
-        ['Bun', 'White bun', 0],
-        ['Extras', 'Cheese', 100],
-      ]);
+      assert.deepEqual(
+        reread.body.items[0].modifiers.map((m: any) => [m.groupName, m.ingredientName, m.priceAdjustment]),
+        [
+          ['Bun', 'White bun', 0],
+          ['Extras', 'Cheese', 100],
+        ],
+      );
 
       // The old option ids are gone with the replaced groups; a new order uses the new menu.
       const fresh = await readMenuIds(t.app, v, v.slug);
-      const current = await createOrder(t.app, v.slug, orderBody(fresh, {
-        items: [{
-          productId: fresh.productIds.burger,
-          quantity: 1,
-          modifiers: [{ optionId: fresh.options.burger.Bread['bun-white'] }, { optionId: fresh.options.burger.Toppings.cheese }],
-        }],
-      }));
+      const current = await createOrder(
+        t.app,
+        v.slug,
+        orderBody(fresh, {
+          items: [
+            {
+              productId: fresh.productIds.burger,
+              quantity: 1,
+              modifiers: [{ optionId: fresh.options.burger.Bread['bun-white'] }, { optionId: fresh.options.burger.Toppings.cheese }],
+            },
+          ],
+        }),
+      );
       assert.equal(current.items[0].productName, 'Burger Deluxe');
       assert.equal(current.items[0].unitPrice, 1420);
-      assert.deepEqual(current.items[0].modifiers.map((m: any) => [m.groupName, m.ingredientName]), [['Bread', 'White bun'], ['Toppings', 'Cheddar']]);
+      assert.deepEqual(
+        current.items[0].modifiers.map((m: any) => [m.groupName, m.ingredientName]),
+        [
+          ['Bread', 'White bun'],
+          ['Toppings', 'Cheddar'],
+        ],
+      );
     });
 
     it("freezes the venue's currency into the order", async () => {
@@ -275,7 +343,10 @@ describe('guest order placement', () => {
       await expectRejected(v, orderBody(ids), /^items\[0\]/);
 
       // Synced but not yet published.
-      const sync = await call(t.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'shake', name: 'Shake', priceMinor: 600 }] } });
+      const sync = await call(t.app, 'POST', '/v1/sync', {
+        key: v.key,
+        body: { products: [{ externalId: 'shake', name: 'Shake', priceMinor: 600 }] },
+      });
       expectStatus(sync, 201);
       const draft = await call(t.app, 'GET', '/v1/menu?version=draft', { key: v.key });
       const shake = draft.body.products.find((p: any) => p.externalId === 'shake');
@@ -286,14 +357,12 @@ describe('guest order placement', () => {
       const { v, ids } = await venueWithMenu();
       await expectRejected(
         v,
-        orderBody(ids, { items: [{ productId: ids.productIds.soda, quantity: 1, modifiers: [{ optionId: ids.options.burger.Extras.cheese }] }] }),
+        orderBody(ids, {
+          items: [{ productId: ids.productIds.soda, quantity: 1, modifiers: [{ optionId: ids.options.burger.Extras.cheese }] }],
+        }),
         /^items\[0\]\.modifiers\[0\]/,
       );
-      await expectRejected(
-        v,
-        orderBody(ids, { items: [burgerLine(ids, 1, [{ optionId: randomUUID() }])] }),
-        /^items\[0\]\.modifiers\[1\]/,
-      );
+      await expectRejected(v, orderBody(ids, { items: [burgerLine(ids, 1, [{ optionId: randomUUID() }])] }), /^items\[0\]\.modifiers\[1\]/);
     });
 
     it('rejects a required single_choice group without a choice', async () => {
@@ -301,7 +370,9 @@ describe('guest order placement', () => {
       await expectRejected(v, orderBody(ids, { items: [{ productId: ids.productIds.burger, quantity: 1 }] }), /^items\[0\].*Bun/);
       await expectRejected(
         v,
-        orderBody(ids, { items: [{ productId: ids.productIds.burger, quantity: 1, modifiers: [{ optionId: ids.options.burger.Extras.cheese }] }] }),
+        orderBody(ids, {
+          items: [{ productId: ids.productIds.burger, quantity: 1, modifiers: [{ optionId: ids.options.burger.Extras.cheese }] }],
+        }),
         /^items\[0\].*Bun/,
       );
     });
@@ -333,11 +404,13 @@ describe('guest order placement', () => {
       await expectRejected(
         v,
         orderBody(ids, {
-          items: [{
-            productId: ids.productIds.soda,
-            quantity: 1,
-            modifiers: [{ optionId: ids.options.soda.Size.small }, { optionId: ids.options.soda.Size.large }],
-          }],
+          items: [
+            {
+              productId: ids.productIds.soda,
+              quantity: 1,
+              modifiers: [{ optionId: ids.options.soda.Size.small }, { optionId: ids.options.soda.Size.large }],
+            },
+          ],
         }),
         /^items\[0\].*Size/,
       );
@@ -345,9 +418,21 @@ describe('guest order placement', () => {
 
     it('rejects a quantity outside 1..99 on items and on modifiers', async () => {
       const { v, ids } = await venueWithMenu();
-      await expectRejected(v, orderBody(ids, { items: [{ productId: ids.productIds.fries, quantity: 0 }] }), /^items\[0\]\.quantity must be >= 1/);
-      await expectRejected(v, orderBody(ids, { items: [{ productId: ids.productIds.fries, quantity: 100 }] }), /^items\[0\]\.quantity must be <= 99/);
-      await expectRejected(v, orderBody(ids, { items: [{ productId: ids.productIds.fries, quantity: 1.5 }] }), /^items\[0\]\.quantity must be an integer/);
+      await expectRejected(
+        v,
+        orderBody(ids, { items: [{ productId: ids.productIds.fries, quantity: 0 }] }),
+        /^items\[0\]\.quantity must be >= 1/,
+      );
+      await expectRejected(
+        v,
+        orderBody(ids, { items: [{ productId: ids.productIds.fries, quantity: 100 }] }),
+        /^items\[0\]\.quantity must be <= 99/,
+      );
+      await expectRejected(
+        v,
+        orderBody(ids, { items: [{ productId: ids.productIds.fries, quantity: 1.5 }] }),
+        /^items\[0\]\.quantity must be an integer/,
+      );
       await expectRejected(
         v,
         orderBody(ids, { items: [burgerLine(ids, 1, [{ optionId: ids.options.burger.Extras.cheese, quantity: 0 }])] }),
@@ -427,7 +512,10 @@ describe('guest order placement', () => {
           type: 'delivery',
           paymentMethod: 'online',
           changeFromAmount: 500,
-          items: [{ productId: ids.productIds.secret, quantity: 1 }, { productId: ids.productIds.burger, quantity: 1 }],
+          items: [
+            { productId: ids.productIds.secret, quantity: 1 },
+            { productId: ids.productIds.burger, quantity: 1 },
+          ],
         }),
         /deliveryAddress/,
         /changeFromAmount/,
@@ -442,7 +530,11 @@ describe('guest order placement', () => {
       await expectRejected(v, orderBody(ids, { coupon: 'FREE' }), /^coupon is not allowed/);
       await expectRejected(
         v,
-        orderBody(ids, { items: [{ productId: ids.productIds.burger, quantity: 1, modifiers: [{ optionId: ids.options.burger.Bun['bun-white'], price: 0 }] }] }),
+        orderBody(ids, {
+          items: [
+            { productId: ids.productIds.burger, quantity: 1, modifiers: [{ optionId: ids.options.burger.Bun['bun-white'], price: 0 }] },
+          ],
+        }),
         /^items\[0\]\.modifiers\[0\]\.price is not allowed/,
       );
     });
@@ -454,10 +546,18 @@ describe('guest order placement', () => {
     });
 
     it('answers 404 for an unknown venue and for a venue with nothing published', async () => {
-      const unknown = await placeOrder(t.app, 'no-such-venue-anywhere', { type: 'pickup', paymentMethod: 'cash', items: [{ productId: randomUUID(), quantity: 1 }] });
+      const unknown = await placeOrder(t.app, 'no-such-venue-anywhere', {
+        type: 'pickup',
+        paymentMethod: 'cash',
+        items: [{ productId: randomUUID(), quantity: 1 }],
+      });
       assert.equal(unknown.status, 404);
       const v = await createVenue(t.app);
-      const unpublished = await placeOrder(t.app, v.slug, { type: 'pickup', paymentMethod: 'cash', items: [{ productId: randomUUID(), quantity: 1 }] });
+      const unpublished = await placeOrder(t.app, v.slug, {
+        type: 'pickup',
+        paymentMethod: 'cash',
+        items: [{ productId: randomUUID(), quantity: 1 }],
+      });
       assert.equal(unpublished.status, 404);
       assert.equal(unpublished.body.code, 'MENU_NOT_PUBLISHED');
     });
@@ -476,7 +576,10 @@ describe('guest order placement', () => {
 
       const list = await listOrders(v);
       assert.equal(list.total, 1);
-      assert.deepEqual(list.items.map((o: any) => o.id), [first.body.id]);
+      assert.deepEqual(
+        list.items.map((o: any) => o.id),
+        [first.body.id],
+      );
     });
 
     it("deletes a venue's keys past their 24 hours and keeps the live ones and other venues' keys", async () => {
@@ -588,7 +691,12 @@ describe('guest order placement', () => {
 
     it('does not store a key for a rejected request', async () => {
       const { v, ids } = await venueWithMenu();
-      const bad = await placeOrder(t.app, v.slug, orderBody(ids, { items: [{ productId: ids.productIds.secret, quantity: 1 }] }), 'key-bad');
+      const bad = await placeOrder(
+        t.app,
+        v.slug,
+        orderBody(ids, { items: [{ productId: ids.productIds.secret, quantity: 1 }] }),
+        'key-bad',
+      );
       assert.equal(bad.status, 400);
       const good = await placeOrder(t.app, v.slug, orderBody(ids), 'key-bad');
       expectStatus(good, 201);
@@ -598,7 +706,10 @@ describe('guest order placement', () => {
       const { v, ids } = await venueWithMenu();
       const res = await placeOrder(t.app, v.slug, orderBody(ids), 'k'.repeat(256));
       assert.equal(res.status, 400);
-      assert.ok(res.body.errors.some((e: string) => /idempotency-key/i.test(e)), JSON.stringify(res.body));
+      assert.ok(
+        res.body.errors.some((e: string) => /idempotency-key/i.test(e)),
+        JSON.stringify(res.body),
+      );
       expectStatus(await placeOrder(t.app, v.slug, orderBody(ids), 'k'.repeat(255)), 201);
     });
   });

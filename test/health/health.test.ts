@@ -42,7 +42,10 @@ describe('health and readiness', () => {
       const raw = await rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n`);
       const [head, body] = raw.split('\r\n\r\n');
       assert.match(head, /^HTTP\/1\.1 400 /, path);
-      assert.deepEqual([JSON.parse(body).statusCode, JSON.parse(body).message, JSON.parse(body).path], [400, 'Malformed HTTP request', path]);
+      assert.deepEqual(
+        [JSON.parse(body).statusCode, JSON.parse(body).message, JSON.parse(body).path],
+        [400, 'Malformed HTTP request', path],
+      );
     }
   });
 });

@@ -63,7 +63,13 @@ describe('GET /metrics', () => {
     const v = await createVenue(t.app);
     const res = await call(t.app, 'POST', '/v1/sync', {
       key: v.key,
-      body: { categories: [{ externalId: 'c', name: 'C' }], products: [{ externalId: 'p1', name: 'P1', priceMinor: 100, categoryExternalId: 'c' }, { externalId: 'p2', name: 'P2', priceMinor: 100, categoryExternalId: 'c' }] },
+      body: {
+        categories: [{ externalId: 'c', name: 'C' }],
+        products: [
+          { externalId: 'p1', name: 'P1', priceMinor: 100, categoryExternalId: 'c' },
+          { externalId: 'p2', name: 'P2', priceMinor: 100, categoryExternalId: 'c' },
+        ],
+      },
     });
     assert.equal(res.status, 201);
     const text = await scrape(t);
@@ -82,7 +88,13 @@ describe('GET /metrics', () => {
     assert.ok(limited > 0, 'the short bucket filled');
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const text = await scrape(t);
-    assert.ok((sample(text, 'carta_rate_limit_rejections_total{bucket="short"}') ?? 0) >= limited, text.split('\n').filter((l) => l.includes('rate_limit')).join('\n'));
+    assert.ok(
+      (sample(text, 'carta_rate_limit_rejections_total{bucket="short"}') ?? 0) >= limited,
+      text
+        .split('\n')
+        .filter((l) => l.includes('rate_limit'))
+        .join('\n'),
+    );
   });
 });
 

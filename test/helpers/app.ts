@@ -29,7 +29,14 @@ export interface TestApp {
 export async function startApp(
   overrides: Partial<Config> = {},
   onQuery?: QueryListener,
-  deps: { resolve?: Resolver; clock?: () => number; webhookDispatch?: DispatcherOptions; orderStreams?: OrderStreamOptions; boardFeeds?: BoardFeedOptions; lingeringClose?: LingeringClose } = {},
+  deps: {
+    resolve?: Resolver;
+    clock?: () => number;
+    webhookDispatch?: DispatcherOptions;
+    orderStreams?: OrderStreamOptions;
+    boardFeeds?: BoardFeedOptions;
+    lingeringClose?: LingeringClose;
+  } = {},
 ): Promise<TestApp> {
   const database = await testDatabase(onQuery);
   // Like the rate limits, load shedding is out of reach unless a test sets it: a test file's own
@@ -37,7 +44,14 @@ export async function startApp(
   // Staff passwords at a test cost (2^14, about 16 ms): suites set many. test/staff/sign-in-attack.test.ts
   // runs at the production cost.
   const config = loadConfig(
-    { RATE_LIMITS: 'off', LOG_LEVEL: 'silent', ADMIN_TOKEN, DATA_DIR: '/nonexistent', REDIS_URL: process.env.REDIS_URL, OVERLOAD_DELAY_MS: '600000' },
+    {
+      RATE_LIMITS: 'off',
+      LOG_LEVEL: 'silent',
+      ADMIN_TOKEN,
+      DATA_DIR: '/nonexistent',
+      REDIS_URL: process.env.REDIS_URL,
+      OVERLOAD_DELAY_MS: '600000',
+    },
     { scryptCost: TEST_SCRYPT_COST, ...overrides },
   );
   const { app, services } = await buildApp({

@@ -6,7 +6,14 @@ import { onPostgres } from './db.js';
 /** Debian's Chromium, which .ci/run installs when it is missing. */
 export const CHROMIUM = '/usr/bin/chromium';
 /** The developers' guide's flags, as `npm run lighthouse` uses them. */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 /**
  * Why a Chromium suite skips in this run, or false to run it. The walks test pages in a browser:

@@ -39,7 +39,9 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
   return {
     'POST /v1/sync': {
       categories: [{ externalId: 'fz-cat', name: 'Fuzz category', sortOrder: 1 }],
-      ingredients: [{ externalId: 'fz-ing', name: 'Fuzz ingredient', translations: { uk: { name: 'Інгредієнт' } }, allergens: ['milk', 'gluten'] }],
+      ingredients: [
+        { externalId: 'fz-ing', name: 'Fuzz ingredient', translations: { uk: { name: 'Інгредієнт' } }, allergens: ['milk', 'gluten'] },
+      ],
       products: [
         {
           externalId: 'fz-prod',
@@ -47,7 +49,16 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
           priceMinor: 450,
           categoryExternalId: 'fz-cat',
           ingredientExternalIds: ['fz-ing'],
-          modifierGroups: [{ name: 'Extras', type: 'add_ingredients', minSelections: 0, maxSelections: 2, maxQuantityPerOption: 2, options: [{ ingredientExternalId: 'fz-ing', priceAdjustment: 50, isDefault: false }] }],
+          modifierGroups: [
+            {
+              name: 'Extras',
+              type: 'add_ingredients',
+              minSelections: 0,
+              maxSelections: 2,
+              maxQuantityPerOption: 2,
+              options: [{ ingredientExternalId: 'fz-ing', priceAdjustment: 50, isDefault: false }],
+            },
+          ],
           translations: { uk: { name: 'Продукт', description: 'Опис' } },
           // Food information (decisions 14).
           allergens: ['sesame', 'eggs'],
@@ -83,7 +94,12 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
       timezone: 'Europe/Kyiv',
       openingHours: {
         weekly: [
-          ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].map((day) => ({ day, isOpen: true, openTime: '00:00', closeTime: '00:00' })),
+          ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].map((day) => ({
+            day,
+            isOpen: true,
+            openTime: '00:00',
+            closeTime: '00:00',
+          })),
           { day: 'sunday', isOpen: true, openTime: '00:00', closeTime: '12:00' },
           { day: 'sunday', isOpen: true, openTime: '12:00', closeTime: '00:00' },
         ],
@@ -91,10 +107,16 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
       },
       orderConfig: { pausedUntil: null, prepTimeMinutes: 20, scheduledOrders: { enabled: true, maxDaysAhead: 7 } },
     },
-    'PUT /v1/translations': { products: [{ ref: 'burger', translations: { uk: { name: 'Бургер' } } }], categories: [{ ref: 'mains', translations: { uk: { name: 'Основні' } } }] },
+    'PUT /v1/translations': {
+      products: [{ ref: 'burger', translations: { uk: { name: 'Бургер' } } }],
+      categories: [{ ref: 'mains', translations: { uk: { name: 'Основні' } } }],
+    },
     // Until an hour from when the world is made (it must lie ahead, at most 30 days); by externalId and by id.
     'PUT /v1/availability': {
-      products: [{ ref: 'fries', available: false, until: new Date(Date.now() + 3_600_000).toISOString() }, { ref: ids.productIds.soda, available: true }],
+      products: [
+        { ref: 'fries', available: false, until: new Date(Date.now() + 3_600_000).toISOString() },
+        { ref: ids.productIds.soda, available: true },
+      ],
       ingredients: [{ ref: 'cheese', available: false }],
     },
     'PATCH /v1/orders/:id/status': { status: 'confirmed' },
@@ -104,7 +126,13 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
     'DELETE /v1/banners/:id/image': undefined,
     'POST /v1/logo': { base64: image },
     'DELETE /v1/logo': undefined,
-    'POST /v1/banners': { title: 'Fuzz banner', subtitle: 'Sub', productRef: 'burger', startsAt: '2026-01-01T10:00', endsAt: '2027-01-01T10:00' },
+    'POST /v1/banners': {
+      title: 'Fuzz banner',
+      subtitle: 'Sub',
+      productRef: 'burger',
+      startsAt: '2026-01-01T10:00',
+      endsAt: '2027-01-01T10:00',
+    },
     'PATCH /v1/banners/:id': { title: 'Patched banner', isActive: false },
     'DELETE /v1/banners/:id': undefined,
     'POST /v1/promotions': { name: 'Fuzz promo', description: 'Deal', startsAt: '2026-01-01T10:00:00Z', endsAt: null },
@@ -117,14 +145,24 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
     'PATCH /v1/tables/:id': { name: 'Patched table', isActive: true },
     'DELETE /v1/tables/:id': undefined,
     'POST /v1/tables/:id/regenerate-token': undefined,
-    'POST /v1/webhooks': { url: 'https://pos.example.com/carta/hooks', events: ['order.created', 'menu.published'], description: 'Fuzz endpoint' },
+    'POST /v1/webhooks': {
+      url: 'https://pos.example.com/carta/hooks',
+      events: ['order.created', 'menu.published'],
+      description: 'Fuzz endpoint',
+    },
     'PATCH /v1/webhooks/:id': { url: 'https://pos.example.com/v2', events: ['order.updated'], description: 'Patched', enabled: false },
     'DELETE /v1/webhooks/:id': undefined,
     'POST /v1/webhooks/:id/rotate-secret': undefined,
     'POST /v1/webhooks/:id/test': undefined,
     'POST /v1/webhooks/:id/deliveries/:deliveryId/retry': undefined,
     // Scheduled two days ahead (within maxDaysAhead, past any prepTimeMinutes): a respelled date reaches the database.
-    'POST /guest/v1/venues/:slug/orders': orderBody(ids, { type: 'pickup', items: [burgerLine(ids, 2)], customerEmail: 'ada@example.com', comment: 'No ice', scheduledFor: new Date(Date.now() + 2 * DAY_MS).toISOString() }),
+    'POST /guest/v1/venues/:slug/orders': orderBody(ids, {
+      type: 'pickup',
+      items: [burgerLine(ids, 2)],
+      customerEmail: 'ada@example.com',
+      comment: 'No ice',
+      scheduledFor: new Date(Date.now() + 2 * DAY_MS).toISOString(),
+    }),
     'POST /admin/v1/venues': { name: 'Fuzz admin venue', currency: 'EUR', plan: 'standard' },
     'PATCH /admin/v1/venues/:id': { plan: 'pro', subscriptionStatus: 'active' },
     'POST /admin/v1/venues/:id/api-keys': { mode: 'live', readOnly: true },
@@ -140,7 +178,10 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
     'POST /console/invite/:token': { csrf: 'x'.repeat(32), password: 'fuzz password' },
     // The board's API (docs/console.md), called with an owner's session and CSRF header (the `console` credential).
     'POST /console/api/orders/:id/status': { status: 'confirmed' },
-    'PUT /console/api/availability': { products: [{ ref: 'fries', available: false, until: null }], ingredients: [{ ref: 'cheese', available: true }] },
+    'PUT /console/api/availability': {
+      products: [{ ref: 'fries', available: false, until: null }],
+      ingredients: [{ ref: 'cheese', available: true }],
+    },
     'POST /console/api/pause': { minutes: 15 },
     'PATCH /console/api/ordering': { prepTimeMinutes: 20 },
     'POST /console/api/staff': { email: 'fuzz.invited@example.com', name: 'Fuzz invited', role: 'staff' },
@@ -175,10 +216,14 @@ export async function fuzzWorld(overrides: Partial<Config> = {}): Promise<FuzzWo
   const promotion = await ok('POST', '/v1/promotions', { name: 'Promo' });
   const item = await ok('POST', `/v1/promotions/${promotion.id}/items`, { productRef: 'fries', promoPriceMinor: 300 });
   const table = await ok('POST', '/v1/tables', { name: 'Table 1' });
-  const member = (await admin(t.app, 'POST', `/venues/${c.id}/staff`, { email: 'fuzz.member@example.com', name: 'Fuzz member', role: 'staff' })).body;
+  const member = (
+    await admin(t.app, 'POST', `/venues/${c.id}/staff`, { email: 'fuzz.member@example.com', name: 'Fuzz member', role: 'staff' })
+  ).body;
   // An owner of the fuzzed venue, signed in: the board's API is called with their session.
   const owner = await signedIn(t.app, a.id, 'fuzz.owner@example.com', 'owner');
-  const colleague = (await admin(t.app, 'POST', `/venues/${a.id}/staff`, { email: 'fuzz.colleague@example.com', name: 'Fuzz colleague', role: 'staff' })).body;
+  const colleague = (
+    await admin(t.app, 'POST', `/venues/${a.id}/staff`, { email: 'fuzz.colleague@example.com', name: 'Fuzz colleague', role: 'staff' })
+  ).body;
   const webhook = await ok('POST', '/v1/webhooks', { url: 'https://pos.example.com/hooks', events: ['order.created'] });
   const delivery = await ok('POST', `/v1/webhooks/${webhook.id}/test`, undefined);
   const order = await createOrder(t.app, a.slug, orderBody(ids));
@@ -237,14 +282,47 @@ export async function fuzzWorld(overrides: Partial<Config> = {}): Promise<FuzzWo
 // ---- generators --------------------------------------------------------------------------------
 
 const ODD_TEXT = [
-  '', ' ', '\u0000', 'a\u0000b', '\udfff', '\ud800x', '🌶️', 'ي', '\u202e', 'x'.repeat(300), 'x'.repeat(5000),
-  '<script>alert(1)</script>', "'; drop table venues; --", '../../etc/passwd', '%00', '%c0%ae', '${jndi:x}', '__proto__', 'null',
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\udfff',
+  '\ud800x',
+  '🌶️',
+  'ي',
+  '\u202e',
+  'x'.repeat(300),
+  'x'.repeat(5000),
+  '<script>alert(1)</script>',
+  "'; drop table venues; --",
+  '../../etc/passwd',
+  '%00',
+  '%c0%ae',
+  '${jndi:x}',
+  '__proto__',
+  'null',
 ];
 
 const weirdValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(
-    null, true, false, 0, -0, -1, 0.5, 1e308, -1e308, 2 ** 53 + 1, 2 ** 31, -(2 ** 31) - 1, 1e-320,
-    [], {}, [[[[]]]], { a: { b: { c: { d: {} } } } }, ...ODD_TEXT,
+    null,
+    true,
+    false,
+    0,
+    -0,
+    -1,
+    0.5,
+    1e308,
+    -1e308,
+    2 ** 53 + 1,
+    2 ** 31,
+    -(2 ** 31) - 1,
+    1e-320,
+    [],
+    {},
+    [[[[]]]],
+    { a: { b: { c: { d: {} } } } },
+    ...ODD_TEXT,
   ),
   fc.string({ maxLength: 12 }),
   fc.string({ unit: 'binary', maxLength: 8 }),
@@ -261,8 +339,18 @@ const weirdValue: fc.Arbitrary<unknown> = fc.oneof(
  * PostgreSQL's ±15:59, so one passed to SQL as text was a 500), in either case of `Z`.
  */
 const ZONES: ReadonlyArray<readonly [string, number]> = [
-  ['Z', 0], ['z', 0], ['+00:00', 0], ['-00:00', 0], ['+23:59', 23 * 60 + 59], ['-23:59', -(23 * 60 + 59)], ['+14:00', 14 * 60],
-  ['-12:00', -12 * 60], ['+05:45', 5 * 60 + 45], ['-09:30', -(9 * 60 + 30)], ['+16:00', 16 * 60], ['-15:59', -(15 * 60 + 59)],
+  ['Z', 0],
+  ['z', 0],
+  ['+00:00', 0],
+  ['-00:00', 0],
+  ['+23:59', 23 * 60 + 59],
+  ['-23:59', -(23 * 60 + 59)],
+  ['+14:00', 14 * 60],
+  ['-12:00', -12 * 60],
+  ['+05:45', 5 * 60 + 45],
+  ['-09:30', -(9 * 60 + 30)],
+  ['+16:00', 16 * 60],
+  ['-15:59', -(15 * 60 + 59)],
 ];
 /** Zones no date-time format allows (the local time is read as UTC first). */
 const BAD_ZONES = ['+24:00', '-24:00', '+23:60', '+99:99', '+05', '+0545', '+5:45', '+05:45:00', ' +01:00', 'UTC', '', 'Z+01:00'];
@@ -288,7 +376,12 @@ const dateSpelling: fc.Arbitrary<DateSpelling> = fc.record({
 export function spellDate(ms: number, s: DateSpelling): string {
   const [zoneText, offset] = s.bad >= 0 ? [BAD_ZONES[s.bad % BAD_ZONES.length], 0] : ZONES[s.zone % ZONES.length];
   const local = new Date(ms + (s.shift + offset) * 60_000).toISOString();
-  const time = { minutes: local.slice(11, 16), seconds: local.slice(11, 19), millis: local.slice(11, 23), nanos: `${local.slice(11, 23)}456789` }[s.precision];
+  const time = {
+    minutes: local.slice(11, 16),
+    seconds: local.slice(11, 19),
+    millis: local.slice(11, 23),
+    nanos: `${local.slice(11, 23)}456789`,
+  }[s.precision];
   return `${local.slice(0, 10)}${s.separator}${time}${zoneText}`;
 }
 
@@ -331,8 +424,19 @@ type Mutation =
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ op: fc.constant('replace' as const), pick: fc.nat(), value: weirdValue }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('remove' as const), pick: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('unknownKey' as const), pick: fc.nat(), key: fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'id', 'venueId')), value: weirdValue }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('oversize' as const), pick: fc.nat(), copies: fc.constantFrom(2, 201, 1001, 5001) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('unknownKey' as const),
+      pick: fc.nat(),
+      key: fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'id', 'venueId')),
+      value: weirdValue,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('oversize' as const), pick: fc.nat(), copies: fc.constantFrom(2, 201, 1001, 5001) }),
+  },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('date' as const), pick: fc.nat(), spelling: dateSpelling }) },
 );
 
@@ -351,7 +455,10 @@ function mutate(sample: unknown, m: Mutation): unknown {
     case 'replace':
       return setAt(sample, path, m.value);
     case 'date': {
-      const dated = paths.filter((p) => DATE_KEYS.has(String(p[p.length - 1])) || (typeof getAt(sample, p) === 'string' && LOOKS_DATED.test(getAt(sample, p) as string)));
+      const dated = paths.filter(
+        (p) =>
+          DATE_KEYS.has(String(p[p.length - 1])) || (typeof getAt(sample, p) === 'string' && LOOKS_DATED.test(getAt(sample, p) as string)),
+      );
       if (dated.length === 0) return sample;
       const at = dated[m.pick % dated.length];
       return setAt(sample, at, spellDate(instantAt(getAt(sample, at)), m.spelling));
@@ -359,13 +466,19 @@ function mutate(sample: unknown, m: Mutation): unknown {
     case 'remove':
       return path.length === 0 ? undefined : setAt(sample, path, undefined, true);
     case 'unknownKey':
-      return node !== null && typeof node === 'object' && !Array.isArray(node) ? setAt(sample, path, { ...node, [m.key]: m.value }) : setAt(sample, path, m.value);
+      return node !== null && typeof node === 'object' && !Array.isArray(node)
+        ? setAt(sample, path, { ...node, [m.key]: m.value })
+        : setAt(sample, path, m.value);
     case 'oversize': {
       const arrays = paths.filter((p) => Array.isArray(getAt(sample, p)) && (getAt(sample, p) as unknown[]).length > 0);
       if (arrays.length === 0) return sample;
       const at = arrays[m.pick % arrays.length];
       const first = (getAt(sample, at) as unknown[])[0];
-      return setAt(sample, at, Array.from({ length: m.copies }, () => first));
+      return setAt(
+        sample,
+        at,
+        Array.from({ length: m.copies }, () => first),
+      );
     }
   }
 }
@@ -381,10 +494,22 @@ function rawBodies(sample: unknown): fc.Arbitrary<string> {
   const text = JSON.stringify(sample ?? {});
   return fc.oneof(
     fc.constantFrom(
-      '', 'null', '[]', '"text"', '0', 'hello', '{', '{"a":}', '\ufeff' + text, text.slice(0, Math.max(1, text.length >> 1)),
-      '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}',
-      '['.repeat(5000) + ']'.repeat(5000), '{"a":'.repeat(3000) + '1' + '}'.repeat(3000),
-      text.replace('{', '{"name":"first","name":"second",'), text.replace('{', '{"products":[],"products":1,'),
+      '',
+      'null',
+      '[]',
+      '"text"',
+      '0',
+      'hello',
+      '{',
+      '{"a":}',
+      '\ufeff' + text,
+      text.slice(0, Math.max(1, text.length >> 1)),
+      '{"__proto__":{"polluted":1}}',
+      '{"constructor":{"prototype":{"polluted":1}}}',
+      '['.repeat(5000) + ']'.repeat(5000),
+      '{"a":'.repeat(3000) + '1' + '}'.repeat(3000),
+      text.replace('{', '{"name":"first","name":"second",'),
+      text.replace('{', '{"products":[],"products":1,'),
       text.replace(/"([^"]+)":/, '"$1":"\\u0000",'),
     ),
     // The stall suite's shapes (test/server/stall.test.ts), at a twentieth of their size.
@@ -402,11 +527,55 @@ function encodeSegment(value: string): string {
   }
 }
 
-const QUERY_KEYS = ['locale', 'version', 'page', 'limit', 'size', 'status', 'type', 'since', 'updatedSince', 'createdFrom', 'createdTo', 'dryRun', 'action', 'fields', '__proto__'];
+const QUERY_KEYS = [
+  'locale',
+  'version',
+  'page',
+  'limit',
+  'size',
+  'status',
+  'type',
+  'since',
+  'updatedSince',
+  'createdFrom',
+  'createdTo',
+  'dryRun',
+  'action',
+  'fields',
+  '__proto__',
+];
 // Numbers that text coerces to something no list can use (Infinity, past 2^53) sit with the plain odd text.
 const QUERY_VALUES = [
-  '-1', '0', '1', '2', '1e9', '99999999999999999999', '1e308', '1e400', 'Infinity', '-Infinity', 'NaN', '1.5', '9007199254740993', '0x10', ' 7 ',
-  'abc', '', 'true', 'false', 'null', '%FF', '%00', '2026-01-01T00:00:00Z', '0000-01-01T00:00:00Z', 'draft', 'published', 'new', 'uk', 'en', 'x'.repeat(300),
+  '-1',
+  '0',
+  '1',
+  '2',
+  '1e9',
+  '99999999999999999999',
+  '1e308',
+  '1e400',
+  'Infinity',
+  '-Infinity',
+  'NaN',
+  '1.5',
+  '9007199254740993',
+  '0x10',
+  ' 7 ',
+  'abc',
+  '',
+  'true',
+  'false',
+  'null',
+  '%FF',
+  '%00',
+  '2026-01-01T00:00:00Z',
+  '0000-01-01T00:00:00Z',
+  'draft',
+  'published',
+  'new',
+  'uk',
+  'en',
+  'x'.repeat(300),
 ];
 
 const queryValue = fc.oneof(
@@ -420,7 +589,17 @@ const queryString: fc.Arbitrary<string> = fc
   .array(fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ maxLength: 6 })), queryValue), { maxLength: 4 })
   .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`).join('&')}`));
 
-const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/json; charset=latin1', 'APPLICATION/JSON', ''];
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'application/json; charset=latin1',
+  'APPLICATION/JSON',
+  '',
+];
 
 export interface FuzzRequest {
   route: string;
@@ -438,12 +617,14 @@ export function fuzzRequest(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
     const paramArbs = segments.map((segment, i) => {
       if (!segment.startsWith(':')) return fc.constant(segment);
       const real = world.params[`${segments[i - 1]}/${segment}`] ?? world.params[`${segment}/${segments[i + 1]}`] ?? [];
-      return fc.oneof(
-        { weight: 4, arbitrary: real.length ? fc.constantFrom(...real) : fc.constant('none') },
-        { weight: 1, arbitrary: fc.constantFrom(...ODD_TEXT) },
-        { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
-        { weight: 1, arbitrary: fc.uuid() },
-      ).map(encodeSegment);
+      return fc
+        .oneof(
+          { weight: 4, arbitrary: real.length ? fc.constantFrom(...real) : fc.constant('none') },
+          { weight: 1, arbitrary: fc.constantFrom(...ODD_TEXT) },
+          { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
+          { weight: 1, arbitrary: fc.uuid() },
+        )
+        .map(encodeSegment);
     });
     const key = `${route.method} ${route.url}`;
     const sample = world.bodies[key];
@@ -455,30 +636,41 @@ export function fuzzRequest(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
           { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)) },
           { weight: 2, arbitrary: rawBodies(sample) },
         );
-    return fc.record({
-      path: fc.tuple(...paramArbs).map((parts) => parts.join('/')),
-      query: fc.oneof({ weight: 3, arbitrary: fc.constant('') }, { weight: 1, arbitrary: queryString }),
-      credential: route.url.startsWith('/admin/')
-        ? fc.constantFrom<Credential>('operator', 'operator', 'operator', 'live', 'none')
-        : route.url.startsWith('/console/api/')
-          ? fc.constantFrom<Credential>('console', 'console', 'console', 'live', 'none')
-          : fc.constantFrom(...CREDENTIALS),
-      contentType: fc.oneof({ weight: 5, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) }),
-      idempotencyKey: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('fz-1', 'fz-2', 'x'.repeat(300)) }),
-      ifMatch: fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('*', '"x"', 'W/"1"', '') }),
-      payload: body,
-    }).map(({ path, query, credential, contentType, idempotencyKey, ifMatch, payload }) => {
-      const headers: Record<string, string> = {};
-      const secret = world.keys[credential];
-      if (credential === 'console' && secret) {
-        headers.cookie = `carta_session=${secret}`;
-        headers['x-csrf-token'] = sessionCsrf(secret);
-      } else if (secret) headers.authorization = `Bearer ${secret}`;
-      if (payload !== undefined && contentType !== '') headers['content-type'] = contentType;
-      if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
-      if (ifMatch !== undefined) headers['if-match'] = ifMatch;
-      return { route: key, method: route.method, url: path + query, credential, headers, payload };
-    });
+    return fc
+      .record({
+        path: fc.tuple(...paramArbs).map((parts) => parts.join('/')),
+        query: fc.oneof({ weight: 3, arbitrary: fc.constant('') }, { weight: 1, arbitrary: queryString }),
+        credential: route.url.startsWith('/admin/')
+          ? fc.constantFrom<Credential>('operator', 'operator', 'operator', 'live', 'none')
+          : route.url.startsWith('/console/api/')
+            ? fc.constantFrom<Credential>('console', 'console', 'console', 'live', 'none')
+            : fc.constantFrom(...CREDENTIALS),
+        contentType: fc.oneof(
+          { weight: 5, arbitrary: fc.constant('application/json') },
+          { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+        ),
+        idempotencyKey: fc.oneof(
+          { weight: 4, arbitrary: fc.constant(undefined) },
+          { weight: 1, arbitrary: fc.constantFrom('fz-1', 'fz-2', 'x'.repeat(300)) },
+        ),
+        ifMatch: fc.oneof(
+          { weight: 5, arbitrary: fc.constant(undefined) },
+          { weight: 1, arbitrary: fc.constantFrom('*', '"x"', 'W/"1"', '') },
+        ),
+        payload: body,
+      })
+      .map(({ path, query, credential, contentType, idempotencyKey, ifMatch, payload }) => {
+        const headers: Record<string, string> = {};
+        const secret = world.keys[credential];
+        if (credential === 'console' && secret) {
+          headers.cookie = `carta_session=${secret}`;
+          headers['x-csrf-token'] = sessionCsrf(secret);
+        } else if (secret) headers.authorization = `Bearer ${secret}`;
+        if (payload !== undefined && contentType !== '') headers['content-type'] = contentType;
+        if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+        if (ifMatch !== undefined) headers['if-match'] = ifMatch;
+        return { route: key, method: route.method, url: path + query, credential, headers, payload };
+      });
   });
 }
 
@@ -486,7 +678,9 @@ export function fuzzRequest(world: FuzzWorld): fc.Arbitrary<FuzzRequest> {
 
 /** A digest of every row of every table (idempotency records aside): what "changes nothing" means. */
 export async function fingerprint(world: FuzzWorld): Promise<string> {
-  const parts = world.tables.map((name) => `(select md5(coalesce(string_agg(md5(t::text), '' order by md5(t::text)), '')) from ${name} t) as "${name}"`);
+  const parts = world.tables.map(
+    (name) => `(select md5(coalesce(string_agg(md5(t::text), '' order by md5(t::text)), '')) from ${name} t) as "${name}"`,
+  );
   const { rows } = await world.t.database.db.query(`select ${parts.join(', ')}`);
   return JSON.stringify(rows[0]);
 }
@@ -504,7 +698,10 @@ function assertEnvelope(res: LightMyRequestResponse, req: FuzzRequest): void {
     return;
   }
   if (CONSOLE_ROUTE.test(req.route) && String(res.headers['content-type']).startsWith('text/html')) {
-    assert.ok([400, 401, 403, 404].includes(res.statusCode), `${req.method} ${req.url}: a console page refuses with 400, 401, 403 or 404, got ${res.statusCode}`);
+    assert.ok(
+      [400, 401, 403, 404].includes(res.statusCode),
+      `${req.method} ${req.url}: a console page refuses with 400, 401, 403 or 404, got ${res.statusCode}`,
+    );
     assert.match(res.body, /^<!doctype html>/, `${req.method} ${req.url}: a whole page`);
     return;
   }
@@ -566,7 +763,5 @@ export async function runFuzz(world: FuzzWorld, options: FuzzOptions): Promise<{
 
 /** Every write route of the table has a sample body entry (undefined counts: a bodiless write). */
 export function missingSamples(world: FuzzWorld): string[] {
-  return world.routes
-    .filter((r) => !READS.has(r.method) && !(`${r.method} ${r.url}` in world.bodies))
-    .map((r) => `${r.method} ${r.url}`);
+  return world.routes.filter((r) => !READS.has(r.method) && !(`${r.method} ${r.url}` in world.bodies)).map((r) => `${r.method} ${r.url}`);
 }

@@ -10,7 +10,11 @@ export const GUEST_PAGE_MENU = {
   ),
   products: ORDER_MENU.products.map((p) =>
     p.externalId === 'burger'
-      ? { ...p, description: 'Beef, lettuce and tomato', translations: { es: { name: 'Hamburguesa', description: 'Ternera, lechuga y tomate' }, ar: { name: 'برغر' } } }
+      ? {
+          ...p,
+          description: 'Beef, lettuce and tomato',
+          translations: { es: { name: 'Hamburguesa', description: 'Ternera, lechuga y tomate' }, ar: { name: 'برغر' } },
+        }
       : p,
   ),
 };
@@ -42,10 +46,20 @@ const PRODUCT_FOOD: Record<string, Record<string, unknown>> = {
 /** GUEST_PAGE_MENU with food information, and a vegetarian salad whose cheese brings milk. */
 export const FOOD_MENU = {
   ...GUEST_PAGE_MENU,
-  ingredients: GUEST_PAGE_MENU.ingredients.map((i) => (INGREDIENT_ALLERGENS[i.externalId] ? { ...i, allergens: INGREDIENT_ALLERGENS[i.externalId] } : i)),
+  ingredients: GUEST_PAGE_MENU.ingredients.map((i) =>
+    INGREDIENT_ALLERGENS[i.externalId] ? { ...i, allergens: INGREDIENT_ALLERGENS[i.externalId] } : i,
+  ),
   products: [
     ...GUEST_PAGE_MENU.products.map((p) => ({ ...p, ...PRODUCT_FOOD[p.externalId] })),
-    { externalId: 'salad', name: 'Salad', priceMinor: 800, categoryExternalId: 'mains', sortOrder: 4, ingredientExternalIds: ['cheese'], dietaryLabels: ['vegetarian'] },
+    {
+      externalId: 'salad',
+      name: 'Salad',
+      priceMinor: 800,
+      categoryExternalId: 'mains',
+      sortOrder: 4,
+      ingredientExternalIds: ['cheese'],
+      dietaryLabels: ['vegetarian'],
+    },
   ],
 };
 
@@ -68,7 +82,12 @@ export async function setUpGuestPage(app: App, menu: unknown = GUEST_PAGE_MENU):
 
 /** Every day 12:00-22:00 (decisions 13), in the venue's timezone. */
 export const NOON_TO_TEN = {
-  weekly: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => ({ day, isOpen: true, openTime: '12:00', closeTime: '22:00' })),
+  weekly: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => ({
+    day,
+    isOpen: true,
+    openTime: '12:00',
+    closeTime: '22:00',
+  })),
   exceptions: [],
 };
 

@@ -9,7 +9,9 @@ export async function makeImage(
   options: { noise?: boolean; colour?: string } = {},
 ): Promise<Buffer> {
   const base = options.noise
-    ? sharp({ create: { width, height, channels: 3, background: options.colour ?? '#c0392b', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+    ? sharp({
+        create: { width, height, channels: 3, background: options.colour ?? '#c0392b', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+      })
     : sharp({ create: { width, height, channels: 3, background: options.colour ?? '#c0392b' } });
   return base.toFormat(format).toBuffer();
 }
@@ -21,7 +23,9 @@ export async function makeImage(
  */
 export async function makeRotatedJpegWithGps(size: number): Promise<Buffer> {
   const half = Math.floor(size / 2);
-  const red = await sharp({ create: { width: half, height: half, channels: 3, background: '#ff0000' } }).png().toBuffer();
+  const red = await sharp({ create: { width: half, height: half, channels: 3, background: '#ff0000' } })
+    .png()
+    .toBuffer();
   return sharp({ create: { width: size, height: size, channels: 3, background: '#0000ff' } })
     .composite([{ input: red, left: 0, top: 0 }])
     .jpeg()
@@ -43,7 +47,9 @@ export async function pixel(image: Buffer, x: number, y: number): Promise<[numbe
 export async function animatedGif(width: number, height: number): Promise<Buffer> {
   const a = await makeImage(width, height, 'png', { colour: '#ff0000' });
   const b = await makeImage(width, height, 'png', { colour: '#0000ff' });
-  return sharp([a, b], { join: { animated: true } }).gif().toBuffer();
+  return sharp([a, b], { join: { animated: true } })
+    .gif()
+    .toBuffer();
 }
 
 function crc32(bytes: Buffer): number {
@@ -75,7 +81,12 @@ export function pngBomb(width: number, height: number): Buffer {
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // truecolour
   const idat = deflateSync(Buffer.alloc(1 + width * 3));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', idat),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 export function toBase64(bytes: Buffer): string {

@@ -25,7 +25,11 @@ export const loopbackResolver: Resolver = async (hostname) => {
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Polls `check` every 20 ms until it gives a value (returned), or fails after `timeoutMs`. */
-export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const started = Date.now();
   for (;;) {
     const value = await check();

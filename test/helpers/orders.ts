@@ -57,7 +57,15 @@ export const ORDER_MENU = {
         },
       ],
     },
-    { externalId: 'fries', name: 'Fries', priceMinor: 500, salePriceMinor: 400, isSaleActive: true, categoryExternalId: 'mains', sortOrder: 2 },
+    {
+      externalId: 'fries',
+      name: 'Fries',
+      priceMinor: 500,
+      salePriceMinor: 400,
+      isSaleActive: true,
+      categoryExternalId: 'mains',
+      sortOrder: 2,
+    },
     {
       externalId: 'soda',
       name: 'Soda',
@@ -195,7 +203,12 @@ export function orderBody(ids: MenuIds, overrides: Record<string, unknown> = {})
 }
 
 /** A burger line with the required bun choice (white unless told) and optional extras. */
-export function burgerLine(ids: MenuIds, quantity = 1, extra: { optionId: string; quantity?: number }[] = [], bun = 'bun-white'): OrderLine {
+export function burgerLine(
+  ids: MenuIds,
+  quantity = 1,
+  extra: { optionId: string; quantity?: number }[] = [],
+  bun = 'bun-white',
+): OrderLine {
   return {
     productId: ids.productIds.burger,
     quantity,

@@ -18,11 +18,17 @@ export function pathologicalBodies(sample: unknown, scale = 1): Record<string, s
   const bytes = Math.floor(BODY_BYTES * scale);
   const key = arrayKey(sample);
   const fill = (unit: string, head: string, tail: string) =>
-    head + Array(Math.max(1, Math.floor((bytes - head.length - tail.length) / (unit.length + 1)))).fill(unit).join(',') + tail;
+    head +
+    Array(Math.max(1, Math.floor((bytes - head.length - tail.length) / (unit.length + 1))))
+      .fill(unit)
+      .join(',') +
+    tail;
   let n = 0;
   const uniqueNames = '{' + Array.from({ length: Math.floor(bytes / 12) }, () => `"k${(n++).toString(36)}":0`).join(',') + '}';
   const text = JSON.stringify(sample ?? {});
-  const longValue = text.includes('":"') ? text.replace(/":"[^"]*"/, `":"${'x'.repeat(Math.max(1, bytes - text.length))}"`) : `{"name":"${'x'.repeat(bytes)}"}`;
+  const longValue = text.includes('":"')
+    ? text.replace(/":"[^"]*"/, `":"${'x'.repeat(Math.max(1, bytes - text.length))}"`)
+    : `{"name":"${'x'.repeat(bytes)}"}`;
   return {
     // 1.7 million empty items: each one an error to a validator that lists them all.
     emptyItems: fill('{}', `{"${key}":[`, ']}'),

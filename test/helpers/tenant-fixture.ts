@@ -81,7 +81,14 @@ function menuOf(tag: string) {
           { name: `Remove ${tag}`, type: 'remove_ingredients', options: [{ ingredientExternalId: x('onion') }] },
         ],
       },
-      { externalId: x('fries'), name: `Fries ${tag}`, priceMinor: 500, salePriceMinor: 400, isSaleActive: true, categoryExternalId: x('mains') },
+      {
+        externalId: x('fries'),
+        name: `Fries ${tag}`,
+        priceMinor: 500,
+        salePriceMinor: 400,
+        isSaleActive: true,
+        categoryExternalId: x('mains'),
+      },
       { externalId: x('soda'), name: `Soda ${tag}`, priceMinor: 300, categoryExternalId: x('mains') },
       { externalId: x('frozen'), name: `Frozen ${tag}`, priceMinor: 700, categoryExternalId: x('spare'), menuVisible: false },
     ],
@@ -115,7 +122,13 @@ export async function populate(app: App, tag: string, phone: string, images: Ima
   const venueRes = await admin(app, 'POST', '/venues', { name: `Venue ${tag}`, slug: `${tag}-venue`, currency: 'EUR', plan: 'standard' });
   expectStatus(venueRes, 201);
   const live = await newKey(app, venueRes.body.id, 'live');
-  const venue: VenueFixture = { id: venueRes.body.id, slug: venueRes.body.slug, sandboxId: venueRes.body.sandbox.id, key: live.key, keyId: live.id };
+  const venue: VenueFixture = {
+    id: venueRes.body.id,
+    slug: venueRes.body.slug,
+    sandboxId: venueRes.body.sandbox.id,
+    key: live.key,
+    keyId: live.id,
+  };
   const key = venue.key;
 
   const settings = await call(app, 'PATCH', '/v1/settings', {
@@ -144,7 +157,11 @@ export async function populate(app: App, tag: string, phone: string, images: Ima
   });
   await created(app, key, `/v1/banners/${banner.id}/image`, { base64: images.wide });
   await created(app, key, '/v1/banners', { externalId: `${tag}-banner-2`, title: `Second banner ${tag}`, isActive: false });
-  const promotion = await created(app, key, '/v1/promotions', { externalId: `${tag}-deal`, name: `Deal ${tag}`, description: `Two for one ${tag}` });
+  const promotion = await created(app, key, '/v1/promotions', {
+    externalId: `${tag}-deal`,
+    name: `Deal ${tag}`,
+    description: `Two for one ${tag}`,
+  });
   const item = await created(app, key, `/v1/promotions/${promotion.id}/items`, { productRef: burger.id, promoPriceMinor: 900 });
   await created(app, key, `/v1/promotions/${promotion.id}/items`, { productRef: `${tag}-fries` });
   const table = await created(app, key, '/v1/tables', { externalId: `${tag}-t1`, name: `Table ${tag}`, seats: 4, zone: `Terrace ${tag}` });
@@ -174,7 +191,10 @@ export async function populate(app: App, tag: string, phone: string, images: Ima
       {
         productId: ids.productIds[`${tag}-burger`],
         quantity: 1,
-        modifiers: [{ optionId: burgerOptions[`Bun ${tag}`][`${tag}-bun-white`] }, { optionId: burgerOptions[`Extras ${tag}`][`${tag}-cheese`] }],
+        modifiers: [
+          { optionId: burgerOptions[`Bun ${tag}`][`${tag}-bun-white`] },
+          { optionId: burgerOptions[`Extras ${tag}`][`${tag}-cheese`] },
+        ],
       },
     ],
     deliveryAddress: `1 ${tag} Street`,
@@ -261,7 +281,11 @@ const SNAPSHOT_READS = [
 function withoutGeneratedAt(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutGeneratedAt);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'generatedAt').map(([k, v]) => [k, withoutGeneratedAt(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== 'generatedAt')
+        .map(([k, v]) => [k, withoutGeneratedAt(v)]),
+    );
   }
   return value;
 }
@@ -300,7 +324,8 @@ export function canariesOf(tenant: Tenant, snap: Record<string, unknown>): strin
   ]);
   for (const body of Object.values(snap)) {
     if (typeof body !== 'object') continue;
-    for (const s of strings(body)) if (s.includes(tenant.tag) || s.includes(tenant.venue.id) || UUID_RE.test(s) || URL_RE.test(s)) found.add(s);
+    for (const s of strings(body))
+      if (s.includes(tenant.tag) || s.includes(tenant.venue.id) || UUID_RE.test(s) || URL_RE.test(s)) found.add(s);
   }
   return [...found];
 }

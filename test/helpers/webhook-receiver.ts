@@ -38,7 +38,11 @@ export class Receiver {
       req.on('data', (c) => chunks.push(c));
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
-        const headers = { 'webhook-id': String(req.headers['webhook-id']), 'webhook-timestamp': String(req.headers['webhook-timestamp']), 'webhook-signature': String(req.headers['webhook-signature']) };
+        const headers = {
+          'webhook-id': String(req.headers['webhook-id']),
+          'webhook-timestamp': String(req.headers['webhook-timestamp']),
+          'webhook-signature': String(req.headers['webhook-signature']),
+        };
         const step = this.script.shift() ?? 200;
         const status = step === 'hang' ? 0 : typeof step === 'number' ? step : step.status;
         this.requests.push({ id: headers['webhook-id'], status });
@@ -58,7 +62,13 @@ export class Receiver {
             return;
           }
           const parsed = JSON.parse(body);
-          this.accepted.push({ id: headers['webhook-id'], type: parsed.type, body: parsed, signatures: headers['webhook-signature'].split(' '), raw: { body, headers } });
+          this.accepted.push({
+            id: headers['webhook-id'],
+            type: parsed.type,
+            body: parsed,
+            signatures: headers['webhook-signature'].split(' '),
+            raw: { body, headers },
+          });
         }
         if (typeof step === 'number') res.writeHead(status).end();
         // A receiver that did the work but answers after the sender gave up: the event comes again.
@@ -88,7 +98,11 @@ export class Receiver {
  * A pro venue with the order menu published and one endpoint for `events` on this (listening)
  * receiver, which then verifies with the endpoint's secret.
  */
-export async function venueWithEndpoint(app: App, receiver: Receiver, events: string[]): Promise<{ v: VenueFixture; ids: MenuIds; endpointId: string }> {
+export async function venueWithEndpoint(
+  app: App,
+  receiver: Receiver,
+  events: string[],
+): Promise<{ v: VenueFixture; ids: MenuIds; endpointId: string }> {
   const v = await createVenue(app, { plan: 'pro' });
   const ids = await setUpOrderMenu(app, v);
   const created = await call(app, 'POST', '/v1/webhooks', { key: v.key, body: { url: `http://127.0.0.1:${receiver.port}/hooks`, events } });

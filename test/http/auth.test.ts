@@ -202,10 +202,9 @@ describe('API key authentication (spec 5)', () => {
     it('keeps live and sandbox usage apart', async () => {
       const v = await createVenue(t.app);
       const testKey = await admin(t.app, 'POST', `/venues/${v.id}/api-keys`, { mode: 'test' });
-      await t.database.db.query(
-        `insert into categories (venue_id, id, external_id, name) values ($1, gen_random_uuid(), 'c1', 'Drinks')`,
-        [v.sandboxId],
-      );
+      await t.database.db.query(`insert into categories (venue_id, id, external_id, name) values ($1, gen_random_uuid(), 'c1', 'Drinks')`, [
+        v.sandboxId,
+      ]);
       const sandbox = await call(t.app, 'GET', '/v1/reference', { key: testKey.body.key });
       const live = await call(t.app, 'GET', '/v1/reference', { key: v.key });
       assert.equal(sandbox.body.planLimits.usage.categories, 1);

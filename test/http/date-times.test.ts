@@ -22,8 +22,16 @@ function spelled(ms: number, offset: number, zone: string, separator = 'T'): str
 
 /** One instant in the zones RFC 3339 allows: the edges (±23:59), odd ones, both cases of T and Z. */
 const SPELLINGS: Array<[number, string, string?]> = [
-  [23 * 60 + 59, '+23:59'], [-(23 * 60 + 59), '-23:59'], [14 * 60, '+14:00'], [-12 * 60, '-12:00'], [5 * 60 + 45, '+05:45'],
-  [16 * 60, '+16:00'], [0, '+00:00'], [0, '-00:00'], [0, 'Z'], [0, 'z', 't'],
+  [23 * 60 + 59, '+23:59'],
+  [-(23 * 60 + 59), '-23:59'],
+  [14 * 60, '+14:00'],
+  [-12 * 60, '-12:00'],
+  [5 * 60 + 45, '+05:45'],
+  [16 * 60, '+16:00'],
+  [0, '+00:00'],
+  [0, '-00:00'],
+  [0, 'Z'],
+  [0, 'z', 't'],
 ];
 /** Zones beyond RFC 3339 (and forms it does not have): a 400 naming the field. */
 const BAD_ZONES = ['+24:00', '-24:00', '+23:60', '+99:99', '+05'];
@@ -45,7 +53,8 @@ describe('date-times in requests: parsed to an instant before SQL, any RFC 3339 
   });
   after(() => t?.close());
 
-  const storedOrders = async () => (await t.database.db.query<{ n: number }>('select count(*)::int as n from orders where venue_id = $1', [v.id])).rows[0].n;
+  const storedOrders = async () =>
+    (await t.database.db.query<{ n: number }>('select count(*)::int as n from orders where venue_id = $1', [v.id])).rows[0].n;
 
   it('stores a guest order scheduled at +23:59, -23:59 or any other offset as its instant', async () => {
     now = START;
@@ -75,20 +84,38 @@ describe('date-times in requests: parsed to an instant before SQL, any RFC 3339 
     const until = START + 3 * 60 * MINUTE;
     for (const [offset, zone, separator] of SPELLINGS) {
       const text = spelled(until, offset, zone, separator);
-      const res = await call(t.app, 'PUT', '/v1/availability', { key: v.key, body: { products: [{ ref: 'fries', available: false, until: text }] } });
+      const res = await call(t.app, 'PUT', '/v1/availability', {
+        key: v.key,
+        body: { products: [{ ref: 'fries', available: false, until: text }] },
+      });
       expectStatus(res, 200);
       const list = await call(t.app, 'GET', '/v1/availability', { key: v.key });
-      assert.deepEqual(list.body.products.map((p: any) => [p.ref, p.until]), [['fries', iso(until)]], text);
+      assert.deepEqual(
+        list.body.products.map((p: any) => [p.ref, p.until]),
+        [['fries', iso(until)]],
+        text,
+      );
       const paused = await call(t.app, 'PATCH', '/v1/settings', { key: v.key, body: { orderConfig: { pausedUntil: text } } });
       expectStatus(paused, 200);
       assert.equal(paused.body.orderConfig.pausedUntil, iso(until), text);
     }
     expectStatus(await call(t.app, 'PATCH', '/v1/settings', { key: v.key, body: { orderConfig: { pausedUntil: null } } }), 200);
-    expectStatus(await call(t.app, 'PUT', '/v1/availability', { key: v.key, body: { products: [{ ref: 'fries', available: true }] } }), 200);
+    expectStatus(
+      await call(t.app, 'PUT', '/v1/availability', { key: v.key, body: { products: [{ ref: 'fries', available: true }] } }),
+      200,
+    );
     for (const zone of BAD_ZONES) {
       const text = `${spelled(until, 0, '')}${zone}`;
-      assertNamed(await call(t.app, 'PUT', '/v1/availability', { key: v.key, body: { products: [{ ref: 'fries', available: false, until: text }] } }), /^products\[0\]\.until /, text);
-      assertNamed(await call(t.app, 'PATCH', '/v1/settings', { key: v.key, body: { orderConfig: { pausedUntil: text } } }), /^orderConfig\.pausedUntil /, text);
+      assertNamed(
+        await call(t.app, 'PUT', '/v1/availability', { key: v.key, body: { products: [{ ref: 'fries', available: false, until: text }] } }),
+        /^products\[0\]\.until /,
+        text,
+      );
+      assertNamed(
+        await call(t.app, 'PATCH', '/v1/settings', { key: v.key, body: { orderConfig: { pausedUntil: text } } }),
+        /^orderConfig\.pausedUntil /,
+        text,
+      );
     }
   });
 
@@ -102,13 +129,20 @@ describe('date-times in requests: parsed to an instant before SQL, any RFC 3339 
       for (const query of [`createdFrom=${text}`, `createdTo=${text}`, `updatedSince=${text}`, `since=${text}`]) {
         const res = await call(t.app, 'GET', `/v1/orders?${query}`, { key: v.key });
         assert.equal(res.status, 200, `${decodeURIComponent(query)}: ${JSON.stringify(res.body)}`);
-        assert.ok(res.body.items.some((o: any) => o.id === placed.body.id), `${decodeURIComponent(query)} includes the order placed at that instant`);
+        assert.ok(
+          res.body.items.some((o: any) => o.id === placed.body.id),
+          `${decodeURIComponent(query)} includes the order placed at that instant`,
+        );
       }
     }
     for (const zone of BAD_ZONES) {
       for (const name of ['createdFrom', 'createdTo', 'updatedSince', 'since']) {
         const text = `${spelled(at, 0, '')}${zone}`;
-        assertNamed(await call(t.app, 'GET', `/v1/orders?${name}=${encodeURIComponent(text)}`, { key: v.key }), new RegExp(`^${name} `), `${name}=${text}`);
+        assertNamed(
+          await call(t.app, 'GET', `/v1/orders?${name}=${encodeURIComponent(text)}`, { key: v.key }),
+          new RegExp(`^${name} `),
+          `${name}=${text}`,
+        );
       }
     }
   });
@@ -116,7 +150,13 @@ describe('date-times in requests: parsed to an instant before SQL, any RFC 3339 
   it('takes banner and promotion schedules at real-world offsets as instants; an offset beyond ±14:59 is a 400 naming the field', async () => {
     now = START;
     const at = START + DAY;
-    for (const [offset, zone] of [[14 * 60, '+14:00'], [-12 * 60, '-12:00'], [5 * 60 + 45, '+05:45'], [0, '-00:00'], [0, 'Z']] as const) {
+    for (const [offset, zone] of [
+      [14 * 60, '+14:00'],
+      [-12 * 60, '-12:00'],
+      [5 * 60 + 45, '+05:45'],
+      [0, '-00:00'],
+      [0, 'Z'],
+    ] as const) {
       const text = spelled(at, offset, zone);
       const banner = await call(t.app, 'POST', '/v1/banners', { key: v.key, body: { title: 'Dated', startsAt: text, endsAt: null } });
       expectStatus(banner, 201);

@@ -127,9 +127,18 @@ describe('error envelope and request ids (spec 7)', () => {
     assert.equal(res.status, 400);
     assert.equal(res.body.message, 'Validation failed');
     const errs: string[] = res.body.errors;
-    assert.ok(errs.some((e) => e.startsWith('name must ')), errs.join('; '));
-    assert.ok(errs.some((e) => e.startsWith('currency must be one of: ')), errs.join('; '));
-    assert.ok(errs.some((e) => e.startsWith('slug must ')), errs.join('; '));
+    assert.ok(
+      errs.some((e) => e.startsWith('name must ')),
+      errs.join('; '),
+    );
+    assert.ok(
+      errs.some((e) => e.startsWith('currency must be one of: ')),
+      errs.join('; '),
+    );
+    assert.ok(
+      errs.some((e) => e.startsWith('slug must ')),
+      errs.join('; '),
+    );
   });
 
   it('names a missing required field', async () => {

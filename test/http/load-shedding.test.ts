@@ -35,7 +35,11 @@ describe('LoadShedder', () => {
       await slowTurns(60, 500);
       shedder.sample();
       assert.equal(shedder.overloaded, true, 'two in a row are');
-      assert.throws(() => shedder.check(), (err: { code?: string; headers?: Record<string, string> }) => err.code === 'SERVER_BUSY' && Number(err.headers?.['retry-after']) >= 1);
+      assert.throws(
+        () => shedder.check(),
+        (err: { code?: string; headers?: Record<string, string> }) =>
+          err.code === 'SERVER_BUSY' && Number(err.headers?.['retry-after']) >= 1,
+      );
       await sleep(300);
       shedder.sample();
       assert.equal(shedder.overloaded, false);
@@ -67,18 +71,26 @@ describe('a server under pressure', () => {
 
   it('answers new requests 503 SERVER_BUSY with Retry-After, still answers /health and /ready, and serves again once the load is gone', async () => {
     const load = slowTurns(60, 4000);
-    const busy = await until('a request shed', async () => {
-      const res = await t.app.inject({ method: 'GET', url: '/v1/reference', headers: { authorization: `Bearer ${v.key}` } });
-      return res.statusCode === 503 ? res : undefined;
-    }, 6000);
+    const busy = await until(
+      'a request shed',
+      async () => {
+        const res = await t.app.inject({ method: 'GET', url: '/v1/reference', headers: { authorization: `Bearer ${v.key}` } });
+        return res.statusCode === 503 ? res : undefined;
+      },
+      6000,
+    );
     assert.equal(busy.json().code, 'SERVER_BUSY');
     assert.ok(Number(busy.headers['retry-after']) >= 1);
     assert.equal((await t.app.inject({ method: 'GET', url: '/health' })).statusCode, 200);
     assert.equal((await t.app.inject({ method: 'GET', url: '/ready' })).statusCode, 200);
     await load;
-    await until('served again', async () => {
-      const res = await t.app.inject({ method: 'GET', url: '/v1/reference', headers: { authorization: `Bearer ${v.key}` } });
-      return res.statusCode === 200;
-    }, 5000);
+    await until(
+      'served again',
+      async () => {
+        const res = await t.app.inject({ method: 'GET', url: '/v1/reference', headers: { authorization: `Bearer ${v.key}` } });
+        return res.statusCode === 200;
+      },
+      5000,
+    );
   });
 });

@@ -64,7 +64,10 @@ describe('request logging', () => {
     raw.length = 0;
     await call(app, 'GET', '/v1/reference', { key: key.body.key, headers: { 'x-request-id': 'log-bytes-1' } });
     await call(app, 'GET', '/nowhere/%22quoted%5C"', { headers: { 'x-request-id': 'log-bytes-2' } });
-    const written = raw.join('').split('\n').filter((l) => l.includes('"log-bytes-'));
+    const written = raw
+      .join('')
+      .split('\n')
+      .filter((l) => l.includes('"log-bytes-'));
     assert.equal(written.length, 2, written.join('\n'));
     for (const line of written) {
       const { level, time, pid, hostname, msg, ...fields } = JSON.parse(line) as LogLine;
@@ -92,7 +95,12 @@ describe('request logging', () => {
     track(await call(app, 'GET', '/v1/reference', { key: apiKey }));
     track(await call(app, 'GET', '/v1/reference', { key: 'carta_live_UnknownKeyUnknownKeyUnknownKey12' }));
     track(await call(app, 'GET', '/v1/reference', { key: 'not-a-carta-key-secret-42' }));
-    track(await call(app, 'POST', '/admin/v1/venues', { body: { name: 'Another-Secret-Name-33', currency: 'ZZZ' }, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }));
+    track(
+      await call(app, 'POST', '/admin/v1/venues', {
+        body: { name: 'Another-Secret-Name-33', currency: 'ZZZ' },
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      }),
+    );
     track(await call(app, 'GET', '/v1/unknown-route', { key: apiKey }));
 
     const text = raw.join('');
@@ -116,7 +124,11 @@ describe('request logging', () => {
     const requestLines = lines().filter((l) => l.msg === 'request');
     assert.equal(requestLines.length, ids.length);
     for (const l of requestLines) assert.ok(ids.includes(String(l.requestId)), JSON.stringify(l));
-    for (const id of ids) assert.ok(requestLines.some((l) => l.requestId === id), `no line for ${id}`);
+    for (const id of ids)
+      assert.ok(
+        requestLines.some((l) => l.requestId === id),
+        `no line for ${id}`,
+      );
   });
 
   it('logs a 500 with its request id, and not to the client', async () => {
@@ -173,7 +185,10 @@ describe('request logging', () => {
       assert.ok(own.some((l) => l.probe === 'request' && l.level === 30));
       assert.ok(own.some((l) => l.probe === 'reply' && l.level === 30));
       assert.ok(!own.some((l) => l.probe === 'debug'));
-      assert.ok(own.some((l) => l.level === 40 && JSON.stringify(l).includes('already sent')), JSON.stringify(own));
+      assert.ok(
+        own.some((l) => l.level === 40 && JSON.stringify(l).includes('already sent')),
+        JSON.stringify(own),
+      );
       // A path the router refuses never reaches the request gate: one access line, with the id.
       const bad = await call(built.app, 'GET', '/v1/products/%E0%A4%A', { headers: { 'x-request-id': 'log-probe-4' } });
       assert.equal(bad.status, 400);
@@ -181,7 +196,10 @@ describe('request logging', () => {
         .flatMap((c) => c.split('\n').filter(Boolean))
         .map((l) => JSON.parse(l) as LogLine)
         .filter((l) => l.requestId === 'log-probe-4');
-      assert.deepEqual(badLines.map((l) => [l.msg, l.status]), [['request', 400]]);
+      assert.deepEqual(
+        badLines.map((l) => [l.msg, l.status]),
+        [['request', 400]],
+      );
     } finally {
       await built.app.close();
       await db.dispose();
@@ -212,7 +230,10 @@ describe('request logging', () => {
         .map((l) => JSON.parse(l) as LogLine)
         .filter((l) => l.level >= 50);
       assert.ok(errorLines.length > 0);
-      assert.ok(logs.flatMap((c) => c.split('\n').filter(Boolean)).every((l) => (JSON.parse(l) as LogLine).level >= 40), 'only warn and above');
+      assert.ok(
+        logs.flatMap((c) => c.split('\n').filter(Boolean)).every((l) => (JSON.parse(l) as LogLine).level >= 40),
+        'only warn and above',
+      );
       for (const l of errorLines) assert.equal(l.requestId, 'fail-500');
       assert.equal(logs.join('').includes('carta_live_0123456789abcdefghijABCDEFGHIJ01'), false);
     } finally {

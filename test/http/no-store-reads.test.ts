@@ -18,7 +18,10 @@ describe('Cache-Control: no-store on the reads of people, audit, webhooks and se
 
   it('sends no-store on the staff list, the audit log and every webhooks read', async () => {
     expectCreated(await admin(t.app, 'POST', `/venues/${v.id}/staff`, { email: 'cook@example.com', name: 'Cook', role: 'staff' }));
-    const endpoint = await call(t.app, 'POST', '/v1/webhooks', { key: v.key, body: { url: 'https://hooks.example.com/carta?token=abc', events: ['order.created'] } });
+    const endpoint = await call(t.app, 'POST', '/v1/webhooks', {
+      key: v.key,
+      body: { url: 'https://hooks.example.com/carta?token=abc', events: ['order.created'] },
+    });
     expectCreated(endpoint);
     const reads: [string, Awaited<ReturnType<typeof call>>][] = [
       ['staff list', await admin(t.app, 'GET', `/venues/${v.id}/staff`)],
@@ -28,8 +31,14 @@ describe('Cache-Control: no-store on the reads of people, audit, webhooks and se
       ['webhook deliveries', await call(t.app, 'GET', `/v1/webhooks/${endpoint.body.id}/deliveries`, { key: v.key })],
       ['settings', await call(t.app, 'GET', '/v1/settings', { key: v.key })],
     ];
-    assert.deepEqual(reads.map(([label, res]) => [label, res.status]), reads.map(([label]) => [label, 200]));
-    assert.deepEqual(reads.filter(([, res]) => res.headers['cache-control'] !== 'no-store').map(([label]) => label), []);
+    assert.deepEqual(
+      reads.map(([label, res]) => [label, res.status]),
+      reads.map(([label]) => [label, 200]),
+    );
+    assert.deepEqual(
+      reads.filter(([, res]) => res.headers['cache-control'] !== 'no-store').map(([label]) => label),
+      [],
+    );
   });
 
   it('keeps the ETag of the settings: a 304 for If-None-Match (also no-store) and If-Match on PATCH', async () => {
@@ -39,7 +48,11 @@ describe('Cache-Control: no-store on the reads of people, audit, webhooks and se
     const same = await call(t.app, 'GET', '/v1/settings', { key: v.key, headers: { 'if-none-match': etag } });
     assert.equal(same.status, 304);
     assert.equal(same.headers['cache-control'], 'no-store');
-    const patched = await call(t.app, 'PATCH', '/v1/settings', { key: v.key, body: { name: 'Renamed Cafe' }, headers: { 'if-match': etag } });
+    const patched = await call(t.app, 'PATCH', '/v1/settings', {
+      key: v.key,
+      body: { name: 'Renamed Cafe' },
+      headers: { 'if-match': etag },
+    });
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
     const stale = await call(t.app, 'PATCH', '/v1/settings', { key: v.key, body: { name: 'Again' }, headers: { 'if-match': etag } });
     assert.equal(stale.status, 412);

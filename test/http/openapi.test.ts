@@ -20,7 +20,10 @@ function registeredRoutes(app: App): Set<string> {
     while (stack.length > depth) stack.pop();
     const full = `${stack.at(-1)?.path ?? ''}${m[2]}`;
     stack.push({ depth, path: full });
-    for (const method of (m[3] ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const method of (m[3] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       if (method === 'HEAD') continue;
       out.add(`${method.toLowerCase()} ${full.replace(/:(\w+)/g, '{$1}')}`);
     }

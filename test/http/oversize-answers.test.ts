@@ -71,10 +71,15 @@ const headers = () => ({ authorization: `Bearer ${venue.key}`, 'content-type': '
 function viaChild(client: OversizeClient, route: string, bytes: number, chunked: boolean, rounds: number): Promise<OversizeResult[]> {
   const run: OversizeRun = { url: `${base}${route}`, key: venue.key, bytes, chunked, client, rounds };
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', 'test/helpers/oversize-client.ts', JSON.stringify(run)], { maxBuffer: 16 * MB }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${client}: ${stderr || err.message}`));
-      else resolve(JSON.parse(stdout) as OversizeResult[]);
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'test/helpers/oversize-client.ts', JSON.stringify(run)],
+      { maxBuffer: 16 * MB },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`${client}: ${stderr || err.message}`));
+        else resolve(JSON.parse(stdout) as OversizeResult[]);
+      },
+    );
   });
 }
 
@@ -122,16 +127,24 @@ describe('a body over its cap is answered 413 that every client reads', { timeou
         assert.equal(results.length, rounds);
         results.forEach((result, round) => {
           assert.ok('status' in result, `round ${round + 1} of ${rounds}: ${JSON.stringify(result)}`);
-          assertRefused({ status: result.status, body: result.body, headers: { connection: result.connection ?? undefined } }, route, limit);
+          assertRefused(
+            { status: result.status, body: result.body, headers: { connection: result.connection ?? undefined } },
+            route,
+            limit,
+          );
         });
       });
     }
 
-    it(`curl reads the 413 of ${size} with Content-Length to ${route}, ${ROUNDS} times in a row`, { skip: hasCurl ? false : 'curl is not installed' }, async () => {
-      const file = path.join(dir, `${bytes}.json`);
-      if (!fs.existsSync(file)) fs.writeFileSync(file, bodyOf(bytes));
-      for (let round = 0; round < ROUNDS; round += 1) assertRefused(await viaCurl(route, file), route, limit);
-    });
+    it(
+      `curl reads the 413 of ${size} with Content-Length to ${route}, ${ROUNDS} times in a row`,
+      { skip: hasCurl ? false : 'curl is not installed' },
+      async () => {
+        const file = path.join(dir, `${bytes}.json`);
+        if (!fs.existsSync(file)) fs.writeFileSync(file, bodyOf(bytes));
+        for (let round = 0; round < ROUNDS; round += 1) assertRefused(await viaCurl(route, file), route, limit);
+      },
+    );
   }
 });
 
@@ -148,7 +161,12 @@ interface Endless {
  * A client that never stops sending: `chunk` bytes every `everyMs` (0: as fast as the socket takes
  * them) until the server closes the connection, chunked or under a Content-Length of `declared`.
  */
-function endless(port: number, key: string, route: string, { chunk, everyMs, declared }: { chunk: number; everyMs: number; declared?: number }): Promise<Endless> {
+function endless(
+  port: number,
+  key: string,
+  route: string,
+  { chunk, everyMs, declared }: { chunk: number; everyMs: number; declared?: number },
+): Promise<Endless> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     const started = performance.now();
@@ -177,7 +195,10 @@ function endless(port: number, key: string, route: string, { chunk, everyMs, dec
       }
     };
     const framing = declared ? `Content-Length: ${declared}` : 'Transfer-Encoding: chunked';
-    socket.write(`POST ${route} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`, pump);
+    socket.write(
+      `POST ${route} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`,
+      pump,
+    );
   });
 }
 

@@ -58,7 +58,12 @@ interface Res {
   ms: number;
 }
 
-async function hit(app: App, method: 'GET' | 'POST', url: string, options: { ip?: string; key?: string; body?: unknown; admin?: boolean } = {}): Promise<Res> {
+async function hit(
+  app: App,
+  method: 'GET' | 'POST',
+  url: string,
+  options: { ip?: string; key?: string; body?: unknown; admin?: boolean } = {},
+): Promise<Res> {
   const started = performance.now();
   const token = options.admin ? ADMIN_TOKEN : options.key;
   const res = await app.inject({
@@ -71,11 +76,19 @@ async function hit(app: App, method: 'GET' | 'POST', url: string, options: { ip?
     },
     payload: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
-  return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined, headers: res.headers, ms: performance.now() - started };
+  return {
+    status: res.statusCode,
+    body: res.body ? JSON.parse(res.body) : undefined,
+    headers: res.headers,
+    ms: performance.now() - started,
+  };
 }
 
 async function createVenue(app: App, plan: 'free' | 'standard' = 'free'): Promise<{ id: string; key: string }> {
-  const venue = await hit(app, 'POST', '/admin/v1/venues', { admin: true, body: { name: `RLR ${randomBytes(4).toString('hex')}`, currency: 'EUR', plan } });
+  const venue = await hit(app, 'POST', '/admin/v1/venues', {
+    admin: true,
+    body: { name: `RLR ${randomBytes(4).toString('hex')}`, currency: 'EUR', plan },
+  });
   assert.equal(venue.status, 201, JSON.stringify(venue.body));
   const key = await hit(app, 'POST', `/admin/v1/venues/${venue.body.id}/api-keys`, { admin: true, body: { mode: 'live' } });
   assert.equal(key.status, 201, JSON.stringify(key.body));
@@ -99,7 +112,9 @@ async function untilCountedInRedis(app: App, prefix: string): Promise<void> {
 const remaining = (res: Res, bucket: string) => Number(res.headers[`x-ratelimit-remaining-${bucket}`]);
 
 /** An app with limiters on, on a database of its own, whose log lines the test can read. */
-async function loggedApp(overrides: Partial<Config>): Promise<{ app: App; lines: string[]; database: TestDatabase; close(): Promise<void> }> {
+async function loggedApp(
+  overrides: Partial<Config>,
+): Promise<{ app: App; lines: string[]; database: TestDatabase; close(): Promise<void> }> {
   const database = await testDatabase();
   const lines: string[] = [];
   const config = loadConfig({ RATE_LIMITS: 'on', LOG_LEVEL: 'warn', ADMIN_TOKEN, DATA_DIR: '/nonexistent' }, overrides);
@@ -115,7 +130,6 @@ async function loggedApp(overrides: Partial<Config>): Promise<{ app: App; lines:
     },
   };
 }
-
 
 /**
  * A TCP relay in front of the real Redis that can stop passing traffic both ways (and then
@@ -218,7 +232,10 @@ class FakeReply {
   }
 }
 
-async function take(limiter: RateLimiter, checks: BucketCheck[]): Promise<{ ok: boolean; headers: Record<string, string>; error?: AppError }> {
+async function take(
+  limiter: RateLimiter,
+  checks: BucketCheck[],
+): Promise<{ ok: boolean; headers: Record<string, string>; error?: AppError }> {
   const reply = new FakeReply();
   try {
     await limiter.take(reply as unknown as Pick<FastifyReply, 'header'>, checks);
@@ -317,7 +334,10 @@ describe('Redis unavailable: in-memory fallback', () => {
       assert.equal(refused.status, 429, 'the in-memory fallback still limits');
       assert.match(refused.body.message, /'general'/);
       const warnings = t.lines.map((l) => JSON.parse(l)).filter((l) => l.level === 40);
-      assert.ok(warnings.some((l) => /redis rate-limit store unavailable/.test(l.msg)), t.lines.join(''));
+      assert.ok(
+        warnings.some((l) => /redis rate-limit store unavailable/.test(l.msg)),
+        t.lines.join(''),
+      );
       assert.equal(warnings.filter((l) => /unavailable/.test(l.msg)).length, 1, 'warned once, not per request');
     } finally {
       await t.close();
@@ -343,7 +363,10 @@ describe('Redis unavailable: in-memory fallback', () => {
         assert.ok(res.ms < 1_000, `answered in ${Math.round(res.ms)} ms while Redis was silent`);
         assert.ok(res.headers['x-ratelimit-limit-general'], 'limited in memory meanwhile');
       }
-      assert.ok(t.lines.some((l) => /redis rate-limit store unavailable/.test(l)), t.lines.join(''));
+      assert.ok(
+        t.lines.some((l) => /redis rate-limit store unavailable/.test(l)),
+        t.lines.join(''),
+      );
 
       await sleep(Math.max(0, stalledAt + 3_000 - Date.now()));
       relay.resume();

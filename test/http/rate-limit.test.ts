@@ -99,7 +99,10 @@ interface Venue {
 /** A venue and a live key through the operator API, each call from an address of its own. */
 async function createVenue(app: App, plan: 'free' | 'standard' = 'free'): Promise<Venue> {
   const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
-  const venue = await hit(app, 'POST', '/admin/v1/venues', { body: { name: `RL ${randomBytes(4).toString('hex')}`, currency: 'EUR', plan }, headers: auth });
+  const venue = await hit(app, 'POST', '/admin/v1/venues', {
+    body: { name: `RL ${randomBytes(4).toString('hex')}`, currency: 'EUR', plan },
+    headers: auth,
+  });
   assert.equal(venue.status, 201, JSON.stringify(venue.body));
   const key = await hit(app, 'POST', `/admin/v1/venues/${venue.body.id}/api-keys`, { body: { mode: 'live' }, headers: auth });
   assert.equal(key.status, 201, JSON.stringify(key.body));
@@ -172,8 +175,14 @@ describe('per-IP buckets (decisions 10)', () => {
       (ip) => times(10, () => hit(t.app, 'GET', '/v1/openapi.json', { ip })),
       [(ip) => hit(t.app, 'GET', '/v1/openapi.json', { ip })],
     );
-    assert.deepEqual(burst.map((r) => r.status), Array(10).fill(200));
-    assert.deepEqual(burst.map((r) => buckets(r).short.remaining).sort((a, b) => a - b), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(
+      burst.map((r) => r.status),
+      Array(10).fill(200),
+    );
+    assert.deepEqual(
+      burst.map((r) => buckets(r).short.remaining).sort((a, b) => a - b),
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    );
     for (const r of burst) {
       assert.deepEqual(bucketNames(r), ['long', 'medium', 'short']);
       assert.deepEqual([buckets(r).short.limit, buckets(r).medium.limit, buckets(r).long.limit], [10, 50, 300]);
@@ -195,7 +204,10 @@ describe('per-IP buckets (decisions 10)', () => {
       (ip) => times(10, () => hit(t.app, 'GET', '/v1/reference', { ip, key: badKey })),
       [(ip) => hit(t.app, 'GET', '/v1/reference', { ip, key: badKey }), (ip) => hit(t.app, 'GET', '/v1/reference', { ip })],
     );
-    assert.deepEqual(burst.map((r) => r.status), Array(10).fill(401));
+    assert.deepEqual(
+      burst.map((r) => r.status),
+      Array(10).fill(401),
+    );
     // Even a 401 reports the per-IP buckets it was counted in.
     assert.ok(burst.every((r) => bucketNames(r).join() === 'long,medium,short'));
     assertRateLimited(probes[0], 'short');
@@ -218,7 +230,10 @@ describe('per-IP buckets (decisions 10)', () => {
       ],
     );
     // Guest menu: 404 (nothing published); operator: 200. Neither has a per-venue bucket.
-    assert.deepEqual(burst.map((r) => r.status), times(10, (i) => (i % 2 === 0 ? 404 : 200)));
+    assert.deepEqual(
+      burst.map((r) => r.status),
+      times(10, (i) => (i % 2 === 0 ? 404 : 200)),
+    );
     assert.ok(burst.every((r) => bucketNames(r).join() === 'long,medium,short'));
     assertRateLimited(probes[0], 'short');
     assertRateLimited(probes[1], 'short');
@@ -232,13 +247,23 @@ describe('per-IP buckets (decisions 10)', () => {
     const { burst, probes } = await withinOneSecond(
       (ip) =>
         times(10, (i) =>
-          i % 3 === 0 ? raw(ip, 'text/plain', 'hello') : i % 3 === 1 ? raw(ip, 'application/json', '{"broken":') : hit(t.app, 'GET', '/nope', { ip }),
+          i % 3 === 0
+            ? raw(ip, 'text/plain', 'hello')
+            : i % 3 === 1
+              ? raw(ip, 'application/json', '{"broken":')
+              : hit(t.app, 'GET', '/nope', { ip }),
         ),
       [(ip) => raw(ip, 'application/json', '{"broken":'), (ip) => hit(t.app, 'GET', '/nope', { ip })],
     );
     // Broken JSON fails in the body parser (400) before the 404 handler runs; the rest are 404.
-    assert.deepEqual(burst.map((r) => r.status), times(10, (i) => (i % 3 === 1 ? 400 : 404)));
-    assert.ok(burst.every((r) => bucketNames(r).join() === 'long,medium,short'), 'each was counted');
+    assert.deepEqual(
+      burst.map((r) => r.status),
+      times(10, (i) => (i % 3 === 1 ? 400 : 404)),
+    );
+    assert.ok(
+      burst.every((r) => bucketNames(r).join() === 'long,medium,short'),
+      'each was counted',
+    );
     assertRateLimited(probes[0], 'short');
     assertRateLimited(probes[1], 'short');
   });
@@ -247,16 +272,30 @@ describe('per-IP buckets (decisions 10)', () => {
     const wrong = { authorization: `Bearer carta_admin_${'x'.repeat(40)}` };
     const { burst, probes } = await withinOneSecond(
       (ip) => times(10, () => hit(t.app, 'GET', '/metrics', { ip, headers: wrong })),
-      [(ip) => hit(t.app, 'GET', '/metrics', { ip, headers: wrong }), (ip) => hit(t.app, 'GET', '/metrics', { ip, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })],
+      [
+        (ip) => hit(t.app, 'GET', '/metrics', { ip, headers: wrong }),
+        (ip) => hit(t.app, 'GET', '/metrics', { ip, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
+      ],
     );
-    assert.deepEqual(burst.map((r) => r.status), Array(10).fill(401));
-    assert.ok(burst.every((r) => bucketNames(r).join() === 'long,medium,short'), 'each was counted');
+    assert.deepEqual(
+      burst.map((r) => r.status),
+      Array(10).fill(401),
+    );
+    assert.ok(
+      burst.every((r) => bucketNames(r).join() === 'long,medium,short'),
+      'each was counted',
+    );
     assertRateLimited(probes[0], 'short');
     // From an exhausted IP even the right token waits: the limit is checked first.
     assertRateLimited(probes[1], 'short');
 
     // A scrape is one request of the scraper's budget.
-    const scrape = await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: freshIp(), headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const scrape = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      remoteAddress: freshIp(),
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     assert.equal(scrape.statusCode, 200);
     assert.equal(scrape.headers['x-ratelimit-remaining-short'], '9');
   });
@@ -266,16 +305,29 @@ describe('per-IP buckets (decisions 10)', () => {
       (ip) => times(10, () => hit(t.app, 'GET', missingMedia(), { ip })),
       [(ip) => hit(t.app, 'GET', missingMedia(), { ip }), (ip) => hit(t.app, 'GET', `/media/not-a-venue/${'a'.repeat(64)}.webp`, { ip })],
     );
-    assert.deepEqual(burst.map((r) => r.status), Array(10).fill(404));
-    assert.ok(burst.every((r) => bucketNames(r).join() === 'long,medium,short'), 'each miss was counted');
+    assert.deepEqual(
+      burst.map((r) => r.status),
+      Array(10).fill(404),
+    );
+    assert.ok(
+      burst.every((r) => bucketNames(r).join() === 'long,medium,short'),
+      'each miss was counted',
+    );
     assertRateLimited(probes[0], 'short');
     assertRateLimited(probes[1], 'short');
   });
 
   it('serves /media images that exist without taking a slot: a guest page loads one per product at once', async () => {
     const venue = await createVenue(t.app, 'free');
-    assert.equal((await hit(t.app, 'POST', '/v1/sync', { key: venue.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 300 }] } })).status, 201);
-    const upload = await hit(t.app, 'POST', '/v1/products/p1/image', { key: venue.key, body: { base64: toBase64(await makeImage(400, 400, 'png')) } });
+    assert.equal(
+      (await hit(t.app, 'POST', '/v1/sync', { key: venue.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 300 }] } }))
+        .status,
+      201,
+    );
+    const upload = await hit(t.app, 'POST', '/v1/products/p1/image', {
+      key: venue.key,
+      body: { base64: toBase64(await makeImage(400, 400, 'png')) },
+    });
     assert.equal(upload.status, 201, JSON.stringify(upload.body));
     const path = new URL(upload.body.imageUrl).pathname;
     const getImage = async (ip: string): Promise<Res> => {
@@ -290,7 +342,10 @@ describe('per-IP buckets (decisions 10)', () => {
     assert.deepEqual(bucketNames(cold), [], 'a found image reports no buckets');
     // Then from memory, as many at once as a menu page asks for.
     const hot = await Promise.all(times(30, () => getImage(ip)));
-    assert.deepEqual(hot.map((r) => r.status), Array(30).fill(200));
+    assert.deepEqual(
+      hot.map((r) => r.status),
+      Array(30).fill(200),
+    );
     assert.ok(hot.every((r) => bucketNames(r).length === 0));
     const miss = await hit(t.app, 'GET', missingMedia(), { ip });
     assert.equal(miss.status, 404);
@@ -308,7 +363,11 @@ describe('per-IP buckets (decisions 10)', () => {
   it('never limits /health and /ready, even for an exhausted IP', async () => {
     const { probes } = await withinOneSecond(
       (ip) => times(10, () => hit(t.app, 'GET', '/v1/openapi.json', { ip })),
-      [(ip) => hit(t.app, 'GET', '/v1/openapi.json', { ip }), (ip) => hit(t.app, 'GET', '/health', { ip }), (ip) => hit(t.app, 'GET', '/ready', { ip })],
+      [
+        (ip) => hit(t.app, 'GET', '/v1/openapi.json', { ip }),
+        (ip) => hit(t.app, 'GET', '/health', { ip }),
+        (ip) => hit(t.app, 'GET', '/ready', { ip }),
+      ],
     );
     assertRateLimited(probes[0], 'short');
     for (const probe of probes.slice(1)) {
@@ -317,7 +376,10 @@ describe('per-IP buckets (decisions 10)', () => {
     }
     const ip = freshIp();
     const many = await Promise.all(times(30, (i) => hit(t.app, 'GET', i % 2 === 0 ? '/health' : '/ready', { ip })));
-    assert.deepEqual(many.map((r) => r.status), Array(30).fill(200));
+    assert.deepEqual(
+      many.map((r) => r.status),
+      Array(30).fill(200),
+    );
   });
 
   it('uses the socket address by default (TRUST_PROXY unset): a forged X-Forwarded-For never opens a new bucket', async () => {
@@ -410,7 +472,11 @@ describe('per-venue budgets by plan tier (spec 8.4, decisions 10)', () => {
 
   it('counts image uploads in media (5 on free) and ?preoptimized=true ones in media-fast; a refused upload takes nothing', async () => {
     const venue = await createVenue(t.app, 'free');
-    assert.equal((await hit(t.app, 'POST', '/v1/sync', { key: venue.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 300 }] } })).status, 201);
+    assert.equal(
+      (await hit(t.app, 'POST', '/v1/sync', { key: venue.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 300 }] } }))
+        .status,
+      201,
+    );
     const base64 = toBase64(await makeImage(400, 400, 'png'));
     let last: Res | null = null;
     for (let i = 0; i < 5; i += 1) {
@@ -537,7 +603,10 @@ describe('IPv6 clients, keyed by their /64', () => {
       ],
       fresh48,
     );
-    assert.deepEqual(burst.map((r) => r.status), Array(10).fill(200));
+    assert.deepEqual(
+      burst.map((r) => r.status),
+      Array(10).fill(200),
+    );
     assertRateLimited(probes[0], 'short');
     assertRateLimited(probes[1], 'short');
     assert.equal(probes[2].status, 200, 'the next /64 is another client');
@@ -572,7 +641,10 @@ describe('IPv6 clients, keyed by their /64', () => {
     assert.equal(key('::ffff:192.0.2.9'), 'ip:short:192.0.2.9');
     assert.equal(key('192.0.2.9'), 'ip:short:192.0.2.9');
     assert.equal(key('::1'), 'ip:short:::/64');
-    assert.deepEqual(ipChecks('fe80::1:2:3:4%eth0').map((c) => c.key), ['ip:short:fe80::/64', 'ip:medium:fe80::/64', 'ip:long:fe80::/64']);
+    assert.deepEqual(
+      ipChecks('fe80::1:2:3:4%eth0').map((c) => c.key),
+      ['ip:short:fe80::/64', 'ip:medium:fe80::/64', 'ip:long:fe80::/64'],
+    );
   });
 });
 
@@ -612,7 +684,10 @@ function asReply(fake: FakeReply): Pick<FastifyReply, 'header'> {
 }
 
 /** take() through a fake reply: the headers it set, and the 429 it threw, if any. */
-async function take(limiter: RateLimiter, checks: BucketCheck[]): Promise<{ ok: boolean; headers: Record<string, string>; error?: AppError }> {
+async function take(
+  limiter: RateLimiter,
+  checks: BucketCheck[],
+): Promise<{ ok: boolean; headers: Record<string, string>; error?: AppError }> {
   const reply = new FakeReply();
   try {
     await limiter.take(asReply(reply), checks);
@@ -673,7 +748,13 @@ describe('sliding-log limiter on a fake clock', () => {
     let now = 5 * MINUTE;
     const limiter = new RateLimiter(new MemoryRateStore(), () => now);
     for (let i = 0; i < 30; i += 1) await take(limiter, [general]);
-    for (const [elapsed, retryAfter] of [[1, '60'], [999, '60'], [1_000, '59'], [30_500, '30'], [59_999, '1']] as const) {
+    for (const [elapsed, retryAfter] of [
+      [1, '60'],
+      [999, '60'],
+      [1_000, '59'],
+      [30_500, '30'],
+      [59_999, '1'],
+    ] as const) {
       now = 5 * MINUTE + elapsed;
       const refused = await take(limiter, [general]);
       assert.equal(refused.error?.headers?.['retry-after'], retryAfter, `after ${elapsed} ms`);
@@ -746,16 +827,28 @@ describe('sliding-log limiter on a fake clock', () => {
 
   it('keys venue buckets by venue and tier: general always, then the route buckets', () => {
     const free = venueChecks('v1', 'free', ['heavy']);
-    assert.deepEqual(free.map((c) => [c.name, c.key, c.limit, c.windowMs]), [
-      ['general', 'venue:general:v1', 30, 60_000],
-      ['heavy', 'venue:heavy:v1', 10, 60_000],
-    ]);
+    assert.deepEqual(
+      free.map((c) => [c.name, c.key, c.limit, c.windowMs]),
+      [
+        ['general', 'venue:general:v1', 30, 60_000],
+        ['heavy', 'venue:heavy:v1', 10, 60_000],
+      ],
+    );
     const paid = venueChecks('v2', 'paid', ['media']);
-    assert.deepEqual(paid.map((c) => [c.name, c.limit]), [['general', 120], ['media', 30]]);
-    assert.deepEqual(ipChecks('192.0.2.3').map((c) => [c.name, c.limit, c.windowMs]), [
-      ['short', 10, 1_000],
-      ['medium', 50, 10_000],
-      ['long', 300, 60_000],
-    ]);
+    assert.deepEqual(
+      paid.map((c) => [c.name, c.limit]),
+      [
+        ['general', 120],
+        ['media', 30],
+      ],
+    );
+    assert.deepEqual(
+      ipChecks('192.0.2.3').map((c) => [c.name, c.limit, c.windowMs]),
+      [
+        ['short', 10, 1_000],
+        ['medium', 50, 10_000],
+        ['long', 300, 60_000],
+      ],
+    );
   });
 });

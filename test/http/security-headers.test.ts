@@ -54,7 +54,10 @@ describe('security headers on every kind of response (issue 33)', () => {
     seen.push(menu);
     seen.push(await get('menu 304', '/v1/menu', { key: v.key, headers: { 'if-none-match': String(menu.headers.etag) } }));
     const guestMenu = await get('guest menu', `/guest/v1/venues/${v.slug}/menu`);
-    seen.push(guestMenu, await get('guest menu 304', `/guest/v1/venues/${v.slug}/menu`, { headers: { 'if-none-match': String(guestMenu.headers.etag) } }));
+    seen.push(
+      guestMenu,
+      await get('guest menu 304', `/guest/v1/venues/${v.slug}/menu`, { headers: { 'if-none-match': String(guestMenu.headers.etag) } }),
+    );
     seen.push(await get('health', '/health'), await get('openapi', '/v1/openapi.json'));
     seen.push(await get('guest page', `/m/${v.slug}`), await get('guest page 404', '/t/NoSuchToken000000000000'));
     seen.push(await get('reference docs', '/docs'));
@@ -64,7 +67,9 @@ describe('security headers on every kind of response (issue 33)', () => {
     seen.push({ label: 'image', status: image.statusCode, headers: image.headers });
     seen.push({
       label: 'image 304',
-      ...(await t.app.inject({ method: 'GET', url: new URL(logo.body.imageUrl).pathname, headers: { 'if-none-match': String(image.headers.etag) } }).then((r) => ({ status: r.statusCode, headers: r.headers }))),
+      ...(await t.app
+        .inject({ method: 'GET', url: new URL(logo.body.imageUrl).pathname, headers: { 'if-none-match': String(image.headers.etag) } })
+        .then((r) => ({ status: r.statusCode, headers: r.headers }))),
     });
     const stream = await t.app.inject({ method: 'HEAD', url: '/v1/orders/stream', headers: { authorization: `Bearer ${v.key}` } });
     seen.push({ label: 'stream (HEAD)', status: stream.statusCode, headers: stream.headers });
@@ -80,15 +85,44 @@ describe('security headers on every kind of response (issue 33)', () => {
       payload: `{"pad":"${'x'.repeat(BODY_LIMIT_BYTES)}"}`,
     });
     seen.push({ label: '413 from the body parser', status: tooLarge.statusCode, headers: tooLarge.headers });
-    const tooLargeNowhere = await t.app.inject({ method: 'POST', url: '/nowhere', headers: { 'content-type': 'application/json' }, payload: `{"pad":"${'x'.repeat(BODY_LIMIT_BYTES)}"}` });
+    const tooLargeNowhere = await t.app.inject({
+      method: 'POST',
+      url: '/nowhere',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"pad":"${'x'.repeat(BODY_LIMIT_BYTES)}"}`,
+    });
     seen.push({ label: '413 on an unknown path', status: tooLargeNowhere.statusCode, headers: tooLargeNowhere.headers });
-    const badJson = await t.app.inject({ method: 'POST', url: '/v1/sync', headers: { authorization: `Bearer ${v.key}`, 'content-type': 'application/json' }, payload: '{' });
+    const badJson = await t.app.inject({
+      method: 'POST',
+      url: '/v1/sync',
+      headers: { authorization: `Bearer ${v.key}`, 'content-type': 'application/json' },
+      payload: '{',
+    });
     seen.push({ label: '400 bad JSON', status: badJson.statusCode, headers: badJson.headers });
 
     const expected: Record<string, number> = {
-      menu: 200, 'menu 304': 304, 'guest menu': 200, 'guest menu 304': 304, health: 200, openapi: 200, 'guest page': 200, 'guest page 404': 404,
-      'reference docs': 200, image: 200, 'image 304': 304, 'stream (HEAD)': 200, 401: 401, 403: 403, '404 from the router': 404, '404 of a route': 404,
-      '404 of a media file': 404, '400 bad URL': 400, 414: 414, '413 from the body parser': 413, '413 on an unknown path': 413, '400 bad JSON': 400,
+      menu: 200,
+      'menu 304': 304,
+      'guest menu': 200,
+      'guest menu 304': 304,
+      health: 200,
+      openapi: 200,
+      'guest page': 200,
+      'guest page 404': 404,
+      'reference docs': 200,
+      image: 200,
+      'image 304': 304,
+      'stream (HEAD)': 200,
+      401: 401,
+      403: 403,
+      '404 from the router': 404,
+      '404 of a route': 404,
+      '404 of a media file': 404,
+      '400 bad URL': 400,
+      414: 414,
+      '413 from the body parser': 413,
+      '413 on an unknown path': 413,
+      '400 bad JSON': 400,
     };
     assert.deepEqual(Object.fromEntries(seen.map((s) => [s.label, s.status])), expected);
     const missing = seen.filter((s) => s.headers['x-content-type-options'] !== 'nosniff').map((s) => s.label);
@@ -117,18 +151,24 @@ describe('security headers on every kind of response (issue 33)', () => {
       ['status change', await patchStatus(t.app, v.key, order.body.id, 'confirmed')],
       ['key issued', await admin(t.app, 'POST', `/venues/${v.id}/api-keys`, { mode: 'live' })],
     ];
-    assert.deepEqual(private_.map(([label, r]) => [label, r.status]), [
-      ['guest order creation', 201],
-      ['guest order creation refused', 400],
-      ['guest order read', 200],
-      ['guest order read 304', 304],
-      ['orders list', 200],
-      ['orders poll', 200],
-      ['one order', 200],
-      ['status change', 200],
-      ['key issued', 201],
-    ]);
-    assert.deepEqual(private_.filter(([, r]) => r.headers['cache-control'] !== 'no-store').map(([label]) => label), []);
+    assert.deepEqual(
+      private_.map(([label, r]) => [label, r.status]),
+      [
+        ['guest order creation', 201],
+        ['guest order creation refused', 400],
+        ['guest order read', 200],
+        ['guest order read 304', 304],
+        ['orders list', 200],
+        ['orders poll', 200],
+        ['one order', 200],
+        ['status change', 200],
+        ['key issued', 201],
+      ],
+    );
+    assert.deepEqual(
+      private_.filter(([, r]) => r.headers['cache-control'] !== 'no-store').map(([label]) => label),
+      [],
+    );
     const stream = await t.app.inject({ method: 'HEAD', url: '/v1/orders/stream', headers: { authorization: `Bearer ${v.key}` } });
     assert.equal(stream.headers['cache-control'], 'no-store');
 
@@ -139,7 +179,10 @@ describe('security headers on every kind of response (issue 33)', () => {
     // Menus and pages keep theirs: revalidated, with 304s.
     const menu = await call(t.app, 'GET', '/v1/menu', { key: v.key });
     assert.notEqual(menu.headers['cache-control'], 'no-store');
-    assert.equal((await call(t.app, 'GET', '/v1/menu', { key: v.key, headers: { 'if-none-match': String(menu.headers.etag) } })).status, 304);
+    assert.equal(
+      (await call(t.app, 'GET', '/v1/menu', { key: v.key, headers: { 'if-none-match': String(menu.headers.etag) } })).status,
+      304,
+    );
     const page = await call(t.app, 'GET', `/m/${v.slug}`);
     assert.equal(page.headers['cache-control'], 'no-cache');
   });

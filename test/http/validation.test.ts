@@ -4,7 +4,14 @@ import { Type } from 'typebox';
 import { DECIMALS_KEYWORD, Nullable, StringEnum } from '../../src/http/schemas/common.js';
 import { noteParsedBody } from '../../src/http/text-safety.js';
 import type { ErrorObject } from 'ajv';
-import { assertValid, fieldPath, formatValidationErrors, validatorCompiler, validatorFactory, ValidatorWarmUp } from '../../src/http/validation.js';
+import {
+  assertValid,
+  fieldPath,
+  formatValidationErrors,
+  validatorCompiler,
+  validatorFactory,
+  ValidatorWarmUp,
+} from '../../src/http/validation.js';
 import { validatorCompiles } from '../../src/http/bounded-errors.js';
 
 /** Validates like a route does and returns the errors[] entries (empty when valid). */
@@ -104,9 +111,7 @@ describe('formatValidationErrors (decisions 11)', () => {
 
   it('reports string lengths', () => {
     assert.deepEqual(check(Sync, { products: [{ ...valid, name: '' }] }), ['products[0].name must not be empty']);
-    assert.deepEqual(check(Sync, { products: [{ ...valid, name: 'x'.repeat(11) }] }), [
-      'products[0].name must be at most 10 characters',
-    ]);
+    assert.deepEqual(check(Sync, { products: [{ ...valid, name: 'x'.repeat(11) }] }), ['products[0].name must be at most 10 characters']);
   });
 
   it("reports a nullable field's real rule, or the accepted types", () => {
@@ -123,7 +128,12 @@ describe('formatValidationErrors (decisions 11)', () => {
   });
 
   it('reports every violated rule, each once, each starting with its path', () => {
-    const errs = check(Sync, { products: [{ name: '', priceMinor: -5, colour: 'x' }, { ...valid, unit: 'KG' }] });
+    const errs = check(Sync, {
+      products: [
+        { name: '', priceMinor: -5, colour: 'x' },
+        { ...valid, unit: 'KG' },
+      ],
+    });
     assert.deepEqual(errs.sort(), [
       'products[0].colour is not allowed',
       'products[0].name must not be empty',
@@ -142,7 +152,10 @@ describe('formatValidationErrors (decisions 11)', () => {
 });
 
 describe('numbers no route can use (issue 34)', () => {
-  const Query = Type.Object({ page: Type.Optional(Type.Integer({ minimum: 1 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) });
+  const Query = Type.Object({
+    page: Type.Optional(Type.Integer({ minimum: 1 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  });
   const max = Number.MAX_SAFE_INTEGER;
 
   it('refuses a query integer that text coerces to Infinity or past the safe integers', () => {
@@ -163,7 +176,11 @@ describe('numbers no route can use (issue 34)', () => {
       items: Type.Array(Type.Object({ ratio: Type.Number(), at: Type.Optional(Nullable(Type.Integer({ maximum: 5 }))) })),
     });
     const body = JSON.parse('{"default":1e400,"items":[{"ratio":-1e400,"at":1e400}]}');
-    assert.deepEqual(check(Body, body).sort(), ['default must be <= 9007199254740991', 'items[0].at must be <= 5', `items[0].ratio must be >= ${-Number.MAX_VALUE}`]);
+    assert.deepEqual(check(Body, body).sort(), [
+      'default must be <= 9007199254740991',
+      'items[0].at must be <= 5',
+      `items[0].ratio must be >= ${-Number.MAX_VALUE}`,
+    ]);
     assert.deepEqual(check(Body, { default: -max, items: [{ ratio: 0.5, at: null }] }), []);
   });
 
@@ -208,7 +225,11 @@ describe('bounded validation (issue 33)', () => {
   const Option = Type.Object({ ingredientExternalId: Type.String({ minLength: 1 }) }, { additionalProperties: false });
   const Group = Type.Object({ name: Type.String(), options: Type.Array(Option, { maxItems: 50 }) }, { additionalProperties: false });
   const Product = Type.Object(
-    { externalId: Type.String(), salePriceMinor: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))), modifierGroups: Type.Optional(Type.Array(Group, { maxItems: 20 })) },
+    {
+      externalId: Type.String(),
+      salePriceMinor: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+      modifierGroups: Type.Optional(Type.Array(Group, { maxItems: 20 })),
+    },
     { additionalProperties: false },
   );
   const Body = Type.Object({ products: Type.Array(Product, { maxItems: 500 }) }, { additionalProperties: false });
@@ -277,16 +298,23 @@ describe('at most n decimals (x-decimals, instead of a multipleOf 0.1 that binar
   });
 
   it('refuses more decimals as a 400 naming the field, however the number is written', () => {
-    for (const fat of [0.05, 12.34, 0.1 + 0.2, 1e-7, 999.99]) assert.deepEqual(check(Grams, { fat }), ['fat must have at most one decimal'], String(fat));
+    for (const fat of [0.05, 12.34, 0.1 + 0.2, 1e-7, 999.99])
+      assert.deepEqual(check(Grams, { fat }), ['fat must have at most one decimal'], String(fat));
     assert.deepEqual(check(Type.Object({ x: Type.Number({ [DECIMALS_KEYWORD]: 2 }) }), { x: 1.234 }), ['x must have at most 2 decimals']);
   });
 });
 
 describe('validator warm-up', () => {
   it('compiles the body validators and every level of their explanations at once; nothing compiles on use, and they explain as before', () => {
-    const schema = Type.Object({
-      items: Type.Array(Type.Object({ name: Type.String({ maxLength: 3 }), options: Type.Array(Type.Object({ n: Type.Integer({ minimum: 0 }) })) }), { maxItems: 10 }),
-    }, { additionalProperties: false });
+    const schema = Type.Object(
+      {
+        items: Type.Array(
+          Type.Object({ name: Type.String({ maxLength: 3 }), options: Type.Array(Type.Object({ n: Type.Integer({ minimum: 0 }) })) }),
+          { maxItems: 10 },
+        ),
+      },
+      { additionalProperties: false },
+    );
     const warmUp = new ValidatorWarmUp();
     const compile = (validatorFactory(warmUp) as unknown as () => typeof validatorCompiler)();
     const warmed = compile({ schema, httpPart: 'body', method: 'POST', url: '/x' }) as (d: unknown) => { error?: ErrorObject[] };
@@ -295,8 +323,16 @@ describe('validator warm-up', () => {
     // The checker, the body's explanation, and each array level's checker and explanation.
     assert.equal(validatorCompiles() - before, 6);
     const compiled = validatorCompiles();
-    const bad = { items: [{ name: 'long', options: [{ n: -1 }] }, { name: 'ok', options: [] }] };
-    assert.deepEqual(formatValidationErrors(warmed(bad).error ?? []), ['items[0].name must be at most 3 characters', 'items[0].options[0].n must be >= 0']);
+    const bad = {
+      items: [
+        { name: 'long', options: [{ n: -1 }] },
+        { name: 'ok', options: [] },
+      ],
+    };
+    assert.deepEqual(formatValidationErrors(warmed(bad).error ?? []), [
+      'items[0].name must be at most 3 characters',
+      'items[0].options[0].n must be >= 0',
+    ]);
     assert.equal(warmed({ items: [] }).error, undefined);
     assert.equal(validatorCompiles(), compiled, 'nothing compiled on use');
     const cold = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/x' }) as (d: unknown) => { error?: ErrorObject[] };

@@ -19,7 +19,11 @@ function invalidSync(products: number): string {
       salePriceMinor: 'x',
       nutrition: { fat: 0.33 },
       translations: { uk: { name: '' } },
-      modifierGroups: Array.from({ length: 5 }, () => ({ name: '', type: 'x', options: Array.from({ length: 5 }, (_, o) => ({ ingredientExternalId: o % 2 ? 1 : '' })) })),
+      modifierGroups: Array.from({ length: 5 }, () => ({
+        name: '',
+        type: 'x',
+        options: Array.from({ length: 5 }, (_, o) => ({ ingredientExternalId: o % 2 ? 1 : '' })),
+      })),
     })),
   });
 }
@@ -49,17 +53,31 @@ describe('validators compiled before the app serves', () => {
       times.push(Math.round(performance.now() - started));
       assert.equal(res.statusCode, 400, res.body.slice(0, 300));
       const errors: string[] = res.json().errors;
-      for (const field of [/^categories\[0\]\.name is required$/, /^products\[0\]\.priceMinor must be >= 0$/, /^products\[0\]\.nutrition\.fat must have at most one decimal$/, /^products\[0\]\.modifierGroups\[0\]\.options\[0\]\.ingredientExternalId /]) {
-        assert.ok(errors.some((e) => field.test(e)), `${field}: ${JSON.stringify(errors.slice(0, 8))}`);
+      for (const field of [
+        /^categories\[0\]\.name is required$/,
+        /^products\[0\]\.priceMinor must be >= 0$/,
+        /^products\[0\]\.nutrition\.fat must have at most one decimal$/,
+        /^products\[0\]\.modifierGroups\[0\]\.options\[0\]\.ingredientExternalId /,
+      ]) {
+        assert.ok(
+          errors.some((e) => field.test(e)),
+          `${field}: ${JSON.stringify(errors.slice(0, 8))}`,
+        );
       }
       assert.equal(validatorCompiles(), compiled, `request ${i + 1} compiled a schema`);
     }
-    console.log(`app ready in ${Math.round(readyMs)} ms; the invalid sync (${Math.round(body.length / 1024)} KB) answered in ${times.join(', ')} ms`);
+    console.log(
+      `app ready in ${Math.round(readyMs)} ms; the invalid sync (${Math.round(body.length / 1024)} KB) answered in ${times.join(', ')} ms`,
+    );
   });
 
   it('compiles nothing for the first invalid body of another route', async () => {
     const compiled = validatorCompiles();
-    const patch = await send(JSON.stringify({ name: 1, openingHours: { weekly: [{ day: 'x' }] }, orderConfig: { pausedUntil: '2026-12-08T12:00:00+24:00' } }), '/v1/settings', 'PATCH');
+    const patch = await send(
+      JSON.stringify({ name: 1, openingHours: { weekly: [{ day: 'x' }] }, orderConfig: { pausedUntil: '2026-12-08T12:00:00+24:00' } }),
+      '/v1/settings',
+      'PATCH',
+    );
     assert.equal(patch.statusCode, 400);
     assert.equal(validatorCompiles(), compiled);
   });

@@ -36,22 +36,35 @@ function writes(t: TestApp): Record<string, WriteFactory> {
   const banner = (v: VenueFixture, n: number) => create(v, '/v1/banners', { title: `Banner ${n}` });
   const promotion = (v: VenueFixture, n: number) => create(v, '/v1/promotions', { name: `Promo ${n}` });
   const table = (v: VenueFixture, n: number) => create(v, '/v1/tables', { name: `Table ${n}` });
-  const webhook = (v: VenueFixture, n: number) => create(v, '/v1/webhooks', { url: `https://pos.example.com/hooks/${n}`, events: ['order.created'] });
+  const webhook = (v: VenueFixture, n: number) =>
+    create(v, '/v1/webhooks', { url: `https://pos.example.com/hooks/${n}`, events: ['order.created'] });
   return {
-    'POST /v1/sync': async (_v, n) => ({ method: 'POST', url: '/v1/sync', body: { products: [{ externalId: `s${n}`, name: `Synced ${n}`, priceMinor: 100 + n }] } }),
+    'POST /v1/sync': async (_v, n) => ({
+      method: 'POST',
+      url: '/v1/sync',
+      body: { products: [{ externalId: `s${n}`, name: `Synced ${n}`, priceMinor: 100 + n }] },
+    }),
     'POST /v1/publish': async () => ({ method: 'POST', url: '/v1/publish' }),
     'POST /v1/cleanup': async (v, n) => {
       await create(v, '/v1/sync', { products: [{ externalId: `c${n}`, name: 'Gone', priceMinor: 1 }] });
       return { method: 'POST', url: '/v1/cleanup', body: { items: [{ type: 'product', ref: `c${n}` }] } };
     },
-    'POST /v1/publications/{id}/restore': async (v) => ({ method: 'POST', url: `/v1/publications/${v.ids.publicationId}/restore`, body: { publish: false } }),
+    'POST /v1/publications/{id}/restore': async (v) => ({
+      method: 'POST',
+      url: `/v1/publications/${v.ids.publicationId}/restore`,
+      body: { publish: false },
+    }),
     'PATCH /v1/products/{ref}': async (_v, n) => ({ method: 'PATCH', url: '/v1/products/p1', body: { name: `Renamed ${n}` } }),
     'DELETE /v1/products/{ref}': async (v, n) => {
       await create(v, '/v1/sync', { products: [{ externalId: `d${n}`, name: 'Doomed', priceMinor: 1 }] });
       return { method: 'DELETE', url: `/v1/products/d${n}` };
     },
     'PATCH /v1/settings': async (_v, n) => ({ method: 'PATCH', url: '/v1/settings', body: { name: `Venue ${n}` } }),
-    'PUT /v1/translations': async (_v, n) => ({ method: 'PUT', url: '/v1/translations', body: { products: [{ ref: 'p1', translations: { uk: { name: `Чай ${n}` } } }] } }),
+    'PUT /v1/translations': async (_v, n) => ({
+      method: 'PUT',
+      url: '/v1/translations',
+      body: { products: [{ ref: 'p1', translations: { uk: { name: `Чай ${n}` } } }] },
+    }),
     // A product of its own per call, so each first request changes a mark (and is audited once).
     'PUT /v1/availability': async (v, n) => {
       await create(v, '/v1/sync', { products: [{ externalId: `a${n}`, name: `Sold out ${n}`, priceMinor: 100 }] });
@@ -66,7 +79,11 @@ function writes(t: TestApp): Record<string, WriteFactory> {
       await call(t.app, 'POST', '/v1/products/p1/image', { key: v.key, body: { base64: image } });
       return { method: 'DELETE', url: '/v1/products/p1/image' };
     },
-    'POST /v1/banners/{id}/image': async (v, n) => ({ method: 'POST', url: `/v1/banners/${(await banner(v, n)).id}/image`, body: { base64: bannerImage } }),
+    'POST /v1/banners/{id}/image': async (v, n) => ({
+      method: 'POST',
+      url: `/v1/banners/${(await banner(v, n)).id}/image`,
+      body: { base64: bannerImage },
+    }),
     'DELETE /v1/banners/{id}/image': async (v, n) => {
       const b = await banner(v, n);
       await call(t.app, 'POST', `/v1/banners/${b.id}/image`, { key: v.key, body: { base64: bannerImage } });
@@ -78,12 +95,24 @@ function writes(t: TestApp): Record<string, WriteFactory> {
       return { method: 'DELETE', url: '/v1/logo' };
     },
     'POST /v1/banners': async (_v, n) => ({ method: 'POST', url: '/v1/banners', body: { title: `New banner ${n}` } }),
-    'PATCH /v1/banners/{id}': async (v, n) => ({ method: 'PATCH', url: `/v1/banners/${(await banner(v, n)).id}`, body: { title: `Patched ${n}` } }),
+    'PATCH /v1/banners/{id}': async (v, n) => ({
+      method: 'PATCH',
+      url: `/v1/banners/${(await banner(v, n)).id}`,
+      body: { title: `Patched ${n}` },
+    }),
     'DELETE /v1/banners/{id}': async (v, n) => ({ method: 'DELETE', url: `/v1/banners/${(await banner(v, n)).id}` }),
     'POST /v1/promotions': async (_v, n) => ({ method: 'POST', url: '/v1/promotions', body: { name: `New promo ${n}` } }),
-    'PATCH /v1/promotions/{id}': async (v, n) => ({ method: 'PATCH', url: `/v1/promotions/${(await promotion(v, n)).id}`, body: { name: `Patched ${n}` } }),
+    'PATCH /v1/promotions/{id}': async (v, n) => ({
+      method: 'PATCH',
+      url: `/v1/promotions/${(await promotion(v, n)).id}`,
+      body: { name: `Patched ${n}` },
+    }),
     'DELETE /v1/promotions/{id}': async (v, n) => ({ method: 'DELETE', url: `/v1/promotions/${(await promotion(v, n)).id}` }),
-    'POST /v1/promotions/{id}/items': async (v, n) => ({ method: 'POST', url: `/v1/promotions/${(await promotion(v, n)).id}/items`, body: { productRef: 'p1', promoPriceMinor: 50 } }),
+    'POST /v1/promotions/{id}/items': async (v, n) => ({
+      method: 'POST',
+      url: `/v1/promotions/${(await promotion(v, n)).id}/items`,
+      body: { productRef: 'p1', promoPriceMinor: 50 },
+    }),
     'PATCH /v1/promotions/{id}/items/{itemId}': async (v, n) => {
       const p = await promotion(v, n);
       const item = await create(v, `/v1/promotions/${p.id}/items`, { productRef: 'p1' });
@@ -95,13 +124,31 @@ function writes(t: TestApp): Record<string, WriteFactory> {
       return { method: 'DELETE', url: `/v1/promotions/${p.id}/items/${item.id}` };
     },
     'POST /v1/tables': async (_v, n) => ({ method: 'POST', url: '/v1/tables', body: { name: `New table ${n}` } }),
-    'PATCH /v1/tables/{id}': async (v, n) => ({ method: 'PATCH', url: `/v1/tables/${(await table(v, n)).id}`, body: { name: `Patched table ${n}` } }),
+    'PATCH /v1/tables/{id}': async (v, n) => ({
+      method: 'PATCH',
+      url: `/v1/tables/${(await table(v, n)).id}`,
+      body: { name: `Patched table ${n}` },
+    }),
     'DELETE /v1/tables/{id}': async (v, n) => ({ method: 'DELETE', url: `/v1/tables/${(await table(v, n)).id}` }),
-    'POST /v1/tables/{id}/regenerate-token': async (v, n) => ({ method: 'POST', url: `/v1/tables/${(await table(v, n)).id}/regenerate-token` }),
-    'POST /v1/webhooks': async (_v, n) => ({ method: 'POST', url: '/v1/webhooks', body: { url: `https://pos.example.com/new/${n}`, events: ['order.updated'] } }),
-    'PATCH /v1/webhooks/{id}': async (v, n) => ({ method: 'PATCH', url: `/v1/webhooks/${(await webhook(v, n)).id}`, body: { enabled: false } }),
+    'POST /v1/tables/{id}/regenerate-token': async (v, n) => ({
+      method: 'POST',
+      url: `/v1/tables/${(await table(v, n)).id}/regenerate-token`,
+    }),
+    'POST /v1/webhooks': async (_v, n) => ({
+      method: 'POST',
+      url: '/v1/webhooks',
+      body: { url: `https://pos.example.com/new/${n}`, events: ['order.updated'] },
+    }),
+    'PATCH /v1/webhooks/{id}': async (v, n) => ({
+      method: 'PATCH',
+      url: `/v1/webhooks/${(await webhook(v, n)).id}`,
+      body: { enabled: false },
+    }),
     'DELETE /v1/webhooks/{id}': async (v, n) => ({ method: 'DELETE', url: `/v1/webhooks/${(await webhook(v, n)).id}` }),
-    'POST /v1/webhooks/{id}/rotate-secret': async (v, n) => ({ method: 'POST', url: `/v1/webhooks/${(await webhook(v, n)).id}/rotate-secret` }),
+    'POST /v1/webhooks/{id}/rotate-secret': async (v, n) => ({
+      method: 'POST',
+      url: `/v1/webhooks/${(await webhook(v, n)).id}/rotate-secret`,
+    }),
     'POST /v1/webhooks/{id}/test': async (v, n) => ({ method: 'POST', url: `/v1/webhooks/${(await webhook(v, n)).id}/test` }),
     'POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry': async (v, n) => {
       const w = await webhook(v, n);
@@ -164,7 +211,10 @@ describe('Idempotency-Key on every /v1 write (issue 12)', () => {
       for (const [method, op] of Object.entries(ops)) {
         if (method === 'get') continue;
         routes.push(`${method.toUpperCase()} ${path}`);
-        assert.ok(op.parameters?.some((p: any) => p.in === 'header' && p.name === 'idempotency-key'), `${method} ${path} documents Idempotency-Key`);
+        assert.ok(
+          op.parameters?.some((p: any) => p.in === 'header' && p.name === 'idempotency-key'),
+          `${method} ${path} documents Idempotency-Key`,
+        );
       }
     }
     assert.deepEqual(routes.sort(), Object.keys(table).sort());
@@ -221,16 +271,32 @@ describe('Idempotency-Key on every /v1 write (issue 12)', () => {
   it('refused requests take no key; bad keys are 400; a 4xx answer is kept', async () => {
     const invalid = await call(t.app, 'POST', '/v1/tables', { key: v.key, body: { name: '' }, headers: { 'idempotency-key': 'refused' } });
     assert.equal(invalid.status, 400);
-    const valid = await call(t.app, 'POST', '/v1/tables', { key: v.key, body: { name: 'After refusal' }, headers: { 'idempotency-key': 'refused' } });
+    const valid = await call(t.app, 'POST', '/v1/tables', {
+      key: v.key,
+      body: { name: 'After refusal' },
+      headers: { 'idempotency-key': 'refused' },
+    });
     assert.equal(valid.status, 201, 'a validation failure did not take the key');
     for (const key of ['x'.repeat(256), 'tab\tkey', 'ключ']) {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/publish', headers: { authorization: `Bearer ${v.key}`, 'idempotency-key': Buffer.from(key).toString('latin1') } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/publish',
+        headers: { authorization: `Bearer ${v.key}`, 'idempotency-key': Buffer.from(key).toString('latin1') },
+      });
       assert.equal(res.statusCode, 400, key);
       assert.match(res.json().errors[0], /^idempotency-key /);
     }
-    const conflict = await call(t.app, 'POST', '/v1/tables', { key: v.key, body: { name: 'After refusal' }, headers: { 'idempotency-key': 'conflict' } });
+    const conflict = await call(t.app, 'POST', '/v1/tables', {
+      key: v.key,
+      body: { name: 'After refusal' },
+      headers: { 'idempotency-key': 'conflict' },
+    });
     assert.equal(conflict.status, 409);
-    const replay = await call(t.app, 'POST', '/v1/tables', { key: v.key, body: { name: 'After refusal' }, headers: { 'idempotency-key': 'conflict' } });
+    const replay = await call(t.app, 'POST', '/v1/tables', {
+      key: v.key,
+      body: { name: 'After refusal' },
+      headers: { 'idempotency-key': 'conflict' },
+    });
     assert.equal(replay.status, 409);
     assert.equal(replay.headers['idempotent-replayed'], 'true');
   });
@@ -250,8 +316,15 @@ describe('Idempotency-Key on every /v1 write (issue 12)', () => {
     assert.notEqual(theirs.body.id, mine.body.id);
     assert.notEqual(sandbox.body.id, mine.body.id);
 
-    await t.database.db.query(`update idempotency_keys set created_at = now() - interval '25 hours' where venue_id = $1 and key = 'scoped'`, [v.id]);
-    const later = await call(t.app, 'POST', '/v1/tables', { key: v.key, body: { name: 'Scoped again' }, headers: { 'idempotency-key': 'scoped' } });
+    await t.database.db.query(
+      `update idempotency_keys set created_at = now() - interval '25 hours' where venue_id = $1 and key = 'scoped'`,
+      [v.id],
+    );
+    const later = await call(t.app, 'POST', '/v1/tables', {
+      key: v.key,
+      body: { name: 'Scoped again' },
+      headers: { 'idempotency-key': 'scoped' },
+    });
     assert.equal(later.status, 201, 'an expired key is free again');
   });
 
@@ -278,7 +351,14 @@ describe('Idempotency-Key on every /v1 write (issue 12)', () => {
   });
 
   it('50 concurrent identical requests execute once and all get the same answer', async () => {
-    for (const route of ['POST /v1/sync', 'POST /v1/publish', 'POST /v1/tables', 'PATCH /v1/orders/{id}/status', 'POST /v1/products/{ref}/image', 'PUT /v1/availability']) {
+    for (const route of [
+      'POST /v1/sync',
+      'POST /v1/publish',
+      'POST /v1/tables',
+      'PATCH /v1/orders/{id}/status',
+      'POST /v1/products/{ref}/image',
+      'PUT /v1/availability',
+    ]) {
       const w = await table[route](v, 1000);
       const prefix = `burst-${route.replace(/\W+/g, '-')}-`;
       const all = await Promise.all(Array.from({ length: 50 }, (_, i) => send(t.app, v, w, `burst ${route}`, `${prefix}${i}`)));

@@ -24,7 +24,13 @@ async function code(work: Promise<unknown>): Promise<string | undefined> {
 describe('ImageProcessor: banners', () => {
   it('writes 1536x512 and 768x256 WebP from a 3:1 image', async () => {
     const out = await processor.process('banner', await makeImage(1500, 500));
-    assert.deepEqual(out.variants.map((v) => [v.width, v.height]), [[1536, 512], [768, 256]]);
+    assert.deepEqual(
+      out.variants.map((v) => [v.width, v.height]),
+      [
+        [1536, 512],
+        [768, 256],
+      ],
+    );
     for (const v of out.variants) {
       const meta = await sharp(v.bytes).metadata();
       assert.deepEqual([meta.format, meta.width, meta.height], ['webp', v.width, v.height]);
@@ -44,18 +50,30 @@ describe('ImageProcessor: banners', () => {
   });
 
   it('takes a preoptimized 1536x512 WebP as sent, and nothing else', async () => {
-    const webp = await sharp({ create: { width: 1536, height: 512, channels: 3, background: '#333' } }).webp().toBuffer();
+    const webp = await sharp({ create: { width: 1536, height: 512, channels: 3, background: '#333' } })
+      .webp()
+      .toBuffer();
     const out = await processor.processPreoptimized('banner', webp);
     assert.ok(out.variants[0].bytes.equals(webp));
-    assert.deepEqual(out.variants.map((v) => [v.width, v.height]), [[1536, 512], [768, 256]]);
-    const square = await sharp({ create: { width: 1024, height: 1024, channels: 3, background: '#333' } }).webp().toBuffer();
+    assert.deepEqual(
+      out.variants.map((v) => [v.width, v.height]),
+      [
+        [1536, 512],
+        [768, 256],
+      ],
+    );
+    const square = await sharp({ create: { width: 1024, height: 1024, channels: 3, background: '#333' } })
+      .webp()
+      .toBuffer();
     assert.equal(await code(processor.processPreoptimized('banner', square)), 'PREOPTIMIZED_INVALID');
   });
 });
 
 describe('ImageProcessor: what survives', () => {
   it('keeps transparency and writes sRGB WebP', async () => {
-    const png = await sharp({ create: { width: 400, height: 400, channels: 4, background: { r: 0, g: 0, b: 255, alpha: 0.5 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 400, height: 400, channels: 4, background: { r: 0, g: 0, b: 255, alpha: 0.5 } } })
+      .png()
+      .toBuffer();
     const out = await processor.process('product', png);
     const meta = await sharp(out.variants[0].bytes).metadata();
     assert.equal(meta.hasAlpha, true);
@@ -63,7 +81,10 @@ describe('ImageProcessor: what survives', () => {
   });
 
   it('converts a CMYK JPEG to sRGB', async () => {
-    const cmyk = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#c0392b' } }).toColourspace('cmyk').jpeg().toBuffer();
+    const cmyk = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#c0392b' } })
+      .toColourspace('cmyk')
+      .jpeg()
+      .toBuffer();
     assert.equal((await sharp(cmyk).metadata()).space, 'cmyk');
     const out = await processor.process('logo', cmyk);
     const meta = await sharp(out.variants[2].bytes).metadata();

@@ -29,7 +29,11 @@ function randomCuts(length: number, rng: () => number): number[] {
 /** What the ordinary parser makes of a text, with base64 values compared by their bytes. */
 function parsed(text: string): unknown {
   try {
-    return JSON.parse(text, (key, value) => (key === 'base64' && typeof value === 'string' && /^[A-Za-z0-9+/_-]*={0,2}$/.test(value) ? `bytes:${Buffer.from(value, 'base64').toString('hex')}` : value));
+    return JSON.parse(text, (key, value) =>
+      key === 'base64' && typeof value === 'string' && /^[A-Za-z0-9+/_-]*={0,2}$/.test(value)
+        ? `bytes:${Buffer.from(value, 'base64').toString('hex')}`
+        : value,
+    );
   } catch {
     return 'invalid JSON';
   }
@@ -51,7 +55,10 @@ describe('Base64BodyDecoder', () => {
   it('cuts inside the head, inside a 4-character group, and one byte at a time', () => {
     const data = randomBytes(100);
     const body = `{ "base64": "${data.toString('base64')}" }`;
-    const result = run(body, Array.from({ length: body.length - 1 }, (_, i) => i + 1));
+    const result = run(
+      body,
+      Array.from({ length: body.length - 1 }, (_, i) => i + 1),
+    );
     assert.ok('decoded' in result && 'bytes' in result.decoded && result.decoded.bytes.equals(data));
   });
 

@@ -8,7 +8,10 @@ describe('MediaCapacity', () => {
   it('admits slots + queue requests, refuses the next with MEDIA_BUSY, and admits again after a release', () => {
     const capacity = new MediaCapacity(2, 1);
     const releases = [capacity.admit(), capacity.admit(), capacity.admit()];
-    assert.throws(() => capacity.admit(), (err: unknown) => err instanceof AppError && err.code === 'MEDIA_BUSY' && err.statusCode === 503);
+    assert.throws(
+      () => capacity.admit(),
+      (err: unknown) => err instanceof AppError && err.code === 'MEDIA_BUSY' && err.statusCode === 503,
+    );
     releases[0]();
     releases[0](); // a second call changes nothing
     assert.equal(capacity.inFlight, 2);
@@ -35,7 +38,11 @@ describe('MediaCapacity', () => {
 
   it('frees the slot of a job that throws', async () => {
     const capacity = new MediaCapacity(1, 0);
-    await assert.rejects(capacity.run(async () => { throw new Error('boom'); }));
+    await assert.rejects(
+      capacity.run(async () => {
+        throw new Error('boom');
+      }),
+    );
     assert.equal(await capacity.run(async () => 'next'), 'next');
   });
 });
@@ -44,7 +51,10 @@ describe('MediaCapacity while bodies arrive', () => {
   it('lets each venue receive slots + queue uploads at once, whatever the others receive', () => {
     const capacity = new MediaCapacity(1, 1);
     const a = [capacity.receive('a'), capacity.receive('a')];
-    assert.throws(() => capacity.receive('a'), (err: unknown) => err instanceof AppError && err.code === 'MEDIA_BUSY');
+    assert.throws(
+      () => capacity.receive('a'),
+      (err: unknown) => err instanceof AppError && err.code === 'MEDIA_BUSY',
+    );
     const b = capacity.receive('b');
     assert.equal(capacity.inFlight, 0, 'receiving takes no processing admission');
     a[0]();
@@ -59,7 +69,10 @@ describe('MediaCapacity receiving budget', () => {
   it('refuses a body that would take all venues past the bytes they may receive at once, and frees them as they end', () => {
     const capacity = new MediaCapacity(2, 2, { budget: 100 });
     const first = capacity.receive('a', 60);
-    assert.throws(() => capacity.receive('b', 50), (err: unknown) => err instanceof AppError && err.code === 'MEDIA_BUSY');
+    assert.throws(
+      () => capacity.receive('b', 50),
+      (err: unknown) => err instanceof AppError && err.code === 'MEDIA_BUSY',
+    );
     const second = capacity.receive('b', 40);
     first();
     second();
@@ -69,7 +82,8 @@ describe('MediaCapacity receiving budget', () => {
 
 describe('MediaCapacity shares of the receiving budget', () => {
   const LARGEST = MEDIA_BODY_LIMIT_BYTES;
-  const busy = (err: unknown) => err instanceof AppError && err.code === 'MEDIA_BUSY' && err.statusCode === 503 && Number(err.headers?.['retry-after']) >= 1;
+  const busy = (err: unknown) =>
+    err instanceof AppError && err.code === 'MEDIA_BUSY' && err.statusCode === 503 && Number(err.headers?.['retry-after']) >= 1;
 
   /** Tries `n` uploads of `bytes` for `venue`: the releases of those taken, and how many were refused. */
   function take(capacity: MediaCapacity, venue: string, n: number, bytes: number) {
@@ -93,11 +107,14 @@ describe('MediaCapacity shares of the receiving budget', () => {
     assert.equal(SMALL_UPLOAD_BYTES, 1.5 * MB);
   });
 
-  it('lets four venues stall four largest bodies each only up to their shares, and still takes a fifth venue\'s small and large uploads', () => {
+  it("lets four venues stall four largest bodies each only up to their shares, and still takes a fifth venue's small and large uploads", () => {
     const capacity = new MediaCapacity(2, 2);
     // The shared 294 MB divided by the venues receiving plus one: 147, 98, 73.5, then 58.8 MB each.
     const held = ['a', 'b', 'c', 'd'].map((venue) => take(capacity, venue, 4, LARGEST));
-    assert.deepEqual(held.map((h) => h.taken.length), [4, 4, 3, 2]);
+    assert.deepEqual(
+      held.map((h) => h.taken.length),
+      [4, 4, 3, 2],
+    );
     assert.equal(capacity.received.bytes, 13 * LARGEST);
     // A fifth venue: its logo, and one largest body (the room left for a venue yet to come).
     const logo = capacity.receive('e', 300_000);

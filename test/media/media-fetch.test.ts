@@ -172,7 +172,14 @@ describe('image from a URL', () => {
   });
 
   it('INVALID_SOURCE_URL: other schemes, credentials, not a URL', async () => {
-    for (const url of ['ftp://127.0.0.1/a.png', 'file:///etc/passwd', `http://user:pass@127.0.0.1:${upstreamPort}/image.png`, 'not a url', '/relative.png', 'data:image/png;base64,iVBORw0KGgo=']) {
+    for (const url of [
+      'ftp://127.0.0.1/a.png',
+      'file:///etc/passwd',
+      `http://user:pass@127.0.0.1:${upstreamPort}/image.png`,
+      'not a url',
+      '/relative.png',
+      'data:image/png;base64,iVBORw0KGgo=',
+    ]) {
       assertCode(await fromUrl(url), 400, 'INVALID_SOURCE_URL');
     }
   });

@@ -67,7 +67,10 @@ describe('remembered /media misses, over HTTP', () => {
     // The same bytes uploaded again are the same blobs, at the same URLs the misses were remembered for.
     const again = await upload();
     assert.equal(again.status, 201, JSON.stringify(again.body));
-    assert.deepEqual(again.body.variants.map((variant: { url: string }) => new URL(variant.url).pathname), paths);
+    assert.deepEqual(
+      again.body.variants.map((variant: { url: string }) => new URL(variant.url).pathname),
+      paths,
+    );
     for (const app of [t.app, other]) {
       for (const path of paths) assert.equal(await get(app, path), 200, path);
     }

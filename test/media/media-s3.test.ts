@@ -44,7 +44,12 @@ before(async () => {
     forcePathStyle: true,
     prefix: PREFIX,
   };
-  client = new S3Client({ region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  client = new S3Client({
+    region: 'us-east-1',
+    endpoint: `http://127.0.0.1:${port}`,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
   t = await startApp({ mediaS3: settings, mediaPublicUrl: `http://127.0.0.1:${port}/${BUCKET}/${PREFIX.replace(/\/$/, '')}` });
 });
 after(async () => {
@@ -72,11 +77,13 @@ function locate(v: VenueFixture, imageUrl: string) {
 
 function httpGet(url: string): Promise<{ status: number; type: string | undefined; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    http.get(url, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body: Buffer.concat(chunks) }));
-    }).on('error', reject);
+    http
+      .get(url, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -113,7 +120,10 @@ describe('the S3 blob store', () => {
   });
 
   it('deletes the objects once nothing refers to them', async () => {
-    const res = await call(t.app, 'POST', '/v1/products/p1/image', { key: v.key, body: { base64: toBase64(await makeImage(500, 500, 'png', { colour: '#2c3e50' })) } });
+    const res = await call(t.app, 'POST', '/v1/products/p1/image', {
+      key: v.key,
+      body: { base64: toBase64(await makeImage(500, 500, 'png', { colour: '#2c3e50' })) },
+    });
     assert.equal(res.status, 201);
     assert.equal((await call(t.app, 'DELETE', '/v1/products/p1/image', { key: v.key })).status, 200);
     for (const variant of res.body.variants) {
@@ -126,14 +136,19 @@ describe('the S3 blob store', () => {
   });
 
   it('keeps a deletion the bucket could not take, and the sweep finishes it', async () => {
-    const res = await call(t.app, 'POST', '/v1/products/p1/image', { key: v.key, body: { base64: toBase64(await makeImage(500, 500, 'png', { colour: '#d35400' })) } });
+    const res = await call(t.app, 'POST', '/v1/products/p1/image', {
+      key: v.key,
+      body: { base64: toBase64(await makeImage(500, 500, 'png', { colour: '#d35400' })) },
+    });
     assert.equal(res.status, 201);
     await s3.close();
     try {
       const removed = await call(t.app, 'DELETE', '/v1/products/p1/image', { key: v.key });
       assert.equal(removed.status, 200, 'the change commits even with the bucket down');
       assert.equal((await call(t.app, 'GET', '/v1/products/p1', { key: v.key })).body.imageUrl, null);
-      const { rows } = await t.database.db.query<{ n: number }>('select count(*)::int as n from media_deletions where venue_id = $1', [v.id]);
+      const { rows } = await t.database.db.query<{ n: number }>('select count(*)::int as n from media_deletions where venue_id = $1', [
+        v.id,
+      ]);
       assert.equal(rows[0].n, 3, 'three objects wait for deletion');
     } finally {
       await startS3();

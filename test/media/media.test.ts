@@ -22,7 +22,12 @@ after(() => t.close());
 
 async function venueWithProduct(options: { plan?: 'free' | 'standard' } = {}): Promise<VenueFixture> {
   const v = await createVenue(t.app, options);
-  await syncOk(t.app, v, { products: [{ externalId: 'p1', name: 'Cheesecake', priceMinor: 900 }, { externalId: 'p2', name: 'Tea', priceMinor: 300 }] });
+  await syncOk(t.app, v, {
+    products: [
+      { externalId: 'p1', name: 'Cheesecake', priceMinor: 900 },
+      { externalId: 'p2', name: 'Tea', priceMinor: 300 },
+    ],
+  });
   return v;
 }
 
@@ -51,7 +56,14 @@ describe('product image round trip', () => {
     assert.deepEqual(Object.keys(res.body).sort(), ['bytes', 'height', 'imageUrl', 'variants', 'width']);
     assert.equal(res.body.width, 1024);
     assert.equal(res.body.height, 1024);
-    assert.deepEqual(res.body.variants.map((x: any) => [x.width, x.height]), [[1024, 1024], [512, 512], [256, 256]]);
+    assert.deepEqual(
+      res.body.variants.map((x: any) => [x.width, x.height]),
+      [
+        [1024, 1024],
+        [512, 512],
+        [256, 256],
+      ],
+    );
     assert.equal(res.body.imageUrl, res.body.variants[0].url);
     assert.equal(res.body.bytes, res.body.variants[0].bytes);
     assert.match(res.body.imageUrl, new RegExp(`^${t.config.mediaPublicUrl}/${v.id}/[0-9a-f]{64}\\.webp$`));
@@ -120,12 +132,18 @@ describe('product image round trip', () => {
     assert.equal(head.statusCode, 200);
   });
 
-  it('answers 404 in the error envelope for unknown, malformed or other venues\' image paths', async () => {
+  it("answers 404 in the error envelope for unknown, malformed or other venues' image paths", async () => {
     const v = await venueWithProduct();
     const other = await venueWithProduct();
     const res = await upload(v, '/products/p1/image', { base64: toBase64(await makeImage(400, 400)) });
     const key = new URL(res.body.imageUrl).pathname.split('/').pop();
-    for (const path of [`/media/${other.id}/${key}`, `/media/${v.id}/${'0'.repeat(64)}.webp`, `/media/${v.id}/${key}.png`, `/media/not-a-uuid/${key}`, `/media/${v.id}/..%2f..%2fetc%2fpasswd`]) {
+    for (const path of [
+      `/media/${other.id}/${key}`,
+      `/media/${v.id}/${'0'.repeat(64)}.webp`,
+      `/media/${v.id}/${key}.png`,
+      `/media/not-a-uuid/${key}`,
+      `/media/${v.id}/..%2f..%2fetc%2fpasswd`,
+    ]) {
       const file = await t.app.inject({ method: 'GET', url: path });
       assert.equal(file.statusCode, 404, path);
       assert.equal(file.json().statusCode, 404);
@@ -149,7 +167,8 @@ describe('product image round trip', () => {
       assert.equal(meta.icc, undefined);
       assert.equal(meta.orientation, undefined);
       // No EXIF, XMP or ICC chunk in the WebP container, and nothing of the camera's EXIF anywhere.
-      for (const marker of ['EXIF', 'Exif', 'XMP ', 'ICCP', 'CartaTestCam']) assert.equal(bytes.includes(Buffer.from(marker)), false, marker);
+      for (const marker of ['EXIF', 'Exif', 'XMP ', 'ICCP', 'CartaTestCam'])
+        assert.equal(bytes.includes(Buffer.from(marker)), false, marker);
     }
     // Stored sideways with red top-left; shown upright, red is top-right and blue top-left.
     const shown = (await fetchImage(res.body.variants[1].url)).rawPayload;
@@ -207,7 +226,12 @@ describe('the media error codes (spec 7, decisions 7)', () => {
   it('INVALID_IMAGE: bytes that are no image, bad base64, SVG, truncated data', async () => {
     const jpeg = await makeImage(600, 600, 'jpeg', { noise: true });
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><rect width="400" height="400"/></svg>');
-    for (const base64 of [toBase64(Buffer.from('definitely not an image')), '!!!not base64!!!', toBase64(svg), toBase64(jpeg.subarray(0, Math.floor(jpeg.length / 2)))]) {
+    for (const base64 of [
+      toBase64(Buffer.from('definitely not an image')),
+      '!!!not base64!!!',
+      toBase64(svg),
+      toBase64(jpeg.subarray(0, Math.floor(jpeg.length / 2))),
+    ]) {
       assertError(await upload(v, '/products/p1/image', { base64 }), 400, 'INVALID_IMAGE');
     }
   });
@@ -254,7 +278,10 @@ describe('the media error codes (spec 7, decisions 7)', () => {
     assert.equal(res.statusCode, 413);
     assert.equal(res.json().code, 'PAYLOAD_TOO_LARGE');
     assert.match(res.json().message, /21 MB/);
-    const sync = await call(t.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'x', name: 'x'.repeat(6 * 1024 * 1024), priceMinor: 1 }] } });
+    const sync = await call(t.app, 'POST', '/v1/sync', {
+      key: v.key,
+      body: { products: [{ externalId: 'x', name: 'x'.repeat(6 * 1024 * 1024), priceMinor: 1 }] },
+    });
     assert.equal(sync.status, 413, 'other routes keep 5 MB');
   });
 
@@ -266,7 +293,12 @@ describe('the media error codes (spec 7, decisions 7)', () => {
   it('READ_ONLY_KEY for uploads and deletes with a read-only key', async () => {
     const key = (await admin(t.app, 'POST', `/venues/${v.id}/api-keys`, { mode: 'live', readOnly: true })).body.key;
     const png = toBase64(await makeImage(400, 400, 'png'));
-    for (const [method, path] of [['POST', '/v1/products/p1/image'], ['DELETE', '/v1/products/p1/image'], ['POST', '/v1/logo'], ['DELETE', '/v1/logo']] as const) {
+    for (const [method, path] of [
+      ['POST', '/v1/products/p1/image'],
+      ['DELETE', '/v1/products/p1/image'],
+      ['POST', '/v1/logo'],
+      ['DELETE', '/v1/logo'],
+    ] as const) {
       assertError(await call(t.app, method, path, { key, body: method === 'POST' ? { base64: png } : undefined }), 403, 'READ_ONLY_KEY');
     }
   });
@@ -279,18 +311,29 @@ describe('the fast lane: ?preoptimized=true', () => {
   });
 
   it('stores a 1024x1024 WebP of at most 1 MB byte for byte, and makes the smaller variants', async () => {
-    const webp = await sharp({ create: { width: 1024, height: 1024, channels: 3, background: '#16a085' } }).webp().toBuffer();
+    const webp = await sharp({ create: { width: 1024, height: 1024, channels: 3, background: '#16a085' } })
+      .webp()
+      .toBuffer();
     const res = await upload(v, '/products/p1/image', { base64: toBase64(webp) }, '?preoptimized=true');
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const stored = (await fetchImage(res.body.imageUrl)).rawPayload;
     assert.ok(stored.equals(webp), 'stored as sent');
-    assert.deepEqual(res.body.variants.map((x: any) => x.width), [1024, 512, 256]);
+    assert.deepEqual(
+      res.body.variants.map((x: any) => x.width),
+      [1024, 512, 256],
+    );
   });
 
   it('PREOPTIMIZED_INVALID: not WebP, not the largest size, over 1 MB, or carrying EXIF', async () => {
-    const png = await sharp({ create: { width: 1024, height: 1024, channels: 3, background: '#16a085' } }).png().toBuffer();
-    const small = await sharp({ create: { width: 512, height: 512, channels: 3, background: '#16a085' } }).webp().toBuffer();
-    const big = await sharp({ create: { width: 1024, height: 1024, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 120 } } })
+    const png = await sharp({ create: { width: 1024, height: 1024, channels: 3, background: '#16a085' } })
+      .png()
+      .toBuffer();
+    const small = await sharp({ create: { width: 512, height: 512, channels: 3, background: '#16a085' } })
+      .webp()
+      .toBuffer();
+    const big = await sharp({
+      create: { width: 1024, height: 1024, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 120 } },
+    })
       .webp({ lossless: true })
       .toBuffer();
     assert.ok(big.length > 1024 * 1024, `the noisy lossless WebP is ${big.length} bytes`);
@@ -302,7 +345,9 @@ describe('the fast lane: ?preoptimized=true', () => {
     const hidden = Buffer.from(exif);
     assert.equal(hidden.toString('latin1', 12, 16), 'VP8X');
     hidden[20] &= ~0x08;
-    const ok = await sharp({ create: { width: 1024, height: 1024, channels: 3, background: '#16a085' } }).webp().toBuffer();
+    const ok = await sharp({ create: { width: 1024, height: 1024, channels: 3, background: '#16a085' } })
+      .webp()
+      .toBuffer();
     const trailing = Buffer.concat([ok, Buffer.from('GPS 51.5007N 0.1246W')]);
     for (const bytes of [png, small, big, exif, hidden, trailing]) {
       assertError(await upload(v, '/products/p1/image', { base64: toBase64(bytes) }, '?preoptimized=true'), 400, 'PREOPTIMIZED_INVALID');
@@ -319,7 +364,10 @@ describe('logo', () => {
     assert.equal(before.body.logoUrl, null);
     const res = await upload(v, '/logo', { base64: toBase64(await makeImage(500, 500, 'png')) });
     assert.equal(res.status, 201, JSON.stringify(res.body));
-    assert.deepEqual(res.body.variants.map((x: any) => x.width), [1024, 512, 256]);
+    assert.deepEqual(
+      res.body.variants.map((x: any) => x.width),
+      [1024, 512, 256],
+    );
     const settings = await call(t.app, 'GET', '/v1/settings', { key: v.key });
     assert.deepEqual(settings.body.logo, res.body);
     assert.equal(settings.body.logoUrl, res.body.imageUrl);
@@ -412,7 +460,10 @@ describe('audit, sandbox and tenants', () => {
     const v = await venueWithProduct();
     const testKey = (await admin(t.app, 'POST', `/venues/${v.id}/api-keys`, { mode: 'test' })).body.key;
     await syncOk(t.app, { ...v, key: testKey }, { products: [{ externalId: 'p1', name: 'Sandbox cake', priceMinor: 1 }] });
-    const sandbox = await call(t.app, 'POST', '/v1/products/p1/image', { key: testKey, body: { base64: toBase64(await makeImage(400, 400)) } });
+    const sandbox = await call(t.app, 'POST', '/v1/products/p1/image', {
+      key: testKey,
+      body: { base64: toBase64(await makeImage(400, 400)) },
+    });
     assert.equal(sandbox.status, 201);
     assert.match(sandbox.body.imageUrl, new RegExp(`/${v.sandboxId}/`));
     assert.equal((await call(t.app, 'GET', '/v1/products/p1', { key: v.key })).body.imageUrl, null, 'live is untouched');
@@ -479,9 +530,15 @@ describe('two instances on one PostgreSQL', { skip: onPostgres ? false : 'Postgr
     const res = await upload(v, '/products/p1/image', { base64: toBase64(await makeRotatedJpegWithGps(700)) });
     assert.equal(res.status, 201);
     assert.equal((await call(other, 'GET', '/v1/products/p1', { key: v.key })).body.imageUrl, res.body.imageUrl);
-    assert.equal((await call(other, 'GET', '/v1/menu', { key: v.key })).body.products.find((p: any) => p.externalId === 'p1').imageUrl, res.body.imageUrl);
+    assert.equal(
+      (await call(other, 'GET', '/v1/menu', { key: v.key })).body.products.find((p: any) => p.externalId === 'p1').imageUrl,
+      res.body.imageUrl,
+    );
     assert.equal((await call(other, 'POST', '/v1/publish', { key: v.key })).status, 201);
-    assert.equal((await call(t.app, 'GET', `/guest/v1/venues/${v.slug}/menu`)).body.products.find((p: any) => p.name === 'Cheesecake').imageUrl, res.body.imageUrl);
+    assert.equal(
+      (await call(t.app, 'GET', `/guest/v1/venues/${v.slug}/menu`)).body.products.find((p: any) => p.name === 'Cheesecake').imageUrl,
+      res.body.imageUrl,
+    );
     for (const variant of res.body.variants) {
       const file = await other.inject({ method: 'GET', url: new URL(variant.url).pathname });
       assert.equal(file.statusCode, 200);

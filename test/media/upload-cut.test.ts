@@ -70,14 +70,23 @@ describe('a request body the client cuts off', () => {
   }
 
   for (const [label, path, route, headers] of [
-    ['an image upload with a Content-Length', '/v1/products/p1/image', '/v1/products/:ref/image', { 'content-length': String(1024 * 1024) }],
+    [
+      'an image upload with a Content-Length',
+      '/v1/products/p1/image',
+      '/v1/products/:ref/image',
+      { 'content-length': String(1024 * 1024) },
+    ],
     ['a chunked image upload', '/v1/products/p1/image', '/v1/products/:ref/image', { 'transfer-encoding': 'chunked' }],
     ['a chunked sync', '/v1/sync', '/v1/sync', { 'transfer-encoding': 'chunked' }],
   ] as const) {
     it(`logs ${label} cut mid-body once, at info, without a stack`, async () => {
       const requestId = `cut-${label.replace(/\W+/g, '-')}`;
       const own = await cut(path, requestId, headers);
-      assert.deepEqual(own.map((l) => [l.level, l.msg]), [[30, CUT]], JSON.stringify(own));
+      assert.deepEqual(
+        own.map((l) => [l.level, l.msg]),
+        [[30, CUT]],
+        JSON.stringify(own),
+      );
       assert.equal(own[0].err, undefined, 'no error object, so no stack');
       assert.equal(own[0].route, route);
       assert.doesNotMatch(JSON.stringify(own), /stack|database/i);

@@ -67,7 +67,14 @@ async function stall(key: string): Promise<Stalled> {
 function post(key: string, body: Buffer): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method: 'POST', path: '/v1/logo', agent: false, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/v1/logo',
+        agent: false,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -92,7 +99,7 @@ describe('upload shares on a listening server', { timeout: 60_000 }, () => {
     while (receiving() > 0) await new Promise((resolve) => setTimeout(resolve, 10));
   });
 
-  it('holds each stalling venue to its share, refuses the next upload at once, and takes another venue\'s small logo', async () => {
+  it("holds each stalling venue to its share, refuses the next upload at once, and takes another venue's small logo", async () => {
     stalled = [];
     for (const venue of venues.slice(0, 4)) {
       const mine: Stalled[] = [];
@@ -100,7 +107,10 @@ describe('upload shares on a listening server', { timeout: 60_000 }, () => {
       stalled.push(mine);
     }
     // Shares of the 294 MB for large bodies, among the venues receiving plus one: 147, 98, 73.5, 58.8 MB.
-    assert.deepEqual(stalled.map((mine) => mine.filter((s) => s.answer === null).length), [4, 4, 3, 2]);
+    assert.deepEqual(
+      stalled.map((mine) => mine.filter((s) => s.answer === null).length),
+      [4, 4, 3, 2],
+    );
     for (const refused of stalled.flat().filter((s) => s.answer !== null)) {
       assert.match(refused.answer!, /^HTTP\/1\.1 503 [^]*\r\nretry-after: \d+\r\n[^]*"code":"MEDIA_BUSY"/i);
       assert.ok(refused.ms < 1000, `refused after ${Math.round(refused.ms)} ms`);

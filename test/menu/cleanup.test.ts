@@ -5,8 +5,15 @@ import { call, createVenue, startApp, type TestApp, type VenueFixture } from '..
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const MENU = {
-  categories: [{ externalId: 'hot', name: 'Hot' }, { externalId: 'cold', name: 'Cold' }],
-  ingredients: [{ externalId: 'milk', name: 'Milk' }, { externalId: 'ice', name: 'Ice' }, { externalId: 'sugar', name: 'Sugar' }],
+  categories: [
+    { externalId: 'hot', name: 'Hot' },
+    { externalId: 'cold', name: 'Cold' },
+  ],
+  ingredients: [
+    { externalId: 'milk', name: 'Milk' },
+    { externalId: 'ice', name: 'Ice' },
+    { externalId: 'sugar', name: 'Sugar' },
+  ],
   products: [
     {
       externalId: 'latte',
@@ -15,7 +22,11 @@ const MENU = {
       categoryExternalId: 'hot',
       ingredientExternalIds: ['milk', 'sugar'],
       modifierGroups: [
-        { name: 'Extras', type: 'add_ingredients', options: [{ ingredientExternalId: 'milk' }, { ingredientExternalId: 'ice' }, { ingredientExternalId: 'sugar' }] },
+        {
+          name: 'Extras',
+          type: 'add_ingredients',
+          options: [{ ingredientExternalId: 'milk' }, { ingredientExternalId: 'ice' }, { ingredientExternalId: 'sugar' }],
+        },
       ],
     },
     { externalId: 'iced', name: 'Iced tea', priceMinor: 300, categoryExternalId: 'cold', ingredientExternalIds: ['ice'] },
@@ -58,7 +69,12 @@ describe('POST /v1/cleanup (decisions 4)', () => {
   it('hides products by externalId and by id; they stay in the menu and in planLimits.usage', async () => {
     const v = await seeded();
     const latteId = product(await readMenu(v), 'latte').id;
-    const res = await cleanup(v, { items: [{ type: 'product', ref: 'iced' }, { type: 'product', ref: latteId }] });
+    const res = await cleanup(v, {
+      items: [
+        { type: 'product', ref: 'iced' },
+        { type: 'product', ref: latteId },
+      ],
+    });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     assert.deepEqual(Object.keys(res.body).sort(), ['categories', 'cleanedAt', 'ingredients', 'notFound', 'products']);
     assert.deepEqual(res.body.products, { hidden: 2 });
@@ -68,7 +84,14 @@ describe('POST /v1/cleanup (decisions 4)', () => {
     assert.match(res.body.cleanedAt, ISO_UTC);
 
     const menu = await readMenu(v);
-    assert.deepEqual(menu.products.map((p: any) => [p.externalId, p.menuVisible]), [['iced', false], ['latte', false], ['water', true]]);
+    assert.deepEqual(
+      menu.products.map((p: any) => [p.externalId, p.menuVisible]),
+      [
+        ['iced', false],
+        ['latte', false],
+        ['water', true],
+      ],
+    );
     assert.equal(product(menu, 'latte').categoryExternalId, 'hot', 'a hidden product keeps its content');
     assert.deepEqual(await usage(v), { products: 3, categories: 2, ingredients: 3 });
   });
@@ -81,7 +104,10 @@ describe('POST /v1/cleanup (decisions 4)', () => {
     assert.deepEqual([res.body.products.hidden, res.body.categories.deleted, res.body.ingredients.deleted], [0, 1, 0]);
 
     const menu = await readMenu(v);
-    assert.deepEqual(menu.categories.map((c: any) => c.externalId), ['hot']);
+    assert.deepEqual(
+      menu.categories.map((c: any) => c.externalId),
+      ['hot'],
+    );
     for (const ref of ['iced', 'water']) {
       const p = product(menu, ref);
       assert.deepEqual([p.categoryId, p.categoryExternalId, p.menuVisible], [null, null, true], ref);
@@ -95,16 +121,27 @@ describe('POST /v1/cleanup (decisions 4)', () => {
   it('deletes ingredients by externalId or id: compositions lose them and options on them are removed', async () => {
     const v = await seeded();
     const iceId = (await readMenu(v)).ingredients.find((i: any) => i.externalId === 'ice').id;
-    const res = await cleanup(v, { items: [{ type: 'ingredient', ref: 'milk' }, { type: 'ingredient', ref: iceId }] });
+    const res = await cleanup(v, {
+      items: [
+        { type: 'ingredient', ref: 'milk' },
+        { type: 'ingredient', ref: iceId },
+      ],
+    });
     assert.equal(res.status, 201);
     assert.deepEqual(res.body.ingredients, { deleted: 2 });
 
     const menu = await readMenu(v);
-    assert.deepEqual(menu.ingredients.map((i: any) => i.externalId), ['sugar']);
+    assert.deepEqual(
+      menu.ingredients.map((i: any) => i.externalId),
+      ['sugar'],
+    );
     const latte = product(menu, 'latte');
     assert.deepEqual(latte.ingredients, [{ externalId: 'sugar', name: 'Sugar' }]);
     assert.equal(latte.modifierGroups.length, 1, 'the group stays');
-    assert.deepEqual(latte.modifierGroups[0].options.map((o: any) => o.ingredientExternalId), ['sugar']);
+    assert.deepEqual(
+      latte.modifierGroups[0].options.map((o: any) => o.ingredientExternalId),
+      ['sugar'],
+    );
     assert.deepEqual(product(menu, 'iced').ingredients, []);
     assert.deepEqual(await usage(v), { products: 3, categories: 2, ingredients: 1 });
 
@@ -160,7 +197,10 @@ describe('POST /v1/cleanup (decisions 4)', () => {
     assert.deepEqual(menu.ingredients, []);
     assert.equal(menu.products.length, 3);
     for (const p of menu.products) {
-      assert.deepEqual([p.menuVisible, p.categoryId, p.ingredients, p.modifierGroups.flatMap((g: any) => g.options)], [false, null, [], []]);
+      assert.deepEqual(
+        [p.menuVisible, p.categoryId, p.ingredients, p.modifierGroups.flatMap((g: any) => g.options)],
+        [false, null, [], []],
+      );
     }
     assert.deepEqual(await usage(v), { products: 3, categories: 0, ingredients: 0 });
 
@@ -175,7 +215,14 @@ describe('POST /v1/cleanup (decisions 4)', () => {
     assert.equal(res.status, 201);
     assert.deepEqual([res.body.products.hidden, res.body.categories.deleted, res.body.ingredients.deleted], [1, 0, 0]);
     const menu = await readMenu(v);
-    assert.deepEqual(menu.products.map((p: any) => [p.externalId, p.menuVisible]), [['iced', true], ['latte', true], ['water', false]]);
+    assert.deepEqual(
+      menu.products.map((p: any) => [p.externalId, p.menuVisible]),
+      [
+        ['iced', true],
+        ['latte', true],
+        ['water', false],
+      ],
+    );
     assert.equal(menu.categories.length, 2);
   });
 
@@ -185,7 +232,10 @@ describe('POST /v1/cleanup (decisions 4)', () => {
     const res = await cleanup(v, { items });
     assert.equal(res.status, 400);
     assert.equal(res.body.message, 'Validation failed');
-    assert.ok(res.body.errors.some((e: string) => e.startsWith('items')), JSON.stringify(res.body.errors));
+    assert.ok(
+      res.body.errors.some((e: string) => e.startsWith('items')),
+      JSON.stringify(res.body.errors),
+    );
     assert.equal(product(await readMenu(v), 'water').menuVisible, true);
 
     const atCap = await cleanup(v, { items: items.slice(0, 1000) });
@@ -212,7 +262,10 @@ describe('POST /v1/cleanup (decisions 4)', () => {
   it('restores a cleaned-up product when a sync names it again (counted as updated)', async () => {
     const v = await seeded();
     assert.equal((await cleanup(v, { items: [{ type: 'product', ref: 'water' }] })).status, 201);
-    const res = await call(t.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'water', name: 'Water', priceMinor: 100 }] } });
+    const res = await call(t.app, 'POST', '/v1/sync', {
+      key: v.key,
+      body: { products: [{ externalId: 'water', name: 'Water', priceMinor: 100 }] },
+    });
     assert.equal(res.status, 201);
     assert.deepEqual([res.body.products.created, res.body.products.updated], [0, 1]);
     assert.equal(product(await readMenu(v), 'water').menuVisible, true);
@@ -222,7 +275,13 @@ describe('POST /v1/cleanup (decisions 4)', () => {
     const v = await seeded();
     const res = await call(t.app, 'POST', '/v1/cleanup', {
       key: v.key,
-      body: { items: [{ type: 'product', ref: 'latte' }, { type: 'category', ref: 'cold' }, { type: 'ingredient', ref: 'nope' }] },
+      body: {
+        items: [
+          { type: 'product', ref: 'latte' },
+          { type: 'category', ref: 'cold' },
+          { type: 'ingredient', ref: 'nope' },
+        ],
+      },
       headers: { 'x-request-id': 'cleanup-audit-1' },
     });
     assert.equal(res.status, 201);

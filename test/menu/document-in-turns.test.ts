@@ -19,7 +19,7 @@ describe('stringifyInTurns', () => {
       products: Array.from({ length: n }, (_, i) => ({ id: `p${i}`, name: `Product ${i} 😀`, modifierGroups: [{ options: [{ n: i }] }] })),
     }) as unknown as MenuDocumentValue;
 
-  it('gives JSON.stringify\'s text for 0, 1 and many products, across slice boundaries', async () => {
+  it("gives JSON.stringify's text for 0, 1 and many products, across slice boundaries", async () => {
     for (const n of [0, 1, 49, 50, 51, 120]) assert.equal(await stringifyInTurns(doc(n)), JSON.stringify(doc(n)), `${n} products`);
   });
 
@@ -41,8 +41,15 @@ describe('utf8InTurns', () => {
 
 // A sync's rows go to the upsert as one JSON array built 50 rows per turn (docs/security.md).
 describe('jsonArrayInTurns', () => {
-  it('gives JSON.stringify\'s text for 0, 1 and many rows, across slice boundaries, dates and odd items included', async () => {
-    const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `r${i}`, name: `Рядок ${i} 😀 "q"`, at: new Date(i * 1000), groups: [{ n: i, none: null }], skip: undefined }));
+  it("gives JSON.stringify's text for 0, 1 and many rows, across slice boundaries, dates and odd items included", async () => {
+    const rows = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        id: `r${i}`,
+        name: `Рядок ${i} 😀 "q"`,
+        at: new Date(i * 1000),
+        groups: [{ n: i, none: null }],
+        skip: undefined,
+      }));
     for (const n of [0, 1, 49, 50, 51, 120]) assert.equal(await jsonArrayInTurns(rows(n)), JSON.stringify(rows(n)), `${n} rows`);
     const odd = [undefined, () => 1, 'text', 7, null];
     assert.equal(await jsonArrayInTurns(odd), JSON.stringify(odd));

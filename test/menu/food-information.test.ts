@@ -20,8 +20,20 @@ after(() => t.close());
 const { sync, syncOk, product, draft } = syncCalls(() => t.app);
 
 const ALLERGENS = [
-  'gluten', 'crustaceans', 'eggs', 'fish', 'peanuts', 'soybeans', 'milk',
-  'nuts', 'celery', 'mustard', 'sesame', 'sulphites', 'lupin', 'molluscs',
+  'gluten',
+  'crustaceans',
+  'eggs',
+  'fish',
+  'peanuts',
+  'soybeans',
+  'milk',
+  'nuts',
+  'celery',
+  'mustard',
+  'sesame',
+  'sulphites',
+  'lupin',
+  'molluscs',
 ];
 const LABELS = ['vegetarian', 'vegan', 'gluten_free', 'lactose_free', 'halal', 'kosher'];
 
@@ -112,8 +124,14 @@ describe('GET /v1/reference: allergens and dietary labels (decisions 14)', () =>
     const v = await createVenue(t.app);
     const res = await call(t.app, 'GET', '/v1/reference', { key: v.key });
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.allergens.map((a: any) => a.code), ALLERGENS);
-    assert.deepEqual(res.body.dietaryLabels.map((l: any) => l.code), LABELS);
+    assert.deepEqual(
+      res.body.allergens.map((a: any) => a.code),
+      ALLERGENS,
+    );
+    assert.deepEqual(
+      res.body.dietaryLabels.map((l: any) => l.code),
+      LABELS,
+    );
     for (const entry of [...res.body.allergens, ...res.body.dietaryLabels]) {
       assert.deepEqual(Object.keys(entry).sort(), ['code', 'name']);
       assert.equal(typeof entry.name, 'string');
@@ -152,7 +170,17 @@ describe('POST /v1/sync: food information (decisions 14)', () => {
     const nutrition = { salt: 1000, protein: 0, fibre: 0.1, sugars: 999.9, carbohydrate: 55.5, saturatedFat: 1.1, fat: 12.3 };
     await syncOk(v, {
       ingredients: [{ externalId: 'i1', name: 'Everything', allergens: [...ALLERGENS].reverse() }],
-      products: [{ ...P1, allergens: [...ALLERGENS].reverse(), mayContain: ALLERGENS, dietaryLabels: [...LABELS].reverse(), spiceLevel: 0, calories: 0, nutrition }],
+      products: [
+        {
+          ...P1,
+          allergens: [...ALLERGENS].reverse(),
+          mayContain: ALLERGENS,
+          dietaryLabels: [...LABELS].reverse(),
+          spiceLevel: 0,
+          calories: 0,
+          nutrition,
+        },
+      ],
     });
     const p = await product(v, 'p1');
     assert.deepEqual(p.allergens, ALLERGENS);
@@ -191,7 +219,10 @@ describe('POST /v1/sync: food information (decisions 14)', () => {
     assert.deepEqual(byExternalId((await draft(v)).ingredients, 'i1').allergens, ['gluten', 'eggs']);
 
     // Another field changed: the food information is still kept.
-    const renamed = await syncOk(v, { ingredients: [{ externalId: 'i1', name: 'Rice noodles' }], products: [{ ...P1, name: 'Pad see ew' }] });
+    const renamed = await syncOk(v, {
+      ingredients: [{ externalId: 'i1', name: 'Rice noodles' }],
+      products: [{ ...P1, name: 'Pad see ew' }],
+    });
     assert.deepEqual(counts(renamed.ingredients), { created: 0, updated: 1, skipped: 0 });
     assert.deepEqual(counts(renamed.products), { created: 0, updated: 1, skipped: 0 });
     assert.deepEqual(food(await product(v, 'p1')), FOOD_READ);
@@ -256,7 +287,15 @@ describe('POST /v1/sync: food information (decisions 14)', () => {
       [{ products: [good, { ...P1, allergens: ['milk', 'gluten', 'milk'] }] }, 'products[1].allergens'],
       [{ products: [{ ...P1, mayContain: ['nuts', 'nuts'] }, good] }, 'products[0].mayContain'],
       [{ products: [{ ...P1, dietaryLabels: ['vegan', 'vegan'] }] }, 'products[0].dietaryLabels'],
-      [{ ingredients: [{ externalId: 'i0', name: 'Fine' }, { externalId: 'i1', name: 'Noodles', allergens: ['eggs', 'eggs'] }] }, 'ingredients[1].allergens'],
+      [
+        {
+          ingredients: [
+            { externalId: 'i0', name: 'Fine' },
+            { externalId: 'i1', name: 'Noodles', allergens: ['eggs', 'eggs'] },
+          ],
+        },
+        'ingredients[1].allergens',
+      ],
       // An unknown code twice is a duplicate too: the whole request is refused.
       [{ products: [{ ...P1, allergens: ['glutten', 'glutten'] }, good] }, 'products[0].allergens'],
     ];
@@ -268,7 +307,7 @@ describe('POST /v1/sync: food information (decisions 14)', () => {
     assert.deepEqual([menu.products.length, menu.ingredients.length], [0, 0]);
   });
 
-  it('reports an unknown code as the item\'s own error: that item is not saved, the others are', async () => {
+  it("reports an unknown code as the item's own error: that item is not saved, the others are", async () => {
     const v = await createVenue(t.app);
     const res = await syncOk(v, {
       ingredients: [
@@ -291,8 +330,14 @@ describe('POST /v1/sync: food information (decisions 14)', () => {
     assert.deepEqual(counts(res.products), { created: 1, updated: 0, skipped: 0 });
 
     const menu = await draft(v);
-    assert.deepEqual(menu.ingredients.map((i: any) => i.externalId), ['i2']);
-    assert.deepEqual(menu.products.map((p: any) => p.externalId), ['p2']);
+    assert.deepEqual(
+      menu.ingredients.map((i: any) => i.externalId),
+      ['i2'],
+    );
+    assert.deepEqual(
+      menu.products.map((p: any) => p.externalId),
+      ['p2'],
+    );
     const p2 = byExternalId(menu.products, 'p2');
     assert.deepEqual([p2.allergens, p2.effectiveAllergens], [['peanuts'], ['peanuts']]);
     for (const ref of ['p1', 'p3', 'p4']) {
@@ -318,7 +363,10 @@ describe('POST /v1/sync: food information (decisions 14)', () => {
   it('refuses bad values with 400 for the whole request and writes nothing', async () => {
     const v = await createVenue(t.app);
     const good = { externalId: 'ok', name: 'Good', priceMinor: 100, calories: 10 };
-    const bad = (field: string, value: unknown) => ({ ingredients: [{ externalId: 'i1', name: 'Fine', allergens: ['milk'] }], products: [good, { ...P1, [field]: value }] });
+    const bad = (field: string, value: unknown) => ({
+      ingredients: [{ externalId: 'i1', name: 'Fine', allergens: ['milk'] }],
+      products: [good, { ...P1, [field]: value }],
+    });
     const cases: [string, unknown, string][] = [
       ['spiceLevel 4', bad('spiceLevel', 4), 'products[1].spiceLevel'],
       ['spiceLevel -1', bad('spiceLevel', -1), 'products[1].spiceLevel'],
@@ -398,7 +446,13 @@ describe('POST /v1/sync: food information (decisions 14)', () => {
       const [field] = Object.keys(change);
       const read = (await product(v, 'p1'))[field];
       if (field === 'nutrition') assert.deepEqual(read, change.nutrition);
-      else assert.deepEqual(read, Array.isArray(change[field]) ? (field === 'dietaryLabels' ? LABELS : ALLERGENS).filter((c) => (change[field] as string[]).includes(c)) : change[field]);
+      else
+        assert.deepEqual(
+          read,
+          Array.isArray(change[field])
+            ? (field === 'dietaryLabels' ? LABELS : ALLERGENS).filter((c) => (change[field] as string[]).includes(c))
+            : change[field],
+        );
     }
   });
 
@@ -410,15 +464,25 @@ describe('POST /v1/sync: food information (decisions 14)', () => {
       assert.deepEqual(counts(dry.body.ingredients), { created: 0, updated: 1, skipped: 0 }, JSON.stringify(allergens));
       const res = await syncOk(v, body);
       assert.deepEqual(counts(res.ingredients), { created: 0, updated: 1, skipped: 0 }, JSON.stringify(allergens));
-      assert.deepEqual(byExternalId((await draft(v)).ingredients, 'i1').allergens, ALLERGENS.filter((c) => allergens.includes(c)));
+      assert.deepEqual(
+        byExternalId((await draft(v)).ingredients, 'i1').allergens,
+        ALLERGENS.filter((c) => allergens.includes(c)),
+      );
     }
   });
 
   it('reports the same per-item errors and counts in a dry run', async () => {
     const v = await seeded();
     const body = {
-      ingredients: [{ externalId: 'i1', name: 'Noodles', allergens: ['wheat'] }, { externalId: 'i4', name: 'Egg', allergens: ['eggs'] }],
-      products: [{ ...P1, allergens: ['glutten'] }, { externalId: 'p2', name: 'Satay', priceMinor: 900, spiceLevel: 1 }, { ...P1, externalId: 'p3', ...FOOD }],
+      ingredients: [
+        { externalId: 'i1', name: 'Noodles', allergens: ['wheat'] },
+        { externalId: 'i4', name: 'Egg', allergens: ['eggs'] },
+      ],
+      products: [
+        { ...P1, allergens: ['glutten'] },
+        { externalId: 'p2', name: 'Satay', priceMinor: 900, spiceLevel: 1 },
+        { ...P1, externalId: 'p3', ...FOOD },
+      ],
     };
     const dry = await call(t.app, 'POST', '/v1/sync?dryRun=true', { key: v.key, body });
     assert.equal(dry.status, 201);
@@ -432,7 +496,7 @@ describe('POST /v1/sync: food information (decisions 14)', () => {
   });
 });
 
-describe('menu reads: effectiveAllergens and options\' allergens (decisions 14)', () => {
+describe("menu reads: effectiveAllergens and options' allergens (decisions 14)", () => {
   /**
    * p1: declared milk and sesame (milk also through i4), composition i1 (gluten, eggs), i3 (none)
    * and i4 (milk); options on i2 (peanuts) and i3. p2: nothing declared, composition i2.
@@ -452,7 +516,11 @@ describe('menu reads: effectiveAllergens and options\' allergens (decisions 14)'
           allergens: ['sesame', 'milk'],
           ingredientExternalIds: ['i1', 'i3', 'i4'],
           modifierGroups: [
-            { name: 'Extras', type: 'add_ingredients', options: [{ ingredientExternalId: 'i2', priceAdjustment: 100 }, { ingredientExternalId: 'i3' }] },
+            {
+              name: 'Extras',
+              type: 'add_ingredients',
+              options: [{ ingredientExternalId: 'i2', priceAdjustment: 100 }, { ingredientExternalId: 'i3' }],
+            },
           ],
         },
         { externalId: 'p2', name: 'Satay', priceMinor: 900, ingredientExternalIds: ['i2'] },
@@ -468,7 +536,13 @@ describe('menu reads: effectiveAllergens and options\' allergens (decisions 14)'
     assert.deepEqual(p1.allergens, ['milk', 'sesame']);
     // The options are not the composition: peanuts of option i2 are the option's, not the product's.
     assert.deepEqual(p1.effectiveAllergens, EFFECTIVE);
-    assert.deepEqual(p1.modifierGroups[0].options.map((o: any) => [o.ingredientExternalId, o.allergens]), [['i2', ['peanuts']], ['i3', []]]);
+    assert.deepEqual(
+      p1.modifierGroups[0].options.map((o: any) => [o.ingredientExternalId, o.allergens]),
+      [
+        ['i2', ['peanuts']],
+        ['i3', []],
+      ],
+    );
     assert.deepEqual([p2.allergens, p2.effectiveAllergens], [[], ['peanuts']]);
   }
 
@@ -489,7 +563,7 @@ describe('menu reads: effectiveAllergens and options\' allergens (decisions 14)'
     assert.deepEqual(byExternalId(menu.ingredients, 'i1').allergens, ['gluten', 'eggs']);
   });
 
-  it('moves a draft product\'s effectiveAllergens and its options\' allergens when an ingredient\'s allergens change', async () => {
+  it("moves a draft product's effectiveAllergens and its options' allergens when an ingredient's allergens change", async () => {
     const v = await composed();
     const etagBefore = String((await call(t.app, 'GET', '/v1/products/p1', { key: v.key })).headers.etag);
     await syncOk(v, {
@@ -506,11 +580,19 @@ describe('menu reads: effectiveAllergens and options\' allergens (decisions 14)'
     assert.equal(read.status, 200);
     assert.notEqual(read.headers.etag, etagBefore);
     assert.deepEqual(p1.allergens, ['milk', 'sesame']);
-    assert.deepEqual(p1.modifierGroups[0].options.map((o: any) => o.allergens), [['peanuts'], ['celery']]);
+    assert.deepEqual(
+      p1.modifierGroups[0].options.map((o: any) => o.allergens),
+      [['peanuts'], ['celery']],
+    );
     assert.deepEqual(byExternalId((await draft(v)).products, 'p1').effectiveAllergens, expected);
 
     // Cleared on the ingredient: gone from the product, unless declared.
-    await syncOk(v, { ingredients: [{ externalId: 'i4', name: 'Butter', allergens: [] }, { externalId: 'i2', name: 'Peanuts', allergens: [] }] });
+    await syncOk(v, {
+      ingredients: [
+        { externalId: 'i4', name: 'Butter', allergens: [] },
+        { externalId: 'i2', name: 'Peanuts', allergens: [] },
+      ],
+    });
     assert.deepEqual((await product(v, 'p1')).effectiveAllergens, ['gluten', 'soybeans', 'milk', 'celery', 'sesame']);
     assert.deepEqual((await product(v, 'p2')).effectiveAllergens, []);
   });
@@ -532,7 +614,10 @@ describe('PATCH /v1/products/:ref: food information (decisions 14)', () => {
 
   it('sets each food field, codes in reference order, and answers with the product', async () => {
     const v = await createVenue(t.app);
-    await syncOk(v, { ingredients: [{ externalId: 'i1', name: 'Noodles', allergens: ['eggs'] }], products: [{ ...P1, ingredientExternalIds: ['i1'] }] });
+    await syncOk(v, {
+      ingredients: [{ externalId: 'i1', name: 'Noodles', allergens: ['eggs'] }],
+      products: [{ ...P1, ingredientExternalIds: ['i1'] }],
+    });
     const res = await patch(v, 'p1', FOOD);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(food(res.body), FOOD_READ);
@@ -567,7 +652,14 @@ describe('PATCH /v1/products/:ref: food information (decisions 14)', () => {
 
   it('clears the lists with [] and spiceLevel, calories and nutrition with null', async () => {
     const v = await seeded();
-    const res = await patch(v, 'p1', { allergens: [], mayContain: [], dietaryLabels: [], spiceLevel: null, calories: null, nutrition: null });
+    const res = await patch(v, 'p1', {
+      allergens: [],
+      mayContain: [],
+      dietaryLabels: [],
+      spiceLevel: null,
+      calories: null,
+      nutrition: null,
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(food(res.body), UNSET);
     assert.deepEqual(food(await product(v, 'p1')), UNSET);
@@ -586,7 +678,10 @@ describe('PATCH /v1/products/:ref: food information (decisions 14)', () => {
       const res = await patch(v, 'p1', body);
       assert.equal(res.status, 400, JSON.stringify(res.body));
       assert.equal(res.body.message, 'Validation failed');
-      assert.ok(res.body.errors.some((e: string) => /unknown (allergen|dietary label) "/.test(e)), JSON.stringify(res.body));
+      assert.ok(
+        res.body.errors.some((e: string) => /unknown (allergen|dietary label) "/.test(e)),
+        JSON.stringify(res.body),
+      );
     }
     const after = await call(t.app, 'GET', '/v1/products/p1', { key: v.key });
     assert.deepEqual(after.body, before.body);
@@ -645,7 +740,14 @@ describe('PATCH /v1/products/:ref: food information (decisions 14)', () => {
     // Clearing what is unset is a no-op too.
     const w = await createVenue(t.app);
     await syncOk(w, { products: [P1] });
-    const cleared = await patch(w, 'p1', { allergens: [], mayContain: [], dietaryLabels: [], spiceLevel: null, calories: null, nutrition: null });
+    const cleared = await patch(w, 'p1', {
+      allergens: [],
+      mayContain: [],
+      dietaryLabels: [],
+      spiceLevel: null,
+      calories: null,
+      nutrition: null,
+    });
     assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
     assert.deepEqual(await auditFields(w), []);
   });
@@ -684,7 +786,11 @@ describe('snapshots and the guest menu: food information (decisions 14)', () => 
           categoryExternalId: 'c1',
           ingredientExternalIds: ['i1'],
           modifierGroups: [
-            { name: 'Extras', type: 'add_ingredients', options: [{ ingredientExternalId: 'i2', priceAdjustment: 100 }, { ingredientExternalId: 'i3' }] },
+            {
+              name: 'Extras',
+              type: 'add_ingredients',
+              options: [{ ingredientExternalId: 'i2', priceAdjustment: 100 }, { ingredientExternalId: 'i3' }],
+            },
           ],
         },
         { externalId: 'p2', name: 'Plain rice', priceMinor: 300, categoryExternalId: 'c1' },
@@ -721,13 +827,26 @@ describe('snapshots and the guest menu: food information (decisions 14)', () => 
     const menu = await guestMenu(v);
     const p1 = byName(menu, 'Pad thai');
     assert.deepEqual(guestFood(p1), GUEST_P1);
-    assert.deepEqual(p1.modifierGroups[0].options.map((o: any) => [o.name, o.allergens]), [['Peanuts', ['peanuts']], ['Lime', []]]);
+    assert.deepEqual(
+      p1.modifierGroups[0].options.map((o: any) => [o.name, o.allergens]),
+      [
+        ['Peanuts', ['peanuts']],
+        ['Lime', []],
+      ],
+    );
   });
 
   it('shows unset lists as [] and unset values as null on the guest menu', async () => {
     const v = await published();
     const p2 = byName(await guestMenu(v), 'Plain rice');
-    assert.deepEqual(guestFood(p2), { effectiveAllergens: [], mayContain: [], dietaryLabels: [], spiceLevel: null, calories: null, nutrition: null });
+    assert.deepEqual(guestFood(p2), {
+      effectiveAllergens: [],
+      mayContain: [],
+      dietaryLabels: [],
+      spiceLevel: null,
+      calories: null,
+      nutrition: null,
+    });
   });
 
   it('keeps what was published: changes to the draft leave the published read and the guest menu as they were', async () => {
@@ -740,7 +859,9 @@ describe('snapshots and the guest menu: food information (decisions 14)', () => 
         { externalId: 'i1', name: 'Noodles', allergens: ['soybeans'] },
         { externalId: 'i2', name: 'Peanuts', allergens: ['peanuts', 'nuts'] },
       ],
-      products: [{ ...P1, allergens: ['fish'], mayContain: [], dietaryLabels: ['halal'], spiceLevel: null, calories: 100, nutrition: { salt: 2 } }],
+      products: [
+        { ...P1, allergens: ['fish'], mayContain: [], dietaryLabels: ['halal'], spiceLevel: null, calories: 100, nutrition: { salt: 2 } },
+      ],
     });
     assert.equal((await patch(v, 'p2', { allergens: ['celery'], spiceLevel: 1 })).status, 200);
 
@@ -779,19 +900,34 @@ describe('a snapshot published before food information existed (decisions 14)', 
     const v = await createVenue(t.app);
     await syncOk(v, {
       ingredients: [{ externalId: 'i1', name: 'Noodles', allergens: ['gluten'] }],
-      products: [{ ...P1, ...FOOD, ingredientExternalIds: ['i1'], modifierGroups: [{ name: 'Extra', type: 'add_ingredients', options: [{ ingredientExternalId: 'i1' }] }] }],
+      products: [
+        {
+          ...P1,
+          ...FOOD,
+          ingredientExternalIds: ['i1'],
+          modifierGroups: [{ name: 'Extra', type: 'add_ingredients', options: [{ ingredientExternalId: 'i1' }] }],
+        },
+      ],
     });
     const publicationId = await publish(t.app, v);
     // The stored document as an older release wrote it: no food information anywhere.
     const db = t.database.db;
-    const { rows } = await db.query<{ document: string }>('select document::text as document from menu_publications where venue_id = $1 and id = $2', [v.id, publicationId]);
+    const { rows } = await db.query<{ document: string }>(
+      'select document::text as document from menu_publications where venue_id = $1 and id = $2',
+      [v.id, publicationId],
+    );
     const doc = JSON.parse(rows[0].document);
     for (const i of doc.ingredients) delete i.allergens;
     for (const p of doc.products) {
-      for (const key of ['allergens', 'effectiveAllergens', 'mayContain', 'dietaryLabels', 'spiceLevel', 'calories', 'nutrition']) delete p[key];
+      for (const key of ['allergens', 'effectiveAllergens', 'mayContain', 'dietaryLabels', 'spiceLevel', 'calories', 'nutrition'])
+        delete p[key];
       for (const g of p.modifierGroups) for (const o of g.options) delete o.allergens;
     }
-    await db.query('update menu_publications set document = $3::json where venue_id = $1 and id = $2', [v.id, publicationId, JSON.stringify(doc)]);
+    await db.query('update menu_publications set document = $3::json where venue_id = $1 and id = $2', [
+      v.id,
+      publicationId,
+      JSON.stringify(doc),
+    ]);
 
     const menu = await publishedMenu(v);
     const p1 = byExternalId(menu.products, 'p1');
@@ -800,7 +936,15 @@ describe('a snapshot published before food information existed (decisions 14)', 
     assert.deepEqual(byExternalId(menu.ingredients, 'i1').allergens, []);
     const guest = (await guestMenu(v)).products[0];
     assert.deepEqual(
-      [guest.effectiveAllergens, guest.mayContain, guest.dietaryLabels, guest.spiceLevel, guest.calories, guest.nutrition, guest.modifierGroups[0].options[0].allergens],
+      [
+        guest.effectiveAllergens,
+        guest.mayContain,
+        guest.dietaryLabels,
+        guest.spiceLevel,
+        guest.calories,
+        guest.nutrition,
+        guest.modifierGroups[0].options[0].allergens,
+      ],
       [[], [], [], null, null, null, []],
     );
   });
@@ -840,9 +984,20 @@ describe('carta pull -> push round trip: food information (decisions 14)', () =>
     // Peanuts come from the composition: the export declares none.
     assert.deepEqual(food(p2), UNSET);
     const p3 = byExternalId(body.products!, 'p3');
-    assert.deepEqual(food(p3), { allergens: [], mayContain: [], dietaryLabels: ['vegan'], spiceLevel: 0, calories: 0, nutrition: { sugars: 0 } });
+    assert.deepEqual(food(p3), {
+      allergens: [],
+      mayContain: [],
+      dietaryLabels: ['vegan'],
+      spiceLevel: 0,
+      calories: 0,
+      nutrition: { sugars: 0 },
+    });
     const ingredients = body.ingredients!.map((i) => [i.externalId, i.allergens]).sort(([a], [b]) => String(a).localeCompare(String(b)));
-    assert.deepEqual(ingredients, [['i1', ['gluten', 'eggs']], ['i2', ['peanuts']], ['i3', []]]);
+    assert.deepEqual(ingredients, [
+      ['i1', ['gluten', 'eggs']],
+      ['i2', ['peanuts']],
+      ['i3', []],
+    ]);
     assert.ok(!JSON.stringify(body).includes('effectiveAllergens'));
   });
 
@@ -853,7 +1008,11 @@ describe('carta pull -> push round trip: food information (decisions 14)', () =>
     const dry = await call(t.app, 'POST', '/v1/sync?dryRun=true', { key: v.key, body });
     assert.equal(dry.status, 201, JSON.stringify(dry.body));
     const res = await syncOk(v, JSON.parse(JSON.stringify(body)));
-    for (const [section, n] of [['categories', 1], ['ingredients', 3], ['products', 3]] as const) {
+    for (const [section, n] of [
+      ['categories', 1],
+      ['ingredients', 3],
+      ['products', 3],
+    ] as const) {
       assert.deepEqual(counts(res[section]), { created: 0, updated: 0, skipped: n }, section);
       assert.deepEqual(counts(dry.body[section]), counts(res[section]), `dry run: ${section}`);
       assert.deepEqual([res[section].errors, res[section].warnings], [[], []], section);
@@ -861,7 +1020,11 @@ describe('carta pull -> push round trip: food information (decisions 14)', () =>
     const after = await draft(v);
     for (const p of before.products) {
       const q = byExternalId(after.products, p.externalId);
-      assert.deepEqual({ ...food(q), effectiveAllergens: q.effectiveAllergens }, { ...food(p), effectiveAllergens: p.effectiveAllergens }, p.externalId);
+      assert.deepEqual(
+        { ...food(q), effectiveAllergens: q.effectiveAllergens },
+        { ...food(p), effectiveAllergens: p.effectiveAllergens },
+        p.externalId,
+      );
       assert.equal(q.updatedAt, p.updatedAt, p.externalId);
     }
   });
@@ -870,7 +1033,12 @@ describe('carta pull -> push round trip: food information (decisions 14)', () =>
     const v = await richMenu();
     assert.equal((await patch(v, 'p2', { mayContain: ['sesame', 'gluten'], calories: 321, nutrition: { fibre: 2.5 } })).status, 200);
     const { body } = menuToSyncInput(await draft(v));
-    assert.deepEqual(food(byExternalId(body.products!, 'p2')), { ...UNSET, mayContain: ['gluten', 'sesame'], calories: 321, nutrition: { fibre: 2.5 } });
+    assert.deepEqual(food(byExternalId(body.products!, 'p2')), {
+      ...UNSET,
+      mayContain: ['gluten', 'sesame'],
+      calories: 321,
+      nutrition: { fibre: 2.5 },
+    });
     const res = await syncOk(v, body);
     assert.deepEqual(counts(res.products), { created: 0, updated: 0, skipped: 3 });
     assert.deepEqual(counts(res.ingredients), { created: 0, updated: 0, skipped: 3 });
@@ -886,7 +1054,11 @@ describe('carta pull -> push round trip: food information (decisions 14)', () =>
     const copy = await draft(w);
     for (const p of source.products) {
       const q = byExternalId(copy.products, p.externalId);
-      assert.deepEqual({ ...food(q), effectiveAllergens: q.effectiveAllergens }, { ...food(p), effectiveAllergens: p.effectiveAllergens }, p.externalId);
+      assert.deepEqual(
+        { ...food(q), effectiveAllergens: q.effectiveAllergens },
+        { ...food(p), effectiveAllergens: p.effectiveAllergens },
+        p.externalId,
+      );
     }
     for (const i of source.ingredients) assert.deepEqual(byExternalId(copy.ingredients, i.externalId).allergens, i.allergens);
   });

@@ -23,7 +23,17 @@ const SOLD_OUT = { available: false, until: null, reason: 'sold_out' as const };
 // ---- hand-made documents in the read shape (decisions 3) -------------------------------------
 
 function doc(parts: Partial<Pick<MenuDocumentValue, 'categories' | 'ingredients' | 'products'>>): MenuDocumentValue {
-  return { version: 'draft', publicationId: null, publishedAt: null, generatedAt: T0, currency: 'EUR', categories: [], ingredients: [], products: [], ...parts };
+  return {
+    version: 'draft',
+    publicationId: null,
+    publishedAt: null,
+    generatedAt: T0,
+    currency: 'EUR',
+    categories: [],
+    ingredients: [],
+    products: [],
+    ...parts,
+  };
 }
 
 function category(externalId: string | null, over: Partial<CategoryView> = {}): CategoryView {
@@ -42,7 +52,16 @@ function category(externalId: string | null, over: Partial<CategoryView> = {}): 
 }
 
 function ingredient(externalId: string | null, over: Partial<IngredientView> = {}): IngredientView {
-  return { id: `ing-id-${externalId}`, externalId, name: `Ingredient ${externalId}`, sortOrder: 0, translations: {}, allergens: [], updatedAt: T0, ...over };
+  return {
+    id: `ing-id-${externalId}`,
+    externalId,
+    name: `Ingredient ${externalId}`,
+    sortOrder: 0,
+    translations: {},
+    allergens: [],
+    updatedAt: T0,
+    ...over,
+  };
 }
 
 function option(ingredientExternalId: string, over: Partial<OptionView> = {}): OptionView {
@@ -95,10 +114,19 @@ function product(externalId: string | null, over: Partial<ProductViewValue> = {}
     badgeColor: null,
     categoryId: 'cat-id-c1',
     categoryExternalId: 'c1',
-    ingredients: [{ externalId: 'milk', name: 'Milk' }, { externalId: 'sugar', name: 'Sugar' }],
+    ingredients: [
+      { externalId: 'milk', name: 'Milk' },
+      { externalId: 'sugar', name: 'Sugar' },
+    ],
     modifierGroups: [
       group('Extras', [option('milk', { sortOrder: 0 }), option('sugar', { sortOrder: 1, priceAdjustment: 20 })], { sortOrder: 0 }),
-      group('Size', [option('cup', { sortOrder: 0, isDefault: true }), option('mug', { sortOrder: 1 })], { type: 'single_choice', isRequired: true, minSelections: 1, maxSelections: 1, sortOrder: 1 }),
+      group('Size', [option('cup', { sortOrder: 0, isDefault: true }), option('mug', { sortOrder: 1 })], {
+        type: 'single_choice',
+        isRequired: true,
+        minSelections: 1,
+        maxSelections: 1,
+        sortOrder: 1,
+      }),
     ],
     sortOrder: 0,
     menuVisible: true,
@@ -121,7 +149,11 @@ function product(externalId: string | null, over: Partial<ProductViewValue> = {}
 function reversedKeys<T>(v: T): T {
   if (Array.isArray(v)) return v.map(reversedKeys) as T;
   if (v === null || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversedKeys(x)])) as T;
+  return Object.fromEntries(
+    Object.entries(v)
+      .reverse()
+      .map(([k, x]) => [k, reversedKeys(x)]),
+  ) as T;
 }
 
 /** The diff of two documents, which the diff of their serialised bytes (what the service runs) must equal. */
@@ -131,7 +163,8 @@ function diffMenus(from: MenuDocumentValue, to: MenuDocumentValue): MenuDiffSect
   return diff;
 }
 
-const changedProducts = (from: ProductViewValue[], to: ProductViewValue[]) => diffMenus(doc({ products: from }), doc({ products: to })).products;
+const changedProducts = (from: ProductViewValue[], to: ProductViewValue[]) =>
+  diffMenus(doc({ products: from }), doc({ products: to })).products;
 
 describe('diffMenus (decisions 16)', () => {
   const full = () =>
@@ -248,7 +281,13 @@ describe('diffMenus (decisions 16)', () => {
       modifierGroups: p.modifierGroups.map((g) => ({
         ...g,
         id: `${g.id}-new`,
-        options: g.options.map((o) => ({ ...o, id: `${o.id}-new`, ingredientName: 'renamed', allergens: ['sulphites'], availability: SOLD_OUT })),
+        options: g.options.map((o) => ({
+          ...o,
+          id: `${o.id}-new`,
+          ingredientName: 'renamed',
+          allergens: ['sulphites'],
+          availability: SOLD_OUT,
+        })),
       })),
     };
     assert.deepEqual(diffMenus(from, to), EMPTY);
@@ -257,8 +296,12 @@ describe('diffMenus (decisions 16)', () => {
   it('compares a composition as its list of ingredient externalIds, in order', () => {
     const composed = (...refs: string[]) => product('p', { ingredients: refs.map((externalId) => ({ externalId, name: externalId })) });
     assert.deepEqual(changedProducts([composed('milk', 'sugar')], [composed('milk', 'sugar')]).changed, []);
-    assert.deepEqual(changedProducts([composed('milk', 'sugar')], [composed('sugar', 'milk')]).changed, [{ ref: 'p', fields: ['ingredients'] }]);
-    assert.deepEqual(changedProducts([composed('milk', 'sugar')], [composed('milk', 'ice')]).changed, [{ ref: 'p', fields: ['ingredients'] }]);
+    assert.deepEqual(changedProducts([composed('milk', 'sugar')], [composed('sugar', 'milk')]).changed, [
+      { ref: 'p', fields: ['ingredients'] },
+    ]);
+    assert.deepEqual(changedProducts([composed('milk', 'sugar')], [composed('milk', 'ice')]).changed, [
+      { ref: 'p', fields: ['ingredients'] },
+    ]);
   });
 
   it('lists modifierGroups when any kept field of a group or of an option changes', () => {
@@ -283,15 +326,28 @@ describe('diffMenus (decisions 16)', () => {
       { isDefault: true },
     ];
     for (const change of groupChanges) {
-      assert.deepEqual(changedProducts([withGroup({})], [withGroup(change)]).changed, [{ ref: 'p', fields: ['modifierGroups'] }], JSON.stringify(change));
+      assert.deepEqual(
+        changedProducts([withGroup({})], [withGroup(change)]).changed,
+        [{ ref: 'p', fields: ['modifierGroups'] }],
+        JSON.stringify(change),
+      );
     }
     for (const change of optionChanges) {
-      assert.deepEqual(changedProducts([withGroup({})], [withGroup({}, change)]).changed, [{ ref: 'p', fields: ['modifierGroups'] }], JSON.stringify(change));
+      assert.deepEqual(
+        changedProducts([withGroup({})], [withGroup({}, change)]).changed,
+        [{ ref: 'p', fields: ['modifierGroups'] }],
+        JSON.stringify(change),
+      );
     }
     // Reordered groups are a change: the guest page shows them in this order.
     const [extras, size] = product('p').modifierGroups;
-    const swapped = [{ ...size, sortOrder: 0 }, { ...extras, sortOrder: 1 }];
-    assert.deepEqual(changedProducts([product('p')], [product('p', { modifierGroups: swapped })]).changed, [{ ref: 'p', fields: ['modifierGroups'] }]);
+    const swapped = [
+      { ...size, sortOrder: 0 },
+      { ...extras, sortOrder: 1 },
+    ];
+    assert.deepEqual(changedProducts([product('p')], [product('p', { modifierGroups: swapped })]).changed, [
+      { ref: 'p', fields: ['modifierGroups'] },
+    ]);
   });
 
   it('compares groups and options that only their ids order whatever that order', () => {
@@ -326,11 +382,15 @@ describe('diffMenus (decisions 16)', () => {
     assert.deepEqual(changedProducts([at('https://cdn.example', keys)], [at('https://cdn.example', ['c'.repeat(64), keys[1]])]).changed, [
       { ref: 'p', fields: ['image', 'imageUrl'] },
     ]);
-    assert.deepEqual(changedProducts([at('https://cdn.example', keys)], [product('p')]).changed, [{ ref: 'p', fields: ['image', 'imageUrl'] }]);
+    assert.deepEqual(changedProducts([at('https://cdn.example', keys)], [product('p')]).changed, [
+      { ref: 'p', fields: ['image', 'imageUrl'] },
+    ]);
     // Snapshots published before images existed have no `image`: no image.
     const { image: _none, ...imageless } = product('p');
     assert.deepEqual(changedProducts([imageless as ProductViewValue], [product('p')]).changed, []);
-    assert.deepEqual(changedProducts([imageless as ProductViewValue], [at('https://cdn.example', keys)]).changed, [{ ref: 'p', fields: ['image', 'imageUrl'] }]);
+    assert.deepEqual(changedProducts([imageless as ProductViewValue], [at('https://cdn.example', keys)]).changed, [
+      { ref: 'p', fields: ['image', 'imageUrl'] },
+    ]);
   });
 
   it('reads a snapshot published before food information and modifier rules with their defaults', () => {
@@ -346,7 +406,12 @@ describe('diffMenus (decisions 16)', () => {
           calories: null,
           nutrition: null,
           modifierGroups: [
-            group('Size', [option('cup'), option('mug', { sortOrder: 1 })], { type: 'single_choice', isRequired: true, minSelections: 1, maxSelections: 1 }),
+            group('Size', [option('cup'), option('mug', { sortOrder: 1 })], {
+              type: 'single_choice',
+              isRequired: true,
+              minSelections: 1,
+              maxSelections: 1,
+            }),
             group('Extras', [option('milk')], { sortOrder: 1, minSelections: 0, maxSelections: null, maxQuantityPerOption: null }),
           ],
         }),
@@ -355,7 +420,8 @@ describe('diffMenus (decisions 16)', () => {
     const old = structuredClone(current) as any;
     for (const i of old.ingredients) delete i.allergens;
     for (const p of old.products) {
-      for (const field of ['allergens', 'effectiveAllergens', 'mayContain', 'dietaryLabels', 'spiceLevel', 'calories', 'nutrition']) delete p[field];
+      for (const field of ['allergens', 'effectiveAllergens', 'mayContain', 'dietaryLabels', 'spiceLevel', 'calories', 'nutrition'])
+        delete p[field];
       for (const g of p.modifierGroups) {
         for (const field of ['minSelections', 'maxSelections', 'maxQuantityPerOption']) delete g[field];
         for (const o of g.options) {
@@ -383,7 +449,10 @@ describe('diffMenus (decisions 16)', () => {
 // ---- through the app: documents as GET /v1/menu reads them -----------------------------------
 
 const MENU: SyncBody = {
-  categories: [{ externalId: 'hot', name: 'Hot' }, { externalId: 'cold', name: 'Cold' }],
+  categories: [
+    { externalId: 'hot', name: 'Hot' },
+    { externalId: 'cold', name: 'Cold' },
+  ],
   ingredients: [
     { externalId: 'milk', name: 'Milk', allergens: ['milk'] },
     { externalId: 'oat', name: 'Oat milk' },
@@ -411,7 +480,10 @@ const MENU: SyncBody = {
         {
           name: 'Milk',
           type: 'single_choice',
-          options: [{ ingredientExternalId: 'milk', isDefault: true }, { ingredientExternalId: 'oat', priceAdjustment: 50 }],
+          options: [
+            { ingredientExternalId: 'milk', isDefault: true },
+            { ingredientExternalId: 'oat', priceAdjustment: 50 },
+          ],
           translations: { es: { name: 'Leche' } },
         },
         { name: 'Extras', type: 'add_ingredients', maxSelections: 2, options: [{ ingredientExternalId: 'sugar' }] },
@@ -459,7 +531,12 @@ describe('diffMenus on menus read through the app', () => {
     tea.translations = { es: { name: 'Té negro' } };
     flatWhite.modifierGroups![0].options[1].priceAdjustment = 60;
     next.ingredients![0].name = 'Whole milk';
-    next.products = [latte, tea, flatWhite, { externalId: 'cookie', name: 'Cookie', priceMinor: 200, sortOrder: 0, categoryExternalId: 'hot' }];
+    next.products = [
+      latte,
+      tea,
+      flatWhite,
+      { externalId: 'cookie', name: 'Cookie', priceMinor: 200, sortOrder: 0, categoryExternalId: 'hot' },
+    ];
     await syncOk(t.app, v, next);
     await post(v, '/v1/cleanup', { items: [{ type: 'product', ref: 'water' }] });
     assert.equal((await call(t.app, 'DELETE', '/v1/products/soup', { key: v.key })).status, 200);
@@ -525,7 +602,11 @@ describe('diffMenus on menus read through the app', () => {
     };
     const changed = timed(from, to);
     assert.deepEqual(changed.diff.products.changed.map((c) => c.ref).sort(), [...mutation.changedIds].sort());
-    assert.ok(changed.diff.products.changed.every((c) => c.fields.includes('priceMinor') && c.fields.every((f) => f === 'name' || f === 'priceMinor')));
+    assert.ok(
+      changed.diff.products.changed.every(
+        (c) => c.fields.includes('priceMinor') && c.fields.every((f) => f === 'name' || f === 'priceMinor'),
+      ),
+    );
     assert.deepEqual({ ...changed.diff, products: NONE }, EMPTY);
     // Equal documents, none of their objects shared: every field compared to the end.
     const equal = timed(from, structuredClone(from));
@@ -536,7 +617,9 @@ describe('diffMenus on menus read through the app', () => {
     const defaulted = timed(old, to);
     assert.equal(defaulted.diff.products.changed.length, mutation.changed);
 
-    ctx.diagnostic(`2,000 products: changed ${changed.ms.toFixed(1)} ms, equal ${equal.ms.toFixed(1)} ms, old snapshot ${defaulted.ms.toFixed(1)} ms`);
+    ctx.diagnostic(
+      `2,000 products: changed ${changed.ms.toFixed(1)} ms, equal ${equal.ms.toFixed(1)} ms, old snapshot ${defaulted.ms.toFixed(1)} ms`,
+    );
   });
 });
 
@@ -551,12 +634,27 @@ describe('documentSlices', () => {
     const text = JSON.stringify(d);
     for (const bytes of [Buffer.from(text), Buffer.from(JSON.stringify(d, null, 2))]) {
       const slices = documentSlices(bytes);
-      assert.deepEqual(slices.categories.map((s) => s.ref), ['c1', 'cat-id-null']);
-      assert.deepEqual(slices.ingredients.map((s) => s.ref), ['i"1']);
+      assert.deepEqual(
+        slices.categories.map((s) => s.ref),
+        ['c1', 'cat-id-null'],
+      );
+      assert.deepEqual(
+        slices.ingredients.map((s) => s.ref),
+        ['i"1'],
+      );
       // Nested externalIds (ingredients, options) are not the product's.
-      assert.deepEqual(slices.products.map((s) => s.ref), ['p1', 'prod-id-2']);
-      assert.deepEqual(slices.products.map((s) => JSON.parse(s.bytes.toString())), d.products);
-      assert.deepEqual(slices.categories.map((s) => JSON.parse(s.bytes.toString())), d.categories);
+      assert.deepEqual(
+        slices.products.map((s) => s.ref),
+        ['p1', 'prod-id-2'],
+      );
+      assert.deepEqual(
+        slices.products.map((s) => JSON.parse(s.bytes.toString())),
+        d.products,
+      );
+      assert.deepEqual(
+        slices.categories.map((s) => JSON.parse(s.bytes.toString())),
+        d.categories,
+      );
     }
   });
 });

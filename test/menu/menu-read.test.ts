@@ -24,7 +24,14 @@ describe('GET /v1/menu (decisions 3)', () => {
     const v = await createVenue(t.app);
     const { body } = await readMenu(v);
     assert.deepEqual(Object.keys(body).sort(), [
-      'categories', 'currency', 'generatedAt', 'ingredients', 'products', 'publicationId', 'publishedAt', 'version',
+      'categories',
+      'currency',
+      'generatedAt',
+      'ingredients',
+      'products',
+      'publicationId',
+      'publishedAt',
+      'version',
     ]);
     assert.equal(body.version, 'draft');
     assert.equal(body.publicationId, null);
@@ -55,18 +62,61 @@ describe('GET /v1/menu (decisions 3)', () => {
     const { id: categoryId, updatedAt: categoryUpdatedAt, ...category } = body.categories[0];
     assert.equal(typeof categoryId, 'string');
     assert.match(categoryUpdatedAt, ISO_UTC);
-    assert.deepEqual(category, { externalId: 'c1', name: 'Drinks', sortOrder: 0, schedule: [], cardStyle: null, isActive: true, translations: {} });
+    assert.deepEqual(category, {
+      externalId: 'c1',
+      name: 'Drinks',
+      sortOrder: 0,
+      schedule: [],
+      cardStyle: null,
+      isActive: true,
+      translations: {},
+    });
 
     const [ingredient] = body.ingredients;
-    assert.deepEqual(Object.keys(ingredient).sort(), ['allergens', 'availability', 'externalId', 'id', 'name', 'sortOrder', 'translations', 'updatedAt']);
+    assert.deepEqual(Object.keys(ingredient).sort(), [
+      'allergens',
+      'availability',
+      'externalId',
+      'id',
+      'name',
+      'sortOrder',
+      'translations',
+      'updatedAt',
+    ]);
     assert.deepEqual([ingredient.externalId, ingredient.name, ingredient.sortOrder, ingredient.translations], ['i1', 'Milk', 0, {}]);
     assert.match(ingredient.updatedAt, ISO_UTC);
 
     const [product] = body.products;
     assert.deepEqual(Object.keys(product).sort(), [
-      'allergens', 'amount', 'availability', 'badgeColor', 'badgeLabel', 'calories', 'categoryExternalId', 'categoryId', 'description',
-      'dietaryLabels', 'effectiveAllergens', 'externalId', 'id', 'image', 'imageUrl', 'ingredients', 'isSaleActive', 'mayContain', 'menuVisible',
-      'modifierGroups', 'name', 'nutrition', 'priceMinor', 'salePriceMinor', 'sortOrder', 'spiceLevel', 'translations', 'unit', 'updatedAt',
+      'allergens',
+      'amount',
+      'availability',
+      'badgeColor',
+      'badgeLabel',
+      'calories',
+      'categoryExternalId',
+      'categoryId',
+      'description',
+      'dietaryLabels',
+      'effectiveAllergens',
+      'externalId',
+      'id',
+      'image',
+      'imageUrl',
+      'ingredients',
+      'isSaleActive',
+      'mayContain',
+      'menuVisible',
+      'modifierGroups',
+      'name',
+      'nutrition',
+      'priceMinor',
+      'salePriceMinor',
+      'sortOrder',
+      'spiceLevel',
+      'translations',
+      'unit',
+      'updatedAt',
     ]);
     const { id, updatedAt, ...rest } = product;
     assert.equal(typeof id, 'string');
@@ -105,36 +155,47 @@ describe('GET /v1/menu (decisions 3)', () => {
   it('expands composition as { externalId, name } and modifier groups with their options', async () => {
     const v = await createVenue(t.app);
     await sync(v, {
-      categories: [{
-        externalId: 'c1',
-        name: 'Coffee',
-        cardStyle: 'premium',
-        schedule: [{ day: 'monday', isOpen: true, openTime: '08:00', closeTime: '18:00' }, { day: 'sunday', isOpen: false }],
-      }],
+      categories: [
+        {
+          externalId: 'c1',
+          name: 'Coffee',
+          cardStyle: 'premium',
+          schedule: [
+            { day: 'monday', isOpen: true, openTime: '08:00', closeTime: '18:00' },
+            { day: 'sunday', isOpen: false },
+          ],
+        },
+      ],
       ingredients: [
         { externalId: 'milk', name: 'Milk' },
         { externalId: 'sugar', name: 'Sugar' },
         { externalId: 'syrup', name: 'Syrup' },
       ],
-      products: [{
-        externalId: 'latte',
-        name: 'Latte',
-        description: 'Milky',
-        priceMinor: 350,
-        salePriceMinor: 300,
-        isSaleActive: true,
-        amount: 300,
-        unit: 'ML',
-        badgeLabel: 'New',
-        badgeColor: 'GREEN',
-        categoryExternalId: 'c1',
-        ingredientExternalIds: ['milk', 'sugar'],
-        modifierGroups: [
-          { name: 'Size', type: 'single_choice', options: [{ ingredientExternalId: 'milk', priceAdjustment: -50 }, { ingredientExternalId: 'syrup' }] },
-          { name: 'Without', type: 'remove_ingredients', isRequired: true, options: [{ ingredientExternalId: 'sugar' }] },
-          { name: 'Extras', type: 'add_ingredients', options: [{ ingredientExternalId: 'syrup', priceAdjustment: 40 }] },
-        ],
-      }],
+      products: [
+        {
+          externalId: 'latte',
+          name: 'Latte',
+          description: 'Milky',
+          priceMinor: 350,
+          salePriceMinor: 300,
+          isSaleActive: true,
+          amount: 300,
+          unit: 'ML',
+          badgeLabel: 'New',
+          badgeColor: 'GREEN',
+          categoryExternalId: 'c1',
+          ingredientExternalIds: ['milk', 'sugar'],
+          modifierGroups: [
+            {
+              name: 'Size',
+              type: 'single_choice',
+              options: [{ ingredientExternalId: 'milk', priceAdjustment: -50 }, { ingredientExternalId: 'syrup' }],
+            },
+            { name: 'Without', type: 'remove_ingredients', isRequired: true, options: [{ ingredientExternalId: 'sugar' }] },
+            { name: 'Extras', type: 'add_ingredients', options: [{ ingredientExternalId: 'syrup', priceAdjustment: 40 }] },
+          ],
+        },
+      ],
     });
     const { body } = await readMenu(v);
     const category = body.categories[0];
@@ -151,19 +212,46 @@ describe('GET /v1/menu (decisions 3)', () => {
       [p.description, p.salePriceMinor, p.isSaleActive, p.amount, p.unit, p.badgeLabel, p.badgeColor],
       ['Milky', 300, true, 300, 'ML', 'New', 'GREEN'],
     );
-    assert.deepEqual(p.ingredients, [{ externalId: 'milk', name: 'Milk' }, { externalId: 'sugar', name: 'Sugar' }]);
-
-    assert.deepEqual(p.modifierGroups.map((g: any) => [g.name, g.type, g.isRequired, g.sortOrder]), [
-      ['Size', 'single_choice', true, 0],
-      ['Without', 'remove_ingredients', false, 1],
-      ['Extras', 'add_ingredients', false, 2],
+    assert.deepEqual(p.ingredients, [
+      { externalId: 'milk', name: 'Milk' },
+      { externalId: 'sugar', name: 'Sugar' },
     ]);
+
+    assert.deepEqual(
+      p.modifierGroups.map((g: any) => [g.name, g.type, g.isRequired, g.sortOrder]),
+      [
+        ['Size', 'single_choice', true, 0],
+        ['Without', 'remove_ingredients', false, 1],
+        ['Extras', 'add_ingredients', false, 2],
+      ],
+    );
     for (const g of p.modifierGroups) {
-      assert.deepEqual(Object.keys(g).sort(), ['id', 'isRequired', 'maxQuantityPerOption', 'maxSelections', 'minSelections', 'name', 'options', 'sortOrder', 'translations', 'type']);
+      assert.deepEqual(Object.keys(g).sort(), [
+        'id',
+        'isRequired',
+        'maxQuantityPerOption',
+        'maxSelections',
+        'minSelections',
+        'name',
+        'options',
+        'sortOrder',
+        'translations',
+        'type',
+      ]);
       assert.equal(typeof g.id, 'string');
       assert.deepEqual(g.translations, {});
       for (const o of g.options) {
-        assert.deepEqual(Object.keys(o).sort(), ['action', 'allergens', 'availability', 'id', 'ingredientExternalId', 'ingredientName', 'isDefault', 'priceAdjustment', 'sortOrder']);
+        assert.deepEqual(Object.keys(o).sort(), [
+          'action',
+          'allergens',
+          'availability',
+          'id',
+          'ingredientExternalId',
+          'ingredientName',
+          'isDefault',
+          'priceAdjustment',
+          'sortOrder',
+        ]);
         assert.equal(typeof o.id, 'string');
       }
     }
@@ -221,7 +309,11 @@ describe('GET /v1/menu (decisions 3)', () => {
       ['modifierGroups', groups],
     ];
     for (const [label, list] of lists) {
-      assert.deepEqual(list.map((x) => x.name), expectedNames, label);
+      assert.deepEqual(
+        list.map((x) => x.name),
+        expectedNames,
+        label,
+      );
       const twins = list.slice(4).map((x) => x.id);
       assert.deepEqual(twins, [...twins].sort(), `${label}: equal sortOrder and name fall back to id`);
     }
@@ -231,18 +323,30 @@ describe('GET /v1/menu (decisions 3)', () => {
   it('includes hidden products and inactive categories with their flags', async () => {
     const v = await createVenue(t.app);
     await sync(v, {
-      categories: [{ externalId: 'off', name: 'Off', isActive: false }, { externalId: 'on', name: 'On' }],
+      categories: [
+        { externalId: 'off', name: 'Off', isActive: false },
+        { externalId: 'on', name: 'On' },
+      ],
       products: [
         { externalId: 'hidden', name: 'Hidden', priceMinor: 1, menuVisible: false, categoryExternalId: 'off' },
         { externalId: 'shown', name: 'Shown', priceMinor: 1, categoryExternalId: 'on' },
       ],
     });
     const { body } = await readMenu(v);
-    assert.deepEqual(body.categories.map((c: any) => [c.externalId, c.isActive]), [['off', false], ['on', true]]);
-    assert.deepEqual(body.products.map((p: any) => [p.externalId, p.menuVisible, p.categoryExternalId]), [
-      ['hidden', false, 'off'],
-      ['shown', true, 'on'],
-    ]);
+    assert.deepEqual(
+      body.categories.map((c: any) => [c.externalId, c.isActive]),
+      [
+        ['off', false],
+        ['on', true],
+      ],
+    );
+    assert.deepEqual(
+      body.products.map((p: any) => [p.externalId, p.menuVisible, p.categoryExternalId]),
+      [
+        ['hidden', false, 'off'],
+        ['shown', true, 'on'],
+      ],
+    );
   });
 
   it('sends an ETag, and answers If-None-Match with it by 304 and no body', async () => {
@@ -297,7 +401,8 @@ describe('GET /v1/menu (decisions 3)', () => {
 
     await sync(v, { ingredients: [{ externalId: 'i1', name: 'Sea salt' }] });
     await expectFresh('ingredient rename', (m) =>
-      assert.deepEqual(m.products.find((p: any) => p.externalId === 'p1').ingredients, [{ externalId: 'i1', name: 'Sea salt' }]));
+      assert.deepEqual(m.products.find((p: any) => p.externalId === 'p1').ingredients, [{ externalId: 'i1', name: 'Sea salt' }]),
+    );
 
     const patched = await call(t.app, 'PATCH', '/v1/products/p1', { key: v.key, body: { priceMinor: 650 } });
     assert.equal(patched.status, 200);
@@ -305,7 +410,12 @@ describe('GET /v1/menu (decisions 3)', () => {
 
     const deleted = await call(t.app, 'DELETE', '/v1/products/p2', { key: v.key });
     assert.equal(deleted.status, 200);
-    await expectFresh('delete', (m) => assert.deepEqual(m.products.map((p: any) => p.externalId), ['p1']));
+    await expectFresh('delete', (m) =>
+      assert.deepEqual(
+        m.products.map((p: any) => p.externalId),
+        ['p1'],
+      ),
+    );
 
     const cleaned = await call(t.app, 'POST', '/v1/cleanup', { key: v.key, body: { items: [{ type: 'category', ref: 'c1' }] } });
     assert.equal(cleaned.status, 201);
@@ -325,7 +435,10 @@ describe('GET /v1/menu (decisions 3)', () => {
   it('answers with the same bytes and ETag from a fresh instance on the same database (restart, scale-out)', async () => {
     const v = await createVenue(t.app);
     const empty = await readMenu(v);
-    await sync(v, { categories: [{ externalId: 'c1', name: 'Drinks' }], products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100, categoryExternalId: 'c1' }] });
+    await sync(v, {
+      categories: [{ externalId: 'c1', name: 'Drinks' }],
+      products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100, categoryExternalId: 'c1' }],
+    });
     const draft = await readMenu(v);
     assert.notEqual(draft.headers.etag, empty.headers.etag);
     assert.equal((await call(t.app, 'POST', '/v1/publish', { key: v.key })).status, 201);
@@ -337,7 +450,10 @@ describe('GET /v1/menu (decisions 3)', () => {
     const { app: other } = await buildApp({ config: t.config, db: t.database.db });
     await other.ready();
     try {
-      for (const [url, before] of [['/v1/menu', draft], ['/v1/menu?version=published', published]] as const) {
+      for (const [url, before] of [
+        ['/v1/menu', draft],
+        ['/v1/menu?version=published', published],
+      ] as const) {
         const again = await call(other, 'GET', url, { key: v.key });
         assert.equal(again.headers.etag, before.headers.etag, url);
         assert.equal(again.raw.body, before.raw.body, url);
@@ -380,6 +496,9 @@ describe('GET /v1/menu (decisions 3)', () => {
     const res = await call(t.app, 'GET', '/v1/menu?version=bogus', { key: v.key });
     assert.equal(res.status, 400);
     assert.equal(res.body.message, 'Validation failed');
-    assert.ok(res.body.errors.some((e: string) => e.startsWith('version')), JSON.stringify(res.body.errors));
+    assert.ok(
+      res.body.errors.some((e: string) => e.startsWith('version')),
+      JSON.stringify(res.body.errors),
+    );
   });
 });

@@ -50,7 +50,12 @@ const BUN = {
   type: 'single_choice',
   options: [{ ingredientExternalId: 'white' }, { ingredientExternalId: 'brioche', priceAdjustment: 150, isDefault: true }],
 };
-const REMOVE = { name: 'Remove', type: 'remove_ingredients', maxSelections: 1, options: [{ ingredientExternalId: 'onion' }, { ingredientExternalId: 'pickles' }] };
+const REMOVE = {
+  name: 'Remove',
+  type: 'remove_ingredients',
+  maxSelections: 1,
+  options: [{ ingredientExternalId: 'onion' }, { ingredientExternalId: 'pickles' }],
+};
 
 const BURGER = { externalId: 'burger', name: 'Burger', priceMinor: 1000, modifierGroups: [BUN, SAUCES, TOPPINGS, REMOVE] };
 const MENU = { ingredients: INGREDIENTS, products: [BURGER] };
@@ -77,7 +82,12 @@ describe('modifier rules through sync and the reads', () => {
     assert.deepEqual(p.modifierGroups.map(rules), READ_RULES);
     assert.deepEqual(
       p.modifierGroups.map((g: any) => g.options.map((o: any) => o.isDefault)),
-      [[false, true], [false, true, false, false], [false, false], [false, false]],
+      [
+        [false, true],
+        [false, true, false, false],
+        [false, false],
+        [false, false],
+      ],
     );
     assert.deepEqual((await draft(v)).products[0].modifierGroups.map(rules), READ_RULES);
     await publish(t.app, v);
@@ -88,18 +98,20 @@ describe('modifier rules through sync and the reads', () => {
   it('gives each type its defaults when no rule is sent', async () => {
     const v = await seeded({
       ingredients: INGREDIENTS,
-      products: [{
-        externalId: 'plain',
-        name: 'Plain',
-        priceMinor: 100,
-        modifierGroups: [
-          { name: 'Req', type: 'single_choice', options: [{ ingredientExternalId: 'white' }] },
-          { name: 'Opt', type: 'single_choice', isRequired: false, options: [{ ingredientExternalId: 'white' }] },
-          { name: 'Add', type: 'add_ingredients', options: [{ ingredientExternalId: 'cheese' }] },
-          { name: 'Old', type: 'multiple_choice', options: [{ ingredientExternalId: 'cheese' }] },
-          { name: 'Rem', type: 'remove_ingredients', options: [{ ingredientExternalId: 'onion' }] },
-        ],
-      }],
+      products: [
+        {
+          externalId: 'plain',
+          name: 'Plain',
+          priceMinor: 100,
+          modifierGroups: [
+            { name: 'Req', type: 'single_choice', options: [{ ingredientExternalId: 'white' }] },
+            { name: 'Opt', type: 'single_choice', isRequired: false, options: [{ ingredientExternalId: 'white' }] },
+            { name: 'Add', type: 'add_ingredients', options: [{ ingredientExternalId: 'cheese' }] },
+            { name: 'Old', type: 'multiple_choice', options: [{ ingredientExternalId: 'cheese' }] },
+            { name: 'Rem', type: 'remove_ingredients', options: [{ ingredientExternalId: 'onion' }] },
+          ],
+        },
+      ],
     });
     const p = await product(v, 'plain');
     assert.deepEqual(p.modifierGroups.map(rules), [
@@ -116,17 +128,35 @@ describe('modifier rules through sync and the reads', () => {
     const v = await createVenue(t.app);
     const body = {
       ingredients: INGREDIENTS,
-      products: [{
-        externalId: 'fixed',
-        name: 'Fixed',
-        priceMinor: 100,
-        modifierGroups: [
-          { name: 'Size', type: 'single_choice', isRequired: true, minSelections: 0, maxSelections: 3, options: [{ ingredientExternalId: 'white' }] },
-          { name: 'Rem', type: 'remove_ingredients', minSelections: 2, maxSelections: 2, options: [{ ingredientExternalId: 'onion' }, { ingredientExternalId: 'pickles' }] },
-        ],
-      }],
+      products: [
+        {
+          externalId: 'fixed',
+          name: 'Fixed',
+          priceMinor: 100,
+          modifierGroups: [
+            {
+              name: 'Size',
+              type: 'single_choice',
+              isRequired: true,
+              minSelections: 0,
+              maxSelections: 3,
+              options: [{ ingredientExternalId: 'white' }],
+            },
+            {
+              name: 'Rem',
+              type: 'remove_ingredients',
+              minSelections: 2,
+              maxSelections: 2,
+              options: [{ ingredientExternalId: 'onion' }, { ingredientExternalId: 'pickles' }],
+            },
+          ],
+        },
+      ],
     };
-    for (const expected of [{ created: 1, updated: 0, skipped: 0 }, { created: 0, updated: 0, skipped: 1 }]) {
+    for (const expected of [
+      { created: 1, updated: 0, skipped: 0 },
+      { created: 0, updated: 0, skipped: 1 },
+    ]) {
       const res = await syncOk(v, body);
       assert.deepEqual(counts(res.products), expected);
       assert.deepEqual(res.products.errors, []);
@@ -147,22 +177,36 @@ describe('modifier rules through sync and the reads', () => {
     const v = await createVenue(t.app);
     const res = await syncOk(v, {
       ingredients: INGREDIENTS,
-      products: [{
-        externalId: 'same',
-        name: 'Same',
-        priceMinor: 100,
-        modifierGroups: [
-          { name: 'Size', type: 'single_choice', isRequired: false, minSelections: 0, maxSelections: 1, options: [{ ingredientExternalId: 'white' }] },
-          { name: 'Rem', type: 'remove_ingredients', minSelections: 0, options: [{ ingredientExternalId: 'onion' }] },
-        ],
-      }],
+      products: [
+        {
+          externalId: 'same',
+          name: 'Same',
+          priceMinor: 100,
+          modifierGroups: [
+            {
+              name: 'Size',
+              type: 'single_choice',
+              isRequired: false,
+              minSelections: 0,
+              maxSelections: 1,
+              options: [{ ingredientExternalId: 'white' }],
+            },
+            { name: 'Rem', type: 'remove_ingredients', minSelections: 0, options: [{ ingredientExternalId: 'onion' }] },
+          ],
+        },
+      ],
     });
     assert.deepEqual(res.products.warnings, []);
   });
 
   it('makes rules no order could meet a per-item error, and saves the other items', async () => {
     const v = await createVenue(t.app);
-    const group = (extra: object) => ({ name: 'G', type: 'add_ingredients', options: [{ ingredientExternalId: 'cheese' }, { ingredientExternalId: 'bacon' }], ...extra });
+    const group = (extra: object) => ({
+      name: 'G',
+      type: 'add_ingredients',
+      options: [{ ingredientExternalId: 'cheese' }, { ingredientExternalId: 'bacon' }],
+      ...extra,
+    });
     const res = await sync(v, {
       ingredients: INGREDIENTS,
       products: [
@@ -172,13 +216,30 @@ describe('modifier rules through sync and the reads', () => {
           externalId: 'skipped-option',
           name: 'C',
           priceMinor: 100,
-          modifierGroups: [{ name: 'G', type: 'add_ingredients', minSelections: 2, maxQuantityPerOption: 1, options: [{ ingredientExternalId: 'cheese' }, { ingredientExternalId: 'nowhere' }] }],
+          modifierGroups: [
+            {
+              name: 'G',
+              type: 'add_ingredients',
+              minSelections: 2,
+              maxQuantityPerOption: 1,
+              options: [{ ingredientExternalId: 'cheese' }, { ingredientExternalId: 'nowhere' }],
+            },
+          ],
         },
         {
           externalId: 'two-defaults',
           name: 'D',
           priceMinor: 100,
-          modifierGroups: [{ name: 'Size', type: 'single_choice', options: [{ ingredientExternalId: 'white', isDefault: true }, { ingredientExternalId: 'brioche', isDefault: true }] }],
+          modifierGroups: [
+            {
+              name: 'Size',
+              type: 'single_choice',
+              options: [
+                { ingredientExternalId: 'white', isDefault: true },
+                { ingredientExternalId: 'brioche', isDefault: true },
+              ],
+            },
+          ],
         },
         { externalId: 'reachable', name: 'E', priceMinor: 100, modifierGroups: [group({ minSelections: 4, maxQuantityPerOption: 2 })] },
         { externalId: 'unlimited', name: 'F', priceMinor: 100, modifierGroups: [group({ minSelections: 50 })] },
@@ -201,12 +262,24 @@ describe('modifier rules through sync and the reads', () => {
     const v = await createVenue(t.app);
     const res = await syncOk(v, {
       ingredients: INGREDIENTS,
-      products: [{
-        externalId: 'both',
-        name: 'Both',
-        priceMinor: 100,
-        modifierGroups: [{ name: 'Size', type: 'single_choice', maxSelections: 3, options: [{ ingredientExternalId: 'white', isDefault: true }, { ingredientExternalId: 'brioche', isDefault: true }] }],
-      }],
+      products: [
+        {
+          externalId: 'both',
+          name: 'Both',
+          priceMinor: 100,
+          modifierGroups: [
+            {
+              name: 'Size',
+              type: 'single_choice',
+              maxSelections: 3,
+              options: [
+                { ingredientExternalId: 'white', isDefault: true },
+                { ingredientExternalId: 'brioche', isDefault: true },
+              ],
+            },
+          ],
+        },
+      ],
     });
     assert.equal(res.products.errors.length, 1);
     assert.match(res.products.warnings.join('\n'), /Product both: modifier group 'Size': maxSelections is always 1/);
@@ -215,7 +288,14 @@ describe('modifier rules through sync and the reads', () => {
   it('keeps a required single_choice whose options were all skipped, with the warning (spec 4.1 rule 5)', async () => {
     const v = await createVenue(t.app);
     const res = await syncOk(v, {
-      products: [{ externalId: 'p', name: 'P', priceMinor: 100, modifierGroups: [{ name: 'Size', type: 'single_choice', options: [{ ingredientExternalId: 'nowhere' }] }] }],
+      products: [
+        {
+          externalId: 'p',
+          name: 'P',
+          priceMinor: 100,
+          modifierGroups: [{ name: 'Size', type: 'single_choice', options: [{ ingredientExternalId: 'nowhere' }] }],
+        },
+      ],
     });
     assert.deepEqual([res.products.created, res.products.errors], [1, []]);
     assert.match(res.products.warnings.join('\n'), /nowhere/);
@@ -238,7 +318,10 @@ describe('modifier rules through sync and the reads', () => {
       assert.equal(res.status, 400, JSON.stringify(extra));
       assert.equal(res.body.message, 'Validation failed');
     }
-    const option = await sync(v, { ingredients: INGREDIENTS, products: [{ ...BURGER, modifierGroups: [{ ...BUN, options: [{ ingredientExternalId: 'white', isDefault: 'yes' }] }] }] });
+    const option = await sync(v, {
+      ingredients: INGREDIENTS,
+      products: [{ ...BURGER, modifierGroups: [{ ...BUN, options: [{ ingredientExternalId: 'white', isDefault: 'yes' }] }] }],
+    });
     assert.equal(option.status, 400);
     assert.deepEqual((await draft(v)).products, []);
   });
@@ -247,7 +330,9 @@ describe('modifier rules through sync and the reads', () => {
     const v = await seeded();
     const before = await product(v, 'burger');
     assert.deepEqual(counts((await syncOk(v, MENU)).products), { created: 0, updated: 0, skipped: 1 });
-    const changed = await syncOk(v, { products: [{ ...BURGER, modifierGroups: [BUN, { ...SAUCES, maxSelections: 4 }, TOPPINGS, REMOVE] }] });
+    const changed = await syncOk(v, {
+      products: [{ ...BURGER, modifierGroups: [BUN, { ...SAUCES, maxSelections: 4 }, TOPPINGS, REMOVE] }],
+    });
     assert.deepEqual(counts(changed.products), { created: 0, updated: 1, skipped: 0 });
     const after = await product(v, 'burger');
     assert.equal(after.modifierGroups[1].maxSelections, 4);
@@ -267,7 +352,10 @@ describe('modifier rules through sync and the reads', () => {
     expectStatus(guest, 200);
     const groups = guest.body.products[0].modifierGroups;
     assert.deepEqual(groups.map(rules), READ_RULES);
-    assert.deepEqual(groups[0].options.map((o: any) => o.isDefault), [false, true]);
+    assert.deepEqual(
+      groups[0].options.map((o: any) => o.isDefault),
+      [false, true],
+    );
   });
 });
 
@@ -278,7 +366,13 @@ describe('guest orders against the rules', () => {
     const o = ids.options.burger;
     return { v, ids, burger: ids.productIds.burger, opt: { ...o.Bun, ...o.Sauces, ...o.Toppings, ...o.Remove } };
   }
-  const order = (line: object) => ({ type: 'pickup', paymentMethod: 'cash', customerName: 'Ada', customerPhone: '+380501234567', items: [line] });
+  const order = (line: object) => ({
+    type: 'pickup',
+    paymentMethod: 'cash',
+    customerName: 'Ada',
+    customerPhone: '+380501234567',
+    items: [line],
+  });
 
   async function rejected(slug: string, line: object): Promise<string[]> {
     const res = await placeOrder(t.app, slug, order(line));
@@ -289,18 +383,22 @@ describe('guest orders against the rules', () => {
 
   it('accepts an order that meets every rule and prices the quantities', async () => {
     const { v, burger, opt } = await venue();
-    const created = await createOrder(t.app, v.slug, order({
-      productId: burger,
-      quantity: 2,
-      modifiers: [
-        { optionId: opt.brioche },
-        { optionId: opt.ketchup },
-        { optionId: opt.bbq },
-        { optionId: opt.cheese, quantity: 2 },
-        { optionId: opt.bacon, quantity: 2 },
-        { optionId: opt.onion },
-      ],
-    }));
+    const created = await createOrder(
+      t.app,
+      v.slug,
+      order({
+        productId: burger,
+        quantity: 2,
+        modifiers: [
+          { optionId: opt.brioche },
+          { optionId: opt.ketchup },
+          { optionId: opt.bbq },
+          { optionId: opt.cheese, quantity: 2 },
+          { optionId: opt.bacon, quantity: 2 },
+          { optionId: opt.onion },
+        ],
+      }),
+    );
     // 1000 + brioche 150 + bbq 50 + cheese 2 x 100 + bacon 2 x 200
     assert.equal(created.items[0].unitPrice, 1800);
     assert.equal(created.items[0].totalPrice, 3600);
@@ -309,31 +407,57 @@ describe('guest orders against the rules', () => {
 
   it('names the product, the group and the rule of each breach', async () => {
     const { v, burger, opt } = await venue();
-    assert.deepEqual(await rejected(v.slug, { productId: burger, quantity: 1, modifiers: [{ optionId: opt.white }, { optionId: opt.ketchup }] }), [
-      'items[0].modifiers: Burger / Sauces: choose at least 2 (got 1)',
-    ]);
+    assert.deepEqual(
+      await rejected(v.slug, { productId: burger, quantity: 1, modifiers: [{ optionId: opt.white }, { optionId: opt.ketchup }] }),
+      ['items[0].modifiers: Burger / Sauces: choose at least 2 (got 1)'],
+    );
     assert.deepEqual(
       await rejected(v.slug, {
         productId: burger,
         quantity: 1,
-        modifiers: [{ optionId: opt.white }, { optionId: opt.ketchup }, { optionId: opt.mayo }, { optionId: opt.mustard }, { optionId: opt.bbq }],
+        modifiers: [
+          { optionId: opt.white },
+          { optionId: opt.ketchup },
+          { optionId: opt.mayo },
+          { optionId: opt.mustard },
+          { optionId: opt.bbq },
+        ],
       }),
       ['items[0].modifiers: Burger / Sauces: choose at most 3 (got 4)'],
     );
     // Quantities count: two sauces as one option taken twice meet the minimum.
-    const twice = await placeOrder(t.app, v.slug, order({ productId: burger, quantity: 1, modifiers: [{ optionId: opt.white }, { optionId: opt.ketchup, quantity: 2 }] }));
+    const twice = await placeOrder(
+      t.app,
+      v.slug,
+      order({ productId: burger, quantity: 1, modifiers: [{ optionId: opt.white }, { optionId: opt.ketchup, quantity: 2 }] }),
+    );
     expectStatus(twice, 201);
     const toppings = await rejected(v.slug, {
       productId: burger,
       quantity: 1,
-      modifiers: [{ optionId: opt.white }, { optionId: opt.ketchup }, { optionId: opt.mayo }, { optionId: opt.cheese, quantity: 3 }, { optionId: opt.bacon, quantity: 2 }],
+      modifiers: [
+        { optionId: opt.white },
+        { optionId: opt.ketchup },
+        { optionId: opt.mayo },
+        { optionId: opt.cheese, quantity: 3 },
+        { optionId: opt.bacon, quantity: 2 },
+      ],
     });
-    assert.deepEqual(toppings, ['items[0].modifiers: Burger / Toppings: choose at most 4 (got 5)', "items[0].modifiers: Burger / Toppings: 'Cheese' at most 2 time(s) (got 3)"]);
+    assert.deepEqual(toppings, [
+      'items[0].modifiers: Burger / Toppings: choose at most 4 (got 5)',
+      "items[0].modifiers: Burger / Toppings: 'Cheese' at most 2 time(s) (got 3)",
+    ]);
     // The same option listed twice is summed.
     const split = await rejected(v.slug, {
       productId: burger,
       quantity: 1,
-      modifiers: [{ optionId: opt.white }, { optionId: opt.ketchup }, { optionId: opt.mayo }, { optionId: opt.bacon, quantity: 2 }, { optionId: opt.bacon }],
+      modifiers: [
+        { optionId: opt.white },
+        { optionId: opt.ketchup },
+        { optionId: opt.mayo },
+        { optionId: opt.bacon, quantity: 2 },
+        { optionId: opt.bacon },
+      ],
     });
     assert.deepEqual(split, ["items[0].modifiers: Burger / Toppings: 'Bacon' at most 2 time(s) (got 3)"]);
   });
@@ -341,12 +465,19 @@ describe('guest orders against the rules', () => {
   it('counts a single_choice option taken twice, a missing required choice and too many removals as breaches', async () => {
     const { v, burger, opt } = await venue();
     const sauces = [{ optionId: opt.ketchup }, { optionId: opt.mayo }];
-    assert.deepEqual(await rejected(v.slug, { productId: burger, quantity: 1, modifiers: [{ optionId: opt.white, quantity: 2 }, ...sauces] }), [
-      'items[0].modifiers: Burger / Bun: choose at most 1 (got 2)',
-    ]);
-    assert.deepEqual(await rejected(v.slug, { productId: burger, quantity: 1, modifiers: sauces }), ['items[0].modifiers: Burger / Bun: choose at least 1 (got 0)']);
     assert.deepEqual(
-      await rejected(v.slug, { productId: burger, quantity: 1, modifiers: [{ optionId: opt.white }, ...sauces, { optionId: opt.onion }, { optionId: opt.pickles }] }),
+      await rejected(v.slug, { productId: burger, quantity: 1, modifiers: [{ optionId: opt.white, quantity: 2 }, ...sauces] }),
+      ['items[0].modifiers: Burger / Bun: choose at most 1 (got 2)'],
+    );
+    assert.deepEqual(await rejected(v.slug, { productId: burger, quantity: 1, modifiers: sauces }), [
+      'items[0].modifiers: Burger / Bun: choose at least 1 (got 0)',
+    ]);
+    assert.deepEqual(
+      await rejected(v.slug, {
+        productId: burger,
+        quantity: 1,
+        modifiers: [{ optionId: opt.white }, ...sauces, { optionId: opt.onion }, { optionId: opt.pickles }],
+      }),
       ['items[0].modifiers: Burger / Remove: choose at most 1 (got 2)'],
     );
   });
@@ -383,10 +514,26 @@ describe('availability against the rules', () => {
 
 describe('rulesOf and ruleBreaches', () => {
   it('gives a group stored or published before modifier rules its type defaults', () => {
-    assert.deepEqual(rulesOf({ type: 'single_choice', isRequired: true }), { minSelections: 1, maxSelections: 1, maxQuantityPerOption: null });
-    assert.deepEqual(rulesOf({ type: 'single_choice', isRequired: false }), { minSelections: 0, maxSelections: 1, maxQuantityPerOption: null });
-    assert.deepEqual(rulesOf({ type: 'add_ingredients', isRequired: false }), { minSelections: 0, maxSelections: null, maxQuantityPerOption: null });
-    assert.deepEqual(rulesOf({ type: 'remove_ingredients', isRequired: false, minSelections: 3 }), { minSelections: 0, maxSelections: null, maxQuantityPerOption: null });
+    assert.deepEqual(rulesOf({ type: 'single_choice', isRequired: true }), {
+      minSelections: 1,
+      maxSelections: 1,
+      maxQuantityPerOption: null,
+    });
+    assert.deepEqual(rulesOf({ type: 'single_choice', isRequired: false }), {
+      minSelections: 0,
+      maxSelections: 1,
+      maxQuantityPerOption: null,
+    });
+    assert.deepEqual(rulesOf({ type: 'add_ingredients', isRequired: false }), {
+      minSelections: 0,
+      maxSelections: null,
+      maxQuantityPerOption: null,
+    });
+    assert.deepEqual(rulesOf({ type: 'remove_ingredients', isRequired: false, minSelections: 3 }), {
+      minSelections: 0,
+      maxSelections: null,
+      maxQuantityPerOption: null,
+    });
   });
 
   it('holds an option without its own cap to 99', () => {

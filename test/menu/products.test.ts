@@ -31,7 +31,10 @@ describe('GET, PATCH and DELETE /v1/products/:ref (spec 4.2, decisions 3 and 4)'
   async function seeded(): Promise<VenueFixture> {
     const v = await createVenue(t.app);
     await sync(v, {
-      categories: [{ externalId: 'desserts', name: 'Desserts' }, { externalId: 'cakes', name: 'Cakes' }],
+      categories: [
+        { externalId: 'desserts', name: 'Desserts' },
+        { externalId: 'cakes', name: 'Cakes' },
+      ],
       ingredients: [{ externalId: 'cheese', name: 'Cheese' }],
       products: [FULL_PRODUCT],
     });
@@ -220,7 +223,13 @@ describe('GET, PATCH and DELETE /v1/products/:ref (spec 4.2, decisions 3 and 4)'
 
     it('rejects values outside the field rules with 400', async () => {
       const v = await seeded();
-      for (const body of [{ priceMinor: -1 }, { name: null }, { badgeColor: 'PINK' }, { badgeLabel: 'x'.repeat(17) }, { priceMinor: '100' }]) {
+      for (const body of [
+        { priceMinor: -1 },
+        { name: null },
+        { badgeColor: 'PINK' },
+        { badgeLabel: 'x'.repeat(17) },
+        { priceMinor: '100' },
+      ]) {
         const res = await patch(v, 'p1', body);
         assert.equal(res.status, 400, JSON.stringify(body));
       }
@@ -354,7 +363,13 @@ describe('GET, PATCH and DELETE /v1/products/:ref (spec 4.2, decisions 3 and 4)'
 
     it('audits product.update with the names of the changed fields only', async () => {
       const v = await seeded();
-      const res = await patch(v, 'p1', { name: 'Basque cheesecake', priceMinor: 900, badgeColor: null, categoryRef: 'cakes', sortOrder: 3 });
+      const res = await patch(v, 'p1', {
+        name: 'Basque cheesecake',
+        priceMinor: 900,
+        badgeColor: null,
+        categoryRef: 'cakes',
+        sortOrder: 3,
+      });
       assert.equal(res.status, 200);
       const entries = await auditEntries(v, 'product.update');
       assert.equal(entries.length, 1);

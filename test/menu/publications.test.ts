@@ -37,7 +37,9 @@ const MENU = {
       categoryExternalId: 'mains',
       ingredientExternalIds: ['cheese'],
       allergens: ['gluten'],
-      modifierGroups: [{ name: 'Extras', type: 'add_ingredients', maxSelections: 2, options: [{ ingredientExternalId: 'bacon', priceAdjustment: 200 }] }],
+      modifierGroups: [
+        { name: 'Extras', type: 'add_ingredients', maxSelections: 2, options: [{ ingredientExternalId: 'bacon', priceAdjustment: 200 }] },
+      ],
       translations: {},
     },
     { externalId: 'cola', name: 'Cola', priceMinor: 300, categoryExternalId: 'drinks' },
@@ -45,7 +47,8 @@ const MENU = {
 };
 
 const get = (v: VenueFixture, url: string) => call(t.app, 'GET', url, { key: v.key });
-const restore = (v: VenueFixture, id: string, body?: unknown) => call(t.app, 'POST', `/v1/publications/${id}/restore`, { key: v.key, body });
+const restore = (v: VenueFixture, id: string, body?: unknown) =>
+  call(t.app, 'POST', `/v1/publications/${id}/restore`, { key: v.key, body });
 
 async function seeded(): Promise<{ v: VenueFixture; first: string }> {
   const v = await createVenue(t.app);
@@ -70,7 +73,10 @@ describe('publication history', () => {
     const second = await publish(t.app, v);
     const list = await get(v, '/v1/publications');
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.items.map((p: any) => p.id), [second, first]);
+    assert.deepEqual(
+      list.body.items.map((p: any) => p.id),
+      [second, first],
+    );
     assert.deepEqual(list.body.items[0].counts, { categories: 2, ingredients: 2, products: 2 });
     assert.equal(list.body.items[0].restoredFrom, null);
     assert.deepEqual([list.body.total, list.body.page, list.body.limit, list.body.totalPages], [2, 1, 20, 1]);
@@ -87,7 +93,7 @@ describe('publication history', () => {
     assert.deepEqual(latest.body, (await get(v, '/v1/menu?version=published')).body);
   });
 
-  it('answers 404 PUBLICATION_NOT_FOUND for an unknown id, a malformed one and another venue\'s', async () => {
+  it("answers 404 PUBLICATION_NOT_FOUND for an unknown id, a malformed one and another venue's", async () => {
     const { v, first } = await seeded();
     const other = await createVenue(t.app);
     for (const id of [randomUUID(), 'nope']) assertError(await get(v, `/v1/publications/${id}`), 404, 'PUBLICATION_NOT_FOUND');
@@ -117,7 +123,10 @@ describe('publication history', () => {
     const v = await createVenue(t.app);
     await syncOk(v, MENU);
     const upload = async (colour: string) => {
-      const res = await call(t.app, 'POST', '/v1/products/burger/image', { key: v.key, body: { base64: toBase64(await makeImage(400, 400, 'png', { colour })) } });
+      const res = await call(t.app, 'POST', '/v1/products/burger/image', {
+        key: v.key,
+        body: { base64: toBase64(await makeImage(400, 400, 'png', { colour })) },
+      });
       assert.equal(res.status, 201);
       return new URL(res.body.imageUrl, 'http://x').pathname;
     };
@@ -146,7 +155,13 @@ describe('GET /v1/menu/diff', () => {
 
   it('diffs the draft against the published menu by default, field by field', async () => {
     const { v } = await seeded();
-    assert.deepEqual((await get(v, '/v1/menu/diff')).body, { from: 'published', to: 'draft', categories: EMPTY, ingredients: EMPTY, products: EMPTY });
+    assert.deepEqual((await get(v, '/v1/menu/diff')).body, {
+      from: 'published',
+      to: 'draft',
+      categories: EMPTY,
+      ingredients: EMPTY,
+      products: EMPTY,
+    });
     await syncOk(v, {
       categories: [{ externalId: 'desserts', name: 'Desserts' }],
       products: [
@@ -154,7 +169,15 @@ describe('GET /v1/menu/diff', () => {
         { externalId: 'cake', name: 'Cake', priceMinor: 500, categoryExternalId: 'desserts' },
       ],
     });
-    await call(t.app, 'POST', '/v1/cleanup', { key: v.key, body: { items: [{ type: 'product', ref: 'cola' }, { type: 'ingredient', ref: 'bacon' }] } });
+    await call(t.app, 'POST', '/v1/cleanup', {
+      key: v.key,
+      body: {
+        items: [
+          { type: 'product', ref: 'cola' },
+          { type: 'ingredient', ref: 'bacon' },
+        ],
+      },
+    });
     const diff = (await get(v, '/v1/menu/diff')).body;
     assert.deepEqual(diff.categories, { added: ['desserts'], removed: [], changed: [] });
     assert.deepEqual(diff.ingredients, { added: [], removed: ['bacon'], changed: [] });
@@ -187,9 +210,22 @@ describe('POST /v1/publications/:id/restore', () => {
     // Another image, new prices, a product gone, a category and an ingredient deleted, a new product.
     const other = toBase64(await makeImage(400, 400, 'png', { colour: '#0000aa' }));
     assert.equal((await call(t.app, 'POST', '/v1/products/burger/image', { key: v.key, body: { base64: other } })).status, 201);
-    await syncOk(v, { products: [{ externalId: 'burger', name: 'Burger!', priceMinor: 1500, modifierGroups: [] }, { externalId: 'fries', name: 'Fries', priceMinor: 400 }] });
+    await syncOk(v, {
+      products: [
+        { externalId: 'burger', name: 'Burger!', priceMinor: 1500, modifierGroups: [] },
+        { externalId: 'fries', name: 'Fries', priceMinor: 400 },
+      ],
+    });
     assert.equal((await call(t.app, 'DELETE', '/v1/products/cola', { key: v.key })).status, 200);
-    await call(t.app, 'POST', '/v1/cleanup', { key: v.key, body: { items: [{ type: 'category', ref: 'mains' }, { type: 'ingredient', ref: 'bacon' }] } });
+    await call(t.app, 'POST', '/v1/cleanup', {
+      key: v.key,
+      body: {
+        items: [
+          { type: 'category', ref: 'mains' },
+          { type: 'ingredient', ref: 'bacon' },
+        ],
+      },
+    });
 
     const res = await restore(v, snapshotId);
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -223,8 +259,21 @@ describe('POST /v1/publications/:id/restore', () => {
   it('leaves the draft, the publications and the audit log as they were when the restore fails inside its transaction', async () => {
     const { v, first } = await seeded();
     // A draft the restore would change in every section: a new price and product, a category and an ingredient gone.
-    await syncOk(v, { products: [{ externalId: 'burger', name: 'Burger', priceMinor: 1500 }, { externalId: 'fries', name: 'Fries', priceMinor: 400 }] });
-    await call(t.app, 'POST', '/v1/cleanup', { key: v.key, body: { items: [{ type: 'category', ref: 'drinks' }, { type: 'ingredient', ref: 'bacon' }] } });
+    await syncOk(v, {
+      products: [
+        { externalId: 'burger', name: 'Burger', priceMinor: 1500 },
+        { externalId: 'fries', name: 'Fries', priceMinor: 400 },
+      ],
+    });
+    await call(t.app, 'POST', '/v1/cleanup', {
+      key: v.key,
+      body: {
+        items: [
+          { type: 'category', ref: 'drinks' },
+          { type: 'ingredient', ref: 'bacon' },
+        ],
+      },
+    });
     const before = await draft(v);
     // The diff reads the draft's rows every time (GET /v1/menu may answer from its cache).
     const changes = (await get(v, `/v1/menu/diff?from=${first}&to=draft`)).body;
@@ -295,7 +344,10 @@ describe('POST /v1/sync?dryRun=true changes', () => {
   it('lists each item a sync would create or update with the read-shape fields it changes', async () => {
     const { v } = await seeded();
     const body = {
-      categories: [{ externalId: 'mains', name: 'Mains', sortOrder: 5 }, { externalId: 'new', name: 'New' }],
+      categories: [
+        { externalId: 'mains', name: 'Mains', sortOrder: 5 },
+        { externalId: 'new', name: 'New' },
+      ],
       ingredients: [{ externalId: 'cheese', name: 'Cheese', allergens: ['milk', 'eggs'] }],
       products: [
         { externalId: 'burger', name: 'Cheeseburger', priceMinor: 1200, categoryExternalId: 'drinks', ingredientExternalIds: [] },

@@ -5,8 +5,15 @@ import { call, createVenue, startApp, type TestApp, type VenueFixture, syncOk } 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const MENU = {
-  categories: [{ externalId: 'c1', name: 'Hot' }, { externalId: 'c2', name: 'Cold', isActive: false }],
-  ingredients: [{ externalId: 'milk', name: 'Milk' }, { externalId: 'oat', name: 'Oat milk' }, { externalId: 'ice', name: 'Ice' }],
+  categories: [
+    { externalId: 'c1', name: 'Hot' },
+    { externalId: 'c2', name: 'Cold', isActive: false },
+  ],
+  ingredients: [
+    { externalId: 'milk', name: 'Milk' },
+    { externalId: 'oat', name: 'Oat milk' },
+    { externalId: 'ice', name: 'Ice' },
+  ],
   products: [
     {
       externalId: 'latte',
@@ -14,7 +21,13 @@ const MENU = {
       priceMinor: 350,
       categoryExternalId: 'c1',
       ingredientExternalIds: ['milk'],
-      modifierGroups: [{ name: 'Milk', type: 'single_choice', options: [{ ingredientExternalId: 'milk' }, { ingredientExternalId: 'oat', priceAdjustment: 50 }] }],
+      modifierGroups: [
+        {
+          name: 'Milk',
+          type: 'single_choice',
+          options: [{ ingredientExternalId: 'milk' }, { ingredientExternalId: 'oat', priceAdjustment: 50 }],
+        },
+      ],
     },
     { externalId: 'frappe', name: 'Frappe', priceMinor: 400, categoryExternalId: 'c2', menuVisible: false },
   ],
@@ -108,28 +121,42 @@ describe('POST /v1/publish (spec 3.2, decisions 3)', () => {
     await publish(v);
     const before = await readMenu(v, 'published');
 
-    await sync(v, { products: [{ externalId: 'latte', name: 'Latte XL', priceMinor: 450 }, { externalId: 'mocha', name: 'Mocha', priceMinor: 420 }] });
+    await sync(v, {
+      products: [
+        { externalId: 'latte', name: 'Latte XL', priceMinor: 450 },
+        { externalId: 'mocha', name: 'Mocha', priceMinor: 420 },
+      ],
+    });
     const patched = await call(t.app, 'PATCH', '/v1/products/frappe', { key: v.key, body: { menuVisible: true } });
     assert.equal(patched.status, 200);
 
     const after = await readMenu(v, 'published');
     assert.deepEqual(after.body, before.body);
     assert.equal(after.headers.etag, before.headers.etag);
-    const cached = await call(t.app, 'GET', '/v1/menu?version=published', { key: v.key, headers: { 'if-none-match': before.headers.etag as string } });
+    const cached = await call(t.app, 'GET', '/v1/menu?version=published', {
+      key: v.key,
+      headers: { 'if-none-match': before.headers.etag as string },
+    });
     assert.equal(cached.status, 304);
 
     const draft = await readMenu(v, 'draft');
-    assert.deepEqual(draft.body.products.map((p: any) => [p.externalId, p.name, p.menuVisible]), [
-      ['frappe', 'Frappe', true],
-      ['latte', 'Latte XL', true],
-      ['mocha', 'Mocha', true],
-    ]);
+    assert.deepEqual(
+      draft.body.products.map((p: any) => [p.externalId, p.name, p.menuVisible]),
+      [
+        ['frappe', 'Frappe', true],
+        ['latte', 'Latte XL', true],
+        ['mocha', 'Mocha', true],
+      ],
+    );
 
     const republished = await publish(v);
     assert.equal(republished.counts.products, 3);
     const now = await readMenu(v, 'published');
     assert.notEqual(now.headers.etag, before.headers.etag);
-    assert.deepEqual(now.body.products.map((p: any) => p.name), ['Frappe', 'Latte XL', 'Mocha']);
+    assert.deepEqual(
+      now.body.products.map((p: any) => p.name),
+      ['Frappe', 'Latte XL', 'Mocha'],
+    );
   });
 
   it('keeps the names a snapshot was published with when an ingredient is renamed later', async () => {
@@ -141,12 +168,18 @@ describe('POST /v1/publish (spec 3.2, decisions 3)', () => {
     const latte = (m: any) => m.products.find((p: any) => p.externalId === 'latte');
     const draft = latte((await readMenu(v, 'draft')).body);
     assert.deepEqual(draft.ingredients, [{ externalId: 'milk', name: 'Whole milk' }]);
-    assert.deepEqual(draft.modifierGroups[0].options.map((o: any) => o.ingredientName), ['Whole milk', 'Oat milk']);
+    assert.deepEqual(
+      draft.modifierGroups[0].options.map((o: any) => o.ingredientName),
+      ['Whole milk', 'Oat milk'],
+    );
 
     const published = await readMenu(v, 'published');
     const frozen = latte(published.body);
     assert.deepEqual(frozen.ingredients, [{ externalId: 'milk', name: 'Milk' }]);
-    assert.deepEqual(frozen.modifierGroups[0].options.map((o: any) => o.ingredientName), ['Milk', 'Oat milk']);
+    assert.deepEqual(
+      frozen.modifierGroups[0].options.map((o: any) => o.ingredientName),
+      ['Milk', 'Oat milk'],
+    );
     assert.equal(published.body.ingredients.find((i: any) => i.externalId === 'milk').name, 'Milk');
   });
 

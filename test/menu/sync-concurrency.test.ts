@@ -30,7 +30,10 @@ describe('POST /v1/sync: concurrent syncs of one venue', () => {
     assert.equal(a.status, 201, JSON.stringify(a.body));
     assert.equal(b.status, 201, JSON.stringify(b.body));
     const results = [a.body.products, b.body.products].map((s) => [s.created, s.updated, s.skipped]).sort();
-    assert.deepEqual(results, [[0, 0, 100], [100, 0, 0]]);
+    assert.deepEqual(results, [
+      [0, 0, 100],
+      [100, 0, 0],
+    ]);
     assert.equal(await usage(v), 100);
   });
 
@@ -54,7 +57,10 @@ describe('POST /v1/sync: concurrent syncs of one venue', () => {
     const v = await createVenue(t.app);
     const [a, b] = await Promise.all([sync(v, { products: products(0, 50, 100) }), sync(v, { products: products(0, 50, 200) })]);
     const results = [a.body.products, b.body.products].map((s) => [s.created, s.updated, s.skipped]).sort();
-    assert.deepEqual(results, [[0, 50, 0], [50, 0, 0]]);
+    assert.deepEqual(results, [
+      [0, 50, 0],
+      [50, 0, 0],
+    ]);
     assert.equal(await usage(v), 50);
     // Every product holds the price of the sync that ran last, never a mix within one request.
     const menu = (await call(t.app, 'GET', '/v1/menu', { key: v.key })).body;

@@ -25,7 +25,13 @@ async function state(v: VenueFixture) {
   const menu = (await call(t.app, 'GET', '/v1/menu', { key: v.key })).body;
   const reference = (await call(t.app, 'GET', '/v1/reference', { key: v.key })).body;
   const audit = (await call(t.app, 'GET', '/v1/audit-log', { key: v.key })).body;
-  return { categories: menu.categories, ingredients: menu.ingredients, products: menu.products, usage: reference.planLimits.usage, audit: audit.total };
+  return {
+    categories: menu.categories,
+    ingredients: menu.ingredients,
+    products: menu.products,
+    usage: reference.planLimits.usage,
+    audit: audit.total,
+  };
 }
 
 const BASE = {
@@ -57,7 +63,11 @@ describe('POST /v1/sync?dryRun=true', () => {
     const v = await createVenue(t.app);
     await syncOk(v, BASE);
     const before = await state(v);
-    const res = await syncOk(v, { products: [{ ...BASE.products[0], priceMinor: 1, categoryExternalId: null, ingredientExternalIds: [] }] }, true);
+    const res = await syncOk(
+      v,
+      { products: [{ ...BASE.products[0], priceMinor: 1, categoryExternalId: null, ingredientExternalIds: [] }] },
+      true,
+    );
     assert.deepEqual([res.products.updated, res.dryRun], [1, true]);
     assert.deepEqual(await state(v), before);
   });
@@ -139,8 +149,15 @@ describe('POST /v1/sync?dryRun=true against the real sync that follows it', () =
       name: 'creates, updates and skips mixed in every section',
       setup: [BASE],
       body: {
-        categories: [{ externalId: 'c1', name: 'Pizza' }, { externalId: 'c2', name: 'Drinks' }],
-        ingredients: [{ externalId: 'i1', name: 'Fior di latte' }, { externalId: 'i2', name: 'Basil' }, { externalId: 'i3', name: 'Olives' }],
+        categories: [
+          { externalId: 'c1', name: 'Pizza' },
+          { externalId: 'c2', name: 'Drinks' },
+        ],
+        ingredients: [
+          { externalId: 'i1', name: 'Fior di latte' },
+          { externalId: 'i2', name: 'Basil' },
+          { externalId: 'i3', name: 'Olives' },
+        ],
         products: [
           BASE.products[0],
           { ...BASE.products[1], description: 'No cheese' },
@@ -159,7 +176,9 @@ describe('POST /v1/sync?dryRun=true against the real sync that follows it', () =
             priceMinor: 21500,
             categoryExternalId: 'ghost',
             ingredientExternalIds: ['i1', 'nope'],
-            modifierGroups: [{ name: 'Extras', type: 'multiple_choice', options: [{ ingredientExternalId: 'i2' }, { ingredientExternalId: 'gone' }] }],
+            modifierGroups: [
+              { name: 'Extras', type: 'multiple_choice', options: [{ ingredientExternalId: 'i2' }, { ingredientExternalId: 'gone' }] },
+            ],
           },
           { externalId: 'p9', name: 'New', priceMinor: 1, categoryExternalId: 'ghost' },
         ],
@@ -170,7 +189,10 @@ describe('POST /v1/sync?dryRun=true against the real sync that follows it', () =
       languages: ['en', 'uk'],
       body: {
         categories: [{ externalId: 'c1', name: 'Pizza', translations: { es: { name: 'Pizza' } } }],
-        ingredients: [{ externalId: 'i1', name: 'Basil', translations: { uk: {} } }, { externalId: 'i2', name: 'Olives', translations: { uk: { name: 'Оливки' } } }],
+        ingredients: [
+          { externalId: 'i1', name: 'Basil', translations: { uk: {} } },
+          { externalId: 'i2', name: 'Olives', translations: { uk: { name: 'Оливки' } } },
+        ],
         products: [
           { externalId: 'p1', name: 'Sale', priceMinor: 100, isSaleActive: true },
           { externalId: 'p2', name: 'Bad locale', priceMinor: 100, translations: { zz: { name: 'x' } } },
@@ -182,7 +204,10 @@ describe('POST /v1/sync?dryRun=true against the real sync that follows it', () =
       name: 'duplicate externalIds',
       setup: [BASE],
       body: {
-        ingredients: [{ externalId: 'i1', name: 'A' }, { externalId: 'i1', name: 'Mozzarella' }],
+        ingredients: [
+          { externalId: 'i1', name: 'A' },
+          { externalId: 'i1', name: 'Mozzarella' },
+        ],
         products: [
           { externalId: 'p1', name: 'First', priceMinor: 1 },
           { externalId: 'p7', name: 'New', priceMinor: 1 },
@@ -192,7 +217,12 @@ describe('POST /v1/sync?dryRun=true against the real sync that follows it', () =
       },
     },
     { name: 'an empty request', setup: [BASE], body: { categories: [], ingredients: [], products: [] } },
-    { name: 'a restore of a cleaned-up product', setup: [BASE], cleanup: ['p1', 'p2'], body: { products: [BASE.products[0], { ...BASE.products[1], menuVisible: false }] } },
+    {
+      name: 'a restore of a cleaned-up product',
+      setup: [BASE],
+      cleanup: ['p1', 'p2'],
+      body: { products: [BASE.products[0], { ...BASE.products[1], menuVisible: false }] },
+    },
   ];
 
   for (const s of scenarios) {

@@ -30,7 +30,11 @@ describe('POST /v1/sync: omitted, null and [] (spec 4.1 rule 4, decisions 12)', 
     categoryExternalId: 'c1',
     ingredientExternalIds: ['i1', 'i2'],
     modifierGroups: [
-      { name: 'Size', type: 'single_choice', options: [{ ingredientExternalId: 'i1' }, { ingredientExternalId: 'i2', priceAdjustment: 300 }] },
+      {
+        name: 'Size',
+        type: 'single_choice',
+        options: [{ ingredientExternalId: 'i1' }, { ingredientExternalId: 'i2', priceAdjustment: 300 }],
+      },
       { name: 'No', type: 'remove_ingredients', options: [{ ingredientExternalId: 'i2' }] },
     ],
     sortOrder: 7,
@@ -100,7 +104,9 @@ describe('POST /v1/sync: omitted, null and [] (spec 4.1 rule 4, decisions 12)', 
   it('clears the composition and the modifier groups sent as []', async () => {
     const v = await createVenue(t.app);
     await stored(v);
-    await syncOk(v, { products: [{ externalId: 'p1', name: 'Margherita', priceMinor: 21500, ingredientExternalIds: [], modifierGroups: [] }] });
+    await syncOk(v, {
+      products: [{ externalId: 'p1', name: 'Margherita', priceMinor: 21500, ingredientExternalIds: [], modifierGroups: [] }],
+    });
     const p = await product(v, 'p1');
     assert.deepEqual(p.ingredients, []);
     assert.deepEqual(p.modifierGroups, []);
@@ -129,7 +135,10 @@ describe('POST /v1/sync: omitted, null and [] (spec 4.1 rule 4, decisions 12)', 
     });
     const p = await product(v, 'p1');
     assert.equal(p.modifierGroups.length, 1);
-    assert.deepEqual(p.modifierGroups[0].options.map((o: any) => [o.ingredientExternalId, o.priceAdjustment]), [['i3', 100]]);
+    assert.deepEqual(
+      p.modifierGroups[0].options.map((o: any) => [o.ingredientExternalId, o.priceAdjustment]),
+      [['i3', 100]],
+    );
     // A replaced group is a new group: none of the old ids survive.
     const oldIds = new Set(before.modifierGroups.flatMap((g: any) => [g.id, ...g.options.map((o: any) => o.id)]));
     assert.ok(!oldIds.has(p.modifierGroups[0].id));
@@ -257,8 +266,16 @@ describe('POST /v1/sync: modifier groups (spec 2.4, 2.5)', () => {
           priceMinor: 100,
           modifierGroups: [
             { name: 'A', type: 'single_choice', options: [{ ingredientExternalId: 'i1' }] },
-            { name: 'B', type: 'add_ingredients', options: [{ ingredientExternalId: 'i1' }, { ingredientExternalId: 'i2', action: 'remove' }] },
-            { name: 'C', type: 'remove_ingredients', options: [{ ingredientExternalId: 'i1' }, { ingredientExternalId: 'i2', action: 'add' }] },
+            {
+              name: 'B',
+              type: 'add_ingredients',
+              options: [{ ingredientExternalId: 'i1' }, { ingredientExternalId: 'i2', action: 'remove' }],
+            },
+            {
+              name: 'C',
+              type: 'remove_ingredients',
+              options: [{ ingredientExternalId: 'i1' }, { ingredientExternalId: 'i2', action: 'add' }],
+            },
           ],
         },
       ],
@@ -280,8 +297,16 @@ describe('POST /v1/sync: modifier groups (spec 2.4, 2.5)', () => {
           name: 'Margherita',
           priceMinor: 100,
           modifierGroups: [
-            { name: 'Zeta', type: 'add_ingredients', options: [{ ingredientExternalId: 'i1' }, { ingredientExternalId: 'i2' }, { ingredientExternalId: 'i3' }] },
-            { name: 'Alpha', type: 'add_ingredients', options: [{ ingredientExternalId: 'i1', sortOrder: 9 }, { ingredientExternalId: 'i2' }] },
+            {
+              name: 'Zeta',
+              type: 'add_ingredients',
+              options: [{ ingredientExternalId: 'i1' }, { ingredientExternalId: 'i2' }, { ingredientExternalId: 'i3' }],
+            },
+            {
+              name: 'Alpha',
+              type: 'add_ingredients',
+              options: [{ ingredientExternalId: 'i1', sortOrder: 9 }, { ingredientExternalId: 'i2' }],
+            },
             { name: 'Late', type: 'add_ingredients', sortOrder: 10, options: [] },
           ],
         },
@@ -289,9 +314,29 @@ describe('POST /v1/sync: modifier groups (spec 2.4, 2.5)', () => {
     });
     const groups = (await product(v, 'p1')).modifierGroups;
     // Read order is sortOrder, then name (decisions 3): the defaults keep the sent order.
-    assert.deepEqual(groups.map((g: any) => [g.name, g.sortOrder]), [['Zeta', 0], ['Alpha', 1], ['Late', 10]]);
-    assert.deepEqual(groups[0].options.map((o: any) => [o.ingredientExternalId, o.sortOrder]), [['i1', 0], ['i2', 1], ['i3', 2]]);
-    assert.deepEqual(groups[1].options.map((o: any) => [o.ingredientExternalId, o.sortOrder]), [['i2', 1], ['i1', 9]]);
+    assert.deepEqual(
+      groups.map((g: any) => [g.name, g.sortOrder]),
+      [
+        ['Zeta', 0],
+        ['Alpha', 1],
+        ['Late', 10],
+      ],
+    );
+    assert.deepEqual(
+      groups[0].options.map((o: any) => [o.ingredientExternalId, o.sortOrder]),
+      [
+        ['i1', 0],
+        ['i2', 1],
+        ['i3', 2],
+      ],
+    );
+    assert.deepEqual(
+      groups[1].options.map((o: any) => [o.ingredientExternalId, o.sortOrder]),
+      [
+        ['i2', 1],
+        ['i1', 9],
+      ],
+    );
   });
 
   it('defaults priceAdjustment to 0 and accepts a negative one', async () => {
@@ -304,12 +349,19 @@ describe('POST /v1/sync: modifier groups (spec 2.4, 2.5)', () => {
           name: 'Margherita',
           priceMinor: 1000,
           modifierGroups: [
-            { name: 'Size', type: 'single_choice', options: [{ ingredientExternalId: 'i1' }, { ingredientExternalId: 'i2', priceAdjustment: -250 }] },
+            {
+              name: 'Size',
+              type: 'single_choice',
+              options: [{ ingredientExternalId: 'i1' }, { ingredientExternalId: 'i2', priceAdjustment: -250 }],
+            },
           ],
         },
       ],
     });
     const [g] = (await product(v, 'p1')).modifierGroups;
-    assert.deepEqual(g.options.map((o: any) => o.priceAdjustment), [0, -250]);
+    assert.deepEqual(
+      g.options.map((o: any) => o.priceAdjustment),
+      [0, -250],
+    );
   });
 });

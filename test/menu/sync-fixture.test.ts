@@ -181,7 +181,14 @@ describe('a realistic full menu through sync, publish and the published read', (
     for (const sent of body.categories ?? []) {
       const read = categories.get(sent.externalId);
       assert.deepEqual(
-        { name: read.name, sortOrder: read.sortOrder, schedule: read.schedule, cardStyle: read.cardStyle, isActive: read.isActive, translations: read.translations },
+        {
+          name: read.name,
+          sortOrder: read.sortOrder,
+          schedule: read.schedule,
+          cardStyle: read.cardStyle,
+          isActive: read.isActive,
+          translations: read.translations,
+        },
         {
           name: sent.name,
           sortOrder: sent.sortOrder ?? 0,
@@ -199,7 +206,12 @@ describe('a realistic full menu through sync, publish and the published read', (
       const read = ingredients.get(sent.externalId);
       assert.deepEqual(
         { name: read.name, sortOrder: read.sortOrder, translations: read.translations, allergens: read.allergens },
-        { name: sent.name, sortOrder: sent.sortOrder ?? 0, translations: sent.translations ?? {}, allergens: inReferenceOrder(sent.allergens ?? [], ALLERGEN_CODES) },
+        {
+          name: sent.name,
+          sortOrder: sent.sortOrder ?? 0,
+          translations: sent.translations ?? {},
+          allergens: inReferenceOrder(sent.allergens ?? [], ALLERGEN_CODES),
+        },
         sent.externalId,
       );
     }

@@ -28,8 +28,10 @@ async function usage(v: VenueFixture): Promise<{ products: number; categories: n
   return { products, categories, ingredients };
 }
 
-const categories = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ externalId: `c${from + i}`, name: `Category ${from + i}` }));
-const ingredients = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ externalId: `i${from + i}`, name: `Ingredient ${from + i}` }));
+const categories = (from: number, n: number) =>
+  Array.from({ length: n }, (_, i) => ({ externalId: `c${from + i}`, name: `Category ${from + i}` }));
+const ingredients = (from: number, n: number) =>
+  Array.from({ length: n }, (_, i) => ({ externalId: `i${from + i}`, name: `Ingredient ${from + i}` }));
 const products = (from: number, n: number, priceMinor = 100) =>
   Array.from({ length: n }, (_, i) => ({ externalId: `p${from + i}`, name: `Product ${from + i}`, priceMinor }));
 
@@ -71,9 +73,17 @@ describe('POST /v1/sync: plan limits (spec 8.3, decisions 9 and 11)', () => {
   it('refuses more new ingredients than the plan allows with INGREDIENT_BULK_LIMIT_EXCEEDED', async () => {
     const v = await freeVenue();
     await syncOk(v, { ingredients: ingredients(0, 200) });
-    assertLimit(await sync(v, { ingredients: ingredients(200, 101) }), 'INGREDIENT_BULK_LIMIT_EXCEEDED', { limit: 300, available: 100, requested: 101 });
+    assertLimit(await sync(v, { ingredients: ingredients(200, 101) }), 'INGREDIENT_BULK_LIMIT_EXCEEDED', {
+      limit: 300,
+      available: 100,
+      requested: 101,
+    });
     assert.equal((await syncOk(v, { ingredients: ingredients(200, 100) })).ingredients.created, 100);
-    assertLimit(await sync(v, { ingredients: ingredients(300, 1) }), 'INGREDIENT_BULK_LIMIT_EXCEEDED', { limit: 300, available: 0, requested: 1 });
+    assertLimit(await sync(v, { ingredients: ingredients(300, 1) }), 'INGREDIENT_BULK_LIMIT_EXCEEDED', {
+      limit: 300,
+      available: 0,
+      requested: 1,
+    });
     assert.deepEqual(await usage(v), { products: 0, categories: 0, ingredients: 300 });
   });
 
@@ -119,7 +129,15 @@ describe('POST /v1/sync: plan limits (spec 8.3, decisions 9 and 11)', () => {
   it('still counts products hidden by cleanup', async () => {
     const v = await freeVenue();
     await syncOk(v, { products: products(0, 70) });
-    const cleanup = await call(t.app, 'POST', '/v1/cleanup', { key: v.key, body: { items: [{ type: 'product', ref: 'p0' }, { type: 'product', ref: 'p1' }] } });
+    const cleanup = await call(t.app, 'POST', '/v1/cleanup', {
+      key: v.key,
+      body: {
+        items: [
+          { type: 'product', ref: 'p0' },
+          { type: 'product', ref: 'p1' },
+        ],
+      },
+    });
     assert.equal(cleanup.status, 201);
     assert.equal(cleanup.body.products.hidden, 2);
     assertLimit(await sync(v, { products: products(70, 1) }), 'PRODUCT_BULK_LIMIT_EXCEEDED', { limit: 70, available: 0, requested: 1 });

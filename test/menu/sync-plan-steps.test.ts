@@ -15,20 +15,25 @@ describe('planSyncSteps', () => {
     ingredientIds: new Map(),
     unchanged: { categories: new Set(), ingredients: new Set(), products: new Set() },
   };
-  const input = (n: number): SyncInput => ({
-    ingredients: [{ externalId: 'i1', name: 'Ingredient' }],
-    products: Array.from({ length: n }, (_, i) => ({
-      externalId: `p${i}`,
-      name: `Product ${i}`,
-      priceMinor: 100 + i,
-      ingredientExternalIds: ['i1'],
-      modifierGroups: [{ name: 'Extras', type: 'add_ingredients', options: [{ ingredientExternalId: 'i1', priceAdjustment: 10 }] }],
-    })),
-  }) as SyncInput;
+  const input = (n: number): SyncInput =>
+    ({
+      ingredients: [{ externalId: 'i1', name: 'Ingredient' }],
+      products: Array.from({ length: n }, (_, i) => ({
+        externalId: `p${i}`,
+        name: `Product ${i}`,
+        priceMinor: 100 + i,
+        ingredientExternalIds: ['i1'],
+        modifierGroups: [{ name: 'Extras', type: 'add_ingredients', options: [{ ingredientExternalId: 'i1', priceAdjustment: 10 }] }],
+      })),
+    }) as SyncInput;
   // Ids in order, so two plans of one input compare equal.
   const ctx = () => {
     let next = 0;
-    return { enabledLanguages: new Set(['en']), newId: () => `00000000-0000-7000-8000-${String(next++).padStart(12, '0')}`, digestOf: (item: object) => JSON.stringify(item) };
+    return {
+      enabledLanguages: new Set(['en']),
+      newId: () => `00000000-0000-7000-8000-${String(next++).padStart(12, '0')}`,
+      digestOf: (item: object) => JSON.stringify(item),
+    };
   };
 
   it('yields at least every 50 products and ends with the plan planSync makes', () => {

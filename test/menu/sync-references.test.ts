@@ -48,7 +48,12 @@ describe('POST /v1/sync: sections and references (spec 4.1 rules 2, 3, 5)', () =
     const v = await createVenue(t.app);
     await syncOk(v, { products: [{ externalId: 'p1', name: 'Margherita', priceMinor: 100 }] });
     assert.equal((await call(t.app, 'POST', '/v1/publish', { key: v.key })).status, 201);
-    await syncOk(v, { products: [{ externalId: 'p1', name: 'Margherita', priceMinor: 200 }, { externalId: 'p2', name: 'New', priceMinor: 1 }] });
+    await syncOk(v, {
+      products: [
+        { externalId: 'p1', name: 'Margherita', priceMinor: 200 },
+        { externalId: 'p2', name: 'New', priceMinor: 1 },
+      ],
+    });
     const published = await call(t.app, 'GET', '/v1/menu?version=published', { key: v.key });
     assert.deepEqual(
       published.body.products.map((p: any) => [p.externalId, p.priceMinor]),
@@ -87,7 +92,10 @@ describe('POST /v1/sync: sections and references (spec 4.1 rules 2, 3, 5)', () =
     assert.equal(res.products.created, 1);
     assert.equal(res.products.warnings.length, 1);
     assert.match(res.products.warnings[0], /^Product p1: .*ghost/);
-    assert.deepEqual((await product(v, 'p1')).ingredients.map((i: any) => i.externalId), ['i1', 'i2']);
+    assert.deepEqual(
+      (await product(v, 'p1')).ingredients.map((i: any) => i.externalId),
+      ['i1', 'i2'],
+    );
   });
 
   it('skips a modifier option on an unknown ingredient, with a warning, and keeps the group', async () => {
@@ -113,7 +121,10 @@ describe('POST /v1/sync: sections and references (spec 4.1 rules 2, 3, 5)', () =
     assert.equal(res.products.warnings.length, 1);
     assert.match(res.products.warnings[0], /^Product p1: .*phantom/);
     const [group] = (await product(v, 'p1')).modifierGroups;
-    assert.deepEqual(group.options.map((o: any) => o.ingredientExternalId), ['i1', 'i3']);
+    assert.deepEqual(
+      group.options.map((o: any) => o.ingredientExternalId),
+      ['i1', 'i3'],
+    );
   });
 
   it('refers to a category by its externalId only within the venue that owns it', async () => {

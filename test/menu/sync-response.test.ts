@@ -19,7 +19,10 @@ describe('POST /v1/sync: the response (spec 4.1)', () => {
   it('answers 201 with success, only the sections sent, warnings, translations.applied and syncedAt', async () => {
     const v = await createVenue(t.app);
     const before = Date.now();
-    const res = await sync(v, { ingredients: [{ externalId: 'i1', name: 'Basil' }], products: [{ externalId: 'p1', name: 'P', priceMinor: 1 }] });
+    const res = await sync(v, {
+      ingredients: [{ externalId: 'i1', name: 'Basil' }],
+      products: [{ externalId: 'p1', name: 'P', priceMinor: 1 }],
+    });
     assert.equal(res.status, 201);
     assert.deepEqual(Object.keys(res.body).sort(), ['ingredients', 'products', 'success', 'syncedAt', 'translations', 'warnings']);
     assert.equal(res.body.success, true);
@@ -62,8 +65,14 @@ describe('POST /v1/sync: duplicates and empty requests (spec 4.1 rules 6, 7; dec
     assert.deepEqual(counts(res.categories), { created: 1, updated: 0, skipped: 0 });
     assert.deepEqual(counts(res.products), { created: 2, updated: 0, skipped: 0 });
     assert.equal(res.warnings.length, 2);
-    assert.ok(res.warnings.some((w: string) => w.startsWith('Category c1:')), res.warnings.join('; '));
-    assert.ok(res.warnings.some((w: string) => w.startsWith('Product p1:')), res.warnings.join('; '));
+    assert.ok(
+      res.warnings.some((w: string) => w.startsWith('Category c1:')),
+      res.warnings.join('; '),
+    );
+    assert.ok(
+      res.warnings.some((w: string) => w.startsWith('Product p1:')),
+      res.warnings.join('; '),
+    );
     assert.deepEqual(res.products.warnings, []);
     const p = await product(v, 'p1');
     assert.deepEqual([p.name, p.priceMinor], ['Last', 4]);

@@ -36,7 +36,10 @@ const shape = { groupsPerProduct: 2, optionsPerGroup: 3, ingredientRefsPerProduc
 /** A venue holding the fixture's categories and ingredients, ready for products that use them. */
 async function venueWithReferences(fixture: SyncBody): Promise<VenueFixture> {
   const v = await createVenue(t.app);
-  const res = await call(t.app, 'POST', '/v1/sync', { key: v.key, body: { categories: fixture.categories, ingredients: fixture.ingredients } });
+  const res = await call(t.app, 'POST', '/v1/sync', {
+    key: v.key,
+    body: { categories: fixture.categories, ingredients: fixture.ingredients },
+  });
   assert.equal(res.status, 201);
   return v;
 }

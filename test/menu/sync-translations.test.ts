@@ -52,7 +52,14 @@ describe('POST /v1/sync: inline translations are stored (spec 2.6, 4.1 rule 12)'
           ...p1,
           badgeLabel: 'NEW',
           translations: { uk: { name: 'Маргарита', description: 'Томати та моцарела', badgeLabel: 'НОВЕ' } },
-          modifierGroups: [{ name: 'Extras', type: 'add_ingredients', translations: { uk: { name: 'Додатки' } }, options: [{ ingredientExternalId: 'i1' }] }],
+          modifierGroups: [
+            {
+              name: 'Extras',
+              type: 'add_ingredients',
+              translations: { uk: { name: 'Додатки' } },
+              options: [{ ingredientExternalId: 'i1' }],
+            },
+          ],
         },
       ],
     });
@@ -134,7 +141,10 @@ describe('POST /v1/sync: translation problems are per-item errors (decisions 6, 
     assert.equal(res.categories.created, 1);
     assert.equal(res.categories.errors.length, 1);
     assert.match(res.categories.errors[0], /^Category c1: .*LOCALE_NOT_ENABLED/);
-    assert.deepEqual((await draft(v)).categories.map((c: any) => c.externalId), ['c2']);
+    assert.deepEqual(
+      (await draft(v)).categories.map((c: any) => c.externalId),
+      ['c2'],
+    );
   });
 
   it('reports an empty locale object as EMPTY_TRANSLATION naming the ingredient', async () => {
@@ -161,7 +171,17 @@ describe('POST /v1/sync: translation problems are per-item errors (decisions 6, 
     const res = await syncOk(v, {
       ingredients: [{ externalId: 'i1', name: 'Basil' }],
       products: [
-        { ...p1, modifierGroups: [{ name: 'Extras', type: 'add_ingredients', translations: { es: { name: 'Extras' } }, options: [{ ingredientExternalId: 'i1' }] }] },
+        {
+          ...p1,
+          modifierGroups: [
+            {
+              name: 'Extras',
+              type: 'add_ingredients',
+              translations: { es: { name: 'Extras' } },
+              options: [{ ingredientExternalId: 'i1' }],
+            },
+          ],
+        },
       ],
     });
     assert.equal(res.products.created, 0);
@@ -206,14 +226,20 @@ describe('POST /v1/sync: translation merge semantics (spec 2.6)', () => {
   it('keeps stored translations when translations are omitted', async () => {
     const v = await seeded();
     await syncOk(v, { products: [{ ...p1, priceMinor: 1 }] });
-    assert.deepEqual((await product(v, 'p1')).translations, { uk: { name: 'Маргарита', description: 'Томат' }, en: { name: 'Margherita DOP' } });
+    assert.deepEqual((await product(v, 'p1')).translations, {
+      uk: { name: 'Маргарита', description: 'Томат' },
+      en: { name: 'Margherita DOP' },
+    });
   });
 
   it('keeps the locales and fields a translation update omits', async () => {
     const v = await seeded();
     const res = await syncOk(v, { products: [{ ...p1, translations: { uk: { name: 'Піца Маргарита' } } }] });
     assert.equal(res.translations.applied, 1);
-    assert.deepEqual((await product(v, 'p1')).translations, { uk: { name: 'Піца Маргарита', description: 'Томат' }, en: { name: 'Margherita DOP' } });
+    assert.deepEqual((await product(v, 'p1')).translations, {
+      uk: { name: 'Піца Маргарита', description: 'Томат' },
+      en: { name: 'Margherita DOP' },
+    });
   });
 
   it('clears one field sent as an empty string and keeps the rest', async () => {
@@ -272,7 +298,10 @@ describe('POST /v1/sync: translation merge semantics (spec 2.6)', () => {
       options: [{ ingredientExternalId: 'i1' }],
       ...(translations ? { translations } : {}),
     });
-    await syncOk(v, { ingredients: [{ externalId: 'i1', name: 'Basil' }], products: [{ ...p1, modifierGroups: [group({ uk: { name: 'Додатки' } })] }] });
+    await syncOk(v, {
+      ingredients: [{ externalId: 'i1', name: 'Basil' }],
+      products: [{ ...p1, modifierGroups: [group({ uk: { name: 'Додатки' } })] }],
+    });
     assert.deepEqual((await product(v, 'p1')).modifierGroups[0].translations, { uk: { name: 'Додатки' } });
 
     // Omitting modifierGroups keeps the groups and their translations.

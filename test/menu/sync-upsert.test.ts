@@ -30,7 +30,10 @@ describe('POST /v1/sync: create, update, skip (spec 4.1 rule 1)', () => {
     assert.deepEqual(counts(first.products), { created: 2, updated: 0, skipped: 0 });
 
     const second = await syncOk(v, {
-      categories: [{ externalId: 'c1', name: 'Pizzas' }, { externalId: 'c2', name: 'Drinks' }],
+      categories: [
+        { externalId: 'c1', name: 'Pizzas' },
+        { externalId: 'c2', name: 'Drinks' },
+      ],
       products: [
         { externalId: 'p1', name: 'Margherita', priceMinor: 22500 },
         { externalId: 'p2', name: 'Marinara', priceMinor: 18000 },

@@ -29,14 +29,42 @@ describe('POST /v1/sync: schema validation (spec 4.1 rule 10, 8.2; decisions 3, 
       body: { products: [good(0), good(1), good(2), { ...good(3), priceMinor: -1 }] },
       expect: 'products[3].priceMinor must be >= 0',
     },
-    { name: 'a price above 100000000', body: { products: [good(0), { ...good(1), priceMinor: 100_000_001 }] }, expect: 'products[1].priceMinor must be <= 100000000' },
-    { name: 'a sale price above 100000000', body: { products: [{ ...good(0), salePriceMinor: 100_000_001 }] }, expect: 'products[0].salePriceMinor must be <= 100000000' },
-    { name: 'a price sent as text', body: { products: [{ ...good(0), priceMinor: '100' }] }, expect: 'products[0].priceMinor must be an integer' },
-    { name: 'a missing required field', body: { products: [{ externalId: 'p1', name: 'No price' }, good(1)] }, expect: 'products[0].priceMinor is required' },
-    { name: 'an unknown product property', body: { products: [{ ...good(0), colour: 'red' }, good(1)] }, expect: 'products[0].colour is not allowed' },
+    {
+      name: 'a price above 100000000',
+      body: { products: [good(0), { ...good(1), priceMinor: 100_000_001 }] },
+      expect: 'products[1].priceMinor must be <= 100000000',
+    },
+    {
+      name: 'a sale price above 100000000',
+      body: { products: [{ ...good(0), salePriceMinor: 100_000_001 }] },
+      expect: 'products[0].salePriceMinor must be <= 100000000',
+    },
+    {
+      name: 'a price sent as text',
+      body: { products: [{ ...good(0), priceMinor: '100' }] },
+      expect: 'products[0].priceMinor must be an integer',
+    },
+    {
+      name: 'a missing required field',
+      body: { products: [{ externalId: 'p1', name: 'No price' }, good(1)] },
+      expect: 'products[0].priceMinor is required',
+    },
+    {
+      name: 'an unknown product property',
+      body: { products: [{ ...good(0), colour: 'red' }, good(1)] },
+      expect: 'products[0].colour is not allowed',
+    },
     { name: 'an unknown top-level property', body: { products: [good(0)], banners: [] }, expect: 'banners is not allowed' },
-    { name: 'an unknown category property', body: { categories: [{ ...goodCategory, color: 'x' }] }, expect: 'categories[0].color is not allowed' },
-    { name: 'an unknown ingredient property', body: { ingredients: [{ externalId: 'i1', name: 'I', price: 1 }] }, expect: 'ingredients[0].price is not allowed' },
+    {
+      name: 'an unknown category property',
+      body: { categories: [{ ...goodCategory, color: 'x' }] },
+      expect: 'categories[0].color is not allowed',
+    },
+    {
+      name: 'an unknown ingredient property',
+      body: { ingredients: [{ externalId: 'i1', name: 'I', price: 1 }] },
+      expect: 'ingredients[0].price is not allowed',
+    },
     {
       name: 'an unknown modifier group property',
       body: { products: [{ ...good(0), modifierGroups: [{ name: 'G', type: 'add_ingredients', options: [], max: 2 }] }] },
@@ -44,7 +72,11 @@ describe('POST /v1/sync: schema validation (spec 4.1 rule 10, 8.2; decisions 3, 
     },
     {
       name: 'an unknown modifier option property',
-      body: { products: [{ ...good(0), modifierGroups: [{ name: 'G', type: 'add_ingredients', options: [{ ingredientExternalId: 'i1', price: 5 }] }] }] },
+      body: {
+        products: [
+          { ...good(0), modifierGroups: [{ name: 'G', type: 'add_ingredients', options: [{ ingredientExternalId: 'i1', price: 5 }] }] },
+        ],
+      },
       expect: 'products[0].modifierGroups[0].options[0].price is not allowed',
     },
     {
@@ -70,14 +102,19 @@ describe('POST /v1/sync: schema validation (spec 4.1 rule 10, 8.2; decisions 3, 
     },
     {
       name: 'more than 20 modifier groups on a product',
-      body: { products: [good(0), { ...good(1), modifierGroups: many(21, (i) => ({ name: `G${i}`, type: 'add_ingredients', options: [] })) }] },
+      body: {
+        products: [good(0), { ...good(1), modifierGroups: many(21, (i) => ({ name: `G${i}`, type: 'add_ingredients', options: [] })) }],
+      },
       expect: 'products[1].modifierGroups must have at most 20 items',
     },
     {
       name: 'more than 50 options in a group',
       body: {
         products: [
-          { ...good(0), modifierGroups: [{ name: 'G', type: 'add_ingredients', options: many(51, (i) => ({ ingredientExternalId: `i${i}` })) }] },
+          {
+            ...good(0),
+            modifierGroups: [{ name: 'G', type: 'add_ingredients', options: many(51, (i) => ({ ingredientExternalId: `i${i}` })) }],
+          },
         ],
       },
       expect: 'products[0].modifierGroups[0].options must have at most 50 items',
@@ -87,7 +124,11 @@ describe('POST /v1/sync: schema validation (spec 4.1 rule 10, 8.2; decisions 3, 
       body: { products: [{ ...good(0), ingredientExternalIds: many(101, (i) => `i${i}`) }] },
       expect: 'products[0].ingredientExternalIds must have at most 100 items',
     },
-    { name: 'a name over 200 characters', body: { products: [{ ...good(0), name: 'n'.repeat(201) }] }, expect: 'products[0].name must be at most 200 characters' },
+    {
+      name: 'a name over 200 characters',
+      body: { products: [{ ...good(0), name: 'n'.repeat(201) }] },
+      expect: 'products[0].name must be at most 200 characters',
+    },
     {
       name: 'a category name over 200 characters',
       body: { categories: [{ externalId: 'c1', name: 'n'.repeat(201) }] },
@@ -103,13 +144,37 @@ describe('POST /v1/sync: schema validation (spec 4.1 rule 10, 8.2; decisions 3, 
       body: { products: [{ ...good(0), categoryExternalId: 'x'.repeat(256) }] },
       expect: 'products[0].categoryExternalId must be at most 255 characters',
     },
-    { name: 'an empty externalId', body: { products: [{ ...good(0), externalId: '' }] }, expect: 'products[0].externalId must not be empty' },
-    { name: 'a badgeLabel over 16 characters', body: { products: [{ ...good(0), badgeLabel: 'b'.repeat(17) }] }, expect: 'products[0].badgeLabel must be at most 16 characters' },
-    { name: 'a description over 1000 characters', body: { products: [{ ...good(0), description: 'd'.repeat(1001) }] }, expect: 'products[0].description must be at most 1000 characters' },
+    {
+      name: 'an empty externalId',
+      body: { products: [{ ...good(0), externalId: '' }] },
+      expect: 'products[0].externalId must not be empty',
+    },
+    {
+      name: 'a badgeLabel over 16 characters',
+      body: { products: [{ ...good(0), badgeLabel: 'b'.repeat(17) }] },
+      expect: 'products[0].badgeLabel must be at most 16 characters',
+    },
+    {
+      name: 'a description over 1000 characters',
+      body: { products: [{ ...good(0), description: 'd'.repeat(1001) }] },
+      expect: 'products[0].description must be at most 1000 characters',
+    },
     { name: 'an unknown unit', body: { products: [{ ...good(0), unit: 'KG' }] }, expect: 'products[0].unit must be one of: PCS, G, ML' },
-    { name: 'an amount over 100000', body: { products: [{ ...good(0), amount: 100_001 }] }, expect: 'products[0].amount must be <= 100000' },
-    { name: 'an unknown badgeColor', body: { products: [{ ...good(0), badgeColor: 'PINK' }] }, expect: 'products[0].badgeColor must be one of: RED, PURPLE, YELLOW, GREEN, BLUE, GREY, null' },
-    { name: 'an unknown cardStyle', body: { categories: [{ ...goodCategory, cardStyle: 'fancy' }] }, expect: 'categories[0].cardStyle must be one of: minimalism, compact, premium, null' },
+    {
+      name: 'an amount over 100000',
+      body: { products: [{ ...good(0), amount: 100_001 }] },
+      expect: 'products[0].amount must be <= 100000',
+    },
+    {
+      name: 'an unknown badgeColor',
+      body: { products: [{ ...good(0), badgeColor: 'PINK' }] },
+      expect: 'products[0].badgeColor must be one of: RED, PURPLE, YELLOW, GREEN, BLUE, GREY, null',
+    },
+    {
+      name: 'an unknown cardStyle',
+      body: { categories: [{ ...goodCategory, cardStyle: 'fancy' }] },
+      expect: 'categories[0].cardStyle must be one of: minimalism, compact, premium, null',
+    },
     {
       name: 'an unknown modifier group type',
       body: { products: [{ ...good(0), modifierGroups: [{ name: 'G', type: 'pick_many', options: [] }] }] },
@@ -117,7 +182,14 @@ describe('POST /v1/sync: schema validation (spec 4.1 rule 10, 8.2; decisions 3, 
     },
     {
       name: 'an unknown option action',
-      body: { products: [{ ...good(0), modifierGroups: [{ name: 'G', type: 'add_ingredients', options: [{ ingredientExternalId: 'i1', action: 'swap' }] }] }] },
+      body: {
+        products: [
+          {
+            ...good(0),
+            modifierGroups: [{ name: 'G', type: 'add_ingredients', options: [{ ingredientExternalId: 'i1', action: 'swap' }] }],
+          },
+        ],
+      },
       expect: 'products[0].modifierGroups[0].options[0].action must be one of: add, remove',
     },
     {
@@ -137,17 +209,27 @@ describe('POST /v1/sync: schema validation (spec 4.1 rule 10, 8.2; decisions 3, 
     },
     {
       name: 'more than 7 schedule entries',
-      body: { categories: [{ ...goodCategory, schedule: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'monday'].map(open) }] },
+      body: {
+        categories: [
+          { ...goodCategory, schedule: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'monday'].map(open) },
+        ],
+      },
       expect: 'categories[0].schedule must have at most 7 items',
     },
     {
       name: 'two schedule entries for one day',
-      body: { categories: [goodCategory, { externalId: 'c1', name: 'C', schedule: [open('monday'), { day: 'monday', isOpen: false }] }], products: [good(0)] },
+      body: {
+        categories: [goodCategory, { externalId: 'c1', name: 'C', schedule: [open('monday'), { day: 'monday', isOpen: false }] }],
+        products: [good(0)],
+      },
       expect: "categories[1].schedule[1].day 'monday' appears more than once",
     },
     {
       name: 'an open day without opening hours',
-      body: { categories: [goodCategory, { externalId: 'c1', name: 'C', schedule: [{ day: 'monday', isOpen: true, openTime: '09:00' }] }], products: [good(0)] },
+      body: {
+        categories: [goodCategory, { externalId: 'c1', name: 'C', schedule: [{ day: 'monday', isOpen: true, openTime: '09:00' }] }],
+        products: [good(0)],
+      },
       expect: 'categories[1].schedule[0] needs openTime and closeTime when isOpen is true',
     },
   ];

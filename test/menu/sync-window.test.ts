@@ -93,76 +93,83 @@ describe('sync window (spec 4.1 rule 11)', () => {
     assert.equal(res.status, 201, JSON.stringify(res.body));
     assert.equal(res.body.products.created, 1);
     const menu = await call(normal, 'GET', '/v1/menu', { key: venue.key });
-    assert.deepEqual(menu.body.products.map((p: any) => p.externalId), ['p1']);
-  });
-});
-
-describe('menu lock wait (PostgreSQL)', { skip: onPostgres ? false : 'PGlite has one connection: no other session can hold the lock' }, () => {
-  const LOCK_TIMEOUT_MS = 300;
-  const url = process.env.DATABASE_URL as string;
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  let admin: Database;
-  let db: Database;
-  let holder: Database;
-  let app: App;
-
-  before(async () => {
-    admin = await openPostgres({ url, poolSize: 1 });
-    await admin.query(`create schema ${schema}`);
-    // The app's pool as openDatabase builds it, but with a short lock_timeout (10 s by default,
-    // which Config does not expose) so the test does not wait 10 s.
-    db = await openPostgres({ url, poolSize: 4, schema, lockTimeoutMs: LOCK_TIMEOUT_MS });
-    await migrate(db);
-    holder = await openPostgres({ url, poolSize: 1, schema });
-    const config = loadConfig({ RATE_LIMITS: 'off', LOG_LEVEL: 'silent', ADMIN_TOKEN, DATA_DIR: '/nonexistent' });
-    app = (await buildApp({ config, db })).app;
-    await app.ready();
-  });
-  after(async () => {
-    await app?.close();
-    await db?.close();
-    await holder?.close();
-    await admin?.query(`drop schema if exists ${schema} cascade`);
-    await admin?.close();
-  });
-
-  /** Runs `fn` while another session holds the venue's menu lock. */
-  function whileLocked<T>(venueId: string, fn: () => Promise<T>): Promise<T> {
-    return holder.transaction(async (tx) => {
-      await tx.query(`select pg_advisory_xact_lock(hashtextextended('menu:' || $1::text, 0))`, [venueId]);
-      return fn();
-    });
-  }
-
-  it('ends a PATCH that waits on the venue lock with 503 LOCK_TIMEOUT and Retry-After instead of hanging', async () => {
-    const venue = await createVenue(app);
-    await call(app, 'POST', '/v1/sync', { key: venue.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 300 }] } });
-
-    const { res, ms } = await whileLocked(venue.id, async () => {
-      const started = Date.now();
-      const res = await call(app, 'PATCH', '/v1/products/p1', { key: venue.key, body: { priceMinor: 350 } });
-      return { res, ms: Date.now() - started };
-    });
-    assert.equal(res.status, 503, JSON.stringify(res.body));
-    assert.equal(res.body.code, 'LOCK_TIMEOUT');
-    assert.match(String(res.headers['retry-after']), /^[1-9]\d*$/);
-    assert.ok(ms >= LOCK_TIMEOUT_MS - 50 && ms < 5_000, `answered after ${ms} ms`);
-
-    // Nothing changed, and once the lock is free the same PATCH goes through.
-    assert.equal((await call(app, 'GET', '/v1/products/p1', { key: venue.key })).body.priceMinor, 300);
-    const retry = await call(app, 'PATCH', '/v1/products/p1', { key: venue.key, body: { priceMinor: 350 } });
-    assert.equal(retry.status, 200);
-    assert.equal(retry.body.priceMinor, 350);
-  });
-
-  it('ends a sync that waits on the venue lock with 503 LOCK_TIMEOUT and writes nothing', async () => {
-    const venue = await createVenue(app);
-    const res = await whileLocked(venue.id, () =>
-      call(app, 'POST', '/v1/sync', { key: venue.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 300 }] } }),
+    assert.deepEqual(
+      menu.body.products.map((p: any) => p.externalId),
+      ['p1'],
     );
-    assert.equal(res.status, 503, JSON.stringify(res.body));
-    assert.equal(res.body.code, 'LOCK_TIMEOUT');
-    assert.ok(res.headers['retry-after']);
-    await assertNothingWritten(app, venue.key);
   });
 });
+
+describe(
+  'menu lock wait (PostgreSQL)',
+  { skip: onPostgres ? false : 'PGlite has one connection: no other session can hold the lock' },
+  () => {
+    const LOCK_TIMEOUT_MS = 300;
+    const url = process.env.DATABASE_URL as string;
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    let admin: Database;
+    let db: Database;
+    let holder: Database;
+    let app: App;
+
+    before(async () => {
+      admin = await openPostgres({ url, poolSize: 1 });
+      await admin.query(`create schema ${schema}`);
+      // The app's pool as openDatabase builds it, but with a short lock_timeout (10 s by default,
+      // which Config does not expose) so the test does not wait 10 s.
+      db = await openPostgres({ url, poolSize: 4, schema, lockTimeoutMs: LOCK_TIMEOUT_MS });
+      await migrate(db);
+      holder = await openPostgres({ url, poolSize: 1, schema });
+      const config = loadConfig({ RATE_LIMITS: 'off', LOG_LEVEL: 'silent', ADMIN_TOKEN, DATA_DIR: '/nonexistent' });
+      app = (await buildApp({ config, db })).app;
+      await app.ready();
+    });
+    after(async () => {
+      await app?.close();
+      await db?.close();
+      await holder?.close();
+      await admin?.query(`drop schema if exists ${schema} cascade`);
+      await admin?.close();
+    });
+
+    /** Runs `fn` while another session holds the venue's menu lock. */
+    function whileLocked<T>(venueId: string, fn: () => Promise<T>): Promise<T> {
+      return holder.transaction(async (tx) => {
+        await tx.query(`select pg_advisory_xact_lock(hashtextextended('menu:' || $1::text, 0))`, [venueId]);
+        return fn();
+      });
+    }
+
+    it('ends a PATCH that waits on the venue lock with 503 LOCK_TIMEOUT and Retry-After instead of hanging', async () => {
+      const venue = await createVenue(app);
+      await call(app, 'POST', '/v1/sync', { key: venue.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 300 }] } });
+
+      const { res, ms } = await whileLocked(venue.id, async () => {
+        const started = Date.now();
+        const res = await call(app, 'PATCH', '/v1/products/p1', { key: venue.key, body: { priceMinor: 350 } });
+        return { res, ms: Date.now() - started };
+      });
+      assert.equal(res.status, 503, JSON.stringify(res.body));
+      assert.equal(res.body.code, 'LOCK_TIMEOUT');
+      assert.match(String(res.headers['retry-after']), /^[1-9]\d*$/);
+      assert.ok(ms >= LOCK_TIMEOUT_MS - 50 && ms < 5_000, `answered after ${ms} ms`);
+
+      // Nothing changed, and once the lock is free the same PATCH goes through.
+      assert.equal((await call(app, 'GET', '/v1/products/p1', { key: venue.key })).body.priceMinor, 300);
+      const retry = await call(app, 'PATCH', '/v1/products/p1', { key: venue.key, body: { priceMinor: 350 } });
+      assert.equal(retry.status, 200);
+      assert.equal(retry.body.priceMinor, 350);
+    });
+
+    it('ends a sync that waits on the venue lock with 503 LOCK_TIMEOUT and writes nothing', async () => {
+      const venue = await createVenue(app);
+      const res = await whileLocked(venue.id, () =>
+        call(app, 'POST', '/v1/sync', { key: venue.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 300 }] } }),
+      );
+      assert.equal(res.status, 503, JSON.stringify(res.body));
+      assert.equal(res.body.code, 'LOCK_TIMEOUT');
+      assert.ok(res.headers['retry-after']);
+      await assertNothingWritten(app, venue.key);
+    });
+  },
+);

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { admin, assertError as assertRefusal, call, createVenue, startApp, syncOk, type TestApp, type VenueFixture } from '../helpers/app.js';
+import {
+  admin,
+  assertError as assertRefusal,
+  call,
+  createVenue,
+  startApp,
+  syncOk,
+  type TestApp,
+  type VenueFixture,
+} from '../helpers/app.js';
 import { makeImage, toBase64 } from '../helpers/images.js';
 
 // Banners (decisions section 8, spec 4.6 and 7): CRUD, the plan limit, translations, the product
@@ -15,7 +24,12 @@ after(() => t.close());
 
 async function venue(plan: 'free' | 'standard' = 'standard'): Promise<VenueFixture> {
   const v = await createVenue(t.app, { plan });
-  await syncOk(t.app, v, { products: [{ externalId: 'p1', name: 'Soup', priceMinor: 500 }, { externalId: 'p2', name: 'Pie', priceMinor: 700 }] });
+  await syncOk(t.app, v, {
+    products: [
+      { externalId: 'p1', name: 'Soup', priceMinor: 500 },
+      { externalId: 'p2', name: 'Pie', priceMinor: 700 },
+    ],
+  });
   return v;
 }
 
@@ -69,13 +83,19 @@ describe('banners CRUD', () => {
     assert.equal(read.status, 200);
     assert.deepEqual(read.body, b);
     assert.equal(read.headers.etag, res.headers.etag);
-    assert.equal((await call(t.app, 'GET', `/v1/banners/${b.id}`, { key: v.key, headers: { 'if-none-match': read.headers.etag as string } })).status, 304);
+    assert.equal(
+      (await call(t.app, 'GET', `/v1/banners/${b.id}`, { key: v.key, headers: { 'if-none-match': read.headers.etag as string } })).status,
+      304,
+    );
 
     await created(v, { title: 'Second', sortOrder: -1 });
     assertError(await call(t.app, 'GET', '/v1/banners?page=1e300', { key: v.key }), 400);
     const list = await call(t.app, 'GET', '/v1/banners?limit=1', { key: v.key });
     assert.equal(list.status, 200);
-    assert.deepEqual({ total: list.body.total, page: list.body.page, limit: list.body.limit, totalPages: list.body.totalPages }, { total: 2, page: 1, limit: 1, totalPages: 2 });
+    assert.deepEqual(
+      { total: list.body.total, page: list.body.page, limit: list.body.limit, totalPages: list.body.totalPages },
+      { total: 2, page: 1, limit: 1, totalPages: 2 },
+    );
     assert.equal(list.body.items[0].title, 'Second', 'sortOrder first');
 
     const del = await call(t.app, 'DELETE', `/v1/banners/${b.id}`, { key: v.key });
@@ -113,7 +133,11 @@ describe('banners CRUD', () => {
     await created(v, { externalId: 'dup', title: 'One' });
     assertError(await create(v, { externalId: 'dup', title: 'Two' }), 409, 'EXTERNAL_ID_ALREADY_EXISTS');
     const other = await created(v, { externalId: 'other', title: 'Two' });
-    assertError(await call(t.app, 'PATCH', `/v1/banners/${other.body.id}`, { key: v.key, body: { externalId: 'dup' } }), 409, 'EXTERNAL_ID_ALREADY_EXISTS');
+    assertError(
+      await call(t.app, 'PATCH', `/v1/banners/${other.body.id}`, { key: v.key, body: { externalId: 'dup' } }),
+      409,
+      'EXTERNAL_ID_ALREADY_EXISTS',
+    );
   });
 
   it('validates: unknown product 404, https links only, schedule times, unknown fields', async () => {
@@ -132,7 +156,13 @@ describe('banners CRUD', () => {
     const backwards = await create(v, { title: 'x', startsAt: '2026-12-02T00:00', endsAt: '2026-12-01T00:00' });
     assertError(backwards, 400);
     assert.match(backwards.body.errors.join(' '), /endsAt must be after startsAt/);
-    for (const body of [{}, { title: '' }, { title: 'x'.repeat(121) }, { title: 'x', subtitle: 'y'.repeat(241) }, { title: 'x', colour: 'red' }]) {
+    for (const body of [
+      {},
+      { title: '' },
+      { title: 'x'.repeat(121) },
+      { title: 'x', subtitle: 'y'.repeat(241) },
+      { title: 'x', colour: 'red' },
+    ]) {
       const res = await create(v, body);
       assertError(res, 400);
       assert.equal(res.body.message, 'Validation failed');
@@ -143,18 +173,31 @@ describe('banners CRUD', () => {
     const v = await venue();
     const b = (await created(v, { title: 'Old', subtitle: 'Sub', productRef: 'p1', linkUrl: 'https://example.com' })).body;
     const etag = (await call(t.app, 'GET', `/v1/banners/${b.id}`, { key: v.key })).headers.etag as string;
-    const patched = await call(t.app, 'PATCH', `/v1/banners/${b.id}`, { key: v.key, body: { title: 'New', subtitle: null, productRef: null }, headers: { 'if-match': etag } });
+    const patched = await call(t.app, 'PATCH', `/v1/banners/${b.id}`, {
+      key: v.key,
+      body: { title: 'New', subtitle: null, productRef: null },
+      headers: { 'if-match': etag },
+    });
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
     assert.equal(patched.body.title, 'New');
     assert.equal(patched.body.subtitle, null);
     assert.equal(patched.body.productId, null);
     assert.equal(patched.body.linkUrl, 'https://example.com', 'omitted: kept');
     assert.notEqual(patched.headers.etag, etag);
-    assertError(await call(t.app, 'PATCH', `/v1/banners/${b.id}`, { key: v.key, body: { title: 'Lost' }, headers: { 'if-match': etag } }), 412, 'STALE_RESOURCE');
+    assertError(
+      await call(t.app, 'PATCH', `/v1/banners/${b.id}`, { key: v.key, body: { title: 'Lost' }, headers: { 'if-match': etag } }),
+      412,
+      'STALE_RESOURCE',
+    );
     // Nothing to change: no new audit entry.
     assert.equal((await call(t.app, 'PATCH', `/v1/banners/${b.id}`, { key: v.key, body: { title: 'New' } })).status, 200);
-    const entries = (await call(t.app, 'GET', '/v1/audit-log?limit=100', { key: v.key })).body.items.filter((e: any) => e.action.startsWith('banner.'));
-    assert.deepEqual(entries.map((e: any) => e.action), ['banner.update', 'banner.create']);
+    const entries = (await call(t.app, 'GET', '/v1/audit-log?limit=100', { key: v.key })).body.items.filter((e: any) =>
+      e.action.startsWith('banner.'),
+    );
+    assert.deepEqual(
+      entries.map((e: any) => e.action),
+      ['banner.update', 'banner.create'],
+    );
     assert.deepEqual(entries[0].changes.fields.sort(), ['productRef', 'subtitle', 'title']);
   });
 
@@ -195,7 +238,12 @@ describe('banner translations', () => {
 
     const put = await call(t.app, 'PUT', '/v1/translations', {
       key: v.key,
-      body: { banners: [{ id: b.id.toUpperCase(), translations: { es: { title: 'Sopa', subtitle: 'Caliente' } } }, { id: '00000000-0000-7000-8000-000000000000', translations: { es: { title: 'x' } } }] },
+      body: {
+        banners: [
+          { id: b.id.toUpperCase(), translations: { es: { title: 'Sopa', subtitle: 'Caliente' } } },
+          { id: '00000000-0000-7000-8000-000000000000', translations: { es: { title: 'x' } } },
+        ],
+      },
     });
     assert.equal(put.status, 200, JSON.stringify(put.body));
     assert.deepEqual(put.body, { applied: 1, notFound: ['banner:00000000-0000-7000-8000-000000000000'] });
@@ -211,7 +259,10 @@ describe('banner translations', () => {
 
     assert.equal((await call(t.app, 'POST', '/v1/publish', { key: v.key })).status, 201);
     assert.equal((await guestMenu(v, 'uk')).body.banners[0].title, 'Суп');
-    assert.deepEqual([(await guestMenu(v, 'es')).body.banners[0].title, (await guestMenu(v, 'es')).body.banners[0].subtitle], ['Sopa', 'Hot']);
+    assert.deepEqual(
+      [(await guestMenu(v, 'es')).body.banners[0].title, (await guestMenu(v, 'es')).body.banners[0].subtitle],
+      ['Sopa', 'Hot'],
+    );
     assert.equal((await guestMenu(v)).body.banners[0].title, 'Soup');
   });
 });
@@ -223,10 +274,20 @@ describe('banner images', () => {
     const path = `/v1/banners/${b.id}/image`;
     const wrong = await call(t.app, 'POST', path, { key: v.key, body: { base64: toBase64(await makeImage(1000, 1000)) } });
     assertError(wrong, 400, 'IMAGE_WRONG_ASPECT_RATIO');
-    assertError(await call(t.app, 'POST', path, { key: v.key, body: { base64: toBase64(await makeImage(900, 300)) } }), 400, 'IMAGE_TOO_SMALL');
+    assertError(
+      await call(t.app, 'POST', path, { key: v.key, body: { base64: toBase64(await makeImage(900, 300)) } }),
+      400,
+      'IMAGE_TOO_SMALL',
+    );
     const res = await call(t.app, 'POST', path, { key: v.key, body: { base64: toBase64(await makeImage(1500, 500)) } });
     assert.equal(res.status, 201, JSON.stringify(res.body));
-    assert.deepEqual(res.body.variants.map((x: any) => [x.width, x.height]), [[1536, 512], [768, 256]]);
+    assert.deepEqual(
+      res.body.variants.map((x: any) => [x.width, x.height]),
+      [
+        [1536, 512],
+        [768, 256],
+      ],
+    );
     const read = await call(t.app, 'GET', `/v1/banners/${b.id}`, { key: v.key });
     assert.equal(read.body.imageUrl, res.body.imageUrl);
     assert.deepEqual(read.body.image, res.body);
@@ -247,11 +308,22 @@ describe('banner images', () => {
     const webp = await makeImage(1536, 512, 'webp');
     const res = await call(t.app, 'POST', `/v1/banners/${b.id}/image?preoptimized=true`, { key: v.key, body: { base64: toBase64(webp) } });
     assert.equal(res.status, 201, JSON.stringify(res.body));
-    assertError(await call(t.app, 'POST', `/v1/banners/${b.id}/image?preoptimized=true`, { key: v.key, body: { base64: toBase64(await makeImage(1024, 1024, 'webp')) } }), 400, 'PREOPTIMIZED_INVALID');
+    assertError(
+      await call(t.app, 'POST', `/v1/banners/${b.id}/image?preoptimized=true`, {
+        key: v.key,
+        body: { base64: toBase64(await makeImage(1024, 1024, 'webp')) },
+      }),
+      400,
+      'PREOPTIMIZED_INVALID',
+    );
     const removed = await call(t.app, 'DELETE', `/v1/banners/${b.id}/image`, { key: v.key });
     assert.deepEqual(removed.body, { deleted: true });
     assert.equal((await call(t.app, 'GET', `/v1/banners/${b.id}`, { key: v.key })).body.imageUrl, null);
-    assertError(await call(t.app, 'POST', '/v1/banners/00000000-0000-7000-8000-000000000000/image', { key: v.key, body: { base64: toBase64(webp) } }), 404, 'BANNER_NOT_FOUND');
+    assertError(
+      await call(t.app, 'POST', '/v1/banners/00000000-0000-7000-8000-000000000000/image', { key: v.key, body: { base64: toBase64(webp) } }),
+      404,
+      'BANNER_NOT_FOUND',
+    );
   });
 });
 
@@ -266,7 +338,10 @@ describe('what guests see of banners', () => {
     await created(v, { title: 'Later', startsAt: '2026-11-24T00:00:00Z' });
     await created(v, { title: 'Over', endsAt: '2026-11-23T11:00:00Z' });
     let menu = await guestMenu(v);
-    assert.deepEqual(menu.body.banners.map((b: any) => b.title), ['First', 'Second']);
+    assert.deepEqual(
+      menu.body.banners.map((b: any) => b.title),
+      ['First', 'Second'],
+    );
     const soup = menu.body.products.find((p: any) => p.name === 'Soup');
     assert.equal(menu.body.banners[1].productId, soup.id);
 
@@ -275,7 +350,10 @@ describe('what guests see of banners', () => {
     now = Date.parse('2026-11-24T00:00:01Z');
     menu = await call(t.app, 'GET', `/guest/v1/venues/${v.slug}/menu`, { headers: { 'if-none-match': etag } });
     assert.equal(menu.status, 200, 'a window that opens changes the ETag');
-    assert.deepEqual(menu.body.banners.map((b: any) => b.title), ['Later', 'First', 'Second']);
+    assert.deepEqual(
+      menu.body.banners.map((b: any) => b.title),
+      ['Later', 'First', 'Second'],
+    );
 
     // A product hidden from guests is not linked.
     assert.equal((await call(t.app, 'PATCH', '/v1/products/p1', { key: v.key, body: { menuVisible: false } })).status, 200);
@@ -294,7 +372,10 @@ describe('what guests see of banners', () => {
     now = Date.parse('2026-12-23T10:59:00Z');
     assert.deepEqual((await guestMenu(v)).body.banners, []);
     now = Date.parse('2026-12-23T11:00:00Z');
-    assert.deepEqual((await guestMenu(v)).body.banners.map((b: any) => b.title), ['Christmas Eve']);
+    assert.deepEqual(
+      (await guestMenu(v)).body.banners.map((b: any) => b.title),
+      ['Christmas Eve'],
+    );
     now = Date.parse('2026-12-24T11:00:00Z');
     assert.deepEqual((await guestMenu(v)).body.banners, []);
     now = Date.parse('2026-11-23T12:00:00Z');
@@ -307,7 +388,11 @@ describe('banners: keys and sandbox', () => {
     const b = (await created(v, { title: 'Live' })).body;
     const readOnly = (await admin(t.app, 'POST', `/venues/${v.id}/api-keys`, { mode: 'live', readOnly: true })).body.key;
     assert.equal((await call(t.app, 'GET', '/v1/banners', { key: readOnly })).status, 200);
-    for (const [method, url, body] of [['POST', '/v1/banners', { title: 'x' }], ['PATCH', `/v1/banners/${b.id}`, { title: 'x' }], ['DELETE', `/v1/banners/${b.id}`, undefined]] as const) {
+    for (const [method, url, body] of [
+      ['POST', '/v1/banners', { title: 'x' }],
+      ['PATCH', `/v1/banners/${b.id}`, { title: 'x' }],
+      ['DELETE', `/v1/banners/${b.id}`, undefined],
+    ] as const) {
       assertError(await call(t.app, method, url, { key: readOnly, body }), 403, 'READ_ONLY_KEY');
     }
     const test = (await admin(t.app, 'POST', `/venues/${v.id}/api-keys`, { mode: 'test' })).body.key;

@@ -39,25 +39,58 @@ describe('promotions CRUD and items', () => {
     assert.deepEqual([p.isActive, p.sortOrder, p.startsAt, p.endsAt, p.items], [true, 0, null, null, []]);
     const fries = await item(v, p.id, { productRef: 'fries', promoPriceMinor: 300 });
     assert.deepEqual(
-      { productId: fries.productId, productExternalId: fries.productExternalId, productName: fries.productName, promoPriceMinor: fries.promoPriceMinor, sortOrder: fries.sortOrder },
+      {
+        productId: fries.productId,
+        productExternalId: fries.productExternalId,
+        productName: fries.productName,
+        promoPriceMinor: fries.promoPriceMinor,
+        sortOrder: fries.sortOrder,
+      },
       { productId: ids.productIds.fries, productExternalId: 'fries', productName: 'Fries', promoPriceMinor: 300, sortOrder: 0 },
     );
     await item(v, p.id, { productRef: ids.productIds.soda, sortOrder: 5 });
     const read = await call(t.app, 'GET', `/v1/promotions/${p.id}`, { key: v.key });
-    assert.deepEqual(read.body.items.map((i: any) => i.productExternalId), ['fries', 'soda']);
+    assert.deepEqual(
+      read.body.items.map((i: any) => i.productExternalId),
+      ['fries', 'soda'],
+    );
     assert.equal((await call(t.app, 'GET', `/v1/promotions/${p.id}/items`, { key: v.key })).body.total, 2);
     const one = await call(t.app, 'GET', `/v1/promotions/${p.id}/items/${fries.id}`, { key: v.key });
     assert.equal(one.status, 200);
 
-    const patched = await call(t.app, 'PATCH', `/v1/promotions/${p.id}`, { key: v.key, body: { name: 'Happier hour', description: null }, headers: { 'if-match': read.headers.etag as string } });
+    const patched = await call(t.app, 'PATCH', `/v1/promotions/${p.id}`, {
+      key: v.key,
+      body: { name: 'Happier hour', description: null },
+      headers: { 'if-match': read.headers.etag as string },
+    });
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
     assert.deepEqual([patched.body.name, patched.body.description], ['Happier hour', null]);
-    assertError(await call(t.app, 'PATCH', `/v1/promotions/${p.id}`, { key: v.key, body: { name: 'x' }, headers: { 'if-match': read.headers.etag as string } }), 412, 'STALE_RESOURCE');
+    assertError(
+      await call(t.app, 'PATCH', `/v1/promotions/${p.id}`, {
+        key: v.key,
+        body: { name: 'x' },
+        headers: { 'if-match': read.headers.etag as string },
+      }),
+      412,
+      'STALE_RESOURCE',
+    );
 
-    const itemPatch = await call(t.app, 'PATCH', `/v1/promotions/${p.id}/items/${fries.id}`, { key: v.key, body: { promoPriceMinor: 250 }, headers: { 'if-match': one.headers.etag as string } });
+    const itemPatch = await call(t.app, 'PATCH', `/v1/promotions/${p.id}/items/${fries.id}`, {
+      key: v.key,
+      body: { promoPriceMinor: 250 },
+      headers: { 'if-match': one.headers.etag as string },
+    });
     assert.equal(itemPatch.status, 200, JSON.stringify(itemPatch.body));
     assert.equal(itemPatch.body.promoPriceMinor, 250);
-    assertError(await call(t.app, 'PATCH', `/v1/promotions/${p.id}/items/${fries.id}`, { key: v.key, body: { sortOrder: 1 }, headers: { 'if-match': one.headers.etag as string } }), 412, 'STALE_RESOURCE');
+    assertError(
+      await call(t.app, 'PATCH', `/v1/promotions/${p.id}/items/${fries.id}`, {
+        key: v.key,
+        body: { sortOrder: 1 },
+        headers: { 'if-match': one.headers.etag as string },
+      }),
+      412,
+      'STALE_RESOURCE',
+    );
 
     const removed = await call(t.app, 'DELETE', `/v1/promotions/${p.id}/items/${fries.id}`, { key: v.key });
     assert.deepEqual(removed.body, { id: fries.id, deleted: true });
@@ -70,19 +103,45 @@ describe('promotions CRUD and items', () => {
     assertError(await call(t.app, 'GET', `/v1/promotions/${p.id}`, { key: v.key }), 404, 'PROMOTION_NOT_FOUND');
     assertError(await call(t.app, 'GET', `/v1/promotions/${p.id}/items`, { key: v.key }), 404, 'PROMOTION_NOT_FOUND');
 
-    const actions = (await call(t.app, 'GET', '/v1/audit-log?limit=100', { key: v.key })).body.items.map((e: any) => e.action).filter((a: string) => a.startsWith('promotion'));
-    assert.deepEqual(actions, ['promotion.delete', 'promotion.item_remove', 'promotion.item_update', 'promotion.update', 'promotion.item_add', 'promotion.item_add', 'promotion.create']);
+    const actions = (await call(t.app, 'GET', '/v1/audit-log?limit=100', { key: v.key })).body.items
+      .map((e: any) => e.action)
+      .filter((a: string) => a.startsWith('promotion'));
+    assert.deepEqual(actions, [
+      'promotion.delete',
+      'promotion.item_remove',
+      'promotion.item_update',
+      'promotion.update',
+      'promotion.item_add',
+      'promotion.item_add',
+      'promotion.create',
+    ]);
   });
 
   it('refuses a product twice (409 DUPLICATE_PROMOTION_ITEM, even at once), an unknown product (404), a taken externalId (409)', async () => {
     const { v } = await setUp();
     const p = await promotion(v, { name: 'Deal', externalId: 'deal' });
-    assertError(await call(t.app, 'POST', '/v1/promotions', { key: v.key, body: { name: 'Other', externalId: 'deal' } }), 409, 'EXTERNAL_ID_ALREADY_EXISTS');
-    assertError(await call(t.app, 'POST', `/v1/promotions/${p.id}/items`, { key: v.key, body: { productRef: 'nope' } }), 404, 'PRODUCT_NOT_FOUND');
-    const both = await Promise.all([1, 2, 3].map(() => call(t.app, 'POST', `/v1/promotions/${p.id}/items`, { key: v.key, body: { productRef: 'fries', promoPriceMinor: 1 } })));
+    assertError(
+      await call(t.app, 'POST', '/v1/promotions', { key: v.key, body: { name: 'Other', externalId: 'deal' } }),
+      409,
+      'EXTERNAL_ID_ALREADY_EXISTS',
+    );
+    assertError(
+      await call(t.app, 'POST', `/v1/promotions/${p.id}/items`, { key: v.key, body: { productRef: 'nope' } }),
+      404,
+      'PRODUCT_NOT_FOUND',
+    );
+    const both = await Promise.all(
+      [1, 2, 3].map(() =>
+        call(t.app, 'POST', `/v1/promotions/${p.id}/items`, { key: v.key, body: { productRef: 'fries', promoPriceMinor: 1 } }),
+      ),
+    );
     assert.deepEqual(both.map((r) => r.status).sort(), [201, 409, 409]);
     assert.ok(both.filter((r) => r.status === 409).every((r) => r.body.code === 'DUPLICATE_PROMOTION_ITEM'));
-    assertError(await call(t.app, 'POST', '/v1/promotions/00000000-0000-7000-8000-000000000000/items', { key: v.key, body: { productRef: 'fries' } }), 404, 'PROMOTION_NOT_FOUND');
+    assertError(
+      await call(t.app, 'POST', '/v1/promotions/00000000-0000-7000-8000-000000000000/items', { key: v.key, body: { productRef: 'fries' } }),
+      404,
+      'PROMOTION_NOT_FOUND',
+    );
     for (const body of [{}, { productRef: 'fries', promoPriceMinor: -1 }, { productRef: 'fries', extra: 1 }]) {
       assertError(await call(t.app, 'POST', `/v1/promotions/${p.id}/items`, { key: v.key, body }), 400);
     }
@@ -131,12 +190,15 @@ describe('what guests see and pay', () => {
     });
     assert.equal(placed.status, 201, JSON.stringify(placed.body));
     const order = (await call(t.app, 'GET', `/v1/orders/${placed.body.id}`, { key: v.key })).body;
-    assert.deepEqual(
-      [order.subtotalAmount, order.discountAmount, order.deliveryFee, order.totalAmount],
-      [2700, 400, 0, 2300],
-    );
+    assert.deepEqual([order.subtotalAmount, order.discountAmount, order.deliveryFee, order.totalAmount], [2700, 400, 0, 2300]);
     assert.equal(order.totalAmount, order.subtotalAmount + order.deliveryFee - order.discountAmount);
-    assert.deepEqual(order.items.map((i: any) => [i.productName, i.unitPrice, i.totalPrice]), [['Burger', 1150, 2300], ['Fries', 400, 400]]);
+    assert.deepEqual(
+      order.items.map((i: any) => [i.productName, i.unitPrice, i.totalPrice]),
+      [
+        ['Burger', 1150, 2300],
+        ['Fries', 400, 400],
+      ],
+    );
   });
 
   it('takes the lowest live price when two promotions hold a product, and never raises a price', async () => {
@@ -153,7 +215,9 @@ describe('what guests see and pay', () => {
     assert.equal(byName('Fries').promoPriceMinor, null);
     assert.equal(byName('Soda').promoPriceMinor, null);
     assert.deepEqual(menu.promotions.find((x: any) => x.id === b.id).productIds, [byName('Burger').id, byName('Soda').id]);
-    const placed = await call(t.app, 'POST', `/guest/v1/venues/${v.slug}/orders`, { body: orderBody(ids, { items: [burgerLine(ids, 1), { productId: ids.productIds.fries, quantity: 1 }] }) });
+    const placed = await call(t.app, 'POST', `/guest/v1/venues/${v.slug}/orders`, {
+      body: orderBody(ids, { items: [burgerLine(ids, 1), { productId: ids.productIds.fries, quantity: 1 }] }),
+    });
     assert.deepEqual([placed.body.subtotalAmount, placed.body.discountAmount, placed.body.totalAmount], [1400, 300, 1100]);
   });
 

@@ -40,13 +40,28 @@ describe('tables CRUD', () => {
     assert.deepEqual([a.name, a.seats, a.zone, a.isActive, a.externalId], ['Window 2', 4, 'Terrace', true, 'w2']);
     const b = await table(v, { name: 'bar 1' });
     assert.notEqual(tokenOf(a.qrUrl), tokenOf(b.qrUrl));
-    assert.deepEqual((await call(t.app, 'GET', '/v1/tables', { key: v.key })).body.items.map((x: any) => x.name), ['bar 1', 'Window 2']);
+    assert.deepEqual(
+      (await call(t.app, 'GET', '/v1/tables', { key: v.key })).body.items.map((x: any) => x.name),
+      ['bar 1', 'Window 2'],
+    );
 
     const read = await call(t.app, 'GET', `/v1/tables/${a.id}`, { key: v.key });
-    const patched = await call(t.app, 'PATCH', `/v1/tables/${a.id}`, { key: v.key, body: { seats: null, zone: 'Hall' }, headers: { 'if-match': read.headers.etag as string } });
+    const patched = await call(t.app, 'PATCH', `/v1/tables/${a.id}`, {
+      key: v.key,
+      body: { seats: null, zone: 'Hall' },
+      headers: { 'if-match': read.headers.etag as string },
+    });
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
     assert.deepEqual([patched.body.seats, patched.body.zone, patched.body.qrUrl], [null, 'Hall', a.qrUrl]);
-    assertError(await call(t.app, 'PATCH', `/v1/tables/${a.id}`, { key: v.key, body: { seats: 2 }, headers: { 'if-match': read.headers.etag as string } }), 412, 'STALE_RESOURCE');
+    assertError(
+      await call(t.app, 'PATCH', `/v1/tables/${a.id}`, {
+        key: v.key,
+        body: { seats: 2 },
+        headers: { 'if-match': read.headers.etag as string },
+      }),
+      412,
+      'STALE_RESOURCE',
+    );
 
     assert.deepEqual((await call(t.app, 'DELETE', `/v1/tables/${a.id}`, { key: v.key })).body, { id: a.id, deleted: true });
     assertError(await call(t.app, 'GET', `/v1/tables/${a.id}`, { key: v.key }), 404, 'TABLE_NOT_FOUND');
@@ -60,13 +75,23 @@ describe('tables CRUD', () => {
     await table(v, { name: 'Table 1' });
     assertError(await call(t.app, 'POST', '/v1/tables', { key: v.key, body: { name: 'table 1' } }), 409, 'TABLE_NAME_ALREADY_EXISTS');
     const other = await table(v, { name: 'Table 2' });
-    assertError(await call(t.app, 'PATCH', `/v1/tables/${other.id}`, { key: v.key, body: { name: 'TABLE 1' } }), 409, 'TABLE_NAME_ALREADY_EXISTS');
-    const race = await Promise.all(Array.from({ length: 5 }, () => call(t.app, 'POST', '/v1/tables', { key: v.key, body: { name: 'Patio' } })));
+    assertError(
+      await call(t.app, 'PATCH', `/v1/tables/${other.id}`, { key: v.key, body: { name: 'TABLE 1' } }),
+      409,
+      'TABLE_NAME_ALREADY_EXISTS',
+    );
+    const race = await Promise.all(
+      Array.from({ length: 5 }, () => call(t.app, 'POST', '/v1/tables', { key: v.key, body: { name: 'Patio' } })),
+    );
     assert.deepEqual(race.map((r) => r.status).sort(), [201, 409, 409, 409, 409]);
     // Another venue may use the same name.
     await table(await createVenue(t.app), { name: 'Table 1' });
     assertError(await call(t.app, 'POST', '/v1/tables', { key: v.key, body: { name: 'x', externalId: 'e' } }), 201);
-    assertError(await call(t.app, 'POST', '/v1/tables', { key: v.key, body: { name: 'y', externalId: 'e' } }), 409, 'EXTERNAL_ID_ALREADY_EXISTS');
+    assertError(
+      await call(t.app, 'POST', '/v1/tables', { key: v.key, body: { name: 'y', externalId: 'e' } }),
+      409,
+      'EXTERNAL_ID_ALREADY_EXISTS',
+    );
     for (const body of [{}, { name: '' }, { name: 'x'.repeat(51) }, { name: 'z', seats: 0 }, { name: 'z', token: 'mine' }]) {
       assertError(await call(t.app, 'POST', '/v1/tables', { key: v.key, body }), 400);
     }
@@ -110,7 +135,11 @@ describe('QR codes', () => {
     const v = await createVenue(t.app);
     const a = await table(v, { name: 'Garden 5' });
     for (const size of [128, 512, 1024]) {
-      const res = await t.app.inject({ method: 'GET', url: `/v1/tables/${a.id}/qr.png?size=${size}`, headers: { authorization: `Bearer ${v.key}` } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/v1/tables/${a.id}/qr.png?size=${size}`,
+        headers: { authorization: `Bearer ${v.key}` },
+      });
       assert.equal(res.statusCode, 200);
       assert.equal(res.headers['content-type'], 'image/png');
       const meta = await sharp(res.rawPayload).metadata();
@@ -128,7 +157,8 @@ describe('QR codes', () => {
 
   it("prints every active table's code with its name and zone on A4 pages, escaping the names", async () => {
     const v = await createVenue(t.app);
-    for (let i = 1; i <= 13; i += 1) await table(v, { name: i === 1 ? 'Стіл <1> & "a"\u0001' : `T${String(i).padStart(2, '0')}`, zone: i % 2 ? 'Hall' : null });
+    for (let i = 1; i <= 13; i += 1)
+      await table(v, { name: i === 1 ? 'Стіл <1> & "a"\u0001' : `T${String(i).padStart(2, '0')}`, zone: i % 2 ? 'Hall' : null });
     const hidden = await table(v, { name: 'Closed', isActive: false });
     const sheet = await t.app.inject({ method: 'GET', url: '/v1/tables/qr-sheet.svg', headers: { authorization: `Bearer ${v.key}` } });
     assert.equal(sheet.statusCode, 200, sheet.body);
@@ -138,7 +168,11 @@ describe('QR codes', () => {
     assert.ok(!sheet.body.includes(hidden.name));
     assert.ok(sheet.body.includes('Hall'));
     // By name: T02..T13 fill page 1, the Cyrillic name sorts last.
-    const page2 = await t.app.inject({ method: 'GET', url: '/v1/tables/qr-sheet.svg?page=2', headers: { authorization: `Bearer ${v.key}` } });
+    const page2 = await t.app.inject({
+      method: 'GET',
+      url: '/v1/tables/qr-sheet.svg?page=2',
+      headers: { authorization: `Bearer ${v.key}` },
+    });
     assert.match(page2.body, /height="297mm"/);
     assert.ok(page2.body.includes('Стіл') && !page2.body.includes('T13'));
     assertError(await call(t.app, 'GET', '/v1/tables/qr-sheet.svg?page=3', { key: v.key }), 400);
@@ -175,12 +209,17 @@ describe('the guest side of tables', () => {
     const v = await createVenue(t.app);
     const ids = await setUpOrderMenu(t.app, v);
     const a = await table(v, { name: 'Window 4' });
-    const place = (body: Record<string, unknown>) => call(t.app, 'POST', `/guest/v1/venues/${v.slug}/orders`, { body: orderBody(ids, body) });
+    const place = (body: Record<string, unknown>) =>
+      call(t.app, 'POST', `/guest/v1/venues/${v.slug}/orders`, { body: orderBody(ids, body) });
     const ok = await place({ type: 'dine_in', tableId: a.id });
     assert.equal(ok.status, 201, JSON.stringify(ok.body));
     assert.deepEqual([ok.body.tableId, ok.body.tableName], [a.id, 'Window 4']);
     await call(t.app, 'PATCH', `/v1/tables/${a.id}`, { key: v.key, body: { name: 'Renamed' } });
-    assert.equal((await call(t.app, 'GET', `/v1/orders/${ok.body.id}`, { key: v.key })).body.tableName, 'Window 4', 'the order keeps the name it was placed with');
+    assert.equal(
+      (await call(t.app, 'GET', `/v1/orders/${ok.body.id}`, { key: v.key })).body.tableName,
+      'Window 4',
+      'the order keeps the name it was placed with',
+    );
 
     const pickup = await place({ type: 'pickup', tableId: a.id });
     assertError(pickup, 400);

@@ -151,7 +151,10 @@ describe('order status updates', () => {
     const { v, order } = await venueWithOrder();
     const res = await patchStatus(t.app, v.key, order.id, 'cancelled');
     expectStatus(res, 200);
-    assert.deepEqual([res.body.status, res.body.confirmedAt, res.body.completedAt, res.body.allowedTransitions], ['cancelled', null, null, []]);
+    assert.deepEqual(
+      [res.body.status, res.body.confirmedAt, res.body.completedAt, res.body.allowedTransitions],
+      ['cancelled', null, null, []],
+    );
   });
 
   it('moves the order to the head of an updatedSince poll', async () => {
@@ -159,7 +162,13 @@ describe('order status updates', () => {
     const second = await createOrder(t.app, v.slug, orderBody(ids));
     const res = await patchStatus(t.app, v.key, order.id, 'confirmed');
     const poll = await call(t.app, 'GET', `/v1/orders?updatedSince=${second.updatedAt}`, { key: v.key });
-    assert.deepEqual(poll.body.items.map((o: any) => [o.id, o.updatedAt]), [[second.id, second.updatedAt], [order.id, res.body.updatedAt]]);
+    assert.deepEqual(
+      poll.body.items.map((o: any) => [o.id, o.updatedAt]),
+      [
+        [second.id, second.updatedAt],
+        [order.id, res.body.updatedAt],
+      ],
+    );
   });
 
   it('rejects a bad body with 400: missing status, unknown status, wrong type, extra property, no body', async () => {
@@ -178,7 +187,10 @@ describe('order status updates', () => {
       const res = await call(t.app, 'PATCH', url, { key: v.key, body });
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.message, 'Validation failed');
-      assert.ok(res.body.errors.some((e: string) => pattern.test(e)), `${JSON.stringify(body)}: ${JSON.stringify(res.body.errors)}`);
+      assert.ok(
+        res.body.errors.some((e: string) => pattern.test(e)),
+        `${JSON.stringify(body)}: ${JSON.stringify(res.body.errors)}`,
+      );
     }
     const noBody = await call(t.app, 'PATCH', url, { key: v.key });
     assert.equal(noBody.status, 400);

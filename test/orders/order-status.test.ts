@@ -42,7 +42,11 @@ describe('order status machine (spec 3.1)', () => {
 
   it('lists the allowed next statuses in table order', () => {
     for (const from of ORDER_STATUSES) {
-      assert.deepEqual(allowedTransitions(from), ALLOWED.filter(([f]) => f === from).map(([, t]) => t), from);
+      assert.deepEqual(
+        allowedTransitions(from),
+        ALLOWED.filter(([f]) => f === from).map(([, t]) => t),
+        from,
+      );
     }
   });
 

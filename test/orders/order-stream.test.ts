@@ -44,10 +44,13 @@ describe('the live order stream', () => {
       await stream.until('order.created', () => stream.events.length === 1);
       const confirmed = (await patchStatus(t.app, v.key, order.id, 'confirmed')).body;
       await stream.until('order.updated', () => stream.events.length === 2);
-      assert.deepEqual(stream.events.map((e) => [e.event, e.id]), [
-        ['order.created', order.updatedAt],
-        ['order.updated', confirmed.updatedAt],
-      ]);
+      assert.deepEqual(
+        stream.events.map((e) => [e.event, e.id]),
+        [
+          ['order.created', order.updatedAt],
+          ['order.updated', confirmed.updatedAt],
+        ],
+      );
       const read = await call(t.app, 'GET', `/v1/orders/${order.id}`, { key: v.key });
       assert.deepEqual(stream.orders()[1], read.body);
       assert.equal(stream.orders()[0].status, 'new');
@@ -68,9 +71,15 @@ describe('the live order stream', () => {
     const now = await streamOf(base, venue.key);
     try {
       await since.until('the three orders', () => since.events.length === 3);
-      assert.deepEqual(idsOf(since), placed.map((o) => o.id));
+      assert.deepEqual(
+        idsOf(since),
+        placed.map((o) => o.id),
+      );
       await resumed.until('the two after the first', () => resumed.events.length === 2);
-      assert.deepEqual(idsOf(resumed), placed.slice(1).map((o) => o.id));
+      assert.deepEqual(
+        idsOf(resumed),
+        placed.slice(1).map((o) => o.id),
+      );
       const next = await createOrder(t.app, venue.slug, orderBody(menu));
       await now.until('the new order', () => now.events.length >= 1);
       assert.deepEqual(idsOf(now), [next.id], 'a first connection without a cursor starts now');
@@ -113,7 +122,12 @@ describe('the live order stream', () => {
     let reconnects = 0;
     const deadline = Date.now() + 2500;
     while (Date.now() < deadline || reconnects < 6) {
-      const stream = await streamOf(base, venue.key, lastId ? { 'last-event-id': lastId } : {}, lastId ? '' : '?updatedSince=2000-01-01T00:00:00Z');
+      const stream = await streamOf(
+        base,
+        venue.key,
+        lastId ? { 'last-event-id': lastId } : {},
+        lastId ? '' : '?updatedSince=2000-01-01T00:00:00Z',
+      );
       const want = 1 + Math.floor(Math.random() * 6);
       await stream.until(`${want} events`, () => stream.events.length >= want, 5000).catch(() => {});
       stream.close();
@@ -312,7 +326,10 @@ describe('the live order stream when its key loses its right', () => {
     await createOrder(t.app, venue.slug, orderBody(menu));
     const start = Date.now();
     while (!written.some((w) => w.includes('event: order.created')) && Date.now() - start < 2000) await sleep(5);
-    assert.ok(written.some((w) => w.includes('event: order.created')), 'an order is sent while the key is good');
+    assert.ok(
+      written.some((w) => w.includes('event: order.created')),
+      'an order is sent while the key is good',
+    );
     allowed = false;
     const before = written.length;
     await createOrder(t.app, venue.slug, orderBody(menu));

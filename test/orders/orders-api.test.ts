@@ -148,7 +148,10 @@ describe('Orders API', () => {
       expectStatus(res, 200);
       assert.deepEqual(idsOf(res), [b.id, c.id, a.id]);
       assert.equal(res.body.total, 3);
-      assert.deepEqual(res.body.items.map((o: any) => o.updatedAt), [b.updatedAt, c.updatedAt, confirmed.body.updatedAt]);
+      assert.deepEqual(
+        res.body.items.map((o: any) => o.updatedAt),
+        [b.updatedAt, c.updatedAt, confirmed.body.updatedAt],
+      );
 
       // The cursor is inclusive: the last item comes back, and nothing older.
       assert.deepEqual(idsOf(await list(v, `?updatedSince=${confirmed.body.updatedAt}`)), [a.id]);
@@ -156,7 +159,13 @@ describe('Orders API', () => {
       assert.deepEqual(idsOf(await list(v, `?since=${b.updatedAt}`)), [b.id, c.id, a.id]);
       // A cursor past the newest change: nothing.
       const later = new Date(Date.parse(confirmed.body.updatedAt) + 1).toISOString();
-      assert.deepEqual(await list(v, `?updatedSince=${later}`).then((r) => r.body), { items: [], total: 0, page: 1, limit: 20, totalPages: 0 });
+      assert.deepEqual(await list(v, `?updatedSince=${later}`).then((r) => r.body), {
+        items: [],
+        total: 0,
+        page: 1,
+        limit: 20,
+        totalPages: 0,
+      });
     });
 
     it('pages an updatedSince poll in ascending order with limit', async () => {
@@ -196,10 +205,22 @@ describe('Orders API', () => {
     it('rejects a naive timestamp with a message naming the parameter', async () => {
       const { v } = await venueWithMenu();
       for (const parameter of ['updatedSince', 'since', 'createdFrom', 'createdTo']) {
-        for (const value of ['2026-01-01T10:00:00', '2026-01-01T10:00:00.123', '2026-01-01', 'yesterday', '2026-13-45T99:00:00Z', '2026-02-30T10:00:00Z', '2026-01-01T24:00:00Z']) {
+        for (const value of [
+          '2026-01-01T10:00:00',
+          '2026-01-01T10:00:00.123',
+          '2026-01-01',
+          'yesterday',
+          '2026-13-45T99:00:00Z',
+          '2026-02-30T10:00:00Z',
+          '2026-01-01T24:00:00Z',
+        ]) {
           const res = await list(v, `?${parameter}=${encodeURIComponent(value)}`);
           assert.equal(res.status, 400, `${parameter}=${value}`);
-          assert.equal(res.body.message, `${parameter} must be an ISO 8601 timestamp with a timezone (Z or +hh:mm)`, `${parameter}=${value}`);
+          assert.equal(
+            res.body.message,
+            `${parameter} must be an ISO 8601 timestamp with a timezone (Z or +hh:mm)`,
+            `${parameter}=${value}`,
+          );
         }
       }
     });
@@ -225,12 +246,19 @@ describe('Orders API', () => {
   describe('GET /v1/orders/:id', () => {
     it('returns the whole order with items and modifiers, timestamps in UTC with milliseconds', async () => {
       const { v, ids } = await venueWithMenu();
-      const placed = await createOrder(t.app, v.slug, orderBody(ids, {
-        type: 'delivery',
-        deliveryAddress: '1 Main St',
-        scheduledFor: '2030-05-05T10:30:00-04:00',
-        items: [burgerLine(ids, 2, [{ optionId: ids.options.burger.Extras.bacon, quantity: 3 }]), { productId: ids.productIds.fries, quantity: 1 }],
-      }));
+      const placed = await createOrder(
+        t.app,
+        v.slug,
+        orderBody(ids, {
+          type: 'delivery',
+          deliveryAddress: '1 Main St',
+          scheduledFor: '2030-05-05T10:30:00-04:00',
+          items: [
+            burgerLine(ids, 2, [{ optionId: ids.options.burger.Extras.bacon, quantity: 3 }]),
+            { productId: ids.productIds.fries, quantity: 1 },
+          ],
+        }),
+      );
       await patchStatus(t.app, v.key, placed.id, 'confirmed');
       await patchStatus(t.app, v.key, placed.id, 'preparing');
       const done = await patchStatus(t.app, v.key, placed.id, 'completed');
@@ -242,7 +270,11 @@ describe('Orders API', () => {
       assert.deepEqual(res.body.items, placed.items);
       assert.equal(res.body.items[0].modifiers.length, 2);
       assert.deepEqual(res.body.items[0].modifiers[1], {
-        groupName: 'Extras', ingredientExternalId: 'bacon', ingredientName: 'Bacon', priceAdjustment: 200, quantity: 3,
+        groupName: 'Extras',
+        ingredientExternalId: 'bacon',
+        ingredientName: 'Bacon',
+        priceAdjustment: 200,
+        quantity: 3,
       });
       for (const field of ['createdAt', 'updatedAt', 'confirmedAt', 'completedAt', 'scheduledFor']) {
         assert.match(res.body[field], ISO_UTC, field);

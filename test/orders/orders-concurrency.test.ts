@@ -2,7 +2,18 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ORDER_STATUSES, type OrderStatus } from '../../src/modules/orders/order-status.js';
 import { call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
-import { auditEntries, createOrder, driveTo, expectStatus, orderBody, PATH_TO, patchStatus, placeOrder, setUpOrderMenu, type MenuIds } from '../helpers/orders.js';
+import {
+  auditEntries,
+  createOrder,
+  driveTo,
+  expectStatus,
+  orderBody,
+  PATH_TO,
+  patchStatus,
+  placeOrder,
+  setUpOrderMenu,
+  type MenuIds,
+} from '../helpers/orders.js';
 import { SPEC_ORDER_TRANSITIONS } from '../helpers/order-transitions.js';
 
 // Spec 3.1, as test/helpers/order-transitions.ts writes it out independently of src.
@@ -116,7 +127,8 @@ describe('concurrent order writes', () => {
       assert.deepEqual(chain.slice(0, before + 1), ['new', ...PATH_TO[from]]);
       // Every 200 to another status is a step of the chain after the start.
       for (const [i, r] of results.entries()) {
-        if (r.status === 200 && targets[i] !== from) assert.ok(chain.slice(before + 1).includes(targets[i]), `${targets[i]} not in ${chain}`);
+        if (r.status === 200 && targets[i] !== from)
+          assert.ok(chain.slice(before + 1).includes(targets[i]), `${targets[i]} not in ${chain}`);
       }
       // Timestamps strictly increase along the chain, and the stored order carries the last.
       assert.ok(stored.updatedAt >= start.updatedAt);
@@ -145,7 +157,10 @@ describe('concurrent order writes', () => {
     const results = await Promise.all(Array.from({ length: 12 }, () => placeOrder(t.app, v.slug, orderBody(ids))));
     for (const r of results) expectStatus(r, 201);
     const numbers = results.map((r) => Number(r.body.orderNumber)).sort((a, b) => a - b);
-    assert.deepEqual(numbers, Array.from({ length: 12 }, (_, i) => i + 1));
+    assert.deepEqual(
+      numbers,
+      Array.from({ length: 12 }, (_, i) => i + 1),
+    );
     const byNumber = [...results].sort((a, b) => Number(a.body.orderNumber) - Number(b.body.orderNumber));
     for (let i = 1; i < byNumber.length; i += 1) assert.ok(byNumber[i].body.createdAt > byNumber[i - 1].body.createdAt);
   });

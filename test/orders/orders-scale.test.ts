@@ -42,7 +42,11 @@ describe('orders at scale (100,000 orders in one venue)', () => {
   }
 
   function assertIndexPlan(text: string, label: string) {
-    assert.match(text, /(Index Scan|Index Only Scan|Bitmap Index Scan)( Backward)? (using|on) orders_\w+/, `${label}: no orders index in\n${text}`);
+    assert.match(
+      text,
+      /(Index Scan|Index Only Scan|Bitmap Index Scan)( Backward)? (using|on) orders_\w+/,
+      `${label}: no orders index in\n${text}`,
+    );
     assert.doesNotMatch(text, /Seq Scan on orders/, `${label}: sequential scan in\n${text}`);
   }
 
@@ -58,9 +62,10 @@ describe('orders at scale (100,000 orders in one venue)', () => {
       `select indexname, indexdef from pg_indexes
        where schemaname = current_schema() and tablename = 'orders' and indexname <> 'orders_pkey' order by indexname`,
     );
-    assert.deepEqual(indexes.map((i) => i.indexname), [
-      'orders_created_idx', 'orders_guest_token_idx', 'orders_status_created_idx', 'orders_status_updated_idx', 'orders_updated_idx',
-    ]);
+    assert.deepEqual(
+      indexes.map((i) => i.indexname),
+      ['orders_created_idx', 'orders_guest_token_idx', 'orders_status_created_idx', 'orders_status_updated_idx', 'orders_updated_idx'],
+    );
     for (const index of indexes) await db.query(`drop index ${index.indexname}`);
 
     // Created one second apart; updated at a permutation of those seconds (7919 is prime to
@@ -89,7 +94,10 @@ describe('orders at scale (100,000 orders in one venue)', () => {
         `vacuum analyze ${Math.round(performance.now() - indexed)} ms`,
     );
 
-    const { rows } = await db.query<{ n: number; max: Date }>('select count(*)::int as n, max(updated_at) as max from orders where venue_id = $1', [v.id]);
+    const { rows } = await db.query<{ n: number; max: Date }>(
+      'select count(*)::int as n, max(updated_at) as max from orders where venue_id = $1',
+      [v.id],
+    );
     assert.equal(rows[0].n, ORDERS);
     const tail = new Date(rows[0].max.getTime() - 9_999).toISOString(); // the last 10 changes
 
@@ -107,7 +115,12 @@ describe('orders at scale (100,000 orders in one venue)', () => {
       { label: 'status filter', url: '/v1/orders?status=new&limit=20', params: [v.id, ['new']] },
       { label: 'status list filter', url: '/v1/orders?status=new,confirmed&limit=20', params: [v.id, ['new', 'confirmed']] },
       { label: 'type filter', url: '/v1/orders?type=pickup&limit=20', params: [v.id, 'pickup'], wholeVenue: true },
-      { label: 'status filter and poll', url: `/v1/orders?status=preparing&updatedSince=${tail}`, params: [v.id, ['preparing'], tail], rangeSort: true },
+      {
+        label: 'status filter and poll',
+        url: `/v1/orders?status=preparing&updatedSince=${tail}`,
+        params: [v.id, ['preparing'], tail],
+        rangeSort: true,
+      },
     ];
     for (const shape of shapes) {
       const { res, sql } = await capture(shape.url, v.key);
@@ -116,7 +129,13 @@ describe('orders at scale (100,000 orders in one venue)', () => {
       for (const statement of sql) {
         const text = await plan(statement, shape.params);
         const kind = /count\(\*\)/.test(statement) ? 'count' : 'page';
-        ctx.diagnostic(`${shape.label} [${kind}]: ${text.split('\n').filter((l) => /Scan|Sort|Limit/.test(l)).map((l) => l.trim()).join(' | ')}`);
+        ctx.diagnostic(
+          `${shape.label} [${kind}]: ${text
+            .split('\n')
+            .filter((l) => /Scan|Sort|Limit/.test(l))
+            .map((l) => l.trim())
+            .join(' | ')}`,
+        );
         if (kind === 'page' || !shape.wholeVenue) assertIndexPlan(text, `${shape.label} [${kind}]`);
         if (kind === 'page' && !shape.rangeSort) {
           assert.doesNotMatch(text, /\bSort\b/, `${shape.label}: the page is sorted instead of read in index order\n${text}`);

@@ -88,7 +88,11 @@ describe('outbound refusals: generic to the client, in detail in the log', () =>
   const fromUrl = (url: string) => call(app, 'POST', '/v1/products/p1/image', { key: v.key, body: { url } });
 
   it('answers BLOCKED_SOURCE_URL for a name that resolves inside without the address, and logs host, address and reason', async () => {
-    for (const [host, address] of [['vm.example', '127.0.0.1'], ['vm6.example', '::1'], ['mapped.example', '::ffff:127.0.0.1']]) {
+    for (const [host, address] of [
+      ['vm.example', '127.0.0.1'],
+      ['vm6.example', '::1'],
+      ['mapped.example', '::ffff:127.0.0.1'],
+    ]) {
       raw.length = 0;
       const res = await fromUrl(`http://${host}:${trapPort}/image.png`);
       assert.equal(res.status, 400, JSON.stringify(res.body));

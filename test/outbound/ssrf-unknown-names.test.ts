@@ -39,17 +39,26 @@ describe('a name that does not resolve is refused as one that resolves inside', 
     try {
       const seen = new Set<string>();
       for (const host of ['inside.example', 'inside6.example', 'nowhere.example', 'empty.example', 'flaky.example']) {
-        const err = await fetcher.fetch(`http://${host}/image.png`).then(() => null, (e: unknown) => e);
+        const err = await fetcher.fetch(`http://${host}/image.png`).then(
+          () => null,
+          (e: unknown) => e,
+        );
         assert.ok(err instanceof OutboundError, `${host}: ${String(err)}`);
         seen.add(`${err.kind} ${shape(err.message, host)}`);
 
-        const vetted = await vetHost(host, 443, resolve).then(() => null, (e: unknown) => e);
+        const vetted = await vetHost(host, 443, resolve).then(
+          () => null,
+          (e: unknown) => e,
+        );
         seen.add(`webhook ${shape(outboundFailure(new Error('fetch failed', { cause: vetted })), host)}`);
       }
-      assert.deepEqual([...seen], [
-        'blocked <host> does not resolve to an address that may be reached',
-        'webhook <host> does not resolve to an address that may be reached',
-      ]);
+      assert.deepEqual(
+        [...seen],
+        [
+          'blocked <host> does not resolve to an address that may be reached',
+          'webhook <host> does not resolve to an address that may be reached',
+        ],
+      );
       assert.deepEqual(dialled, []);
     } finally {
       await fetcher.close();
@@ -76,7 +85,16 @@ describe('a name that does not resolve is refused as one that resolves inside', 
         const res = await call(t.app, 'POST', '/v1/products/p1/image', { key: v.key, body: { url: `http://${host}:${port}/image.png` } });
         answers.add(JSON.stringify([res.status, res.body.code, shape(res.body.message, host)]));
       }
-      assert.deepEqual([...answers], [JSON.stringify([400, 'BLOCKED_SOURCE_URL', 'The source URL is not allowed: <host> does not resolve to an address that may be reached'])]);
+      assert.deepEqual(
+        [...answers],
+        [
+          JSON.stringify([
+            400,
+            'BLOCKED_SOURCE_URL',
+            'The source URL is not allowed: <host> does not resolve to an address that may be reached',
+          ]),
+        ],
+      );
     });
   });
 });

@@ -7,7 +7,14 @@ import type { AppError } from '../../src/errors.js';
 import { endpointUrl } from '../../src/modules/webhooks/endpoint-url.js';
 import { classifyAddress } from '../../src/outbound/address-policy.js';
 import { OutboundError, OutboundFetcher } from '../../src/outbound/fetch-bytes.js';
-import { BlockedAddressError, outboundFailure, vetHost, type AllowedEndpoint, type Dialer, type Resolver } from '../../src/outbound/guarded-connector.js';
+import {
+  BlockedAddressError,
+  outboundFailure,
+  vetHost,
+  type AllowedEndpoint,
+  type Dialer,
+  type Resolver,
+} from '../../src/outbound/guarded-connector.js';
 
 // The SSRF guard at its decision layer (decisions section 7): the address classifier, the host vet
 // with an injected DNS, and the fetcher with a dial hook that records the address it was handed.
@@ -129,7 +136,14 @@ describe('the host vet (every address of the answer must pass)', () => {
         const address = await vetHost(name, 80, resolver);
         assert.equal(address, expected);
       } catch (err) {
-        assert.equal((err as Error).name === 'BlockedAddressError' ? 'blocked' : (err as Error).name === 'UnresolvableHostError' ? 'unresolvable' : String(err), expected);
+        assert.equal(
+          (err as Error).name === 'BlockedAddressError'
+            ? 'blocked'
+            : (err as Error).name === 'UnresolvableHostError'
+              ? 'unresolvable'
+              : String(err),
+          expected,
+        );
       }
     });
   }
@@ -141,7 +155,10 @@ describe('the host vet (every address of the answer must pass)', () => {
       return resolver(hostname);
     };
     for (const name of ['localhost', 'localhost.', 'LOCALHOST', 'LocalHost.', 'api.localhost', 'x.y.localhost.', 'API.LOCALHOST.']) {
-      const err = await vetHost(name, 443, recording).then(() => null, (e: unknown) => e);
+      const err = await vetHost(name, 443, recording).then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.ok(err instanceof BlockedAddressError, `${name}: ${String(err)}`);
       assert.equal(err.literal, true, `${name}: judged by its text`);
       assert.match(err.message, /localhost name/);
@@ -283,7 +300,10 @@ describe('the fetcher: each hop vetted before it is dialled', () => {
 
   it('tells the caller only that a name resolves to an address that is not allowed; the log says which and why', async () => {
     const logged: Record<string, unknown>[] = [];
-    const f = new OutboundFetcher({ maxBytes: 1_000_000, deadlineMs: 5_000, maxRedirects: 3 }, { resolve: resolver, dial, log: { warn: (fields) => logged.push(fields) } });
+    const f = new OutboundFetcher(
+      { maxBytes: 1_000_000, deadlineMs: 5_000, maxRedirects: 3 },
+      { resolve: resolver, dial, log: { warn: (fields) => logged.push(fields) } },
+    );
     try {
       for (const [url, host, answer, reason] of [
         ['http://internal.example/', 'internal.example', ['10.0.0.5'], /private/],
@@ -293,7 +313,10 @@ describe('the fetcher: each hop vetted before it is dialled', () => {
         ['http://mapped.example/', 'mapped.example', ['::ffff:192.168.0.1'], /private/],
       ] as const) {
         logged.length = 0;
-        const err = await f.fetch(url).then(() => null, (e: unknown) => e);
+        const err = await f.fetch(url).then(
+          () => null,
+          (e: unknown) => e,
+        );
         assert.ok(err instanceof OutboundError && err.kind === 'blocked', `${url}: ${String(err)}`);
         for (const address of answer) assert.ok(!err.message.includes(address), `${url}: the message names ${address}: ${err.message}`);
         assert.doesNotMatch(err.message.replace(host, '<host>'), /private|link|local|reserved|mapped/i, `${url}: ${err.message}`);
@@ -314,7 +337,15 @@ describe('the fetcher: each hop vetted before it is dialled', () => {
   });
 
   it('refuses what is not an http(s) URL without credentials', async () => {
-    for (const url of ['ftp://public.example/a.png', 'file:///etc/passwd', 'http://user:pass@public.example/a.png', 'http://:pass@public.example/', 'not a url', 'javascript:alert(1)', 'gopher://public.example/']) {
+    for (const url of [
+      'ftp://public.example/a.png',
+      'file:///etc/passwd',
+      'http://user:pass@public.example/a.png',
+      'http://:pass@public.example/',
+      'not a url',
+      'javascript:alert(1)',
+      'gopher://public.example/',
+    ]) {
       assert.equal(await outcome(url), 'invalid_url', url);
     }
   });
@@ -330,7 +361,14 @@ describe('webhook endpoint URLs: the same decision at registration', () => {
   };
 
   it('refuses every localhost name, any case, with or without the trailing dot', () => {
-    for (const url of ['https://localhost/h', 'https://localhost./h', 'https://LOCALHOST./h', 'https://api.localhost/h', 'https://A.Localhost./h', 'https://127.0.0.1./h']) {
+    for (const url of [
+      'https://localhost/h',
+      'https://localhost./h',
+      'https://LOCALHOST./h',
+      'https://api.localhost/h',
+      'https://A.Localhost./h',
+      'https://127.0.0.1./h',
+    ]) {
       assert.match(verdict(url), /^url must not point to a loopback/, url);
     }
     assert.equal(verdict('https://localhost.example/h'), 'https://localhost.example/h');
@@ -348,17 +386,30 @@ describe('what a failed outbound request tells the client', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:443'), { code: 'ECONNREFUSED' });
     assert.equal(outboundFailure(refused), 'connection refused');
     assert.equal(outboundFailure(new Error('fetch failed', { cause: refused })), 'connection refused');
-    const timeout = Object.assign(new Error('Connect Timeout Error (attempted address: 10.0.0.5:443, timeout: 5000ms)'), { code: 'UND_ERR_CONNECT_TIMEOUT' });
+    const timeout = Object.assign(new Error('Connect Timeout Error (attempted address: 10.0.0.5:443, timeout: 5000ms)'), {
+      code: 'UND_ERR_CONNECT_TIMEOUT',
+    });
     assert.equal(outboundFailure(timeout), 'no connection in time');
-    const tls = Object.assign(new Error("Hostname/IP does not match certificate's altnames: IP: 10.0.0.5 is not in the cert's list"), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' });
+    const tls = Object.assign(new Error("Hostname/IP does not match certificate's altnames: IP: 10.0.0.5 is not in the cert's list"), {
+      code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+    });
     assert.equal(outboundFailure(tls), 'ERR_TLS_CERT_ALTNAME_INVALID');
     assert.equal(outboundFailure(new Error('something about 10.0.0.5')), 'the request failed');
   });
 
   it("gives the guard's own verdicts as they are worded for the client", async () => {
-    const blocked = await vetHost('internal.example', 443, resolver).then(() => null, (e: unknown) => e);
-    assert.equal(outboundFailure(new Error('fetch failed', { cause: blocked })), 'internal.example does not resolve to an address that may be reached');
-    const unknown = await vetHost('nowhere.example', 443, resolver).then(() => null, (e: unknown) => e);
+    const blocked = await vetHost('internal.example', 443, resolver).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    assert.equal(
+      outboundFailure(new Error('fetch failed', { cause: blocked })),
+      'internal.example does not resolve to an address that may be reached',
+    );
+    const unknown = await vetHost('nowhere.example', 443, resolver).then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.equal(outboundFailure(unknown), 'nowhere.example does not resolve to an address that may be reached');
   });
 });

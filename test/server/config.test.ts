@@ -13,7 +13,10 @@ describe('configuration: PostgreSQL change feed, read consistency and lock timeo
   });
 
   it('takes a separate listen URL, or off', () => {
-    assert.equal(loadConfig({ ...pg, DATABASE_LISTEN_URL: 'postgresql://carta@db-direct/carta' }).databaseListenUrl, 'postgresql://carta@db-direct/carta');
+    assert.equal(
+      loadConfig({ ...pg, DATABASE_LISTEN_URL: 'postgresql://carta@db-direct/carta' }).databaseListenUrl,
+      'postgresql://carta@db-direct/carta',
+    );
     assert.equal(loadConfig({ ...pg, DATABASE_LISTEN_URL: 'off' }).databaseListenUrl, null);
     assert.throws(() => loadConfig({ ...pg, DATABASE_LISTEN_URL: 'mysql://db' }), ConfigError);
   });

@@ -102,7 +102,10 @@ async function rivalServe(dataDir: string): Promise<{ code: number | 'serving'; 
   for (;;) {
     const code = await Promise.race([exited, sleep(100).then(() => null)]);
     if (code !== null) return { code, stderr };
-    const ready = await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.status === 200, () => false);
+    const ready = await fetch(`http://127.0.0.1:${port}/ready`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ready || Date.now() > deadline) {
       child.kill('SIGKILL');
       return { code: 'serving', stderr };
@@ -168,7 +171,8 @@ describe('restart after kill -9 on the embedded database', { skip }, () => {
     const dataDir = newDataDir();
     const first = track(await startServer(dataDir));
     await killHard(first);
-    if (process.platform === 'linux') assert.ok(isZombie(fs.readFileSync(`/proc/${first.pid}/stat`, 'utf8')), 'the killed server is a zombie');
+    if (process.platform === 'linux')
+      assert.ok(isZombie(fs.readFileSync(`/proc/${first.pid}/stat`, 'utf8')), 'the killed server is a zombie');
     assert.doesNotThrow(() => process.kill(first.pid, 0), 'a zombie still answers kill(pid, 0)');
     assert.equal(JSON.parse(fs.readFileSync(path.join(dataDir, 'server.json'), 'utf8')).pid, first.pid, 'the dead server left its note');
 
@@ -218,7 +222,10 @@ describe('restart after kill -9 on the embedded database', { skip }, () => {
       assert.match(rival.stderr, /Another Carta process is using /);
 
       // A command started meanwhile waits for the lock (longer than it takes to run), then runs in-process.
-      const waiting = carta(dataDir, ['venue', 'create', '--name', 'Waited', '--currency', 'EUR', '--json']).then((run) => ({ run, at: Date.now() }));
+      const waiting = carta(dataDir, ['venue', 'create', '--name', 'Waited', '--currency', 'EUR', '--json']).then((run) => ({
+        run,
+        at: Date.now(),
+      }));
       await sleep(3_000);
       const releasedAt = Date.now();
       await held.release();
@@ -279,7 +286,8 @@ describe('restart after kill -9 on the embedded database', { skip }, () => {
     const restartMs: number[] = [];
     const trace: string[] = [];
     for (let n = 1; n <= iterations; n += 1) {
-      const [from, to] = n % 2 === 1 ? [0, Math.ceil(syncMs * 1.25)] : [Math.max(0, Math.min(lost, kept) - margin), Math.max(lost, kept) + margin];
+      const [from, to] =
+        n % 2 === 1 ? [0, Math.ceil(syncMs * 1.25)] : [Math.max(0, Math.min(lost, kept) - margin), Math.max(lost, kept) + margin];
       const killAfter = from + Math.floor(Math.random() * (to - from + 1));
       let replied = false;
       const sync = api(server.url, 'POST', '/v1/sync', apiKey, catalogue(n)).then(

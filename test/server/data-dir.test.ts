@@ -96,7 +96,10 @@ describe('the data directory', { skip }, () => {
     const dataDir = dataDirFromTemplate();
     made.push(dataDir);
     // An earlier version's modes: folders 0755, PGlite's files 0666, the server note 0644.
-    for (const file of [dataDir, ...fs.readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).map((name) => path.join(dataDir, name))]) {
+    for (const file of [
+      dataDir,
+      ...fs.readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).map((name) => path.join(dataDir, name)),
+    ]) {
       fs.chmodSync(file, fs.statSync(file).isDirectory() ? 0o755 : 0o666);
     }
     const run = await serveOnce(dataDir);

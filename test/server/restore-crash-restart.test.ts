@@ -69,8 +69,12 @@ describe('restore across kill -9 and restart of a server process', { skip }, () 
   it('leaves the draft as it was or wholly restored after every kill -9 during a 500-product restore', { timeout: 300_000 }, async (t) => {
     const iterations = 6;
     let server = await start();
-    const venue = await ok(api(server.url, 'POST', '/admin/v1/venues', ADMIN_TOKEN, { name: 'Restore Crash', currency: 'EUR', plan: 'pro' }), 201);
-    const key: string = (await ok(api(server.url, 'POST', `/admin/v1/venues/${venue.id}/api-keys`, ADMIN_TOKEN, { mode: 'live' }), 201)).key;
+    const venue = await ok(
+      api(server.url, 'POST', '/admin/v1/venues', ADMIN_TOKEN, { name: 'Restore Crash', currency: 'EUR', plan: 'pro' }),
+      201,
+    );
+    const key: string = (await ok(api(server.url, 'POST', `/admin/v1/venues/${venue.id}/api-keys`, ADMIN_TOKEN, { mode: 'live' }), 201))
+      .key;
     await ok(api(server.url, 'PATCH', '/v1/settings', key, { enabledLanguages: ['en', 'uk', 'es'] }));
 
     // Two menus: the fixture, and a fifth of its products changed plus products only it has (which
@@ -91,7 +95,8 @@ describe('restore across kill -9 and restart of a server process', { skip }, () 
       const still = (items: any[]) => items.map(({ availability: _a, ...item }: any) => item);
       return { ...rest, categories: still(rest.categories), products: still(rest.products) };
     };
-    const publicationsOf = async (url: string) => (await ok(api(url, 'GET', '/v1/publications?limit=100', key))).items as { id: string; restoredFrom: string | null }[];
+    const publicationsOf = async (url: string) =>
+      (await ok(api(url, 'GET', '/v1/publications?limit=100', key))).items as { id: string; restoredFrom: string | null }[];
     /** What a restore of `target` leaves, checked in every section; the draft holds what it lacks, hidden. */
     const assertRestored = async (url: string, target: string, to: string) => {
       const diff = await ok(api(url, 'GET', `/v1/menu/diff?from=${target}&to=${to}`, key));
@@ -118,7 +123,8 @@ describe('restore across kill -9 and restart of a server process', { skip }, () 
       const publish = n % 4 < 2;
       const before = await draftOf(server.url);
       const publications = await publicationsOf(server.url);
-      const [from, to] = n % 2 === 1 ? [0, Math.ceil(restoreMs * 1.25)] : [Math.max(0, Math.min(lost, kept) - margin), Math.max(lost, kept) + margin];
+      const [from, to] =
+        n % 2 === 1 ? [0, Math.ceil(restoreMs * 1.25)] : [Math.max(0, Math.min(lost, kept) - margin), Math.max(lost, kept) + margin];
       const killAfter = from + Math.floor(Math.random() * (to - from + 1));
       let replied = false;
       const restore = api(server.url, 'POST', `/v1/publications/${target}/restore`, key, { publish }).then(

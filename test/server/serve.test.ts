@@ -122,20 +122,30 @@ describe('carta serve (embedded default)', { skip }, () => {
   it('serves, from the bundle, what lives outside its code and what it loads on first use: OpenAPI, docs and guest page files, QR codes, images, webhooks, metrics', async () => {
     const receiver = new Receiver();
     await receiver.listen();
-    const server = await spawnServer([bin, 'serve'], cartaEnv(dataDir, { LOG_LEVEL: 'info', SSRF_TEST_ALLOW: `127.0.0.1:${receiver.port}` }));
+    const server = await spawnServer(
+      [bin, 'serve'],
+      cartaEnv(dataDir, { LOG_LEVEL: 'info', SSRF_TEST_ALLOW: `127.0.0.1:${receiver.port}` }),
+    );
     started.push(server);
     try {
       const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
       const request = async (url: string, init: { method?: string; token?: string; body?: unknown } = {}) => {
         const res = await fetch(new URL(url, server.url), {
           method: init.method ?? 'GET',
-          headers: { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...(init.body ? { 'content-type': 'application/json' } : {}) },
+          headers: {
+            ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+            ...(init.body ? { 'content-type': 'application/json' } : {}),
+          },
           body: init.body ? JSON.stringify(init.body) : undefined,
         });
         return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
       };
-            const venue = JSON.parse((await request('/admin/v1/venues', { method: 'POST', token, body: { name: 'Bundle Cafe', currency: 'EUR', plan: 'pro' } })).text);
-      const key = JSON.parse((await request(`/admin/v1/venues/${venue.id}/api-keys`, { method: 'POST', token, body: { mode: 'live' } })).text).key;
+      const venue = JSON.parse(
+        (await request('/admin/v1/venues', { method: 'POST', token, body: { name: 'Bundle Cafe', currency: 'EUR', plan: 'pro' } })).text,
+      );
+      const key = JSON.parse(
+        (await request(`/admin/v1/venues/${venue.id}/api-keys`, { method: 'POST', token, body: { mode: 'live' } })).text,
+      ).key;
 
       const openapi = await request('/v1/openapi.json');
       assert.equal(openapi.status, 200);
@@ -166,19 +176,46 @@ describe('carta serve (embedded default)', { skip }, () => {
       assert.equal(image.type, 'image/webp');
 
       // The webhook sender (undici, a chunk of its own) signs and delivers a ping.
-      const endpoint = JSON.parse((await request('/v1/webhooks', { method: 'POST', token: key, body: { url: `http://127.0.0.1:${receiver.port}/hooks`, events: ['order.created'] } })).text);
+      const endpoint = JSON.parse(
+        (
+          await request('/v1/webhooks', {
+            method: 'POST',
+            token: key,
+            body: { url: `http://127.0.0.1:${receiver.port}/hooks`, events: ['order.created'] },
+          })
+        ).text,
+      );
       receiver.secrets = [endpoint.secret];
       assert.equal((await request(`/v1/webhooks/${endpoint.id}/test`, { method: 'POST', token: key })).status, 202);
       for (let waited = 0; receiver.accepted.length === 0 && waited < 10_000; waited += 100) await sleep(100);
-      assert.deepEqual(receiver.accepted.map((r) => r.type), ['ping']);
+      assert.deepEqual(
+        receiver.accepted.map((r) => r.type),
+        ['ping'],
+      );
 
       // The password estimator (zxcvbn-ts, kept out of the bundle) judges a password set through an invite link.
-      const invited = JSON.parse((await request(`/admin/v1/venues/${venue.id}/staff`, { method: 'POST', token, body: { email: 'owner@example.com', name: 'Olena', role: 'owner' } })).text);
+      const invited = JSON.parse(
+        (
+          await request(`/admin/v1/venues/${venue.id}/staff`, {
+            method: 'POST',
+            token,
+            body: { email: 'owner@example.com', name: 'Olena', role: 'owner' },
+          })
+        ).text,
+      );
       const invitePage = await fetch(invited.inviteUrl.replace(/^https?:\/\/[^/]+/, server.url));
-      const cookies = invitePage.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      const cookies = invitePage.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
       const csrf = /name="csrf" value="([^"]+)"/.exec(await invitePage.text())?.[1] ?? '';
       const setPassword = (password: string) =>
-        fetch(invitePage.url, { method: 'POST', redirect: 'manual', headers: { cookie: cookies, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, password }) });
+        fetch(invitePage.url, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { cookie: cookies, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ csrf, password }),
+        });
       const weak = await setPassword('Summer2024!');
       assert.equal(weak.status, 400, await weak.text());
       const set = await setPassword('quiet-harbour-lantern-42');
@@ -193,8 +230,15 @@ describe('carta serve (embedded default)', { skip }, () => {
       assert.equal(await stop(server), 0);
     }
     // The log is buffered: what was pending at exit, the last access line and the shutdown's, is written.
-    const lines = server.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; route?: string });
-    assert.ok(lines.some((l) => l.msg === 'request' && l.route === '/metrics'), 'the last request logged');
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { msg: string; route?: string });
+    assert.ok(
+      lines.some((l) => l.msg === 'request' && l.route === '/metrics'),
+      'the last request logged',
+    );
     assert.equal(lines.at(-1)?.msg, 'shutting down');
   });
 });

@@ -42,7 +42,11 @@ interface Sent {
 }
 
 /** One request on the shared keep-alive agent; resolves with its outcome, never rejects. */
-function send(agent: http.Agent, url: string, op: { name: string; method: string; path: string; key?: string; body?: unknown }): Promise<Sent> {
+function send(
+  agent: http.Agent,
+  url: string,
+  op: { name: string; method: string; path: string; key?: string; body?: unknown },
+): Promise<Sent> {
   const sent: Sent = { id: `load-${randomUUID()}`, op: op.name };
   const body = op.body === undefined ? undefined : JSON.stringify(op.body);
   return new Promise((resolve) => {
@@ -96,8 +100,16 @@ describe(`SIGTERM under load (${DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}
   let server: Server | null = null;
 
   before(async () => {
-    env = { ...process.env, DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'debug', RATE_LIMITS: 'off', SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) };
-    for (const name of ['REDIS_URL', 'DATABASE_URL', 'PORT', 'HOST', 'TRUST_PROXY', 'PUBLIC_BASE_URL', 'DATABASE_POOL_SIZE']) delete env[name];
+    env = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN,
+      LOG_LEVEL: 'debug',
+      RATE_LIMITS: 'off',
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+    };
+    for (const name of ['REDIS_URL', 'DATABASE_URL', 'PORT', 'HOST', 'TRUST_PROXY', 'PUBLIC_BASE_URL', 'DATABASE_POOL_SIZE'])
+      delete env[name];
     if (DATABASE_URL) {
       const serverUrl = new URL(DATABASE_URL);
       serverUrl.pathname = '/postgres';
@@ -141,10 +153,22 @@ describe(`SIGTERM under load (${DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}
         name: 'POST guest order',
         method: 'POST',
         path: `/guest/v1/venues/${venue.slug}/orders`,
-        body: { type: 'pickup', paymentMethod: 'cash', items: [{ productId: fries, quantity: 1 }], customerName: 'Ada', customerPhone: '+380501234567' },
+        body: {
+          type: 'pickup',
+          paymentMethod: 'cash',
+          items: [{ productId: fries, quantity: 1 }],
+          customerName: 'Ada',
+          customerPhone: '+380501234567',
+        },
       }),
       () => ({ name: 'GET /v1/menu', method: 'GET', path: '/v1/menu', key }),
-      () => ({ name: 'POST /v1/sync', method: 'POST', path: '/v1/sync', key, body: { products: [{ externalId: `load-${n % 3}`, name: 'Load', priceMinor: 100 + (n % 50) }] } }),
+      () => ({
+        name: 'POST /v1/sync',
+        method: 'POST',
+        path: '/v1/sync',
+        key,
+        body: { products: [{ externalId: `load-${n % 3}`, name: 'Load', priceMinor: 100 + (n % 50) }] },
+      }),
     ];
 
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
@@ -261,7 +285,9 @@ describe(`SIGTERM under load (${DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}
     // The client still holds the connection open (keep-alive), as browsers and agents do.
     const code = await Promise.race([s.exited, sleep(SHUTDOWN_TIMEOUT_MS + 5000).then(() => 'timeout' as const)]);
     const exitMs = performance.now() - answeredAt;
-    t.diagnostic(`download ended ${Math.round(answeredAt - signalAt)} ms after the signal; exit ${code} ${Math.round(exitedAt - signalAt)} ms after the signal`);
+    t.diagnostic(
+      `download ended ${Math.round(answeredAt - signalAt)} ms after the signal; exit ${code} ${Math.round(exitedAt - signalAt)} ms after the signal`,
+    );
     agent.destroy();
     assert.equal(code, 0, `exit code (output: ${s.output().slice(-2000)})`);
     assert.ok(exitMs < 3000, `exited ${Math.round(exitMs)} ms after the last response, not at a timeout`);

@@ -73,10 +73,20 @@ interface Sent {
 function send(port: number, method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<Sent> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path, agent: false, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent: false,
+        headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -126,12 +136,22 @@ describe('no request stalls the server', { timeout: 180_000 }, () => {
   }
 
   const credentialFor = (url: string): Record<string, string> =>
-    url.startsWith('/admin/') ? { authorization: `Bearer ${world.keys.operator}` } : url.startsWith('/v1/') ? { authorization: `Bearer ${world.keys.live}` } : {};
+    url.startsWith('/admin/')
+      ? { authorization: `Bearer ${world.keys.operator}` }
+      : url.startsWith('/v1/')
+        ? { authorization: `Bearer ${world.keys.live}` }
+        : {};
 
   // At 5 MB on the routes that read the most (the others' 0.5 MB bodies take the same paths), to keep the suite short.
-  const FULL_SIZE = new Set(['POST /v1/sync', 'POST /guest/v1/venues/:slug/orders', 'POST /v1/logo', 'PUT /v1/translations', 'POST /admin/v1/venues']);
+  const FULL_SIZE = new Set([
+    'POST /v1/sync',
+    'POST /guest/v1/venues/:slug/orders',
+    'POST /v1/logo',
+    'PUT /v1/translations',
+    'POST /admin/v1/venues',
+  ]);
 
-  it('answers every route\'s pathological bodies quickly, without keeping /health waiting', async () => {
+  it("answers every route's pathological bodies quickly, without keeping /health waiting", async () => {
     await underProbe(pathologicalCases());
   });
 
@@ -149,26 +169,56 @@ describe('no request stalls the server', { timeout: 180_000 }, () => {
     });
   }
 
-  it('answers the heavy routes\' largest invalid bodies within their caps quickly', async () => {
+  it("answers the heavy routes' largest invalid bodies within their caps quickly", async () => {
     const key = { authorization: `Bearer ${world.keys.live}` };
     const option = (o: number) => ({ ingredientExternalId: o % 2 ? 1 : '' });
     const products = (n: number, groups: number, options: number, extra: object = {}) =>
       Array.from({ length: n }, (_, i) => ({
-        externalId: `p${i}`, name: 'x', priceMinor: -1, salePriceMinor: 'x', ...extra,
-        modifierGroups: Array.from({ length: groups }, () => ({ name: '', type: 'x', options: Array.from({ length: options }, (_, o) => option(o)) })),
+        externalId: `p${i}`,
+        name: 'x',
+        priceMinor: -1,
+        salePriceMinor: 'x',
+        ...extra,
+        modifierGroups: Array.from({ length: groups }, () => ({
+          name: '',
+          type: 'x',
+          options: Array.from({ length: options }, (_, o) => option(o)),
+        })),
       }));
     const slug = world.params['venues/:slug'][0];
     const bodies: Array<[string, string, unknown]> = [
       ['POST', '/v1/sync', { products: products(500, 20, 12) }],
       ['POST', '/v1/sync', { products: products(500, 0, 0, { ingredientExternalIds: Array(100).fill(7) }) }],
-      ['POST', '/v1/sync', { categories: Array.from({ length: 200 }, () => ({ externalId: 1, name: 2, schedule: Array(7).fill({ day: 'x' }) })), products: products(500, 1, 50) }],
-      ['POST', `/guest/v1/venues/${slug}/orders`, { type: 'x', paymentMethod: 'y', items: Array.from({ length: 100 }, () => ({ productId: 1, quantity: 0, modifiers: Array(100).fill({ optionId: 2, quantity: 0 }) })) }],
+      [
+        'POST',
+        '/v1/sync',
+        {
+          categories: Array.from({ length: 200 }, () => ({ externalId: 1, name: 2, schedule: Array(7).fill({ day: 'x' }) })),
+          products: products(500, 1, 50),
+        },
+      ],
+      [
+        'POST',
+        `/guest/v1/venues/${slug}/orders`,
+        {
+          type: 'x',
+          paymentMethod: 'y',
+          items: Array.from({ length: 100 }, () => ({
+            productId: 1,
+            quantity: 0,
+            modifiers: Array(100).fill({ optionId: 2, quantity: 0 }),
+          })),
+        },
+      ],
       ['POST', '/v1/cleanup', { items: Array.from({ length: 1000 }, () => ({ type: 'x', ref: 1 })) }],
     ];
     const cases = bodies.map(([method, url, body]) => {
       const buffer = Buffer.from(JSON.stringify(body));
       assert.ok(buffer.length <= 5 * 1024 * 1024, `${url}: ${buffer.length} bytes`);
-      return { name: `${method} ${url} (${buffer.length} bytes)`, run: () => send(port, method, url, url.startsWith('/v1/') ? key : {}, buffer) };
+      return {
+        name: `${method} ${url} (${buffer.length} bytes)`,
+        run: () => send(port, method, url, url.startsWith('/v1/') ? key : {}, buffer),
+      };
     });
     await underProbe(cases);
   });
@@ -179,12 +229,24 @@ describe('no request stalls the server', { timeout: 180_000 }, () => {
   // go in slices of a turn each (docs/security.md).
   it('takes the largest valid sync and its publish without keeping /health waiting', async () => {
     const v = await createVenue(world.t.app, { plan: 'pro' });
-    const ingredients = Array.from({ length: 200 }, (_, i) => ({ externalId: `i${i}`, name: `Ingredient ${i}`, translations: { uk: { name: `Інгредієнт ${i}` } } }));
+    const ingredients = Array.from({ length: 200 }, (_, i) => ({
+      externalId: `i${i}`,
+      name: `Ingredient ${i}`,
+      translations: { uk: { name: `Інгредієнт ${i}` } },
+    }));
     const categories = Array.from({ length: 200 }, (_, i) => ({ externalId: `c${i}`, name: `Category ${i}` }));
     const products = Array.from({ length: 500 }, (_, i) => ({
-      externalId: `p${i}`, name: `Product ${i}`, description: 'd'.repeat(200), priceMinor: 100 + i, categoryExternalId: `c${i % 200}`,
+      externalId: `p${i}`,
+      name: `Product ${i}`,
+      description: 'd'.repeat(200),
+      priceMinor: 100 + i,
+      categoryExternalId: `c${i % 200}`,
       ingredientExternalIds: Array.from({ length: 20 }, (_, k) => `i${(i + k) % 200}`),
-      modifierGroups: Array.from({ length: 20 }, (_, g) => ({ name: `Group ${g}`, type: 'add_ingredients', options: Array.from({ length: 8 }, (_, o) => ({ ingredientExternalId: `i${(g * 8 + o) % 200}`, priceAdjustment: 10 })) })),
+      modifierGroups: Array.from({ length: 20 }, (_, g) => ({
+        name: `Group ${g}`,
+        type: 'add_ingredients',
+        options: Array.from({ length: 8 }, (_, o) => ({ ingredientExternalId: `i${(g * 8 + o) % 200}`, priceAdjustment: 10 })),
+      })),
     }));
     await call(world.t.app, 'PATCH', '/v1/settings', { key: v.key, body: { enabledLanguages: ['en', 'uk'] } });
     const body = Buffer.from(JSON.stringify({ categories, ingredients, products }));
@@ -212,16 +274,25 @@ describe('no request stalls the server', { timeout: 180_000 }, () => {
     turns.disable();
     const longestTurn = turns.max / 1e6;
     assert.ok(p.worst() <= PROBE_LIMIT_MS, `GET /health waited ${Math.round(p.worst())} ms (${timings.join(', ')})`);
-    assert.ok(longestTurn <= LARGEST_SYNC_TURN_LIMIT_MS, `a turn of the event loop took ${Math.round(longestTurn)} ms (${timings.join(', ')})`);
+    assert.ok(
+      longestTurn <= LARGEST_SYNC_TURN_LIMIT_MS,
+      `a turn of the event loop took ${Math.round(longestTurn)} ms (${timings.join(', ')})`,
+    );
   });
 
   it('cuts a body that stops arriving with 408, and headers that never end', async () => {
     const p = probe(port);
     try {
-      const body = await stalled(port, `POST /v1/sync HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${world.keys.live}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"products":[`);
+      const body = await stalled(
+        port,
+        `POST /v1/sync HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${world.keys.live}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"products":[`,
+      );
       assert.match(body.text, /^HTTP\/1\.1 408 /);
       assert.ok(body.ms < BODY_TIMEOUT_MS + 1500, `closed after ${Math.round(body.ms)} ms`);
-      const guest = await stalled(port, `POST /guest/v1/venues/${world.params['venues/:slug'][0]}/orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`);
+      const guest = await stalled(
+        port,
+        `POST /guest/v1/venues/${world.params['venues/:slug'][0]}/orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`,
+      );
       assert.match(guest.text, /^HTTP\/1\.1 408 /);
       const headers = await stalled(port, 'GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ');
       assert.match(headers.text, /^HTTP\/1\.1 408 /);
@@ -235,7 +306,8 @@ describe('no request stalls the server', { timeout: 180_000 }, () => {
   it('lets stalled uploads of one venue hold no place another venue needs, and frees them at the deadline', async () => {
     const other = await createVenue(world.t.app, { plan: 'pro' });
     const { slots, queue } = world.t.services.media.capacity;
-    const head = (key: string) => `POST /v1/logo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 20000000\r\n\r\n{"base64":"`;
+    const head = (key: string) =>
+      `POST /v1/logo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 20000000\r\n\r\n{"base64":"`;
     const stalledUploads = Array.from({ length: slots + queue }, () => stalled(port, head(world.keys.live!)));
     await new Promise((resolve) => setTimeout(resolve, 100));
     const image = Buffer.from(JSON.stringify({ base64: toBase64(await makeImage(320, 320)) }));

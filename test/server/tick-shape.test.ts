@@ -69,6 +69,10 @@ describe('the tick-shape keeper', () => {
     if (!control.includes('MEGAMORPHIC')) return t.skip(`nextTick kept its feedback without the keeper this time: ${control.join(', ')}`);
     const kept = literalFeedback(true);
     assert.ok(kept.length > 0);
-    assert.deepEqual(kept.filter((state) => state !== 'MONOMORPHIC'), [], `nextTick's literal feedback: ${kept.join(', ')}`);
+    assert.deepEqual(
+      kept.filter((state) => state !== 'MONOMORPHIC'),
+      [],
+      `nextTick's literal feedback: ${kept.join(', ')}`,
+    );
   });
 });

@@ -62,7 +62,12 @@ describe('GET and PATCH /v1/settings (decisions 6)', () => {
 
   it('changes the given fields, keeps the others, and answers with the view and its ETag', async () => {
     const v = await createVenue(t.app);
-    const res = await patch(v, { name: 'Cafe Nord', cardStyle: 'compact', timezone: 'Europe/Kyiv', enabledLanguages: ['en', 'uk', 'pt-BR'] });
+    const res = await patch(v, {
+      name: 'Cafe Nord',
+      cardStyle: 'compact',
+      timezone: 'Europe/Kyiv',
+      enabledLanguages: ['en', 'uk', 'pt-BR'],
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(
       [res.body.name, res.body.cardStyle, res.body.timezone, res.body.enabledLanguages, res.body.defaultLanguage],
@@ -129,9 +134,15 @@ describe('GET and PATCH /v1/settings (decisions 6)', () => {
 
     // An enabled locale is accepted in translations; a disabled one is not.
     await call(t.app, 'POST', '/v1/sync', { key: v.key, body: { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 1 }] } });
-    const fr = await call(t.app, 'PUT', '/v1/translations', { key: v.key, body: { products: [{ ref: 'p1', translations: { fr: { name: 'Thé' } } }] } });
+    const fr = await call(t.app, 'PUT', '/v1/translations', {
+      key: v.key,
+      body: { products: [{ ref: 'p1', translations: { fr: { name: 'Thé' } } }] },
+    });
     assert.equal(fr.status, 200);
-    const es = await call(t.app, 'PUT', '/v1/translations', { key: v.key, body: { products: [{ ref: 'p1', translations: { es: { name: 'Té' } } }] } });
+    const es = await call(t.app, 'PUT', '/v1/translations', {
+      key: v.key,
+      body: { products: [{ ref: 'p1', translations: { es: { name: 'Té' } } }] },
+    });
     assert.equal(es.body.code, 'LOCALE_NOT_ENABLED');
   });
 
@@ -206,7 +217,12 @@ describe('GET and PATCH /v1/settings (decisions 6)', () => {
     const v = await createVenue(t.app, { plan: 'standard' });
     const res = await patch(
       v,
-      { name: 'Secret Garden Bistro', timezone: 'Europe/Kyiv', cardStyle: 'minimalism', orderConfig: { minOrderMinor: 4321, pickupEnabled: true } },
+      {
+        name: 'Secret Garden Bistro',
+        timezone: 'Europe/Kyiv',
+        cardStyle: 'minimalism',
+        orderConfig: { minOrderMinor: 4321, pickupEnabled: true },
+      },
       { 'x-request-id': 'settings-audit-1' },
     );
     assert.equal(res.status, 200);
@@ -216,7 +232,10 @@ describe('GET and PATCH /v1/settings (decisions 6)', () => {
     assert.deepEqual([entry.entityType, entry.requestId, entry.source], ['settings', 'settings-audit-1', 'api_key']);
     const fields: string[] = entry.changes.fields;
     assert.ok(fields.includes('name') && fields.includes('timezone'), JSON.stringify(fields));
-    assert.ok(fields.some((f) => f.startsWith('orderConfig')), JSON.stringify(fields));
+    assert.ok(
+      fields.some((f) => f.startsWith('orderConfig')),
+      JSON.stringify(fields),
+    );
     assert.ok(!fields.includes('cardStyle'), 'an unchanged field is not listed');
     assert.ok(!fields.some((f) => f.includes('pickupEnabled')), 'an unchanged orderConfig field is not listed');
     const text = JSON.stringify(entry);

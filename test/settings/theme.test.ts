@@ -36,7 +36,10 @@ describe('settings theme', () => {
     for (const colour of ['#ffff00', '#ff7f50', '#888888']) {
       const res = await call(t.app, 'PATCH', '/v1/settings', { key: v.key, body: { theme: { accentColor: colour } } });
       assertError(res, 400);
-      assert.ok(res.body.errors.some((e: string) => e.startsWith('theme.accentColor')), JSON.stringify(res.body));
+      assert.ok(
+        res.body.errors.some((e: string) => e.startsWith('theme.accentColor')),
+        JSON.stringify(res.body),
+      );
     }
     // #767676 is the lightest grey with 4.5:1 on white.
     assert.equal((await call(t.app, 'PATCH', '/v1/settings', { key: v.key, body: { theme: { accentColor: '#767676' } } })).status, 200);
@@ -47,7 +50,10 @@ describe('settings theme', () => {
     for (const colour of ['red', '#fff', '#12345g', '1a5fb4', 5, '#1a5fb4 ']) {
       const res = await call(t.app, 'PATCH', '/v1/settings', { key: v.key, body: { theme: { accentColor: colour } } });
       assertError(res, 400);
-      assert.ok(res.body.errors.some((e: string) => e.includes('theme')), JSON.stringify(res.body.errors));
+      assert.ok(
+        res.body.errors.some((e: string) => e.includes('theme')),
+        JSON.stringify(res.body.errors),
+      );
     }
     assertError(await call(t.app, 'PATCH', '/v1/settings', { key: v.key, body: { theme: { font: 'Comic Sans' } } }), 400);
   });

@@ -29,7 +29,10 @@ class Sink implements EventSink {
   }
   /** The events as sent: each one's id (the order clock's instant) and its order's id. */
   events(): { at: number; order: string }[] {
-    return [...this.text.matchAll(/^id: (.+)\nevent: .+\ndata: (.+)$/gm)].map((m) => ({ at: Date.parse(m[1]), order: JSON.parse(m[2]).id }));
+    return [...this.text.matchAll(/^id: (.+)\nevent: .+\ndata: (.+)$/gm)].map((m) => ({
+      at: Date.parse(m[1]),
+      order: JSON.parse(m[2]).id,
+    }));
   }
 }
 
@@ -54,16 +57,25 @@ describe('the console board feed', () => {
   });
   after(() => t.close());
 
-  const board = (venueId: string, at: Date | null = null): OpenBoard => ({ venueId, after: at, stillAllowed: async () => true, log: { warn: () => {} } });
+  const board = (venueId: string, at: Date | null = null): OpenBoard => ({
+    venueId,
+    after: at,
+    stillAllowed: async () => true,
+    log: { warn: () => {} },
+  });
 
   it(`admits ${BOARD_STREAMS_PER_VENUE} of 400 boards opening at once and refuses the rest with 429 STREAM_LIMIT_REACHED before taking their connection`, async () => {
     const feeds = t.services.boardFeeds;
     const sinks: Sink[] = [];
-    const opened = await Promise.allSettled(Array.from({ length: 400 }, () => feeds.open(board(v.id), () => {
-      const sink = new Sink();
-      sinks.push(sink);
-      return sink;
-    })));
+    const opened = await Promise.allSettled(
+      Array.from({ length: 400 }, () =>
+        feeds.open(board(v.id), () => {
+          const sink = new Sink();
+          sinks.push(sink);
+          return sink;
+        }),
+      ),
+    );
     try {
       const refused = opened.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       assert.equal(opened.length - refused.length, BOARD_STREAMS_PER_VENUE);
@@ -89,10 +101,14 @@ describe('the console board feed', () => {
   it('gives back the place of a board whose start could not be read', async () => {
     let failing = true;
     const orders = t.services.orders;
-    const feeds = new BoardFeeds(t.database.db, {
-      orderClock: (venueId) => (failing ? Promise.reject(new Error('the database is gone')) : orders.orderClock(venueId)),
-      changedAfter: (venueId, at, limit) => orders.changedAfter(venueId, at, limit),
-    }, { perVenue: 2 });
+    const feeds = new BoardFeeds(
+      t.database.db,
+      {
+        orderClock: (venueId) => (failing ? Promise.reject(new Error('the database is gone')) : orders.orderClock(venueId)),
+        changedAfter: (venueId, at, limit) => orders.changedAfter(venueId, at, limit),
+      },
+      { perVenue: 2 },
+    );
     const sinks: Sink[] = [];
     const take = () => {
       const sink = new Sink();
@@ -100,7 +116,10 @@ describe('the console board feed', () => {
       return sink;
     };
     const failed = await Promise.allSettled([1, 2, 3].map(() => feeds.open(board(v.id), take)));
-    assert.deepEqual(failed.map((r) => r.status), ['rejected', 'rejected', 'rejected']);
+    assert.deepEqual(
+      failed.map((r) => r.status),
+      ['rejected', 'rejected', 'rejected'],
+    );
     assert.equal(sinks.length, 0);
     assert.equal(feeds.count(v.id), 0);
     failing = false;
@@ -139,7 +158,11 @@ describe('the console board feed', () => {
     })();
     await Promise.all([...writers, openers]);
     try {
-      const listed = (await call(t.app, 'GET', '/v1/orders?limit=100&updatedSince=' + encodeURIComponent(new Date(start.getTime() + 1).toISOString()), { key: venue.key })).body.items as { id: string; updatedAt: string }[];
+      const listed = (
+        await call(t.app, 'GET', '/v1/orders?limit=100&updatedSince=' + encodeURIComponent(new Date(start.getTime() + 1).toISOString()), {
+          key: venue.key,
+        })
+      ).body.items as { id: string; updatedAt: string }[];
       assert.equal(listed.length, 24);
       const latest = new Map(listed.map((o) => [o.id, Date.parse(o.updatedAt)]));
       const holdsAll = (sink: Sink) => {
@@ -150,8 +173,14 @@ describe('the console board feed', () => {
       for (const sink of boards) {
         const events = sink.events();
         // Once each, in the order clock's order: no change sent twice, none sent after a later one.
-        assert.ok(events.every((e, i) => i === 0 || e.at > events[i - 1].at), 'events in order, none twice');
-        assert.ok(events.every((e) => e.at > start.getTime()), 'nothing from before the board\'s cursor');
+        assert.ok(
+          events.every((e, i) => i === 0 || e.at > events[i - 1].at),
+          'events in order, none twice',
+        );
+        assert.ok(
+          events.every((e) => e.at > start.getTime()),
+          "nothing from before the board's cursor",
+        );
       }
     } finally {
       for (const sink of boards) sink.end();

@@ -34,12 +34,17 @@ describe('the console board page', () => {
     assert.match(html, /Signed in as <strong>Ada Lovelace<\/strong> \(manager\)/);
     assert.match(html, /<title>Board · Test Venue[^<]*<\/title>/);
     // The sign-out form as before, and the same session CSRF value for the script's changes.
-    assert.match(html, /<form method="post" action="\/console\/sign-out">\n<input type="hidden" name="csrf" value="[^"]+">\n<button type="submit">Sign out<\/button>/);
+    assert.match(
+      html,
+      /<form method="post" action="\/console\/sign-out">\n<input type="hidden" name="csrf" value="[^"]+">\n<button type="submit">Sign out<\/button>/,
+    );
     const meta = /<meta name="csrf-token" content="([^"]+)">/.exec(html)?.[1];
     assert.ok(meta);
     assert.equal(meta, csrfOf(html));
     for (const name of COLUMNS) {
-      const heading = new RegExp(`<section class="column[^"]*" id="column-[a-z]+" aria-labelledby="(title-[a-z]+)"[^>]*>\\n<h2 id="\\1" tabindex="-1">${name} <span class="count"`);
+      const heading = new RegExp(
+        `<section class="column[^"]*" id="column-[a-z]+" aria-labelledby="(title-[a-z]+)"[^>]*>\\n<h2 id="\\1" tabindex="-1">${name} <span class="count"`,
+      );
       assert.match(html, heading, name);
     }
     assert.match(html, /<noscript><p[^>]*>The order board needs JavaScript/);
@@ -99,7 +104,11 @@ describe('the console board page', () => {
       assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable', url);
       assert.equal(res.headers['x-content-type-options'], 'nosniff', url);
       assert.equal(res.headers['content-encoding'], 'gzip', url);
-      const again = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip', 'if-none-match': String(res.headers.etag) } });
+      const again = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { 'accept-encoding': 'gzip', 'if-none-match': String(res.headers.etag) },
+      });
       assert.equal(again.statusCode, 304, url);
       return res.rawPayload.length;
     };
@@ -111,7 +120,7 @@ describe('the console board page', () => {
     assert.ok(css > 0 && css <= CSS_BUDGET_GZIP, `CSS ${css} bytes gzipped (budget ${CSS_BUDGET_GZIP})`);
   });
 
-  it('answers 404 in the envelope for a file the build does not have, and still serves the forms\' stylesheet', async () => {
+  it("answers 404 in the envelope for a file the build does not have, and still serves the forms' stylesheet", async () => {
     const missing = await call(t.app, 'GET', '/console/assets/console-00000000.js');
     assert.equal(missing.status, 404);
     assert.match(missing.body.message, /^Route GET \/console\/assets\/console-00000000\.js not found$/);

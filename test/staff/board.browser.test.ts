@@ -60,13 +60,24 @@ describe('the order board in Chromium', { skip: chromiumMissing }, () => {
 
   /** A fresh browser of the given size that reaches the test server only. */
   async function newBoard(viewport: { width: number; height: number }): Promise<Board> {
-    const context = await browser.newContext({ viewport, deviceScaleFactor: 1, locale: 'en-GB', timezoneId: 'UTC', hasTouch: viewport.width < 600 });
+    const context = await browser.newContext({
+      viewport,
+      deviceScaleFactor: 1,
+      locale: 'en-GB',
+      timezoneId: 'UTC',
+      hasTouch: viewport.width < 600,
+    });
     contexts.push(context);
     // The page's clock runs as the real one until the walk moves it on (the late mark).
     await context.clock.install();
     // Each tone of the beep is an oscillator: counted, since a headless browser plays to no speaker.
-    await context.addInitScript('window.tones = 0; const made = AudioContext.prototype.createOscillator; AudioContext.prototype.createOscillator = function () { window.tones += 1; return made.call(this); };');
-    await context.route((u) => u.origin !== origin, (route) => route.abort());
+    await context.addInitScript(
+      'window.tones = 0; const made = AudioContext.prototype.createOscillator; AudioContext.prototype.createOscillator = function () { window.tones += 1; return made.call(this); };',
+    );
+    await context.route(
+      (u) => u.origin !== origin,
+      (route) => route.abort(),
+    );
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     const problems: string[] = [];
@@ -74,7 +85,8 @@ describe('the order board in Chromium', { skip: chromiumMissing }, () => {
     page.on('console', (m) => {
       // Chromium logs as failed loads the refusals the walk asks for (the staff member's 403, the
       // disabled member's 401s) and the streams the network drop cuts.
-      if (m.type() === 'error' && !/status of 40[13] |net::ERR_(INCOMPLETE_CHUNKED_ENCODING|INTERNET_DISCONNECTED)/.test(m.text())) problems.push(`console error: ${m.text()}`);
+      if (m.type() === 'error' && !/status of 40[13] |net::ERR_(INCOMPLETE_CHUNKED_ENCODING|INTERNET_DISCONNECTED)/.test(m.text()))
+        problems.push(`console error: ${m.text()}`);
     });
     return { page, context, problems };
   }
@@ -103,7 +115,8 @@ describe('the order board in Chromium', { skip: chromiumMissing }, () => {
   }
 
   const live = (page: Page) => page.locator('body[data-stream="open"]').waitFor({ state: 'attached' });
-  const card = (scope: Page | Locator, order: { orderNumber: string }) => scope.getByRole('article', { name: `Order ${order.orderNumber}`, exact: true });
+  const card = (scope: Page | Locator, order: { orderNumber: string }) =>
+    scope.getByRole('article', { name: `Order ${order.orderNumber}`, exact: true });
   const column = (page: Page, key: string) => page.locator(`#column-${key}`);
 
   /** Waits for a card in a column, and says how long it took from `since`. */
@@ -118,12 +131,17 @@ describe('the order board in Chromium', { skip: chromiumMissing }, () => {
 
   it('walks the board: orders live, status moves, cancel, print, sold out, pause, staff, roles, a network drop', async () => {
     // The owner: invited by the operator, a password, signed in on a landscape tablet.
-    const ownerInvite = await admin(t.app, 'POST', `/venues/${v.id}/staff`, { email: 'grace@example.com', name: 'Grace Hopper', role: 'owner' });
+    const ownerInvite = await admin(t.app, 'POST', `/venues/${v.id}/staff`, {
+      email: 'grace@example.com',
+      name: 'Grace Hopper',
+      role: 'owner',
+    });
     const a = await newBoard(TABLET);
     await signInThroughInvite(a, ownerInvite.body.inviteUrl, 'grace@example.com', '01');
     const pa = a.page;
     await pa.getByRole('heading', { name: venueName, level: 1 }).waitFor();
-    for (const name of ['New', 'Confirmed', 'Preparing', 'Out for delivery']) await pa.getByRole('region', { name: new RegExp(`^${name} \\d+$`) }).waitFor();
+    for (const name of ['New', 'Confirmed', 'Preparing', 'Out for delivery'])
+      await pa.getByRole('region', { name: new RegExp(`^${name} \\d+$`) }).waitFor();
     assert.equal(await pa.title(), `Board · ${venueName}`);
     assert.deepEqual(await seriousViolations(pa), [], 'the empty board');
     await shot(pa, '02-board-empty');
@@ -156,14 +174,35 @@ describe('the order board in Chromium', { skip: chromiumMissing }, () => {
 
     // A guest order appears on both boards within a second, with its items and the guest's note.
     const placedAt = Date.now();
-    const order = await createOrder(t.app, v.slug, orderBody(ids, {
-      items: [burgerLine(ids, 2, [{ optionId: ids.options.burger.Extras.cheese }], 'bun-brioche'), { productId: ids.productIds.fries, quantity: 1 }],
-      comment: 'No onions please',
-    }));
-    await Promise.all([appears(pa, 'new', order, placedAt, 'a new order on the tablet'), appears(pb, 'new', order, placedAt, 'a new order on the phone')]);
+    const order = await createOrder(
+      t.app,
+      v.slug,
+      orderBody(ids, {
+        items: [
+          burgerLine(ids, 2, [{ optionId: ids.options.burger.Extras.cheese }], 'bun-brioche'),
+          { productId: ids.productIds.fries, quantity: 1 },
+        ],
+        comment: 'No onions please',
+      }),
+    );
+    await Promise.all([
+      appears(pa, 'new', order, placedAt, 'a new order on the tablet'),
+      appears(pb, 'new', order, placedAt, 'a new order on the phone'),
+    ]);
     const onA = card(pa, order);
     const text = (await onA.textContent()) ?? '';
-    for (const part of ['2×', 'Burger', 'Bun: Brioche bun', 'Extras: Cheese', '1×', 'Fries', 'No onions please', 'Pickup', 'Ada', '+380501234567']) {
+    for (const part of [
+      '2×',
+      'Burger',
+      'Bun: Brioche bun',
+      'Extras: Cheese',
+      '1×',
+      'Fries',
+      'No onions please',
+      'Pickup',
+      'Ada',
+      '+380501234567',
+    ]) {
       assert.ok(text.includes(part), `the card shows "${part}": ${text}`);
     }
     assert.match(text, /Total €\d+\.\d\d/);
@@ -377,8 +416,20 @@ describe('the order board in Chromium', { skip: chromiumMissing }, () => {
     const { client } = await signedIn(t.app, v.id, 'cook@example.com');
     const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
     try {
-      await context.route((u) => u.origin !== origin, (route) => route.abort());
-      await context.addCookies([{ name: 'carta_session', value: client.jar.get('carta_session')!, domain: '127.0.0.1', path: '/console', httpOnly: true, sameSite: 'Strict' }]);
+      await context.route(
+        (u) => u.origin !== origin,
+        (route) => route.abort(),
+      );
+      await context.addCookies([
+        {
+          name: 'carta_session',
+          value: client.jar.get('carta_session')!,
+          domain: '127.0.0.1',
+          path: '/console',
+          httpOnly: true,
+          sameSite: 'Strict',
+        },
+      ]);
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));

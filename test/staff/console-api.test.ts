@@ -91,7 +91,11 @@ describe('the console board API', () => {
     const withKey = await t.app.inject({ method: 'GET', url: '/console/api/board', headers: { authorization: `Bearer ${v.key}` } });
     assert.equal(withKey.statusCode, 401);
     // And /v1 never reads the cookie.
-    const v1 = await t.app.inject({ method: 'GET', url: '/v1/orders', headers: { cookie: `carta_session=${staff.jar.get('carta_session')}` } });
+    const v1 = await t.app.inject({
+      method: 'GET',
+      url: '/v1/orders',
+      headers: { cookie: `carta_session=${staff.jar.get('carta_session')}` },
+    });
     assert.equal(v1.statusCode, 401);
   });
 
@@ -104,7 +108,10 @@ describe('the console board API', () => {
     assert.deepEqual(board.body.member.role, 'staff');
     assert.equal(board.body.venue.id, v.id);
     const ours = board.body.orders.filter((o: any) => o.id === first.id || o.id === second.id);
-    assert.deepEqual(ours.map((o: any) => o.id), [first.id, second.id]);
+    assert.deepEqual(
+      ours.map((o: any) => o.id),
+      [first.id, second.id],
+    );
     assert.deepEqual(ours[0], (await call(t.app, 'GET', `/v1/orders/${first.id}`, { key: v.key })).body);
     assert.equal(board.body.cursor, second.updatedAt);
     assert.equal(board.body.ordering.open, true);
@@ -154,7 +161,10 @@ describe('the console board API', () => {
   it('pauses ordering for 15, 30 or 60 minutes and resumes it', async () => {
     const paused = await api(t.app, staff, 'POST', '/pause', { minutes: 30 });
     assert.equal(paused.status, 200, JSON.stringify(paused.body));
-    assert.deepEqual([paused.body.ordering.open, paused.body.ordering.reason, paused.body.ordering.pausedUntil], [false, 'paused', new Date(now + 30 * 60_000).toISOString()]);
+    assert.deepEqual(
+      [paused.body.ordering.open, paused.body.ordering.reason, paused.body.ordering.pausedUntil],
+      [false, 'paused', new Date(now + 30 * 60_000).toISOString()],
+    );
     const refused = await placeOrder(t.app, v.slug, orderBody(ids));
     expectStatus(refused, 409);
     assert.equal(refused.body.code, 'ORDERING_CLOSED');
@@ -175,7 +185,10 @@ describe('the console board API', () => {
     assert.equal(marked.status, 200, JSON.stringify(marked.body));
     assert.equal(marked.body.products.updated, 1);
     const after = await api(t.app, staff, 'GET', '/service');
-    assert.deepEqual(after.body.products.find((p: any) => p.ref === 'fries'), { ...fries, available: false, until });
+    assert.deepEqual(
+      after.body.products.find((p: any) => p.ref === 'fries'),
+      { ...fries, available: false, until },
+    );
     const guest = await call(t.app, 'GET', `/guest/v1/venues/${v.slug}/menu`);
     assert.equal(guest.body.products.find((p: any) => p.id === ids.productIds.fries).availability.available, false);
     const unknown = await api(t.app, staff, 'PUT', '/availability', { products: [{ ref: 'nope', available: false }] });
@@ -203,7 +216,7 @@ describe('the console board API', () => {
     assert.doesNotMatch(JSON.stringify(await auditEntries(t.app, v.key, 'staff.reinvite')), /console\/invite/);
   });
 
-  it("reaches nothing of another venue: its orders, its staff", async () => {
+  it('reaches nothing of another venue: its orders, its staff', async () => {
     const other = await createVenue(t.app, { plan: 'pro' });
     const otherIds = await setUpOrderMenu(t.app, other);
     const theirs = await createOrder(t.app, other.slug, orderBody(otherIds));
@@ -214,7 +227,10 @@ describe('the console board API', () => {
     const member = await admin(t.app, 'POST', `/venues/${other.id}/staff`, { email: 'x@example.com', name: 'X', role: 'staff' });
     assert.equal((await api(t.app, owner.client, 'PATCH', `/staff/${member.body.id}`, { disabled: true })).status, 404);
     assert.equal((await api(t.app, owner.client, 'DELETE', `/staff/${member.body.id}`)).status, 404);
-    assert.equal((await api(t.app, owner.client, 'GET', '/staff?limit=100')).body.items.some((m: any) => m.id === member.body.id), false);
+    assert.equal(
+      (await api(t.app, owner.client, 'GET', '/staff?limit=100')).body.items.some((m: any) => m.id === member.body.id),
+      false,
+    );
   });
 });
 
@@ -248,18 +264,30 @@ describe('the console board stream', () => {
       await second.until('the catch-up', () => second.events.length === 1);
       const order = await createOrder(t.app, v.slug, orderBody(ids));
       const confirmed = await api(t.app, a, 'POST', `/orders/${order.id}/status`, { status: 'confirmed' });
-      const wanted = [['order.created', order.updatedAt], ['order.updated', confirmed.body.updatedAt]];
+      const wanted = [
+        ['order.created', order.updatedAt],
+        ['order.updated', confirmed.body.updatedAt],
+      ];
       await first.until('both changes', () => first.events.length === 2);
       await second.until('both changes', () => second.events.length === 3);
-      assert.deepEqual(first.events.map((e) => [e.event, e.id]), wanted);
-      assert.deepEqual(second.events.map((e) => [e.event, e.id]), [['order.created', earlier.updatedAt], ...wanted]);
+      assert.deepEqual(
+        first.events.map((e) => [e.event, e.id]),
+        wanted,
+      );
+      assert.deepEqual(
+        second.events.map((e) => [e.event, e.id]),
+        [['order.created', earlier.updatedAt], ...wanted],
+      );
       assert.deepEqual(first.orders()[1], (await call(t.app, 'GET', `/v1/orders/${order.id}`, { key: v.key })).body);
       // A reconnect with Last-Event-ID resumes right after it.
       first.close();
       const again = await open(a, '', { 'last-event-id': order.updatedAt });
       try {
         await again.until('the missed change', () => again.events.length === 1);
-        assert.deepEqual(again.events.map((e) => e.id), [confirmed.body.updatedAt]);
+        assert.deepEqual(
+          again.events.map((e) => e.id),
+          [confirmed.body.updatedAt],
+        );
       } finally {
         again.close();
       }
@@ -286,7 +314,10 @@ describe('the console board stream', () => {
     await waitFor('every order on the late board', () => late.ids().length === 3, 2000);
     await waitFor('the stuck board let go', () => stuck.destroyed, 2000);
     assert.equal(late.destroyed, false);
-    assert.deepEqual(late.ids(), placed.map((o) => o.updatedAt));
+    assert.deepEqual(
+      late.ids(),
+      placed.map((o) => o.updatedAt),
+    );
     late.end();
   });
 

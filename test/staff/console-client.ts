@@ -80,7 +80,13 @@ export const PASSWORD = 'correct horse battery';
 export async function invite(app: App, venueId: string, email: string, role = 'staff', name = 'Ada Lovelace') {
   const res = await admin(app, 'POST', `/venues/${venueId}/staff`, { email, name, role });
   assert.equal(res.status, 201, JSON.stringify(res.body));
-  return { ...res.body, token: tokenOf(res.body.inviteUrl) } as { id: string; email: string; inviteUrl: string; token: string; status: string };
+  return { ...res.body, token: tokenOf(res.body.inviteUrl) } as {
+    id: string;
+    email: string;
+    inviteUrl: string;
+    token: string;
+    status: string;
+  };
 }
 
 /** A member with a password, signed in: the client holds their session cookie. */

@@ -47,7 +47,15 @@ describe("the console's secrets stay out of logs and the audit log", () => {
     const invited = await api('/console/api/staff', { email: 'canary.cook@example.com', name: 'Cook', role: 'staff' }, csrf);
     assert.equal(invited.statusCode, 201);
     secrets.push(invited.json().inviteUrl.split('/console/invite/')[1], 'CanaryApiCsrfR4t8Wq1Zx6Mn0Bv3');
-    secrets.push(m.token, PASSWORD, 'CanaryWrongPassword-5e2b', 'Password123', session, rows[0].password_hash.split('$').pop()!, /name="csrf" value="([^"]+)"/.exec(home.body)![1]);
+    secrets.push(
+      m.token,
+      PASSWORD,
+      'CanaryWrongPassword-5e2b',
+      'Password123',
+      session,
+      rows[0].password_hash.split('$').pop()!,
+      /name="csrf" value="([^"]+)"/.exec(home.body)![1],
+    );
   });
   after(async () => {
     await app.close();
@@ -57,13 +65,19 @@ describe("the console's secrets stay out of logs and the audit log", () => {
   it('logs none of them, and masks the invite token in paths', () => {
     const text = logChunks.join('');
     assert.ok(text.includes('/console/invite/[Redacted]'), 'the invite route is logged with its token masked');
-    assert.deepEqual(secrets.filter((s) => text.includes(s) || text.includes(encodeURIComponent(s))), []);
+    assert.deepEqual(
+      secrets.filter((s) => text.includes(s) || text.includes(encodeURIComponent(s))),
+      [],
+    );
   });
 
   it('audits none of them', async () => {
     const log = await call(app, 'GET', '/v1/audit-log?limit=100', { key: venueKey });
     const text = JSON.stringify(log.body);
     assert.ok(text.includes('staff.invite'));
-    assert.deepEqual(secrets.filter((s) => text.includes(s)), []);
+    assert.deepEqual(
+      secrets.filter((s) => text.includes(s)),
+      [],
+    );
   });
 });

@@ -49,7 +49,7 @@ async function api(app: App, session: string, method: Method, path: string, body
 const setStatus = async (app: App, venueId: string, subscriptionStatus: string) =>
   expectStatus(await admin(app, 'PATCH', `/venues/${venueId}`, { subscriptionStatus }), 200);
 
-describe("the console of a venue whose subscription is inactive", () => {
+describe('the console of a venue whose subscription is inactive', () => {
   let t: TestApp;
   let v: VenueFixture;
   let ids: Ids;
@@ -68,8 +68,14 @@ describe("the console of a venue whose subscription is inactive", () => {
 
   it('has a case for every route of the board API', () => {
     const routes = routeTable(t.app).filter((r) => r.url.startsWith('/console/api/') && r.method !== 'HEAD');
-    assert.deepEqual(routes.map((r) => `${r.method} ${r.url}`).filter((k) => !(k in CASES)), []);
-    assert.deepEqual(Object.keys(CASES).filter((k) => !routes.some((r) => `${r.method} ${r.url}` === k)), []);
+    assert.deepEqual(
+      routes.map((r) => `${r.method} ${r.url}`).filter((k) => !(k in CASES)),
+      [],
+    );
+    assert.deepEqual(
+      Object.keys(CASES).filter((k) => !routes.some((r) => `${r.method} ${r.url}` === k)),
+      [],
+    );
   });
 
   it('refuses every board API route, reads included, with the 403 SUBSCRIPTION_INACTIVE /v1 answers, and writes nothing', async () => {
@@ -134,7 +140,7 @@ describe("the console of a venue whose subscription is inactive", () => {
   });
 });
 
-describe("the boards of a venue whose subscription goes inactive", () => {
+describe('the boards of a venue whose subscription goes inactive', () => {
   it('end at once on this server when the operator suspends the venue', async () => {
     // A heartbeat far off: only the suspension itself can end the board in time.
     const t = await startApp({}, undefined, { boardFeeds: { heartbeatMs: 60_000 } });
@@ -142,7 +148,9 @@ describe("the boards of a venue whose subscription goes inactive", () => {
       const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
       const v = await createVenue(t.app, { plan: 'pro' });
       const { client } = await signedIn(t.app, v.id, 'board@example.com');
-      const stream = await SseClient.open(`${base}/console/api/orders/stream`, { cookie: `carta_session=${client.jar.get('carta_session')}` });
+      const stream = await SseClient.open(`${base}/console/api/orders/stream`, {
+        cookie: `carta_session=${client.jar.get('carta_session')}`,
+      });
       try {
         assert.equal(stream.status, 200);
         await stream.until('the retry hint', () => stream.retry !== null);
@@ -152,7 +160,9 @@ describe("the boards of a venue whose subscription goes inactive", () => {
         stream.close();
       }
       // Its reconnect is refused with the reason.
-      const again = await SseClient.open(`${base}/console/api/orders/stream`, { cookie: `carta_session=${client.jar.get('carta_session')}` });
+      const again = await SseClient.open(`${base}/console/api/orders/stream`, {
+        cookie: `carta_session=${client.jar.get('carta_session')}`,
+      });
       again.close();
       assert.equal(again.status, 403);
       assert.equal(JSON.parse(again.body).code, 'SUBSCRIPTION_INACTIVE');
@@ -167,7 +177,9 @@ describe("the boards of a venue whose subscription goes inactive", () => {
       const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
       const v = await createVenue(t.app, { plan: 'pro' });
       const { client } = await signedIn(t.app, v.id, 'board@example.com');
-      const stream = await SseClient.open(`${base}/console/api/orders/stream`, { cookie: `carta_session=${client.jar.get('carta_session')}` });
+      const stream = await SseClient.open(`${base}/console/api/orders/stream`, {
+        cookie: `carta_session=${client.jar.get('carta_session')}`,
+      });
       try {
         await stream.until('the retry hint', () => stream.retry !== null);
         // Another server's write: this server's boards are not told, only the database changes.

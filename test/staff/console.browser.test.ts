@@ -31,9 +31,16 @@ describe('the console in Chromium: invite, password, sign-in, sign-out', { skip:
   it('walks invite -> set password -> sign in -> console -> sign out', async () => {
     const venue = await createVenue(t.app);
     const venueName = (await admin(t.app, 'GET', `/venues/${venue.id}`)).body.name;
-    const invited = await admin(t.app, 'POST', `/venues/${venue.id}/staff`, { email: 'grace@example.com', name: 'Grace Hopper', role: 'manager' });
+    const invited = await admin(t.app, 'POST', `/venues/${venue.id}/staff`, {
+      email: 'grace@example.com',
+      name: 'Grace Hopper',
+      role: 'manager',
+    });
     const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
-    await context.route((u) => u.origin !== origin, (route) => route.abort());
+    await context.route(
+      (u) => u.origin !== origin,
+      (route) => route.abort(),
+    );
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     const problems: string[] = [];
@@ -68,7 +75,7 @@ describe('the console in Chromium: invite, password, sign-in, sign-out', { skip:
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${origin}/console`);
     await page.getByRole('heading', { name: venueName }).waitFor();
-    assert.match(await page.textContent('main') ?? '', /Grace Hopper/);
+    assert.match((await page.textContent('main')) ?? '', /Grace Hopper/);
     const cookies = await context.cookies();
     const session = cookies.find((c) => c.name === 'carta_session');
     assert.ok(session?.httpOnly && session.sameSite === 'Strict' && session.path === '/console');

@@ -35,7 +35,10 @@ describe('the venue console: invites, sign-in and sessions', () => {
     // Used: the link leads nowhere now, read or posted.
     assert.equal((await client.request('GET', `/console/invite/${m.token}`)).status, 404);
     const fresh = await client.request('GET', '/console/sign-in');
-    const again = await client.request('POST', `/console/invite/${m.token}`, { csrf: csrfOf(fresh.body), password: 'another good password' });
+    const again = await client.request('POST', `/console/invite/${m.token}`, {
+      csrf: csrfOf(fresh.body),
+      password: 'another good password',
+    });
     assert.equal(again.status, 404);
   });
 
@@ -72,7 +75,11 @@ describe('the venue console: invites, sign-in and sessions', () => {
     assert.match(form.body, /<label for="email">Email<\/label>/);
     assert.match(form.body, /<label for="password">Password<\/label>/);
     assert.match(form.body, /<button type="submit">Sign in<\/button>/);
-    const res = await client.request('POST', '/console/sign-in', { csrf: csrfOf(form.body), email: address.toUpperCase(), password: PASSWORD });
+    const res = await client.request('POST', '/console/sign-in', {
+      csrf: csrfOf(form.body),
+      email: address.toUpperCase(),
+      password: PASSWORD,
+    });
     assert.equal(res.status, 303, res.body);
     assert.equal(res.location, '/console');
     const session = res.cookies.find((c) => c.startsWith('carta_session='));
@@ -93,11 +100,18 @@ describe('the venue console: invites, sign-in and sessions', () => {
     try {
       const venue = await createVenue(secure.app);
       const page = await new ConsoleClient(secure.app).request('GET', '/console/sign-in');
-      assert.ok(page.cookies.length > 0 && page.cookies.every((c) => c.startsWith('__Host-carta_csrf=') && c.includes('; Secure') && c.includes('Path=/;')), page.cookies.join());
+      assert.ok(
+        page.cookies.length > 0 &&
+          page.cookies.every((c) => c.startsWith('__Host-carta_csrf=') && c.includes('; Secure') && c.includes('Path=/;')),
+        page.cookies.join(),
+      );
       const { client } = await signedInOn(secure, venue.id);
       const session = client.jar.get('__Host-carta_session')!;
       assert.ok(session);
-      assert.equal((await secure.app.inject({ method: 'GET', url: '/console', headers: { cookie: `__Host-carta_session=${session}` } })).statusCode, 200);
+      assert.equal(
+        (await secure.app.inject({ method: 'GET', url: '/console', headers: { cookie: `__Host-carta_session=${session}` } })).statusCode,
+        200,
+      );
       // A plain-named cookie (which a sibling subdomain or an http page could set) is no session here.
       const plain = await secure.app.inject({ method: 'GET', url: '/console', headers: { cookie: `carta_session=${session}` } });
       assert.equal(plain.statusCode, 303);
@@ -129,7 +143,11 @@ describe('the venue console: invites, sign-in and sessions', () => {
     await client.setPassword(d.token, PASSWORD);
     await admin(t.app, 'PATCH', `/staff/${d.id}`, { disabled: true });
     const bodies = [];
-    for (const [e, p] of [[address, 'wrong password!'], ['nobody@example.com', PASSWORD], [disabled, PASSWORD]]) {
+    for (const [e, p] of [
+      [address, 'wrong password!'],
+      ['nobody@example.com', PASSWORD],
+      [disabled, PASSWORD],
+    ]) {
       const res = await client.signIn(e, p);
       assert.equal(res.status, 401);
       bodies.push(/role="alert"[^>]*>([^<]+)/.exec(res.body)?.[1]);
@@ -175,7 +193,10 @@ describe('the venue console: invites, sign-in and sessions', () => {
     // Without the cookie (another site's form): the field alone is not enough.
     const page = await new ConsoleClient(t.app).request('GET', '/console/sign-in');
     const stranger = new ConsoleClient(t.app);
-    assert.equal((await stranger.request('POST', '/console/sign-in', { csrf: csrfOf(page.body), email: m.email, password: PASSWORD })).status, 403);
+    assert.equal(
+      (await stranger.request('POST', '/console/sign-in', { csrf: csrfOf(page.body), email: m.email, password: PASSWORD })).status,
+      403,
+    );
     // Signed in: sign-out needs the session's token.
     assert.equal((await client.signIn(m.email, PASSWORD)).status, 303);
     assert.equal((await client.request('POST', '/console/sign-out', { csrf: '' })).status, 403);
@@ -247,7 +268,7 @@ describe('the venue console: invites, sign-in and sessions', () => {
     assert.equal(api.body.message, 'Missing API key');
   });
 
-  it("shows a member of venue A nothing of venue B", async () => {
+  it('shows a member of venue A nothing of venue B', async () => {
     const b = await createVenue(t.app);
     const { client } = await signedIn(t.app, v.id, email());
     const bMember = await invite(t.app, b.id, email(), 'owner', 'Bea Other');
@@ -269,7 +290,8 @@ describe('the venue console: invites, sign-in and sessions', () => {
         await client.request('POST', '/console/sign-in', { csrf: 'x', email: 'a@example.com', password: 'p' }),
         await client.request('POST', '/console/sign-out', { csrf: 'x' }),
         await client.request('GET', '/console/invite/abcdefghij'),
-      ]) assert.ok(res.headers['x-ratelimit-limit-short'] !== undefined, JSON.stringify(res.headers));
+      ])
+        assert.ok(res.headers['x-ratelimit-limit-short'] !== undefined, JSON.stringify(res.headers));
     } finally {
       await limited.close();
     }

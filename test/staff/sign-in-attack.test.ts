@@ -28,8 +28,16 @@ async function harness(overrides: Partial<Config> = {}): Promise<Harness> {
   const database = await testDatabase();
   const logs: string[] = [];
   const clock = { now: Date.parse('2026-06-01T10:00:00Z') };
-  const config = loadConfig({ RATE_LIMITS: 'off', LOG_LEVEL: 'info', ADMIN_TOKEN, DATA_DIR: '/nonexistent', OVERLOAD_DELAY_MS: '600000' }, overrides);
-  const { app } = await buildApp({ config, db: database.db, clock: () => clock.now, logStream: { write: (line: string) => void logs.push(line) } });
+  const config = loadConfig(
+    { RATE_LIMITS: 'off', LOG_LEVEL: 'info', ADMIN_TOKEN, DATA_DIR: '/nonexistent', OVERLOAD_DELAY_MS: '600000' },
+    overrides,
+  );
+  const { app } = await buildApp({
+    config,
+    db: database.db,
+    clock: () => clock.now,
+    logStream: { write: (line: string) => void logs.push(line) },
+  });
   await app.ready();
   return {
     app,
@@ -106,13 +114,17 @@ describe('console sign-in under attack, at the test cost', () => {
 
   it('refuses failed sign-ins from one address past its budget, unknown emails included, with 429 and Retry-After', async () => {
     const attacker = new Browser(h.app, '203.0.113.10');
-    for (let i = 0; i < SIGN_IN_BUDGET.perAddress; i += 1) assert.equal((await attacker.signIn(email('nobody'), 'a wrong password')).status, 401, `failure ${i + 1}`);
+    for (let i = 0; i < SIGN_IN_BUDGET.perAddress; i += 1)
+      assert.equal((await attacker.signIn(email('nobody'), 'a wrong password')).status, 401, `failure ${i + 1}`);
     const refused = await attacker.signIn(email('nobody'), 'a wrong password');
     assert.equal(refused.status, 429);
     assert.ok(Number(refused.headers['retry-after']) > 60, String(refused.headers['retry-after']));
     assert.match(alertOf(refused.body), /Too many failed sign-ins/);
     const logged = h.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'console sign-in refused');
-    assert.deepEqual(logged.map((l) => [l.address, l.reason]), [['203.0.113.10', 'sign-in-address']]);
+    assert.deepEqual(
+      logged.map((l) => [l.address, l.reason]),
+      [['203.0.113.10', 'sign-in-address']],
+    );
     // Another address is not this one's budget.
     assert.equal((await new Browser(h.app, '203.0.113.11').signIn(email('nobody'), 'a wrong password')).status, 401);
     h.clock.now += SIGN_IN_BUDGET.windowMs;
@@ -151,7 +163,8 @@ describe('console sign-in under attack, at the test cost', () => {
     let failures = 0;
     for (let a = 1; failures < SIGN_IN_BUDGET.perEmail; a += 1) {
       const attacker = new Browser(h.app, `203.0.113.${100 + a}`);
-      for (let i = 0; i < 4 && failures < SIGN_IN_BUDGET.perEmail; i += 1, failures += 1) assert.equal((await attacker.signIn(m.email, 'a wrong password')).status, 401);
+      for (let i = 0; i < 4 && failures < SIGN_IN_BUDGET.perEmail; i += 1, failures += 1)
+        assert.equal((await attacker.signIn(m.email, 'a wrong password')).status, 401);
     }
     const elsewhere = await new Browser(h.app, '203.0.113.200').signIn(m.email, PASSWORD);
     assert.equal(elsewhere.status, 429, 'a new address waits, even with the right password');
@@ -160,7 +173,8 @@ describe('console sign-in under attack, at the test cost', () => {
     const unknown = email('nobody');
     for (let a = 1; unknownFailures < SIGN_IN_BUDGET.perEmail; a += 1) {
       const attacker = new Browser(h.app, `203.0.114.${a}`);
-      for (let i = 0; i < 4 && unknownFailures < SIGN_IN_BUDGET.perEmail; i += 1, unknownFailures += 1) await attacker.signIn(unknown, 'a wrong password');
+      for (let i = 0; i < 4 && unknownFailures < SIGN_IN_BUDGET.perEmail; i += 1, unknownFailures += 1)
+        await attacker.signIn(unknown, 'a wrong password');
     }
     assert.equal((await new Browser(h.app, '203.0.113.200').signIn(unknown, PASSWORD)).status, 429);
     assert.equal((await new Browser(h.app, '198.51.100.8').signIn(m.email, PASSWORD)).status, 303, 'the venue still gets in');
@@ -189,7 +203,7 @@ describe('console sign-in under attack, at the test cost', () => {
     h.clock.now += SIGN_IN_BUDGET.windowMs;
   });
 
-  it('refuses weak passwords with the estimator\'s reasons on the invite page', async () => {
+  it("refuses weak passwords with the estimator's reasons on the invite page", async () => {
     const m = await invite(h.app, v.id, 'grace.hopper@example.com', 'staff', 'Grace Hopper');
     const browser = new Browser(h.app, '198.51.100.10');
     for (const weak of ['Password123!', 'Summer2024!', 'carta123456', 'qwertyuiop12', 'gracehopper1']) {
@@ -217,7 +231,9 @@ describe('console sign-in under attack, at the production cost', () => {
     const m = await invite(h.app, v.id, email());
     const browser = new Browser(h.app, '198.51.100.20');
     assert.equal((await browser.setPassword(m.token, PASSWORD)).status, 200);
-    const stored = async () => (await h.database.db.query<{ password_hash: string }>('select password_hash from staff_members where id = $1', [m.id])).rows[0].password_hash;
+    const stored = async () =>
+      (await h.database.db.query<{ password_hash: string }>('select password_hash from staff_members where id = $1', [m.id])).rows[0]
+        .password_hash;
     assert.match(await stored(), /^scrypt\$131072\$8\$1\$/);
     const old = await new PasswordHasher({ N: 2 ** 15, r: 8, p: 1 }).hash(PASSWORD);
     await h.database.db.query('update staff_members set password_hash = $2 where id = $1', [m.id, old]);
@@ -251,7 +267,9 @@ describe('console sign-in under attack, at the production cost', () => {
     // Staff behind one address sign in together: they take turns; a flood past the waiting few is refused.
     const sameAddress = new Browser(h.app, '203.0.113.60');
     await sameAddress.open();
-    const together = await Promise.all(Array.from({ length: 2 + SIGN_IN_WAITING_PER_ADDRESS }, () => sameAddress.signIn(email('nobody'), 'a wrong password')));
+    const together = await Promise.all(
+      Array.from({ length: 2 + SIGN_IN_WAITING_PER_ADDRESS }, () => sameAddress.signIn(email('nobody'), 'a wrong password')),
+    );
     assert.deepEqual(together.map((r) => r.status).sort(), [...Array.from({ length: 1 + SIGN_IN_WAITING_PER_ADDRESS }, () => 401), 429]);
     assert.equal(together.find((r) => r.status === 429)!.headers['retry-after'], '1');
     const browsers = Array.from({ length: 6 }, (_, i) => new Browser(h.app, `203.0.113.${70 + i}`));
@@ -280,7 +298,9 @@ describe('console sign-in under attack, at the production cost', () => {
     const timer = setInterval(() => {
       for (const attacker of attackers) {
         const target = sent % 2 === 0 ? m.email : email('nobody');
-        inFlight.push(attacker.signIn(target, 'a wrong password').then((res) => statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)));
+        inFlight.push(
+          attacker.signIn(target, 'a wrong password').then((res) => statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)),
+        );
       }
       sent += 1;
     }, 100);
@@ -295,7 +315,9 @@ describe('console sign-in under attack, at the production cost', () => {
     // waited behind every hash the flood had started (5-9 s at 5 sign-ins a second, at a third of the cost).
     const bound = Math.max(5000, 6 * alone.ms);
     assert.ok(during.ms < bound, `signed in after ${Math.round(during.ms)} ms (alone ${Math.round(alone.ms)} ms)`);
-    process.stdout.write(`# member sign-in: ${Math.round(alone.ms)} ms alone, ${Math.round(during.ms)} ms under the flood; flood answers ${JSON.stringify(Object.fromEntries(statuses))}\n`);
+    process.stdout.write(
+      `# member sign-in: ${Math.round(alone.ms)} ms alone, ${Math.round(during.ms)} ms under the flood; flood answers ${JSON.stringify(Object.fromEntries(statuses))}\n`,
+    );
   });
 });
 
@@ -307,7 +329,13 @@ describe('an https deployment', () => {
   after(() => h.close());
 
   it('sends Strict-Transport-Security on pages, JSON, and errors from the router and the routes', async () => {
-    for (const [method, url] of [['GET', '/console/sign-in'], ['GET', '/health'], ['GET', '/v1/menu'], ['GET', '/nowhere'], ['GET', '/v1/%E0%A4%A']] as const) {
+    for (const [method, url] of [
+      ['GET', '/console/sign-in'],
+      ['GET', '/health'],
+      ['GET', '/v1/menu'],
+      ['GET', '/nowhere'],
+      ['GET', '/v1/%E0%A4%A'],
+    ] as const) {
       const res = await h.app.inject({ method, url });
       assert.equal(res.headers['strict-transport-security'], 'max-age=31536000; includeSubDomains', `${method} ${url} (${res.statusCode})`);
     }

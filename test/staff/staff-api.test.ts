@@ -27,10 +27,17 @@ describe('staff accounts through the operator API', () => {
 
   it('refuses an email the venue already has, whatever its case: 409 STAFF_EMAIL_TAKEN', async () => {
     await invite(t.app, v.id, 'twice@example.com');
-    assertError(await admin(t.app, 'POST', `/venues/${v.id}/staff`, { email: 'TWICE@example.com', name: 'Again', role: 'staff' }), 409, 'STAFF_EMAIL_TAKEN');
+    assertError(
+      await admin(t.app, 'POST', `/venues/${v.id}/staff`, { email: 'TWICE@example.com', name: 'Again', role: 'staff' }),
+      409,
+      'STAFF_EMAIL_TAKEN',
+    );
     // Another venue may have the same person.
     const other = await createVenue(t.app);
-    assert.equal((await admin(t.app, 'POST', `/venues/${other.id}/staff`, { email: 'twice@example.com', name: 'Elsewhere', role: 'owner' })).status, 201);
+    assert.equal(
+      (await admin(t.app, 'POST', `/venues/${other.id}/staff`, { email: 'twice@example.com', name: 'Elsewhere', role: 'owner' })).status,
+      201,
+    );
   });
 
   it('validates the body: 400 for a bad email, role, name or an unknown field', async () => {
@@ -40,14 +47,19 @@ describe('staff accounts through the operator API', () => {
       { email: 'x@example.com', name: '', role: 'staff' },
       { email: 'x@example.com', name: 'X', role: 'staff', password: 'secret' },
       { name: 'X', role: 'staff' },
-    ]) assertError(await admin(t.app, 'POST', `/venues/${v.id}/staff`, body), 400);
+    ])
+      assertError(await admin(t.app, 'POST', `/venues/${v.id}/staff`, body), 400);
     assertError(await admin(t.app, 'PATCH', '/staff/00000000-0000-7000-8000-000000000000', { role: 'chef' }), 400);
     assertError(await admin(t.app, 'PATCH', '/staff/not-a-uuid', { name: 'X' }), 400);
   });
 
   it('answers 404 for an unknown venue or member', async () => {
     const unknown = '00000000-0000-7000-8000-000000000000';
-    assertError(await admin(t.app, 'POST', `/venues/${unknown}/staff`, { email: 'x@example.com', name: 'X', role: 'staff' }), 404, 'VENUE_NOT_FOUND');
+    assertError(
+      await admin(t.app, 'POST', `/venues/${unknown}/staff`, { email: 'x@example.com', name: 'X', role: 'staff' }),
+      404,
+      'VENUE_NOT_FOUND',
+    );
     assertError(await admin(t.app, 'GET', `/venues/${unknown}/staff`), 404, 'VENUE_NOT_FOUND');
     assertError(await admin(t.app, 'PATCH', `/staff/${unknown}`, { name: 'X' }), 404, 'STAFF_NOT_FOUND');
     assertError(await admin(t.app, 'POST', `/staff/${unknown}/invite`), 404, 'STAFF_NOT_FOUND');
@@ -63,13 +75,19 @@ describe('staff accounts through the operator API', () => {
     assert.equal(res.body.total, 2);
     assert.equal(res.body.page, 1);
     assert.equal(res.body.totalPages, 1);
-    assert.deepEqual(res.body.items.map((m: any) => [m.email, m.role, m.status, m.disabled]), [
-      ['one@example.com', 'owner', 'invited', false],
-      ['two@example.com', 'staff', 'invited', false],
-    ]);
+    assert.deepEqual(
+      res.body.items.map((m: any) => [m.email, m.role, m.status, m.disabled]),
+      [
+        ['one@example.com', 'owner', 'invited', false],
+        ['two@example.com', 'staff', 'invited', false],
+      ],
+    );
     assert.ok(res.body.items.every((m: any) => !('inviteUrl' in m) && !('inviteExpiresAt' in m)));
     const paged = await admin(t.app, 'GET', `/venues/${venue.id}/staff?limit=1&page=2`);
-    assert.deepEqual(paged.body.items.map((m: any) => m.email), ['two@example.com']);
+    assert.deepEqual(
+      paged.body.items.map((m: any) => m.email),
+      ['two@example.com'],
+    );
   });
 
   it('updates name, role and disabled; re-invites with a fresh link; removes with 204', async () => {
@@ -103,6 +121,7 @@ describe('staff accounts through the operator API', () => {
     ]);
     assert.deepEqual(entries.find((e: any) => e.action === 'staff.update').changes, { fields: ['name'] });
     const text = JSON.stringify(log.body);
-    for (const secret of [m.token, again.body.inviteUrl.split('/').pop(), 'Other Name', 'audited@example.com']) assert.ok(!text.includes(secret));
+    for (const secret of [m.token, again.body.inviteUrl.split('/').pop(), 'Other Name', 'audited@example.com'])
+      assert.ok(!text.includes(secret));
   });
 });

@@ -20,7 +20,21 @@ describe('carta staff', { skip }, () => {
 
   it('invites, lists, updates, re-invites and removes a member, with --json', async () => {
     const venue = json(await carta(dataDir, ['venue', 'create', '--name', 'Staff Cafe', '--currency', 'EUR', '--json']));
-    const invited = json(await carta(dataDir, ['staff', 'invite', '--venue', venue.id, '--email', 'Cook@Example.com', '--name', 'Cook', '--role', 'manager', '--json']));
+    const invited = json(
+      await carta(dataDir, [
+        'staff',
+        'invite',
+        '--venue',
+        venue.id,
+        '--email',
+        'Cook@Example.com',
+        '--name',
+        'Cook',
+        '--role',
+        'manager',
+        '--json',
+      ]),
+    );
     assert.equal(invited.email, 'cook@example.com');
     assert.equal(invited.status, 'invited');
     assert.match(invited.inviteUrl, /\/console\/invite\/[0-9A-Za-z]{43}$/);
@@ -30,7 +44,10 @@ describe('carta staff', { skip }, () => {
     assert.match(taken.stderr, /^carta: .*email/);
 
     const list = await carta(dataDir, ['staff', 'list', '--venue', venue.id, '--json']);
-    assert.deepEqual(json(list).items.map((m: any) => [m.email, m.role, m.status]), [['cook@example.com', 'manager', 'invited']]);
+    assert.deepEqual(
+      json(list).items.map((m: any) => [m.email, m.role, m.status]),
+      [['cook@example.com', 'manager', 'invited']],
+    );
     assert.ok(!list.stdout.includes(invited.inviteUrl));
 
     const updated = json(await carta(dataDir, ['staff', 'update', invited.id, '--role', 'owner', '--disabled', 'true', '--json']));

@@ -28,14 +28,26 @@ interface Ids {
 const CASES: Record<string, Case> = {
   'GET /console/api/board': { path: () => '/console/api/board', status: 200 },
   'GET /console/api/orders/stream': { path: () => '/console/api/orders/stream', status: 200 },
-  'POST /console/api/orders/:id/status': { path: (b) => `/console/api/orders/${b.orderId}/status`, body: () => ({ status: 'confirmed' }), status: 404 },
+  'POST /console/api/orders/:id/status': {
+    path: (b) => `/console/api/orders/${b.orderId}/status`,
+    body: () => ({ status: 'confirmed' }),
+    status: 404,
+  },
   'GET /console/api/service': { path: () => '/console/api/service', status: 200 },
   // B's externalIds are unknown refs for A: all or nothing, nothing written.
-  'PUT /console/api/availability': { path: () => '/console/api/availability', body: () => ({ products: [{ ref: 'b-only', available: false }] }), status: 400 },
+  'PUT /console/api/availability': {
+    path: () => '/console/api/availability',
+    body: () => ({ products: [{ ref: 'b-only', available: false }] }),
+    status: 400,
+  },
   'POST /console/api/pause': { path: () => '/console/api/pause', body: () => ({ minutes: 0 }), status: 200 },
   'PATCH /console/api/ordering': { path: () => '/console/api/ordering', body: () => ({ prepTimeMinutes: 15 }), status: 200 },
   'GET /console/api/staff': { path: () => '/console/api/staff?limit=100', status: 200 },
-  'POST /console/api/staff': { path: () => '/console/api/staff', body: () => ({ email: 'b.member@example.com', name: 'A hire', role: 'staff' }), status: 201 },
+  'POST /console/api/staff': {
+    path: () => '/console/api/staff',
+    body: () => ({ email: 'b.member@example.com', name: 'A hire', role: 'staff' }),
+    status: 201,
+  },
   'PATCH /console/api/staff/:id': { path: (b) => `/console/api/staff/${b.memberId}`, body: () => ({ disabled: true }), status: 404 },
   'POST /console/api/staff/:id/invite': { path: (b) => `/console/api/staff/${b.memberId}/invite`, status: 404 },
   'DELETE /console/api/staff/:id': { path: (b) => `/console/api/staff/${b.memberId}`, status: 404 },
@@ -63,8 +75,14 @@ describe("the board's API keeps each venue to its own", () => {
 
   it('has a case for every route of the board API', () => {
     const routes = routeTable(t.app).filter((r) => r.url.startsWith('/console/api/') && r.method !== 'HEAD');
-    assert.deepEqual(routes.map((r) => `${r.method} ${r.url}`).filter((k) => !(k in CASES)), []);
-    assert.deepEqual(Object.keys(CASES).filter((k) => !routes.some((r) => `${r.method} ${r.url}` === k)), []);
+    assert.deepEqual(
+      routes.map((r) => `${r.method} ${r.url}`).filter((k) => !(k in CASES)),
+      [],
+    );
+    assert.deepEqual(
+      Object.keys(CASES).filter((k) => !routes.some((r) => `${r.method} ${r.url}` === k)),
+      [],
+    );
   });
 
   it("answers A's owner with 404 for B's ids and with A's data only, and leaves B as it was", async () => {
@@ -85,7 +103,11 @@ describe("the board's API keeps each venue to its own", () => {
         ...(body === undefined ? {} : { payload: body as object }),
       });
       assert.equal(res.statusCode, c.status, `${key}: ${res.body}`);
-      assert.deepEqual(canaries.filter((s) => res.body.includes(s)), [], key);
+      assert.deepEqual(
+        canaries.filter((s) => res.body.includes(s)),
+        [],
+        key,
+      );
     }
     assert.deepEqual(
       {

@@ -58,7 +58,12 @@ describe('text PostgreSQL cannot store is refused in the validation layer (issue
     const before = await call(t.app, 'GET', '/v1/menu', { key: v.key });
     const res = await call(t.app, 'POST', '/v1/sync', {
       key: v.key,
-      body: { ingredients: [{ externalId: 'fine', name: 'Fine' }, { externalId: '\udfff', name: 'Odd' }] },
+      body: {
+        ingredients: [
+          { externalId: 'fine', name: 'Fine' },
+          { externalId: '\udfff', name: 'Odd' },
+        ],
+      },
     });
     assert.equal(res.status, 400, JSON.stringify(res.body));
     assert.deepEqual(res.body.errors, ['ingredients[1].externalId must not contain unpaired UTF-16 surrogates']);
@@ -69,7 +74,11 @@ describe('text PostgreSQL cannot store is refused in the validation layer (issue
   it('strings at any depth, property names and query parameters are checked; valid pairs pass', async () => {
     const deep = await call(t.app, 'POST', '/v1/sync', {
       key: v.key,
-      body: { products: [{ externalId: 'p1', name: 'P', priceMinor: 1, modifierGroups: [{ name: 'G\u0000', type: 'add_ingredients', options: [] }] }] },
+      body: {
+        products: [
+          { externalId: 'p1', name: 'P', priceMinor: 1, modifierGroups: [{ name: 'G\u0000', type: 'add_ingredients', options: [] }] },
+        ],
+      },
     });
     assert.equal(deep.status, 400);
     assert.deepEqual(deep.body.errors, ['products[0].modifierGroups[0].name must not contain NUL characters']);
@@ -183,7 +192,12 @@ describe('every error is in the envelope, whatever raised it (issue 12)', () => 
       [{ 'content-type': 'application/x-www-form-urlencoded' }, 'a=1', 400],
       [{ 'content-type': 'application/json', 'content-length': '5' }, '{}', 400],
     ] as const) {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/sync', headers: { authorization: `Bearer ${v.key}`, ...headers }, payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/sync',
+        headers: { authorization: `Bearer ${v.key}`, ...headers },
+        payload,
+      });
       assert.equal(res.statusCode, status, res.body);
       assertEnvelope(res.json(), status);
     }

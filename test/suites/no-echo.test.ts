@@ -57,7 +57,12 @@ describe('errors never echo the value sent (issue 33)', () => {
     if (c.key === 'venue') headers.authorization = `Bearer ${v.key}`;
     if (c.key === 'admin') headers.authorization = `Bearer ${t.config.adminToken}`;
     if (c.raw !== undefined) {
-      const res = await t.app.inject({ method: c.method, url: c.url, headers: { 'content-type': 'application/json', ...headers }, payload: c.raw });
+      const res = await t.app.inject({
+        method: c.method,
+        url: c.url,
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: c.raw,
+      });
       let body: any = res.body;
       try {
         body = JSON.parse(res.body);
@@ -84,7 +89,8 @@ describe('errors never echo the value sent (issue 33)', () => {
   /** Each case's canary is made when the case list is built, after setup. */
   function cases(): (Case & { needle: string })[] {
     const list: Case[] = [];
-    const at = (c: Omit<Case, 'status'> & { status?: number }, needle: string) => list.push({ status: 400, ...c, label: `${c.label} [${needle}]` });
+    const at = (c: Omit<Case, 'status'> & { status?: number }, needle: string) =>
+      list.push({ status: 400, ...c, label: `${c.label} [${needle}]` });
     let x: string;
 
     // The JSON text itself.
@@ -95,23 +101,91 @@ describe('errors never echo the value sent (issue 33)', () => {
     x = canary();
     at({ label: 'prototype poisoning', method: 'POST', url: '/v1/sync', key: 'venue', raw: `{"__proto__":{"name":"${x}"}}` }, x);
     x = canary();
-    at({ label: 'constructor poisoning', method: 'PUT', url: '/v1/translations', key: 'venue', raw: `{"constructor":{"prototype":{"x":"${x}"}}}` }, x);
+    at(
+      {
+        label: 'constructor poisoning',
+        method: 'PUT',
+        url: '/v1/translations',
+        key: 'venue',
+        raw: `{"constructor":{"prototype":{"x":"${x}"}}}`,
+      },
+      x,
+    );
     x = canary();
-    at({ label: 'body over the cap', method: 'POST', url: '/v1/sync', key: 'venue', raw: `{"x":"${x}","pad":"${'x'.repeat(BODY_LIMIT_BYTES)}"}`, status: 413 }, x);
+    at(
+      {
+        label: 'body over the cap',
+        method: 'POST',
+        url: '/v1/sync',
+        key: 'venue',
+        raw: `{"x":"${x}","pad":"${'x'.repeat(BODY_LIMIT_BYTES)}"}`,
+        status: 413,
+      },
+      x,
+    );
     x = canary();
-    at({ label: 'content type', method: 'PUT', url: '/v1/translations', key: 'venue', raw: '{}', headers: { 'content-type': `text/${x}` } }, x);
+    at(
+      { label: 'content type', method: 'PUT', url: '/v1/translations', key: 'venue', raw: '{}', headers: { 'content-type': `text/${x}` } },
+      x,
+    );
     x = canary();
-    at({ label: 'json-like content type', method: 'POST', url: '/v1/sync', key: 'venue', raw: '{}', headers: { 'content-type': `application/${x}+json` } }, x);
+    at(
+      {
+        label: 'json-like content type',
+        method: 'POST',
+        url: '/v1/sync',
+        key: 'venue',
+        raw: '{}',
+        headers: { 'content-type': `application/${x}+json` },
+      },
+      x,
+    );
 
     // Body values: types, enums, patterns, formats, lengths, and the rules services check.
     x = canary();
-    at({ label: 'integer given text', method: 'POST', url: '/v1/sync', key: 'venue', body: { products: [{ externalId: 'p1', name: 'P', priceMinor: x }] } }, x);
+    at(
+      {
+        label: 'integer given text',
+        method: 'POST',
+        url: '/v1/sync',
+        key: 'venue',
+        body: { products: [{ externalId: 'p1', name: 'P', priceMinor: x }] },
+      },
+      x,
+    );
     x = canary();
-    at({ label: 'nullable integer given text', method: 'POST', url: '/v1/sync', key: 'venue', body: { products: [{ externalId: 'p1', name: 'P', priceMinor: 100, salePriceMinor: x }] } }, x);
+    at(
+      {
+        label: 'nullable integer given text',
+        method: 'POST',
+        url: '/v1/sync',
+        key: 'venue',
+        body: { products: [{ externalId: 'p1', name: 'P', priceMinor: 100, salePriceMinor: x }] },
+      },
+      x,
+    );
     x = canary();
-    at({ label: 'text over its length', method: 'POST', url: '/v1/sync', key: 'venue', body: { products: [{ externalId: 'p1', name: `${x}${'x'.repeat(300)}`, priceMinor: 100 }] } }, x);
+    at(
+      {
+        label: 'text over its length',
+        method: 'POST',
+        url: '/v1/sync',
+        key: 'venue',
+        body: { products: [{ externalId: 'p1', name: `${x}${'x'.repeat(300)}`, priceMinor: 100 }] },
+      },
+      x,
+    );
     x = canary();
-    at({ label: 'unknown property', method: 'POST', url: '/v1/sync', key: 'venue', body: { products: [{ externalId: 'p1', name: 'P', priceMinor: 100, colour: x }] } }, x);
+    at(
+      {
+        label: 'unknown property',
+        method: 'POST',
+        url: '/v1/sync',
+        key: 'venue',
+        body: { products: [{ externalId: 'p1', name: 'P', priceMinor: 100, colour: x }] },
+      },
+      x,
+    );
     x = canary();
     at({ label: 'status enum', method: 'PATCH', url: `/v1/orders/${orderId}/status`, key: 'venue', body: { status: x } }, x);
     x = canary();
@@ -119,26 +193,83 @@ describe('errors never echo the value sent (issue 33)', () => {
     x = canary();
     at({ label: 'order type enum', method: 'POST', url: `/guest/v1/venues/${venueSlug}/orders`, body: orderBody(ids, { type: x }) }, x);
     x = canary();
-    at({ label: 'order product id', method: 'POST', url: `/guest/v1/venues/${venueSlug}/orders`, body: orderBody(ids, { items: [{ productId: x, quantity: 1 }] }) }, x);
+    at(
+      {
+        label: 'order product id',
+        method: 'POST',
+        url: `/guest/v1/venues/${venueSlug}/orders`,
+        body: orderBody(ids, { items: [{ productId: x, quantity: 1 }] }),
+      },
+      x,
+    );
     x = canary();
-    at({
-      label: 'order option id',
-      method: 'POST',
-      url: `/guest/v1/venues/${venueSlug}/orders`,
-      body: orderBody(ids, { items: [{ productId: ids.productIds.fries, quantity: 1, modifiers: [{ optionId: x }] }] }),
-    }, x);
+    at(
+      {
+        label: 'order option id',
+        method: 'POST',
+        url: `/guest/v1/venues/${venueSlug}/orders`,
+        body: orderBody(ids, { items: [{ productId: ids.productIds.fries, quantity: 1, modifiers: [{ optionId: x }] }] }),
+      },
+      x,
+    );
     x = canary();
-    at({ label: 'order table id', method: 'POST', url: `/guest/v1/venues/${venueSlug}/orders`, body: orderBody(ids, { type: 'dine_in', tableId: x }) }, x);
+    at(
+      {
+        label: 'order table id',
+        method: 'POST',
+        url: `/guest/v1/venues/${venueSlug}/orders`,
+        body: orderBody(ids, { type: 'dine_in', tableId: x }),
+      },
+      x,
+    );
     x = canary();
-    at({ label: 'order timestamp', method: 'POST', url: `/guest/v1/venues/${venueSlug}/orders`, body: orderBody(ids, { scheduledFor: `2030-01-01T${x}` }) }, x);
+    at(
+      {
+        label: 'order timestamp',
+        method: 'POST',
+        url: `/guest/v1/venues/${venueSlug}/orders`,
+        body: orderBody(ids, { scheduledFor: `2030-01-01T${x}` }),
+      },
+      x,
+    );
     x = canary();
-    at({ label: 'webhook url with credentials', method: 'POST', url: '/v1/webhooks', key: 'venue', body: { url: `https://user:${x}@example.com/hook`, events: ['order.created'] } }, x);
+    at(
+      {
+        label: 'webhook url with credentials',
+        method: 'POST',
+        url: '/v1/webhooks',
+        key: 'venue',
+        body: { url: `https://user:${x}@example.com/hook`, events: ['order.created'] },
+      },
+      x,
+    );
     x = canary();
-    at({ label: 'webhook url not https', method: 'POST', url: '/v1/webhooks', key: 'venue', body: { url: `http://${x}.example.com/hook`, events: ['order.created'] } }, x);
+    at(
+      {
+        label: 'webhook url not https',
+        method: 'POST',
+        url: '/v1/webhooks',
+        key: 'venue',
+        body: { url: `http://${x}.example.com/hook`, events: ['order.created'] },
+      },
+      x,
+    );
     x = canary();
-    at({ label: 'webhook event enum', method: 'POST', url: '/v1/webhooks', key: 'venue', body: { url: 'https://example.com/hook', events: [x] } }, x);
+    at(
+      {
+        label: 'webhook event enum',
+        method: 'POST',
+        url: '/v1/webhooks',
+        key: 'venue',
+        body: { url: 'https://example.com/hook', events: [x] },
+      },
+      x,
+    );
     x = canary();
-    at({ label: 'banner link', method: 'POST', url: '/v1/banners', key: 'venue', body: { title: 'B', linkUrl: `http://${x}.example.com/` } }, x);
+    at(
+      { label: 'banner link', method: 'POST', url: '/v1/banners', key: 'venue', body: { title: 'B', linkUrl: `http://${x}.example.com/` } },
+      x,
+    );
     x = canary();
     at({ label: 'banner schedule', method: 'POST', url: '/v1/banners', key: 'venue', body: { title: 'B', startsAt: x } }, x);
     x = canary();
@@ -146,9 +277,31 @@ describe('errors never echo the value sent (issue 33)', () => {
     x = canary();
     at({ label: 'venue plan enum', method: 'PATCH', url: `/admin/v1/venues/${v.id}`, key: 'admin', body: { plan: x } }, x);
     const slug = canary().toLowerCase();
-    at({ label: 'a taken slug', method: 'POST', url: '/admin/v1/venues', key: 'admin', body: { name: 'Echo', currency: 'EUR', slug: v.slug }, status: 409 }, v.slug);
-    at({ label: 'a slug with capitals', method: 'POST', url: '/admin/v1/venues', key: 'admin', body: { name: 'Echo', currency: 'EUR', slug: `${slug}X` } }, slug);
-    at({ label: 'a taken table name', method: 'POST', url: '/v1/tables', key: 'venue', body: { name: TABLE_NAME }, status: 409 }, TABLE_NAME);
+    at(
+      {
+        label: 'a taken slug',
+        method: 'POST',
+        url: '/admin/v1/venues',
+        key: 'admin',
+        body: { name: 'Echo', currency: 'EUR', slug: v.slug },
+        status: 409,
+      },
+      v.slug,
+    );
+    at(
+      {
+        label: 'a slug with capitals',
+        method: 'POST',
+        url: '/admin/v1/venues',
+        key: 'admin',
+        body: { name: 'Echo', currency: 'EUR', slug: `${slug}X` },
+      },
+      slug,
+    );
+    at(
+      { label: 'a taken table name', method: 'POST', url: '/v1/tables', key: 'venue', body: { name: TABLE_NAME }, status: 409 },
+      TABLE_NAME,
+    );
 
     // Query parameters and headers.
     for (const param of ['updatedSince', 'since', 'createdFrom', 'createdTo', 'status', 'type', 'limit', 'page']) {
@@ -166,7 +319,18 @@ describe('errors never echo the value sent (issue 33)', () => {
     x = canary();
     at({ label: 'qr sheet ?page', method: 'GET', url: `/v1/tables/qr-sheet.svg?page=${x}`, key: 'venue' }, x);
     x = canary();
-    at({ label: 'If-Match', method: 'PATCH', url: '/v1/settings', key: 'venue', body: { timezone: 'Europe/Kyiv' }, headers: { 'if-match': `"${x}"` }, status: 412 }, x);
+    at(
+      {
+        label: 'If-Match',
+        method: 'PATCH',
+        url: '/v1/settings',
+        key: 'venue',
+        body: { timezone: 'Europe/Kyiv' },
+        headers: { 'if-match': `"${x}"` },
+        status: 412,
+      },
+      x,
+    );
     x = canary();
     at({ label: 'Idempotency-Key', method: 'POST', url: '/v1/publish', key: 'venue', headers: { 'idempotency-key': `${x}\u00e9` } }, x);
 

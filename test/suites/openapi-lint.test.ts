@@ -84,7 +84,8 @@ describe('the OpenAPI document for tools (issue 13)', () => {
       const label = `${method} ${path}`;
       assert.ok(Array.isArray(op.security), `${label} states its security`);
       for (const requirement of op.security) {
-        for (const name of Object.keys(requirement)) assert.ok(doc.components.securitySchemes[name], `${label} uses undefined scheme ${name}`);
+        for (const name of Object.keys(requirement))
+          assert.ok(doc.components.securitySchemes[name], `${label} uses undefined scheme ${name}`);
       }
       if (PUBLIC_PREFIXES.some((p) => path.startsWith(p))) assert.deepEqual(op.security, [], label);
       else if (path.startsWith('/admin/v1/')) assert.deepEqual(op.security, [{ adminToken: [] }], label);
@@ -96,7 +97,10 @@ describe('the OpenAPI document for tools (issue 13)', () => {
     const catalogue = new Set(Object.keys(ERROR_CODE_DOCS));
     for (const { method, path, op } of ops) {
       const label = `${method} ${path}`;
-      assert.ok(errorStatuses(op).some((s) => s.startsWith('4')), `${label} has a 4xx`);
+      assert.ok(
+        errorStatuses(op).some((s) => s.startsWith('4')),
+        `${label} has a 4xx`,
+      );
       for (const status of errorStatuses(op)) {
         const response = op.responses[status];
         // GET /ready's 503 is the probe's own answer ({ status }), not an API error.
@@ -121,10 +125,15 @@ describe('the OpenAPI document for tools (issue 13)', () => {
       assert.ok(codes(429).includes('RATE_LIMITED'), `${label} 429`);
       assert.ok(codes(503).includes('DATABASE_UNAVAILABLE'), `${label} 503`);
       if (path.includes('{')) assert.ok(op.responses['414'], `${label} 414`);
-      if (path.startsWith('/v1/orders') || path.startsWith('/v1/webhooks')) assert.ok(codes(403).includes('PAID_PLAN_REQUIRED'), `${label} PAID_PLAN_REQUIRED`);
+      if (path.startsWith('/v1/orders') || path.startsWith('/v1/webhooks'))
+        assert.ok(codes(403).includes('PAID_PLAN_REQUIRED'), `${label} PAID_PLAN_REQUIRED`);
       if (isWrite(method)) {
         assert.ok(codes(403).includes('READ_ONLY_KEY'), `${label} READ_ONLY_KEY`);
-        assert.deepEqual(codes(409).filter((c) => c.startsWith('IDEMPOTENCY')), ['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS'], label);
+        assert.deepEqual(
+          codes(409).filter((c) => c.startsWith('IDEMPOTENCY')),
+          ['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS'],
+          label,
+        );
         assert.ok(codes(413).includes('PAYLOAD_TOO_LARGE'), `${label} 413`);
         assert.ok(codes(503).includes('LOCK_TIMEOUT'), `${label} LOCK_TIMEOUT`);
       } else {
@@ -151,7 +160,10 @@ describe('the OpenAPI document for tools (issue 13)', () => {
     assert.ok(doc.info.contact?.name);
     assert.ok(doc.tags.every((tag: any) => typeof tag.description === 'string' && tag.description.length > 0));
     // PUBLIC_BASE_URL unset: a relative server, resolved against wherever the document was fetched.
-    assert.deepEqual(doc.servers.map((s: any) => s.url), ['/']);
+    assert.deepEqual(
+      doc.servers.map((s: any) => s.url),
+      ['/'],
+    );
   });
 
   it('gives the request bodies named examples that their routes accept', () => {
@@ -160,7 +172,9 @@ describe('the OpenAPI document for tools (issue 13)', () => {
       const media = op.requestBody?.content?.['application/json'];
       if (!media?.examples) continue;
       withExamples.add(op.operationId);
-      const validate = validatorCompiler({ schema: media.schema, httpPart: 'body', method, url: path }) as (v: unknown) => { error?: unknown };
+      const validate = validatorCompiler({ schema: media.schema, httpPart: 'body', method, url: path }) as (v: unknown) => {
+        error?: unknown;
+      };
       for (const [name, example] of Object.entries<any>(media.examples)) {
         assert.ok(example.summary, `${op.operationId} ${name} summary`);
         assert.equal(validate(structuredClone(example.value)).error, undefined, `${op.operationId} ${name}`);
@@ -205,7 +219,10 @@ describe('the main examples, run against a real server', () => {
     for (const section of ['categories', 'ingredients', 'products']) assert.deepEqual(sync.body[section].errors, [], section);
     assert.ok(sync.body.translations.applied > 0);
     expectStatus(await call(t.app, 'POST', '/v1/publish', { key: v.key }), 201);
-    expectStatus(await call(t.app, 'PATCH', '/v1/settings', { key: v.key, body: { orderConfig: { scheduledOrders: { enabled: true } } } }), 200);
+    expectStatus(
+      await call(t.app, 'PATCH', '/v1/settings', { key: v.key, body: { orderConfig: { scheduledOrders: { enabled: true } } } }),
+      200,
+    );
 
     const menu = await call(t.app, 'GET', `/guest/v1/venues/${v.slug}/menu?locale=es`);
     expectStatus(menu, 200);
@@ -234,7 +251,10 @@ describe('the server the document names', () => {
     assert.equal(loadConfig(env).apiServerUrl, '/');
     const t = await startApp({ apiServerUrl: 'https://menu.example.net' });
     try {
-      assert.deepEqual((await documentOf(t)).servers.map((s: any) => s.url), ['https://menu.example.net']);
+      assert.deepEqual(
+        (await documentOf(t)).servers.map((s: any) => s.url),
+        ['https://menu.example.net'],
+      );
     } finally {
       await t.close();
     }

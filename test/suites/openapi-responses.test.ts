@@ -23,7 +23,10 @@ function rebased(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(rebased);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', `${DOC_ID}#/$defs/`) : rebased(v)]),
+    Object.entries(value).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', `${DOC_ID}#/$defs/`) : rebased(v),
+    ]),
   );
 }
 
@@ -108,7 +111,10 @@ describe('real responses validate against the published OpenAPI document with a 
   });
 
   it('a PATCH of a product with one-decimal values answers the documented product', async () => {
-    const res = await call(t.app, 'PATCH', '/v1/products/p0', { key: v.key, body: { nutrition: { fat: 0.3, sugars: 1.2, salt: 2.9, protein: 0.7 } } });
+    const res = await call(t.app, 'PATCH', '/v1/products/p0', {
+      key: v.key,
+      body: { nutrition: { fat: 0.3, sugars: 1.2, salt: 2.9, protein: 0.7 } },
+    });
     expectStatus(res, 200);
     assertDocumented('patch', '/v1/products/{ref}', 200, res.body);
   });

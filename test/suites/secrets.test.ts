@@ -110,8 +110,7 @@ describe('secrets stay secret (issue 12)', () => {
   });
   const translationsBody = (locale: string, name: unknown) => ({ products: [{ ref: 'fries', translations: { [locale]: { name } } }] });
   /** A JSON body over the 5 MB cap that starts with the canaries. */
-  const oversized = (head: Record<string, unknown>) =>
-    JSON.stringify({ ...head, comment: 'x'.repeat(BODY_LIMIT_BYTES) });
+  const oversized = (head: Record<string, unknown>) => JSON.stringify({ ...head, comment: 'x'.repeat(BODY_LIMIT_BYTES) });
   const query = new URLSearchParams({
     api_key: 'KEY',
     token: OPERATOR_TOKEN,
@@ -130,12 +129,24 @@ describe('secrets stay secret (issue 12)', () => {
     const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 
     // Setup, all of it through the API: a venue with a key, a published menu with a translation, an order.
-    const v = await ok('venue.create', 201, 'POST', '/admin/v1/venues', { headers: operator, body: { name: 'Canary Bistro', currency: 'EUR', plan: 'standard' } });
+    const v = await ok('venue.create', 201, 'POST', '/admin/v1/venues', {
+      headers: operator,
+      body: { name: 'Canary Bistro', currency: 'EUR', plan: 'standard' },
+    });
     venue = { id: v.json.id, slug: v.json.slug };
-    apiKey = (await ok('key.create', 201, 'POST', `/admin/v1/venues/${venue.id}/api-keys`, { headers: operator, body: { mode: 'live' } })).json.key;
-    readOnlyKey = (await ok('key.create', 201, 'POST', `/admin/v1/venues/${venue.id}/api-keys`, { headers: operator, body: { mode: 'live', readOnly: true } })).json.key;
+    apiKey = (await ok('key.create', 201, 'POST', `/admin/v1/venues/${venue.id}/api-keys`, { headers: operator, body: { mode: 'live' } }))
+      .json.key;
+    readOnlyKey = (
+      await ok('key.create', 201, 'POST', `/admin/v1/venues/${venue.id}/api-keys`, {
+        headers: operator,
+        body: { mode: 'live', readOnly: true },
+      })
+    ).json.key;
     await ok('key.list', 200, 'GET', `/admin/v1/venues/${venue.id}/api-keys`, { headers: operator });
-    await ok('settings', 200, 'PATCH', '/v1/settings', { key: apiKey, body: { enabledLanguages: ['en', 'de'], orderConfig: DEFAULT_TEST_ORDER_CONFIG } });
+    await ok('settings', 200, 'PATCH', '/v1/settings', {
+      key: apiKey,
+      body: { enabledLanguages: ['en', 'de'], orderConfig: DEFAULT_TEST_ORDER_CONFIG },
+    });
 
     const menu = structuredClone(ORDER_MENU) as { products: Record<string, unknown>[] };
     for (const p of menu.products) if (p.externalId === 'fries') p.translations = { de: { name: TRANSLATION } };
@@ -148,7 +159,10 @@ describe('secrets stay secret (issue 12)', () => {
     const published = await ok('menu.read', 200, 'GET', '/v1/menu?version=published', { key: apiKey });
     friesId = published.json.products.find((p: { externalId: string }) => p.externalId === 'fries').id;
 
-    const order = await ok('order.create', 201, 'POST', ordersUrl(), { body: orderBody(), headers: { 'idempotency-key': 'canary-order-1' } });
+    const order = await ok('order.create', 201, 'POST', ordersUrl(), {
+      body: orderBody(),
+      headers: { 'idempotency-key': 'canary-order-1' },
+    });
     const location = String(JSON.parse(order.headers).location);
     orderToken = location.split('/').at(-1)!;
     await ok('order.list', 200, 'GET', '/v1/orders', { key: apiKey });
@@ -190,12 +204,19 @@ describe('secrets stay secret (issue 12)', () => {
     await ok('order.malformed-json', 400, 'POST', ordersUrl(), { raw: good.slice(0, -1) });
     await ok('order.proto-poisoning', 400, 'POST', ordersUrl(), { raw: `{"__proto__":{"customerPhone":"${PHONE}"},${good.slice(1)}` });
     await ok('order.phone-too-long', 400, 'POST', ordersUrl(), { body: orderBody({ customerPhone: `${PHONE} ${'7'.repeat(60)}` }) });
-    await ok('order.email-wrong-type', 400, 'POST', ordersUrl(), { body: orderBody({ customerEmail: [EMAIL], customerPhone: { number: PHONE } }) });
+    await ok('order.email-wrong-type', 400, 'POST', ordersUrl(), {
+      body: orderBody({ customerEmail: [EMAIL], customerPhone: { number: PHONE } }),
+    });
     await ok('order.email-wrong-format', 400, 'POST', ordersUrl(), { body: orderBody({ customerEmail: `${EMAIL.replace('@', ' at ')}` }) });
     await ok('order.email-too-long', 400, 'POST', ordersUrl(), { body: orderBody({ customerEmail: `${'a'.repeat(250)}${EMAIL}` }) });
-    await ok('order.unknown-product', 400, 'POST', ordersUrl(), { body: orderBody({ items: [{ productId: 'no-such-product', quantity: 1 }] }) });
+    await ok('order.unknown-product', 400, 'POST', ordersUrl(), {
+      body: orderBody({ items: [{ productId: 'no-such-product', quantity: 1 }] }),
+    });
     await ok('order.unknown-venue', 404, 'POST', '/guest/v1/venues/no-such-venue/orders', { body: orderBody() });
-    await ok('order.idempotency-reuse', 409, 'POST', ordersUrl(), { body: orderBody({ comment: 'again' }), headers: { 'idempotency-key': 'canary-order-1' } });
+    await ok('order.idempotency-reuse', 409, 'POST', ordersUrl(), {
+      body: orderBody({ comment: 'again' }),
+      headers: { 'idempotency-key': 'canary-order-1' },
+    });
     await ok('order.text-plain', 400, 'POST', ordersUrl(), { raw: good, headers: { 'content-type': 'text/plain' } });
     await ok('order.form', 400, 'POST', ordersUrl(), {
       raw: new URLSearchParams(customer).toString(),
@@ -207,18 +228,34 @@ describe('secrets stay secret (issue 12)', () => {
     const goodTranslations = JSON.stringify(translationsBody('de', TRANSLATION));
     await ok('translations.malformed-json', 400, 'PUT', '/v1/translations', { key: apiKey, raw: goodTranslations.slice(0, -2) });
     await ok('translations.locale-not-enabled', 400, 'PUT', '/v1/translations', { key: apiKey, body: translationsBody('fr', TRANSLATION) });
-    await ok('translations.too-long', 400, 'PUT', '/v1/translations', { key: apiKey, body: translationsBody('de', `${TRANSLATION} ${'x'.repeat(300)}`) });
+    await ok('translations.too-long', 400, 'PUT', '/v1/translations', {
+      key: apiKey,
+      body: translationsBody('de', `${TRANSLATION} ${'x'.repeat(300)}`),
+    });
     await ok('translations.wrong-type', 400, 'PUT', '/v1/translations', { key: apiKey, body: translationsBody('de', [TRANSLATION]) });
-    await ok('translations.text-plain', 400, 'PUT', '/v1/translations', { key: apiKey, raw: goodTranslations, headers: { 'content-type': 'text/plain' } });
-    await ok('translations.too-large', 413, 'PUT', '/v1/translations', { key: apiKey, raw: oversized(translationsBody('de', TRANSLATION)) });
+    await ok('translations.text-plain', 400, 'PUT', '/v1/translations', {
+      key: apiKey,
+      raw: goodTranslations,
+      headers: { 'content-type': 'text/plain' },
+    });
+    await ok('translations.too-large', 413, 'PUT', '/v1/translations', {
+      key: apiKey,
+      raw: oversized(translationsBody('de', TRANSLATION)),
+    });
     await ok('sync.translation-too-long', 400, 'POST', '/v1/sync', {
       key: apiKey,
-      body: { products: [{ externalId: 'fries', name: 'Fries', priceMinor: 500, translations: { de: { name: `${TRANSLATION} ${'x'.repeat(300)}` } } }] },
+      body: {
+        products: [
+          { externalId: 'fries', name: 'Fries', priceMinor: 500, translations: { de: { name: `${TRANSLATION} ${'x'.repeat(300)}` } } },
+        ],
+      },
     });
 
     // Unknown routes with canaries in the path, the query string and the body.
     await ok('route.unknown-get', 404, 'GET', `/v1/${WRONG_KEY}/${apiKey}${queryWith(apiKey)}`);
-    await ok('route.unknown-post', 404, 'POST', `/nowhere/${apiKey}${queryWith(WRONG_KEY)}`, { body: { ...customer, name: TRANSLATION, token: OPERATOR_TOKEN } });
+    await ok('route.unknown-post', 404, 'POST', `/nowhere/${apiKey}${queryWith(WRONG_KEY)}`, {
+      body: { ...customer, name: TRANSLATION, token: OPERATOR_TOKEN },
+    });
     await ok('route.unknown-guest', 404, 'GET', `/guest/v1/venues/${venue.slug}/${WRONG_KEY}${queryWith(apiKey)}`);
     await send('route.bad-escape', 'GET', `/v1/%E0%A4%A/${apiKey}${queryWith(apiKey)}`);
 
@@ -250,7 +287,12 @@ describe('secrets stay secret (issue 12)', () => {
 
   const canaries = (): Canary[] => [
     { name: 'the API key', needles: [apiKey, apiKey.slice('carta_live_'.length)], credential: true, shownIn: ['key.create'] },
-    { name: 'the read-only API key', needles: [readOnlyKey, readOnlyKey.slice('carta_live_'.length)], credential: true, shownIn: ['key.create'] },
+    {
+      name: 'the read-only API key',
+      needles: [readOnlyKey, readOnlyKey.slice('carta_live_'.length)],
+      credential: true,
+      shownIn: ['key.create'],
+    },
     { name: 'a wrong key', needles: [WRONG_KEY.slice('carta_live_'.length)], credential: true, shownIn: [] },
     { name: 'the operator token', needles: [OPERATOR_TOKEN], credential: true, shownIn: [] },
     { name: 'a wrong operator token', needles: [WRONG_OPERATOR_TOKEN], credential: true, shownIn: [] },
@@ -272,19 +314,33 @@ describe('secrets stay secret (issue 12)', () => {
   it('made every planted request, and the log holds lines from all of them', () => {
     const text = logChunks.join('');
     assert.ok(sent.length > 40);
-    const lines = text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { level: number; msg?: string; requestId?: string });
+    const lines = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { level: number; msg?: string; requestId?: string });
     for (const r of sent) {
       const requestId = JSON.parse(r.headers)['x-request-id'];
       const own = lines.filter((l) => l.requestId === requestId);
-      assert.ok(own.some((l) => l.msg === 'request' || l.msg === 'request errored'), `no access line for ${r.label}`);
+      assert.ok(
+        own.some((l) => l.msg === 'request' || l.msg === 'request errored'),
+        `no access line for ${r.label}`,
+      );
       // A 500 is logged as an error: the error serializer is exercised, not skipped.
-      if (r.status >= 500) assert.ok(own.some((l) => l.level >= 50), `no error line for ${r.label}`);
+      if (r.status >= 500)
+        assert.ok(
+          own.some((l) => l.level >= 50),
+          `no error line for ${r.label}`,
+        );
     }
   });
 
   it("masks a table's and an order's token in the access lines of unmatched paths, the debug lines and the envelope's path", () => {
     const byLabel = (label: string) => sent.find((r) => r.label === label)!;
-    const lines = logChunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = logChunks
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const linesOf = (label: string) => lines.filter((l) => l.requestId === JSON.parse(byLabel(label).headers)['x-request-id']);
     assert.equal(byLabel('table.past-token').json.path, '/guest/v1/tables/[Redacted]/more');
     assert.equal(byLabel('table.past-token').json.message, 'Route GET /guest/v1/tables/[Redacted]/more not found');
@@ -306,7 +362,12 @@ describe('secrets stay secret (issue 12)', () => {
     assert.equal(unknown.json.message, 'Route GET /v1/carta_live_[Redacted]/carta_live_[Redacted] not found');
     const requestId = JSON.parse(unknown.headers)['x-request-id'];
     // The access line names an unmatched path as the envelope does, and a matched one by its pattern.
-    const accessLine = (id: string) => logChunks.join('').split('\n').map((l) => (l ? JSON.parse(l) : {})).find((l) => l.requestId === id && l.msg === 'request');
+    const accessLine = (id: string) =>
+      logChunks
+        .join('')
+        .split('\n')
+        .map((l) => (l ? JSON.parse(l) : {}))
+        .find((l) => l.requestId === id && l.msg === 'request');
     assert.equal(accessLine(requestId).route, '/v1/carta_live_[Redacted]/carta_live_[Redacted]');
     const order = sent.find((r) => r.label === 'order.create')!;
     assert.equal(accessLine(JSON.parse(order.headers)['x-request-id']).route, '/guest/v1/venues/:slug/orders');
@@ -321,7 +382,10 @@ describe('secrets stay secret (issue 12)', () => {
   it('keeps every canary out of every error response, headers included', () => {
     const failures = sent.filter((r) => r.status >= 400);
     assert.ok(failures.length > 30);
-    assert.deepEqual(leaks(failures.map((r) => ({ where: `${r.label} (${r.status}) ${r.text.slice(0, 300)}`, text: r.text + r.headers }))), []);
+    assert.deepEqual(
+      leaks(failures.map((r) => ({ where: `${r.label} (${r.status}) ${r.text.slice(0, 300)}`, text: r.text + r.headers }))),
+      [],
+    );
   });
 
   it("keeps canaries out of a sync's per-item errors and warnings", () => {
@@ -340,10 +404,18 @@ describe('secrets stay secret (issue 12)', () => {
     const credentials = canaries().filter((c) => c.credential);
     const elsewhere = sent.map((r) => ({ where: `${r.label} (${r.status})`, text: r.text + r.headers, label: r.label }));
     assert.deepEqual(
-      credentials.flatMap((c) => leaks(elsewhere.filter((r) => !c.shownIn.includes(r.label)), [c])),
+      credentials.flatMap((c) =>
+        leaks(
+          elsewhere.filter((r) => !c.shownIn.includes(r.label)),
+          [c],
+        ),
+      ),
       [],
     );
-    assert.ok(sent.some((r) => r.label === 'key.create' && r.text.includes(apiKey)), 'the create response shows the key');
+    assert.ok(
+      sent.some((r) => r.label === 'key.create' && r.text.includes(apiKey)),
+      'the create response shows the key',
+    );
   });
 
   it('logs a database error without the values it carries', () => {

@@ -50,7 +50,10 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
     const a = await createVenue(t.app);
     const b = await createVenue(t.app);
     await sync(a.key, MENU_A);
-    assert.equal((await call(t.app, 'PATCH', '/v1/settings', { key: a.key, body: { name: 'Venue A', enabledLanguages: ['en', 'uk'] } })).status, 200);
+    assert.equal(
+      (await call(t.app, 'PATCH', '/v1/settings', { key: a.key, body: { name: 'Venue A', enabledLanguages: ['en', 'uk'] } })).status,
+      200,
+    );
     await sync(b.key, { products: [{ externalId: 'shared', name: 'B shared', priceMinor: 200 }] });
     const menuA = await readMenu(a.key);
     return { a, b, menuA };
@@ -61,7 +64,10 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
     const menuB = await readMenu(b.key);
     assert.deepEqual(menuB.categories, []);
     assert.deepEqual(menuB.ingredients, []);
-    assert.deepEqual(menuB.products.map((p: any) => p.name), ['B shared']);
+    assert.deepEqual(
+      menuB.products.map((p: any) => p.name),
+      ['B shared'],
+    );
 
     assert.equal((await call(t.app, 'POST', '/v1/publish', { key: a.key })).status, 201);
     const published = await call(t.app, 'GET', '/v1/menu?version=published', { key: b.key });
@@ -74,7 +80,10 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
     const product = menuA.products.find((p: any) => p.externalId === 'a-prod');
     for (const ref of ['a-prod', product.id]) {
       for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
-        const res = await call(t.app, method, `/v1/products/${ref}`, { key: b.key, body: method === 'PATCH' ? { name: 'Hijacked' } : undefined });
+        const res = await call(t.app, method, `/v1/products/${ref}`, {
+          key: b.key,
+          body: method === 'PATCH' ? { name: 'Hijacked' } : undefined,
+        });
         assert.equal(res.status, 404, `${method} ${ref}`);
         assert.equal(res.body.code, 'PRODUCT_NOT_FOUND');
       }
@@ -97,7 +106,10 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
   it("keeps images apart: B cannot set or remove A's product image, and each venue has its own logo and blobs", async () => {
     const { a, b, menuA } = await twoVenues();
     const base64 = toBase64(await makeImage(400, 400));
-    const imageA = await call(t.app, 'POST', '/v1/products/a-prod/image', { key: a.key, body: { base64: toBase64(await makeImage(400, 400, 'png', { colour: '#123456' })) } });
+    const imageA = await call(t.app, 'POST', '/v1/products/a-prod/image', {
+      key: a.key,
+      body: { base64: toBase64(await makeImage(400, 400, 'png', { colour: '#123456' })) },
+    });
     assert.equal(imageA.status, 201);
     const logoA = await call(t.app, 'POST', '/v1/logo', { key: a.key, body: { base64 } });
     assert.equal(logoA.status, 201);
@@ -160,15 +172,22 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
       assert.equal(res.body.code, code, `${method} ${url}`);
     }
     // B's lists, sheet and usage are B's own; the same externalId and name are free for B.
-    for (const url of ['/v1/banners', '/v1/promotions', '/v1/tables']) assert.equal((await call(t.app, 'GET', url, { key: b.key })).body.total, 0, url);
+    for (const url of ['/v1/banners', '/v1/promotions', '/v1/tables'])
+      assert.equal((await call(t.app, 'GET', url, { key: b.key })).body.total, 0, url);
     const sheet = await t.app.inject({ method: 'GET', url: '/v1/tables/qr-sheet.svg', headers: { authorization: `Bearer ${b.key}` } });
     assert.ok(!sheet.body.includes('A table'));
     assert.equal((await call(t.app, 'POST', '/v1/banners', { key: b.key, body: { title: 'B', externalId: 'shared-ext' } })).status, 201);
     assert.equal((await call(t.app, 'POST', '/v1/tables', { key: b.key, body: { name: 'A table' } })).status, 201);
     // A's product cannot be put in B's promotion or banner.
     const bPromotion = (await call(t.app, 'POST', '/v1/promotions', { key: b.key, body: { name: 'B deal' } })).body;
-    assert.equal((await call(t.app, 'POST', `/v1/promotions/${bPromotion.id}/items`, { key: b.key, body: { productRef: 'a-prod' } })).body.code, 'PRODUCT_NOT_FOUND');
-    assert.equal((await call(t.app, 'POST', '/v1/banners', { key: b.key, body: { title: 'x', productRef: 'a-prod' } })).body.code, 'PRODUCT_NOT_FOUND');
+    assert.equal(
+      (await call(t.app, 'POST', `/v1/promotions/${bPromotion.id}/items`, { key: b.key, body: { productRef: 'a-prod' } })).body.code,
+      'PRODUCT_NOT_FOUND',
+    );
+    assert.equal(
+      (await call(t.app, 'POST', '/v1/banners', { key: b.key, body: { title: 'x', productRef: 'a-prod' } })).body.code,
+      'PRODUCT_NOT_FOUND',
+    );
     // A is untouched.
     assert.equal((await call(t.app, 'GET', `/v1/promotions/${promotion.id}`, { key: a.key })).body.items.length, 1);
     assert.equal((await call(t.app, 'GET', '/v1/reference', { key: a.key })).body.planLimits.usage.tables, 1);
@@ -198,7 +217,10 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
     const translations = await call(t.app, 'PUT', '/v1/translations', {
       key: b.key,
       body: {
-        products: [{ ref: 'a-prod', translations: { uk: { name: 'X' } } }, { ref: product.id, translations: { uk: { name: 'X' } } }],
+        products: [
+          { ref: 'a-prod', translations: { uk: { name: 'X' } } },
+          { ref: product.id, translations: { uk: { name: 'X' } } },
+        ],
         categories: [{ ref: 'a-cat', translations: { uk: { name: 'X' } } }],
         ingredients: [{ ref: menuA.ingredients[0].id, translations: { uk: { name: 'X' } } }],
         modifierGroups: [{ id: product.modifierGroups[0].id, translations: { uk: { name: 'X' } } }],
@@ -213,7 +235,10 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
   it("refuses A's refs in B's PUT /v1/availability (400, nothing written) and never lists A's marks to B", async () => {
     const { a, b, menuA } = await twoVenues();
     const [product] = menuA.products.filter((p: any) => p.externalId === 'a-prod');
-    const marked = await call(t.app, 'PUT', '/v1/availability', { key: a.key, body: { products: [{ ref: 'shared', available: false }], ingredients: [{ ref: 'a-ing', available: false }] } });
+    const marked = await call(t.app, 'PUT', '/v1/availability', {
+      key: a.key,
+      body: { products: [{ ref: 'shared', available: false }], ingredients: [{ ref: 'a-ing', available: false }] },
+    });
     assert.equal(marked.status, 200, JSON.stringify(marked.body));
     const menuMarked = await readMenu(a.key);
     const listA = (await call(t.app, 'GET', '/v1/availability', { key: a.key })).body;
@@ -223,7 +248,13 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
     assert.deepEqual((await call(t.app, 'GET', '/v1/availability', { key: b.key })).body, { products: [], ingredients: [] });
     const foreign = await call(t.app, 'PUT', '/v1/availability', {
       key: b.key,
-      body: { products: [{ ref: product.id, available: false }, { ref: 'a-prod', available: false }], ingredients: [{ ref: menuA.ingredients[0].id, available: false }] },
+      body: {
+        products: [
+          { ref: product.id, available: false },
+          { ref: 'a-prod', available: false },
+        ],
+        ingredients: [{ ref: menuA.ingredients[0].id, available: false }],
+      },
     });
     assert.equal(foreign.status, 400);
     assert.deepEqual(foreign.body.errors, [
@@ -232,22 +263,38 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
       `ingredients[0].ref "${menuA.ingredients[0].id}" not found`,
     ]);
     const own = await call(t.app, 'PUT', '/v1/availability', { key: b.key, body: { products: [{ ref: 'shared', available: true }] } });
-    assert.deepEqual(own.body, { products: { updated: 0 }, ingredients: { updated: 0 } }, "A's mark on its own 'shared' is not B's to clear");
-    assert.equal((await call(t.app, 'PUT', '/v1/availability', { key: b.key, body: { products: [{ ref: 'shared', available: false }] } })).status, 200);
+    assert.deepEqual(
+      own.body,
+      { products: { updated: 0 }, ingredients: { updated: 0 } },
+      "A's mark on its own 'shared' is not B's to clear",
+    );
+    assert.equal(
+      (await call(t.app, 'PUT', '/v1/availability', { key: b.key, body: { products: [{ ref: 'shared', available: false }] } })).status,
+      200,
+    );
     const readB = await readMenu(b.key);
     assert.equal(readB.products[0].availability.reason, 'sold_out');
 
     assert.deepEqual(await readMenu(a.key), menuMarked, "A's menu and marks are as A left them");
     assert.deepEqual((await call(t.app, 'GET', '/v1/availability', { key: a.key })).body, listA);
-    assert.deepEqual((await call(t.app, 'GET', '/v1/availability', { key: b.key })).body.products.map((p: any) => p.name), ['B shared']);
+    assert.deepEqual(
+      (await call(t.app, 'GET', '/v1/availability', { key: b.key })).body.products.map((p: any) => p.name),
+      ['B shared'],
+    );
   });
 
-  it("shows each venue only its own audit entries, settings and plan usage", async () => {
+  it('shows each venue only its own audit entries, settings and plan usage', async () => {
     const { a, b } = await twoVenues();
     const logA = await call(t.app, 'GET', '/v1/audit-log?limit=100', { key: a.key });
     const logB = await call(t.app, 'GET', '/v1/audit-log?limit=100', { key: b.key });
-    assert.deepEqual(logA.body.items.map((e: any) => e.action), ['settings.update', 'menu.sync']);
-    assert.deepEqual(logB.body.items.map((e: any) => e.action), ['menu.sync']);
+    assert.deepEqual(
+      logA.body.items.map((e: any) => e.action),
+      ['settings.update', 'menu.sync'],
+    );
+    assert.deepEqual(
+      logB.body.items.map((e: any) => e.action),
+      ['menu.sync'],
+    );
     const idsA = new Set(logA.body.items.map((e: any) => e.id));
     assert.ok(logB.body.items.every((e: any) => !idsA.has(e.id)));
     assert.equal((await call(t.app, 'GET', '/v1/audit-log?action=settings.update', { key: b.key })).body.total, 0);
@@ -271,7 +318,10 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
     assert.match(testKey, /^carta_test_/);
     const liveKey = await extraKey(venue, 'live');
 
-    await sync(liveKey, { categories: [{ externalId: 'cat', name: 'Live category' }], products: [{ externalId: 'p1', name: 'Live product', priceMinor: 100 }] });
+    await sync(liveKey, {
+      categories: [{ externalId: 'cat', name: 'Live category' }],
+      products: [{ externalId: 'p1', name: 'Live product', priceMinor: 100 }],
+    });
     const liveMenu = await readMenu(liveKey);
     const liveProduct = liveMenu.products[0];
 
@@ -284,8 +334,14 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
     assert.equal(patchLive.status, 404);
 
     await sync(testKey, { products: [{ externalId: 'p1', name: 'Sandbox product', priceMinor: 1 }] });
-    assert.deepEqual((await readMenu(testKey)).products.map((p: any) => p.name), ['Sandbox product']);
-    assert.deepEqual((await readMenu(liveKey)).products.map((p: any) => p.name), ['Live product']);
+    assert.deepEqual(
+      (await readMenu(testKey)).products.map((p: any) => p.name),
+      ['Sandbox product'],
+    );
+    assert.deepEqual(
+      (await readMenu(liveKey)).products.map((p: any) => p.name),
+      ['Live product'],
+    );
 
     const cleanup = await call(t.app, 'POST', '/v1/cleanup', { key: testKey, body: { items: [], force: true } });
     assert.equal(cleanup.status, 201);
@@ -297,8 +353,14 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
 
     const auditLive = await call(t.app, 'GET', '/v1/audit-log', { key: liveKey });
     const auditTest = await call(t.app, 'GET', '/v1/audit-log', { key: testKey });
-    assert.deepEqual(auditLive.body.items.map((e: any) => e.action), ['menu.sync']);
-    assert.deepEqual(auditTest.body.items.map((e: any) => e.action), ['menu.publish', 'menu.cleanup', 'menu.sync']);
+    assert.deepEqual(
+      auditLive.body.items.map((e: any) => e.action),
+      ['menu.sync'],
+    );
+    assert.deepEqual(
+      auditTest.body.items.map((e: any) => e.action),
+      ['menu.publish', 'menu.cleanup', 'menu.sync'],
+    );
 
     assert.equal((await call(t.app, 'PATCH', '/v1/settings', { key: testKey, body: { timezone: 'Asia/Tokyo' } })).status, 200);
     assert.notEqual((await call(t.app, 'GET', '/v1/settings', { key: liveKey })).body.timezone, 'Asia/Tokyo');
@@ -313,7 +375,10 @@ describe('tenant isolation (spec 5.3, decisions 1)', () => {
       await sync(writer, { products: [{ externalId: 'p1', name: 'Tea', priceMinor: 100 }] });
       const menu = await call(t.app, 'GET', '/v1/menu', { key: v.key });
       assert.equal(menu.status, 200);
-      assert.deepEqual(menu.body.products.map((p: any) => p.externalId), ['p1']);
+      assert.deepEqual(
+        menu.body.products.map((p: any) => p.externalId),
+        ['p1'],
+      );
       for (const url of ['/v1/products/p1', '/v1/settings', '/v1/reference', '/v1/audit-log']) {
         assert.equal((await call(t.app, 'GET', url, { key: v.key })).status, 200, url);
       }

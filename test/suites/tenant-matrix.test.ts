@@ -56,7 +56,15 @@ const ROUTES: Record<string, RouteCase> = {
     ok: 201,
     foreign: ok(201),
     body: (r) => ({
-      products: [{ externalId: 'matrix-sync', name: 'Matrix sync', priceMinor: 100, categoryExternalId: r.mainsExternalId, ingredientExternalIds: [r.cheeseExternalId] }],
+      products: [
+        {
+          externalId: 'matrix-sync',
+          name: 'Matrix sync',
+          priceMinor: 100,
+          categoryExternalId: r.mainsExternalId,
+          ingredientExternalIds: [r.cheeseExternalId],
+        },
+      ],
     }),
   },
   'GET /v1/menu': { ok: 200, foreign: ok(200) },
@@ -104,7 +112,10 @@ const ROUTES: Record<string, RouteCase> = {
     ok: 200,
     foreign: { status: 400, message: 'Validation failed' },
     body: (r) => ({
-      products: [{ ref: r.burgerId, available: false }, { ref: r.sodaExternalId, available: true }],
+      products: [
+        { ref: r.burgerId, available: false },
+        { ref: r.sodaExternalId, available: true },
+      ],
       ingredients: [{ ref: r.cheeseExternalId, available: false }],
     }),
   },
@@ -117,7 +128,11 @@ const ROUTES: Record<string, RouteCase> = {
 
   'GET /v1/banners': { ok: 200, foreign: ok(200) },
   // Another tenant's banner may not point at A's product.
-  'POST /v1/banners': { ok: 201, foreign: notFound('PRODUCT_NOT_FOUND'), body: (r) => ({ title: 'Matrix banner', productRef: r.burgerId }) },
+  'POST /v1/banners': {
+    ok: 201,
+    foreign: notFound('PRODUCT_NOT_FOUND'),
+    body: (r) => ({ title: 'Matrix banner', productRef: r.burgerId }),
+  },
   'GET /v1/banners/:id': { ok: 200, foreign: notFound('BANNER_NOT_FOUND') },
   'PATCH /v1/banners/:id': { ok: 200, foreign: notFound('BANNER_NOT_FOUND'), body: () => ({ subtitle: 'Matrix subtitle' }) },
   'DELETE /v1/banners/:id': { ok: 200, foreign: notFound('BANNER_NOT_FOUND') },
@@ -153,7 +168,11 @@ const ROUTES: Record<string, RouteCase> = {
   'GET /v1/webhooks': { ok: 200, foreign: ok(200) },
   'POST /v1/webhooks': { ok: 201, foreign: ok(201), body: () => ({ url: 'https://matrix.example.com/hooks', events: ['menu.published'] }) },
   'GET /v1/webhooks/:id': { ok: 200, foreign: notFound('WEBHOOK_NOT_FOUND') },
-  'PATCH /v1/webhooks/:id': { ok: 200, foreign: notFound('WEBHOOK_NOT_FOUND'), body: () => ({ description: 'Matrix description', enabled: false }) },
+  'PATCH /v1/webhooks/:id': {
+    ok: 200,
+    foreign: notFound('WEBHOOK_NOT_FOUND'),
+    body: () => ({ description: 'Matrix description', enabled: false }),
+  },
   'DELETE /v1/webhooks/:id': { ok: 204, foreign: notFound('WEBHOOK_NOT_FOUND') },
   'POST /v1/webhooks/:id/rotate-secret': { ok: 200, foreign: notFound('WEBHOOK_NOT_FOUND') },
   'POST /v1/webhooks/:id/test': { ok: 202, foreign: notFound('WEBHOOK_NOT_FOUND') },
@@ -270,8 +289,9 @@ function send(app: App, probe: Probe, key: string | undefined): Promise<LightMyR
 /** What a request itself carries (path segments, query values, body strings): a response may echo these. */
 function echoes(probe: Probe): string[] {
   const url = new URL(probe.url, 'http://carta.test');
-  return [...url.pathname.split('/').map(decodeURIComponent), ...url.searchParams.values(), ...strings(probe.body)]
-    .filter((s) => s.length >= 3);
+  return [...url.pathname.split('/').map(decodeURIComponent), ...url.searchParams.values(), ...strings(probe.body)].filter(
+    (s) => s.length >= 3,
+  );
 }
 
 function checkOutcome(res: LightMyRequestResponse, expected: Outcome, method: string): string | null {
@@ -321,7 +341,10 @@ const MEMOISED_READS = [
 
 /** What each memoised read answers a tenant, as status and body. */
 async function memoisedReads(app: App, tenant: Tenant): Promise<string[]> {
-  const urls = [...MEMOISED_READS.map((url) => ({ url, key: tenant.venue.key })), { url: `/guest/v1/venues/${tenant.venue.slug}/menu`, key: undefined }];
+  const urls = [
+    ...MEMOISED_READS.map((url) => ({ url, key: tenant.venue.key })),
+    { url: `/guest/v1/venues/${tenant.venue.slug}/menu`, key: undefined },
+  ];
   const out: string[] = [];
   for (const { url, key } of urls) {
     const res = await app.inject({ method: 'GET', url, headers: key ? { authorization: `Bearer ${key}` } : {} });
@@ -349,7 +372,10 @@ describe('tenant-isolation matrix: every /v1 route x every credential (issue 12)
     for (const tenant of [a, b]) {
       const marked = await call(t.app, 'PUT', '/v1/availability', {
         key: tenant.venue.key,
-        body: { products: [{ ref: tenant.refs.friesId, available: false }], ingredients: [{ ref: tenant.refs.cheeseExternalId, available: false }] },
+        body: {
+          products: [{ ref: tenant.refs.friesId, available: false }],
+          ingredients: [{ ref: tenant.refs.cheeseExternalId, available: false }],
+        },
       });
       assert.equal(marked.status, 200, JSON.stringify(marked.body));
     }
@@ -361,7 +387,13 @@ describe('tenant-isolation matrix: every /v1 route x every credential (issue 12)
       const entry = caseOf(route);
       if (!entry) return [];
       const [method, pattern] = route.split(' ');
-      return fillPattern(pattern, values).map((url) => ({ route, method, url: url + (entry.query ?? ''), body: entry.body?.(a.refs, images), entry }));
+      return fillPattern(pattern, values).map((url) => ({
+        route,
+        method,
+        url: url + (entry.query ?? ''),
+        body: entry.body?.(a.refs, images),
+        entry,
+      }));
     });
     canaries = canariesOf(a, await snapshot(t.app, a));
   });

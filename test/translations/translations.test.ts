@@ -59,23 +59,37 @@ describe('PUT /v1/translations (decisions 6)', () => {
     const menu = await readMenu(v);
     const [size, extras] = menu.products[0].modifierGroups;
     const res = await put(v, {
-      products: [{ ref: 'borscht', translations: { uk: { name: 'Борщ', description: 'Буряковий суп', badgeLabel: 'Гарячий' }, de: { name: 'Borschtsch' } } }],
+      products: [
+        {
+          ref: 'borscht',
+          translations: { uk: { name: 'Борщ', description: 'Буряковий суп', badgeLabel: 'Гарячий' }, de: { name: 'Borschtsch' } },
+        },
+      ],
       categories: [{ ref: menu.categories[0].id, translations: { uk: { name: 'Супи' } } }],
       ingredients: [{ ref: 'dill', translations: { de: { name: 'Dill' } } }],
-      modifierGroups: [{ id: size.id, translations: { uk: { name: 'Розмір' } } }, { id: extras.id, translations: { de: { name: 'Extras' } } }],
+      modifierGroups: [
+        { id: size.id, translations: { uk: { name: 'Розмір' } } },
+        { id: extras.id, translations: { de: { name: 'Extras' } } },
+      ],
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body, { applied: 6, notFound: [] });
 
     const after = await readMenu(v);
     const p = after.products[0];
-    assert.deepEqual(p.translations, { uk: { name: 'Борщ', description: 'Буряковий суп', badgeLabel: 'Гарячий' }, de: { name: 'Borschtsch' } });
+    assert.deepEqual(p.translations, {
+      uk: { name: 'Борщ', description: 'Буряковий суп', badgeLabel: 'Гарячий' },
+      de: { name: 'Borschtsch' },
+    });
     assert.deepEqual(after.categories[0].translations, { uk: { name: 'Супи' } });
     assert.deepEqual(after.ingredients[0].translations, { de: { name: 'Dill' } });
-    assert.deepEqual(p.modifierGroups.map((g: any) => [g.id, g.translations]), [
-      [size.id, { uk: { name: 'Розмір' } }],
-      [extras.id, { de: { name: 'Extras' } }],
-    ]);
+    assert.deepEqual(
+      p.modifierGroups.map((g: any) => [g.id, g.translations]),
+      [
+        [size.id, { uk: { name: 'Розмір' } }],
+        [extras.id, { de: { name: 'Extras' } }],
+      ],
+    );
     assert.equal(p.name, 'Borscht', 'the content itself is unchanged');
 
     const byId = await put(v, { products: [{ ref: p.id, translations: { uk: { badgeLabel: 'Хіт' } } }] });
@@ -85,13 +99,27 @@ describe('PUT /v1/translations (decisions 6)', () => {
 
   it('merges: omitted locales and fields are kept, a value replaces, "" clears', async () => {
     const v = await seeded();
-    assert.equal((await put(v, { products: [{ ref: 'borscht', translations: { uk: { name: 'Борщ', description: 'Суп' }, de: { name: 'Borschtsch' } } }] })).status, 200);
-    const res = await put(v, { products: [{ ref: 'borscht', translations: { uk: { description: '' , badgeLabel: 'Новинка' } } }] });
+    assert.equal(
+      (
+        await put(v, {
+          products: [{ ref: 'borscht', translations: { uk: { name: 'Борщ', description: 'Суп' }, de: { name: 'Borschtsch' } } }],
+        })
+      ).status,
+      200,
+    );
+    const res = await put(v, { products: [{ ref: 'borscht', translations: { uk: { description: '', badgeLabel: 'Новинка' } } }] });
     assert.equal(res.status, 200);
-    assert.deepEqual((await readMenu(v)).products[0].translations, { uk: { name: 'Борщ', badgeLabel: 'Новинка' }, de: { name: 'Borschtsch' } });
+    assert.deepEqual((await readMenu(v)).products[0].translations, {
+      uk: { name: 'Борщ', badgeLabel: 'Новинка' },
+      de: { name: 'Borschtsch' },
+    });
 
     await put(v, { products: [{ ref: 'borscht', translations: { de: { name: '' } } }] });
-    assert.deepEqual((await readMenu(v)).products[0].translations, { uk: { name: 'Борщ', badgeLabel: 'Новинка' } }, 'a locale left empty goes away');
+    assert.deepEqual(
+      (await readMenu(v)).products[0].translations,
+      { uk: { name: 'Борщ', badgeLabel: 'Новинка' } },
+      'a locale left empty goes away',
+    );
   });
 
   it('is overwritten by a re-sync of the same items that sends other values for those locales', async () => {
@@ -131,7 +159,10 @@ describe('PUT /v1/translations (decisions 6)', () => {
   it('reports entries that match nothing in notFound and applies the rest', async () => {
     const v = await seeded();
     const res = await put(v, {
-      products: [{ ref: 'ghost', translations: { uk: { name: 'Привид' } } }, { ref: 'borscht', translations: { uk: { name: 'Борщ' } } }],
+      products: [
+        { ref: 'ghost', translations: { uk: { name: 'Привид' } } },
+        { ref: 'borscht', translations: { uk: { name: 'Борщ' } } },
+      ],
       categories: [{ ref: 'borscht', translations: { uk: { name: 'X' } } }],
       ingredients: [{ ref: '01900000-0000-7000-8000-000000000000', translations: { uk: { name: 'X' } } }],
       modifierGroups: [{ id: 'ghost-group', translations: { uk: { name: 'X' } } }],
@@ -207,7 +238,10 @@ describe('PUT /v1/translations (decisions 6)', () => {
     const res = await put(
       v,
       {
-        products: [{ ref: 'borscht', translations: { uk: { name: 'Борщ' } } }, { ref: 'ghost', translations: { uk: { name: 'X' } } }],
+        products: [
+          { ref: 'borscht', translations: { uk: { name: 'Борщ' } } },
+          { ref: 'ghost', translations: { uk: { name: 'X' } } },
+        ],
         categories: [{ ref: 'soups', translations: { uk: { name: 'Супи' } } }],
         ingredients: [{ ref: 'dill', translations: { de: { name: 'Dill' } } }],
         modifierGroups: [{ id: groupId, translations: { uk: { name: 'Розмір' } } }],

@@ -161,7 +161,10 @@ describe('operator API (decisions 1)', () => {
       const res = await admin(t.app, 'GET', '/venues/not-a-uuid');
       assert.equal(res.status, 400);
       assert.equal(res.body.message, 'Validation failed');
-      assert.ok(res.body.errors.some((e: string) => e.startsWith('id ')), res.body.errors.join('; '));
+      assert.ok(
+        res.body.errors.some((e: string) => e.startsWith('id ')),
+        res.body.errors.join('; '),
+      );
     });
 
     it('changes name, plan and subscription status', async () => {

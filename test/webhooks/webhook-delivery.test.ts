@@ -17,7 +17,13 @@ import { Receiver, venueWithEndpoint } from '../helpers/webhook-receiver.js';
  * The endpoint's log entry for an event once `ready` holds: the dispatcher records an attempt a
  * moment after the receiver has answered it.
  */
-function logEntry(t: TestApp, v: VenueFixture, endpointId: string, eventId: string, ready: (entry: any) => boolean): Promise<{ entry: any; log: Call }> {
+function logEntry(
+  t: TestApp,
+  v: VenueFixture,
+  endpointId: string,
+  eventId: string,
+  ready: (entry: any) => boolean,
+): Promise<{ entry: any; log: Call }> {
   return until(`the logged delivery of ${eventId}`, async () => {
     const log = await call(t.app, 'GET', `/v1/webhooks/${endpointId}/deliveries?limit=100`, { key: v.key });
     expectStatus(log, 200);
@@ -53,7 +59,9 @@ describe('webhook delivery', () => {
   it('sends order.created, signed, with the order as GET /v1/orders/:id shows it', async () => {
     const placed = await placeOrder(t.app, v.slug, orderBody(ids));
     expectStatus(placed, 201);
-    const event = await until('order.created', () => receiver.unique().find((r) => r.type === 'order.created' && r.body.data.order.id === placed.body.id));
+    const event = await until('order.created', () =>
+      receiver.unique().find((r) => r.type === 'order.created' && r.body.data.order.id === placed.body.id),
+    );
     const read = await call(t.app, 'GET', `/v1/orders/${placed.body.id}`, { key: v.key });
     assert.deepEqual(event.body.data.order, read.body);
     assert.equal(event.body.id, event.id, 'the payload id is the webhook-id');
@@ -61,26 +69,33 @@ describe('webhook delivery', () => {
     assert.match(event.body.timestamp, /^\d{4}-\d{2}-\d{2}T/);
   });
 
-  it('writes the payload in the order\'s own statement exactly as the read shows it: number, times, lines, modifiers, table, text', async () => {
+  it("writes the payload in the order's own statement exactly as the read shows it: number, times, lines, modifiers, table, text", async () => {
     // The statement builds the body from the rows it inserts: its number and times from the order
     // clock, the scheduled time as stored, and text (quotes, backslashes, line breaks, non-Latin
     // text) escaped as the read's JSON has it.
     const table = await call(t.app, 'POST', '/v1/tables', { key: v.key, body: { name: 'Window "4" — вікно' } });
     expectStatus(table, 201);
     const burger = ids.options.burger;
-    const placed = await placeOrder(t.app, v.slug, orderBody(ids, {
-      type: 'dine_in',
-      tableId: table.body.id,
-      comment: 'carta-number-0000 carta-time-0000 "quoted" \\ back\nslash, 🍔 — без цибулі',
-      customerName: 'Zoë "Z" O\'Neil',
-      scheduledFor: '2027-03-14T18:00:00.123456+02:00',
-      items: [
-        burgerLine(ids, 2, [{ optionId: burger.Extras.cheese, quantity: 2 }, { optionId: burger.Remove.onion }], 'bun-brioche'),
-        { productId: ids.productIds.fries, quantity: 3 },
-      ],
-    }), 'payload-statement-key');
+    const placed = await placeOrder(
+      t.app,
+      v.slug,
+      orderBody(ids, {
+        type: 'dine_in',
+        tableId: table.body.id,
+        comment: 'carta-number-0000 carta-time-0000 "quoted" \\ back\nslash, 🍔 — без цибулі',
+        customerName: 'Zoë "Z" O\'Neil',
+        scheduledFor: '2027-03-14T18:00:00.123456+02:00',
+        items: [
+          burgerLine(ids, 2, [{ optionId: burger.Extras.cheese, quantity: 2 }, { optionId: burger.Remove.onion }], 'bun-brioche'),
+          { productId: ids.productIds.fries, quantity: 3 },
+        ],
+      }),
+      'payload-statement-key',
+    );
     expectStatus(placed, 201);
-    const event = await until('order.created', () => receiver.unique().find((r) => r.type === 'order.created' && r.body.data.order.id === placed.body.id));
+    const event = await until('order.created', () =>
+      receiver.unique().find((r) => r.type === 'order.created' && r.body.data.order.id === placed.body.id),
+    );
     const read = await call(t.app, 'GET', `/v1/orders/${placed.body.id}`, { key: v.key });
     assert.deepEqual(event.body.data.order, read.body);
     assert.equal(read.body.scheduledFor, '2027-03-14T16:00:00.123Z');
@@ -91,16 +106,22 @@ describe('webhook delivery', () => {
   it('pins the order.created body field by field: keys in the documented order, types, and the values placed', async () => {
     const burger = ids.options.burger;
     const sentAt = new Date().toISOString();
-    const placed = await placeOrder(t.app, v.slug, orderBody(ids, {
-      type: 'delivery',
-      customerEmail: 'ada@example.com',
-      deliveryAddress: 'Khreshchatyk 1, Kyiv',
-      deliveryNotes: 'Ring twice',
-      changeFromAmount: 5000,
-      items: [burgerLine(ids, 2, [{ optionId: burger.Extras.cheese, quantity: 2 }]), { productId: ids.productIds.fries, quantity: 3 }],
-    }));
+    const placed = await placeOrder(
+      t.app,
+      v.slug,
+      orderBody(ids, {
+        type: 'delivery',
+        customerEmail: 'ada@example.com',
+        deliveryAddress: 'Khreshchatyk 1, Kyiv',
+        deliveryNotes: 'Ring twice',
+        changeFromAmount: 5000,
+        items: [burgerLine(ids, 2, [{ optionId: burger.Extras.cheese, quantity: 2 }]), { productId: ids.productIds.fries, quantity: 3 }],
+      }),
+    );
     expectStatus(placed, 201);
-    const event = await until('order.created', () => receiver.unique().find((r) => r.type === 'order.created' && r.body.data.order.id === placed.body.id));
+    const event = await until('order.created', () =>
+      receiver.unique().find((r) => r.type === 'order.created' && r.body.data.order.id === placed.body.id),
+    );
     const body = JSON.parse(event.raw.body);
 
     assert.deepEqual(Object.keys(body), ['id', 'type', 'timestamp', 'venueId', 'data'], 'the envelope of docs/events.md, in its order');
@@ -113,10 +134,32 @@ describe('webhook delivery', () => {
 
     const order = body.data.order;
     assert.deepEqual(Object.keys(order), [
-      'id', 'orderNumber', 'status', 'allowedTransitions', 'type', 'customerName', 'customerPhone', 'customerEmail',
-      'deliveryAddress', 'deliveryNotes', 'paymentMethod', 'comment', 'changeFromAmount', 'scheduledFor', 'tableId',
-      'tableName', 'currency', 'subtotalAmount', 'deliveryFee', 'discountAmount', 'totalAmount', 'createdAt', 'updatedAt',
-      'confirmedAt', 'completedAt', 'items',
+      'id',
+      'orderNumber',
+      'status',
+      'allowedTransitions',
+      'type',
+      'customerName',
+      'customerPhone',
+      'customerEmail',
+      'deliveryAddress',
+      'deliveryNotes',
+      'paymentMethod',
+      'comment',
+      'changeFromAmount',
+      'scheduledFor',
+      'tableId',
+      'tableName',
+      'currency',
+      'subtotalAmount',
+      'deliveryFee',
+      'discountAmount',
+      'totalAmount',
+      'createdAt',
+      'updatedAt',
+      'confirmedAt',
+      'completedAt',
+      'items',
     ]);
     const expected: Record<string, unknown> = {
       id: placed.body.id,
@@ -148,13 +191,15 @@ describe('webhook delivery', () => {
     for (const [field, value] of Object.entries(expected)) assert.deepEqual(order[field], value, field);
     assert.equal(typeof order.orderNumber, 'string');
     assert.equal(typeof order.currency, 'string');
-    for (const field of ['subtotalAmount', 'deliveryFee', 'discountAmount', 'totalAmount']) assert.ok(Number.isInteger(order[field]), field);
+    for (const field of ['subtotalAmount', 'deliveryFee', 'discountAmount', 'totalAmount'])
+      assert.ok(Number.isInteger(order[field]), field);
     assert.equal(order.deliveryFee, 250, 'under the free-delivery threshold');
 
     assert.equal(order.items.length, 2);
     for (const item of order.items) {
       assert.deepEqual(Object.keys(item), ['productExternalId', 'productName', 'quantity', 'unitPrice', 'totalPrice', 'modifiers']);
-      for (const m of item.modifiers) assert.deepEqual(Object.keys(m), ['groupName', 'ingredientExternalId', 'ingredientName', 'priceAdjustment', 'quantity']);
+      for (const m of item.modifiers)
+        assert.deepEqual(Object.keys(m), ['groupName', 'ingredientExternalId', 'ingredientName', 'priceAdjustment', 'quantity']);
     }
     const [burgers, fries] = order.items;
     assert.deepEqual([burgers.productExternalId, burgers.productName, burgers.quantity], ['burger', 'Burger', 2]);
@@ -178,13 +223,17 @@ describe('webhook delivery', () => {
   it('sends order.updated with the previous and new status, and menu.published', async () => {
     const placed = await placeOrder(t.app, v.slug, orderBody(ids));
     expectStatus(await patchStatus(t.app, v.key, placed.body.id, 'confirmed'), 200);
-    const updated = await until('order.updated', () => receiver.unique().find((r) => r.type === 'order.updated' && r.body.data.order.id === placed.body.id));
+    const updated = await until('order.updated', () =>
+      receiver.unique().find((r) => r.type === 'order.updated' && r.body.data.order.id === placed.body.id),
+    );
     assert.equal(updated.body.data.previousStatus, 'new');
     assert.equal(updated.body.data.status, 'confirmed');
     assert.equal(updated.body.data.order.status, 'confirmed');
 
     const publicationId = await publish(t.app, v);
-    const published = await until('menu.published', () => receiver.unique().find((r) => r.type === 'menu.published' && r.body.data.publicationId === publicationId));
+    const published = await until('menu.published', () =>
+      receiver.unique().find((r) => r.type === 'menu.published' && r.body.data.publicationId === publicationId),
+    );
     assert.ok(published.body.data.counts);
   });
 
@@ -196,13 +245,18 @@ describe('webhook delivery', () => {
       expectStatus(placed, 201);
       orders.push(placed.body.id);
     }
-    await until('three deliveries', () => orders.every((id) => receiver.unique().some((r) => r.type === 'order.created' && r.body.data.order.id === id)));
-    const created = receiver.unique().filter((r) => orders.includes(r.body.data?.order?.id) && r.type === 'order.created').map((r) => r.body.data.order.id);
+    await until('three deliveries', () =>
+      orders.every((id) => receiver.unique().some((r) => r.type === 'order.created' && r.body.data.order.id === id)),
+    );
+    const created = receiver
+      .unique()
+      .filter((r) => orders.includes(r.body.data?.order?.id) && r.type === 'order.created')
+      .map((r) => r.body.data.order.id);
     assert.deepEqual(created, orders, 'in the order they were placed');
     assert.ok(receiver.requests.filter((r) => r.status >= 500).length >= 2, 'the failures were retried');
 
     // A batch is recorded once all of it is sent: the receiver can hold the last event first.
-    const delivery = await until('the first order\'s delivery recorded', async () => {
+    const delivery = await until("the first order's delivery recorded", async () => {
       const { rows } = await t.database.db.query<{ status: string; attempts: number }>(
         `select d.status, d.attempts from webhook_deliveries d join webhook_events e on e.venue_id = d.venue_id and e.id = d.event_id
          where d.venue_id = $1 and e.payload like '%' || $2 || '%'`,
@@ -216,11 +270,17 @@ describe('webhook delivery', () => {
   it('logs every attempt, newest first; a manual retry and a ping are delivered', async () => {
     receiver.script = [500];
     const placed = await placeOrder(t.app, v.slug, orderBody(ids));
-    const received = await until('delivered after a failure', () => receiver.unique().find((r) => r.body.data?.order?.id === placed.body.id));
+    const received = await until('delivered after a failure', () =>
+      receiver.unique().find((r) => r.body.data?.order?.id === placed.body.id),
+    );
     const { entry, log } = await logEntry(t, v, endpointId, received.id, (d) => d.status === 'delivered');
     assert.equal(entry.eventType, 'order.created');
     assert.equal(entry.nextAttemptAt, null);
-    assert.deepEqual(entry.attemptLog.map((a: any) => a.statusCode), [200, 500], 'newest first');
+    assert.deepEqual(
+      entry.attemptLog.map((a: any) => a.statusCode),
+      [200, 500],
+      'newest first',
+    );
     assert.ok(entry.attemptLog.every((a: any) => Number.isInteger(a.durationMs)));
     const seqs = log.body.items.map((d: any) => d.createdAt);
     assert.deepEqual(seqs, [...seqs].sort().reverse(), 'the log is newest first');
@@ -238,7 +298,9 @@ describe('webhook delivery', () => {
     const pinged = await until('ping', () => receiver.unique().find((r) => r.id === ping.body.eventId));
     assert.equal(pinged.body.data.endpointId, endpointId);
 
-    const unknown = await call(t.app, 'POST', `/v1/webhooks/${endpointId}/deliveries/00000000-0000-7000-8000-000000000000/retry`, { key: v.key });
+    const unknown = await call(t.app, 'POST', `/v1/webhooks/${endpointId}/deliveries/00000000-0000-7000-8000-000000000000/retry`, {
+      key: v.key,
+    });
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.code, 'WEBHOOK_DELIVERY_NOT_FOUND');
   });
@@ -276,8 +338,12 @@ describe('webhook delivery', () => {
 
   it('gives a re-enabled endpoint its pending deliveries and a fresh failing clock', async () => {
     const failing = async () =>
-      (await t.database.db.query<{ failing_since: Date | null }>('select failing_since from webhook_endpoints where venue_id = $1 and id = $2', [v.id, endpointId])).rows[0]
-        .failing_since;
+      (
+        await t.database.db.query<{ failing_since: Date | null }>(
+          'select failing_since from webhook_endpoints where venue_id = $1 and id = $2',
+          [v.id, endpointId],
+        )
+      ).rows[0].failing_since;
     assert.equal(await failing(), null, 'disabling starts the clock over');
     receiver.secrets = [(await call(t.app, 'POST', `/v1/webhooks/${endpointId}/rotate-secret`, { key: v.key })).body.secret];
     receiver.script = [500];
@@ -320,16 +386,26 @@ describe('webhook delivery to a receiver that does not answer in time', () => {
     assert.ok(Date.parse(pending.nextAttemptAt) > Date.parse(pending.attemptLog[0].startedAt), 'due again later');
     const [hung] = pending.attemptLog;
     assert.deepEqual([hung.statusCode, hung.error], [null, TIMED_OUT]);
-    assert.ok(hung.durationMs >= TIMEOUT_MS * 0.9 && hung.durationMs < DELIVERY_TIMEOUT_MS, `ended by the timeout, after ${hung.durationMs} ms`);
+    assert.ok(
+      hung.durationMs >= TIMEOUT_MS * 0.9 && hung.durationMs < DELIVERY_TIMEOUT_MS,
+      `ended by the timeout, after ${hung.durationMs} ms`,
+    );
 
     const { entry: delivered } = await logEntry(t, v, endpointId, eventId, (d) => d.status === 'delivered');
     assert.deepEqual(
       delivered.attemptLog.map((a: any) => [a.attempt, a.statusCode, a.error]),
-      [[3, 200, null], [2, null, TIMED_OUT], [1, null, TIMED_OUT]],
+      [
+        [3, 200, null],
+        [2, null, TIMED_OUT],
+        [1, null, TIMED_OUT],
+      ],
       'newest first: the late answer counted as a timeout too',
     );
     assert.equal(delivered.nextAttemptAt, null);
-    assert.deepEqual(receiver.requests.map((r) => r.id), [eventId, eventId, eventId]);
+    assert.deepEqual(
+      receiver.requests.map((r) => r.id),
+      [eventId, eventId, eventId],
+    );
     assert.equal(receiver.accepted.filter((r) => r.id === eventId).length, 2, 'handled twice: on the late answer and on the retry');
     const seen = receiver.unique().filter((r) => r.type === 'order.created' && r.body.data.order.id === placed.body.id);
     assert.equal(seen.length, 1, 'once after deduplication by webhook-id');
@@ -359,7 +435,10 @@ describe('webhook delivery: what venues without webhooks pay, and the guard at s
   it('refuses, at send time, a name that now resolves to a private address', async () => {
     const v = await createVenue(t.app, { plan: 'pro' });
     const ids = await setUpOrderMenu(t.app, v);
-    const created = await call(t.app, 'POST', '/v1/webhooks', { key: v.key, body: { url: 'https://hooks.example.com/carta', events: ['order.created'] } });
+    const created = await call(t.app, 'POST', '/v1/webhooks', {
+      key: v.key,
+      body: { url: 'https://hooks.example.com/carta', events: ['order.created'] },
+    });
     expectStatus(created, 201);
     expectStatus(await placeOrder(t.app, v.slug, orderBody(ids)), 201);
     let row: { status_code: number | null; error: string | null } | undefined;

@@ -29,7 +29,10 @@ describe('webhook dispatchers sharing a database', () => {
     t = await startApp({ ssrfTestAllow: [{ host: '127.0.0.1', port: receiver.port }] }, undefined, { webhookDispatch: { paused: true } });
     v = await createVenue(t.app, { plan: 'pro' });
     ids = await setUpOrderMenu(t.app, v);
-    const created = await call(t.app, 'POST', '/v1/webhooks', { key: v.key, body: { url: `http://127.0.0.1:${receiver.port}/hooks`, events: ['order.created'] } });
+    const created = await call(t.app, 'POST', '/v1/webhooks', {
+      key: v.key,
+      body: { url: `http://127.0.0.1:${receiver.port}/hooks`, events: ['order.created'] },
+    });
     expectStatus(created, 201);
     receiver.secrets = [created.body.secret];
   });
@@ -48,10 +51,14 @@ describe('webhook dispatchers sharing a database', () => {
   }
 
   const dispatcher = async () =>
-    new WebhookDispatcher(await instanceDb(), new WebhookSender({ resolve: loopbackResolver, allow: [{ host: '127.0.0.1', port: receiver.port }] }), {
-      pollMs: 20,
-      concurrency: 4,
-    });
+    new WebhookDispatcher(
+      await instanceDb(),
+      new WebhookSender({ resolve: loopbackResolver, allow: [{ host: '127.0.0.1', port: receiver.port }] }),
+      {
+        pollMs: 20,
+        concurrency: 4,
+      },
+    );
 
   it('sends each of 40 deliveries exactly once between two dispatchers, in the order the orders were placed', async () => {
     const placed: string[] = [];
@@ -69,7 +76,11 @@ describe('webhook dispatchers sharing a database', () => {
       await Promise.all([a.stop(), b.stop()]);
     }
     assert.equal(receiver.accepted.length, 40, 'no delivery was sent twice');
-    assert.deepEqual(receiver.unique().map((r) => r.body.data.order.id), placed, 'in commit order');
+    assert.deepEqual(
+      receiver.unique().map((r) => r.body.data.order.id),
+      placed,
+      'in commit order',
+    );
     const { rows } = await t.database.db.query<{ status: string; attempts: number; n: number }>(
       `select status, attempts, count(*)::int as n from webhook_deliveries where venue_id = $1 group by 1, 2`,
       [v.id],
@@ -88,9 +99,23 @@ describe('webhook dispatchers sharing a database', () => {
     // Each answer takes 150 ms; a send may start only while its 500 ms timeout ends inside the
     // 1.5 s lease, so one claim of the 12 cannot send them all. The third answer is a 500: the
     // batch stops there and what follows waits behind its retry (100 ms later).
-    receiver.script = [{ status: 200, late: 150 }, { status: 200, late: 150 }, 500, ...Array.from({ length: 12 }, () => ({ status: 200, late: 150 }))];
-    const sender = new WebhookSender({ resolve: loopbackResolver, allow: [{ host: '127.0.0.1', port: receiver.port }] }, { timeoutMs: 500 });
-    const d = new WebhookDispatcher(await instanceDb(), sender, { pollMs: 20, leaseMs: 1500, timeoutMs: 500, retryDelaysMs: [100], roundIntervalMs: 10 });
+    receiver.script = [
+      { status: 200, late: 150 },
+      { status: 200, late: 150 },
+      500,
+      ...Array.from({ length: 12 }, () => ({ status: 200, late: 150 })),
+    ];
+    const sender = new WebhookSender(
+      { resolve: loopbackResolver, allow: [{ host: '127.0.0.1', port: receiver.port }] },
+      { timeoutMs: 500 },
+    );
+    const d = new WebhookDispatcher(await instanceDb(), sender, {
+      pollMs: 20,
+      leaseMs: 1500,
+      timeoutMs: 500,
+      retryDelaysMs: [100],
+      roundIntervalMs: 10,
+    });
     await d.start();
     try {
       await until('12 deliveries', () => placed.every((id) => receiver.unique().some((r) => r.body.data.order.id === id)), 20_000);
@@ -101,7 +126,11 @@ describe('webhook dispatchers sharing a database', () => {
     }
     const got = receiver.accepted.slice(before);
     assert.equal(got.length, 12, 'each sent until accepted, none twice');
-    assert.deepEqual(got.map((r) => r.body.data.order.id), placed, 'in commit order');
+    assert.deepEqual(
+      got.map((r) => r.body.data.order.id),
+      placed,
+      'in commit order',
+    );
     // A delivery's attempts are the attempts logged: one handed back unsent counted none.
     const { rows } = await t.database.db.query<{ status: string; attempts: number; logged: number }>(
       `select d.status, d.attempts, (select count(*)::int from webhook_attempts a where a.venue_id = d.venue_id and a.delivery_id = d.id) as logged
@@ -111,8 +140,15 @@ describe('webhook dispatchers sharing a database', () => {
       [v.id, placed],
     );
     assert.equal(rows.length, 12);
-    assert.ok(rows.every((r) => r.status === 'delivered' && r.attempts === r.logged), JSON.stringify(rows));
-    assert.deepEqual(rows.map((r) => r.attempts), [1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1], 'the third was tried twice');
+    assert.ok(
+      rows.every((r) => r.status === 'delivered' && r.attempts === r.logged),
+      JSON.stringify(rows),
+    );
+    assert.deepEqual(
+      rows.map((r) => r.attempts),
+      [1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+      'the third was tried twice',
+    );
   });
 
   it('sends a delivery claimed by an instance that died once its lease runs out', async () => {
@@ -153,7 +189,9 @@ describe('webhook dispatchers sharing a database', () => {
     const holding = new Promise<void>((resolve) => (locked = resolve));
     // Another instance's claim, caught between locking the head and committing its lease.
     const holder = t.database.db.transaction(async (tx) => {
-      await tx.query(`select id from webhook_deliveries where venue_id = $1 and status = 'pending' order by seq limit 1 for update`, [v.id]);
+      await tx.query(`select id from webhook_deliveries where venue_id = $1 and status = 'pending' order by seq limit 1 for update`, [
+        v.id,
+      ]);
       locked();
       await released;
     });
@@ -167,7 +205,12 @@ describe('webhook dispatchers sharing a database', () => {
     const claimed = await claimDeliveries(other.unread, v.id, { endpoints: 10, batch: 10 }, 60_000);
     assert.equal(claimed.length, 2, 'the head and the one behind, once free');
     // Handed back unsent, as a stopping dispatcher would.
-    await recordBatch(other.unread, v.id, claimed[0].endpoint_id, claimed.map((d) => ({ id: d.id, attempt: d.attempts, outcome: null, result: null })));
+    await recordBatch(
+      other.unread,
+      v.id,
+      claimed[0].endpoint_id,
+      claimed.map((d) => ({ id: d.id, attempt: d.attempts, outcome: null, result: null })),
+    );
     const { rows } = await t.database.db.query<{ n: number }>(
       `select count(*)::int as n from webhook_deliveries where venue_id = $1 and status = 'pending' and leased_until is null and attempts = 0`,
       [v.id],

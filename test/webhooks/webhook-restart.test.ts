@@ -76,73 +76,90 @@ describe('webhook deliveries across kill -9 and restart of server processes', ()
     await receiver.close();
   });
 
-  it('delivers every order.created once, in commit order, while the receiver fails and a server is killed and restarted', { timeout: 90_000 }, async (t) => {
-    // PostgreSQL: two servers on one database, each taking orders; PGlite: the one server.
-    const [a, b] = await Promise.all([start(), ...(onPostgres ? [start()] : [])]);
-    const { v, ids, endpointId } = await venueWithEndpoint(overHttp(a), receiver, ['order.created']);
+  it(
+    'delivers every order.created once, in commit order, while the receiver fails and a server is killed and restarted',
+    { timeout: 90_000 },
+    async (t) => {
+      // PostgreSQL: two servers on one database, each taking orders; PGlite: the one server.
+      const [a, b] = await Promise.all([start(), ...(onPostgres ? [start()] : [])]);
+      const { v, ids, endpointId } = await venueWithEndpoint(overHttp(a), receiver, ['order.created']);
 
-    const acknowledged: string[] = [];
-    const place = async (server: ServerProcess) => {
-      const res = await placeOrder(overHttp(server), v.slug, orderBody(ids));
-      expectStatus(res, 201);
-      acknowledged.push(res.body.id);
-    };
-    const log = async (server: ServerProcess): Promise<any[]> => {
-      const res = await call(overHttp(server), 'GET', `/v1/webhooks/${endpointId}/deliveries?limit=100`, { key: v.key });
-      expectStatus(res, 200);
-      return res.body.items;
-    };
+      const acknowledged: string[] = [];
+      const place = async (server: ServerProcess) => {
+        const res = await placeOrder(overHttp(server), v.slug, orderBody(ids));
+        expectStatus(res, 201);
+        acknowledged.push(res.body.id);
+      };
+      const log = async (server: ServerProcess): Promise<any[]> => {
+        const res = await call(overHttp(server), 'GET', `/v1/webhooks/${endpointId}/deliveries?limit=100`, { key: v.key });
+        expectStatus(res, 200);
+        return res.body.items;
+      };
 
-    // Orders through every server; the receiver answers the third delivery with a 500.
-    receiver.script = [200, 200, 500];
-    for (let i = 0; i < 3; i += 1) await place(i % 2 === 1 && b ? b : a);
-    const failed = await until('the failed delivery', () => receiver.requests.find((r) => r.status === 500));
-    // Recorded and due again in about 5 s: until then the endpoint's queue waits, nothing is leased.
-    await until('the failure recorded', async () => (await log(a)).some((d) => d.eventId === failed.id && d.status === 'pending' && d.lastStatusCode === 500));
+      // Orders through every server; the receiver answers the third delivery with a 500.
+      receiver.script = [200, 200, 500];
+      for (let i = 0; i < 3; i += 1) await place(i % 2 === 1 && b ? b : a);
+      const failed = await until('the failed delivery', () => receiver.requests.find((r) => r.status === 500));
+      // Recorded and due again in about 5 s: until then the endpoint's queue waits, nothing is leased.
+      await until('the failure recorded', async () =>
+        (await log(a)).some((d) => d.eventId === failed.id && d.status === 'pending' && d.lastStatusCode === 500),
+      );
 
-    // Orders in flight on A when it is killed (some committed, answered or not), and on B meanwhile.
-    let answeredOnA = 0;
-    let cut = 0;
-    const inFlight = Array.from({ length: 6 }, () =>
-      place(a).then(
-        () => (answeredOnA += 1),
-        (err: unknown) => {
-          // No answer: the kill cut the request, before or after its commit. Any answer must be a 201.
-          if (err instanceof assert.AssertionError) throw err;
-          cut += 1;
-        },
-      ),
-    );
-    const onB = b ? [place(b), place(b)] : [];
-    await until('an order answered on A while the others are in flight', () => answeredOnA > 0);
-    await kill9(a);
-    await Promise.all([...inFlight, ...onB]);
-    // The retry of the failed delivery succeeds; the receiver fails the one after it.
-    receiver.script = [200, 503];
+      // Orders in flight on A when it is killed (some committed, answered or not), and on B meanwhile.
+      let answeredOnA = 0;
+      let cut = 0;
+      const inFlight = Array.from({ length: 6 }, () =>
+        place(a).then(
+          () => (answeredOnA += 1),
+          (err: unknown) => {
+            // No answer: the kill cut the request, before or after its commit. Any answer must be a 201.
+            if (err instanceof assert.AssertionError) throw err;
+            cut += 1;
+          },
+        ),
+      );
+      const onB = b ? [place(b), place(b)] : [];
+      await until('an order answered on A while the others are in flight', () => answeredOnA > 0);
+      await kill9(a);
+      await Promise.all([...inFlight, ...onB]);
+      // The retry of the failed delivery succeeds; the receiver fails the one after it.
+      receiver.script = [200, 503];
 
-    const restarted = await start();
-    await place(restarted);
-    if (b) await place(b);
-    await place(restarted);
+      const restarted = await start();
+      await place(restarted);
+      if (b) await place(b);
+      await place(restarted);
 
-    // The database's orders in commit order (updatedAt ascending; none has changed since it was placed).
-    const orders = await call(overHttp(restarted), 'GET', '/v1/orders?updatedSince=1970-01-01T00:00:00Z&limit=100', { key: v.key });
-    expectStatus(orders, 200);
-    const committed: string[] = orders.body.items.map((o: any) => o.id);
-    assert.deepEqual(acknowledged.filter((id) => !committed.includes(id)), [], 'every acknowledged order is in the database');
+      // The database's orders in commit order (updatedAt ascending; none has changed since it was placed).
+      const orders = await call(overHttp(restarted), 'GET', '/v1/orders?updatedSince=1970-01-01T00:00:00Z&limit=100', { key: v.key });
+      expectStatus(orders, 200);
+      const committed: string[] = orders.body.items.map((o: any) => o.id);
+      assert.deepEqual(
+        acknowledged.filter((id) => !committed.includes(id)),
+        [],
+        'every acknowledged order is in the database',
+      );
 
-    const delivered = () => receiver.unique().filter((r) => r.type === 'order.created').map((r) => r.body.data.order.id as string);
-    await until('every order delivered', () => committed.every((id) => delivered().includes(id)), 30_000);
-    assert.deepEqual(delivered(), committed, 'each order once after deduplication by webhook-id, in commit order');
-    assert.ok(receiver.requests.some((r) => r.status === 503), 'a failure after the restart was retried too');
-    const entries = await until('the log settled', async () => {
-      const items = await log(restarted);
-      return items.every((d) => d.status === 'delivered') && items;
-    });
-    assert.equal(entries.length, committed.length, 'one delivery per order');
-    t.diagnostic(
-      `${committed.length} orders (${acknowledged.length} acknowledged, ${cut} cut by the kill), ` +
-        `${receiver.requests.length} requests, ${receiver.accepted.length - receiver.unique().length} duplicates`,
-    );
-  });
+      const delivered = () =>
+        receiver
+          .unique()
+          .filter((r) => r.type === 'order.created')
+          .map((r) => r.body.data.order.id as string);
+      await until('every order delivered', () => committed.every((id) => delivered().includes(id)), 30_000);
+      assert.deepEqual(delivered(), committed, 'each order once after deduplication by webhook-id, in commit order');
+      assert.ok(
+        receiver.requests.some((r) => r.status === 503),
+        'a failure after the restart was retried too',
+      );
+      const entries = await until('the log settled', async () => {
+        const items = await log(restarted);
+        return items.every((d) => d.status === 'delivered') && items;
+      });
+      assert.equal(entries.length, committed.length, 'one delivery per order');
+      t.diagnostic(
+        `${committed.length} orders (${acknowledged.length} acknowledged, ${cut} cut by the kill), ` +
+          `${receiver.requests.length} requests, ${receiver.accepted.length - receiver.unique().length} duplicates`,
+      );
+    },
+  );
 });

@@ -13,13 +13,18 @@ const secret = () => `whsec_${randomBytes(32).toString('base64')}`;
 describe('webhook signatures', () => {
   it('match the standardwebhooks package for any payload, id and time, and verify with it', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme' }), fc.string({ minLength: 1, maxLength: 40 }), fc.date({ min: new Date('2001-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }), (payload, messageId, at) => {
-        const key = secret();
-        const headers = signatureHeaders({ messageId, payload, secrets: [key] }, at);
-        assert.equal(headers['webhook-signature'], new Webhook(key).sign(messageId, at, payload));
-        assert.equal(headers['webhook-timestamp'], String(Math.floor(at.getTime() / 1000)));
-        assert.equal(headers['webhook-id'], messageId);
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme' }),
+        fc.string({ minLength: 1, maxLength: 40 }),
+        fc.date({ min: new Date('2001-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }),
+        (payload, messageId, at) => {
+          const key = secret();
+          const headers = signatureHeaders({ messageId, payload, secrets: [key] }, at);
+          assert.equal(headers['webhook-signature'], new Webhook(key).sign(messageId, at, payload));
+          assert.equal(headers['webhook-timestamp'], String(Math.floor(at.getTime() / 1000)));
+          assert.equal(headers['webhook-id'], messageId);
+        },
+      ),
       { numRuns: 200 },
     );
     const key = secret();

@@ -21,7 +21,11 @@ before(async () => {
 });
 after(() => t.close());
 
-const body = (overrides: Record<string, unknown> = {}) => ({ url: 'https://pos.example.com/carta/hooks', events: ['order.created'], ...overrides });
+const body = (overrides: Record<string, unknown> = {}) => ({
+  url: 'https://pos.example.com/carta/hooks',
+  events: ['order.created'],
+  ...overrides,
+});
 
 async function endpoint(v: VenueFixture, overrides: Record<string, unknown> = {}, key = v.key) {
   const res = await call(t.app, 'POST', '/v1/webhooks', { key, body: body(overrides) });
@@ -37,7 +41,11 @@ async function auditOf(v: VenueFixture): Promise<any[]> {
 
 /** What delivery would do when it turns an endpoint off (it writes the row itself). */
 async function disableAsDelivery(venueId: string, id: string, reason: string): Promise<void> {
-  await t.database.db.query('update webhook_endpoints set enabled = false, disabled_reason = $3 where venue_id = $1 and id = $2', [venueId, id, reason]);
+  await t.database.db.query('update webhook_endpoints set enabled = false, disabled_reason = $3 where venue_id = $1 and id = $2', [
+    venueId,
+    id,
+    reason,
+  ]);
 }
 
 describe('webhook endpoints', () => {
@@ -89,16 +97,25 @@ describe('webhook endpoints', () => {
       body: { url: 'https://pos.example.com/v2', events: ['menu.published', 'order.updated'], description: null },
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.deepEqual([res.body.url, res.body.events, res.body.description, res.body.enabled], ['https://pos.example.com/v2', ['order.updated', 'menu.published'], null, true]);
+    assert.deepEqual(
+      [res.body.url, res.body.events, res.body.description, res.body.enabled],
+      ['https://pos.example.com/v2', ['order.updated', 'menu.published'], null, true],
+    );
     assert.equal(res.body.secretHint, a.secretHint, 'a patch leaves the secret alone');
     assert.equal(res.body.secret, undefined);
     assert.ok(res.body.updatedAt >= a.updatedAt);
 
-    const same = await call(t.app, 'PATCH', `/v1/webhooks/${a.id}`, { key: v.key, body: { events: ['order.updated', 'menu.published'], description: null } });
+    const same = await call(t.app, 'PATCH', `/v1/webhooks/${a.id}`, {
+      key: v.key,
+      body: { events: ['order.updated', 'menu.published'], description: null },
+    });
     assert.deepEqual(same.body, res.body, 'the same values change nothing');
     assert.deepEqual((await call(t.app, 'PATCH', `/v1/webhooks/${a.id}`, { key: v.key, body: {} })).body, res.body);
     const updates = (await auditOf(v)).filter((e) => e.action === 'webhook.update');
-    assert.deepEqual(updates.map((e) => e.changes), [{ fields: ['url', 'events', 'description'] }]);
+    assert.deepEqual(
+      updates.map((e) => e.changes),
+      [{ fields: ['url', 'events', 'description'] }],
+    );
   });
 
   it('turns an endpoint off and on; re-enabling clears the reason delivery gave', async () => {
@@ -113,7 +130,10 @@ describe('webhook endpoints', () => {
     assert.equal(on.status, 200);
     assert.deepEqual([on.body.enabled, on.body.disabledReason], [true, null]);
     const updates = (await auditOf(v)).filter((e) => e.action === 'webhook.update');
-    assert.deepEqual(updates.map((e) => e.changes), [{ fields: ['enabled', 'disabledReason'] }, { fields: ['enabled'] }]);
+    assert.deepEqual(
+      updates.map((e) => e.changes),
+      [{ fields: ['enabled', 'disabledReason'] }, { fields: ['enabled'] }],
+    );
   });
 
   it('deletes an endpoint with 204; it is gone', async () => {
@@ -151,7 +171,10 @@ describe('webhook endpoints', () => {
     const again = (await call(t.app, 'POST', `/v1/webhooks/${a.id}/rotate-secret`, { key: v.key })).body;
     assert.deepEqual(await signingSecrets(t.database.db, v.id, a.id), [again.secret, rotated.body.secret]);
     // Past its expiry the replaced secret no longer signs.
-    await t.database.db.query(`update webhook_endpoints set previous_secret_expires_at = now() - interval '1 second' where venue_id = $1 and id = $2`, [v.id, a.id]);
+    await t.database.db.query(
+      `update webhook_endpoints set previous_secret_expires_at = now() - interval '1 second' where venue_id = $1 and id = $2`,
+      [v.id, a.id],
+    );
     assert.deepEqual(await signingSecrets(t.database.db, v.id, a.id), [again.secret]);
   });
 });
@@ -213,7 +236,10 @@ describe('webhook endpoint validation', () => {
   it('lets tests register the loopback endpoints SSRF_TEST_ALLOW names, over http too, and no others', async () => {
     const allowed = `http://127.0.0.1:${TEST_RECEIVER.port}/hooks`;
     assert.equal((await endpoint(v, { url: allowed })).url, allowed);
-    assert.equal((await endpoint(v, { url: `http://localhost:${TEST_RECEIVER.port}/hooks` })).url, `http://localhost:${TEST_RECEIVER.port}/hooks`);
+    assert.equal(
+      (await endpoint(v, { url: `http://localhost:${TEST_RECEIVER.port}/hooks` })).url,
+      `http://localhost:${TEST_RECEIVER.port}/hooks`,
+    );
     await refused(body({ url: `http://127.0.0.1:${TEST_RECEIVER.port + 1}/hooks` }), ['url must use https']);
     await refused(body({ url: `https://127.0.0.1:${TEST_RECEIVER.port + 1}/hooks` }), [INTERNAL]);
     await refused(body({ url: `https://10.0.0.1:${TEST_RECEIVER.port}/hooks` }), [INTERNAL]);
@@ -290,13 +316,21 @@ describe('who may manage webhook endpoints', () => {
     assert.deepEqual(await signingSecrets(t.database.db, v.id, a.id), [a.secret], 'not rotated');
     const log = await call(t.app, 'GET', `/v1/webhooks/${a.id}/deliveries`, { key: readOnly });
     assert.equal(log.status, 200, 'the delivery log is a read');
-    assert.deepEqual(log.body.items.map((d: any) => d.id), [pinged.id], 'no ping or retry was queued');
+    assert.deepEqual(
+      log.body.items.map((d: any) => d.id),
+      [pinged.id],
+      'no ping or retry was queued',
+    );
   });
 
   it(`caps a venue at ${WEBHOOK_ENDPOINTS_PER_VENUE} endpoints with WEBHOOK_ENDPOINT_LIMIT_REACHED, also under concurrent creates`, async () => {
     const v = await createVenue(t.app, { plan: 'pro' });
     for (let i = 0; i < WEBHOOK_ENDPOINTS_PER_VENUE - 2; i += 1) await endpoint(v, { url: `https://pos.example.com/${i}` });
-    const race = await Promise.all(Array.from({ length: 4 }, (_, i) => call(t.app, 'POST', '/v1/webhooks', { key: v.key, body: body({ url: `https://pos.example.com/race/${i}` }) })));
+    const race = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        call(t.app, 'POST', '/v1/webhooks', { key: v.key, body: body({ url: `https://pos.example.com/race/${i}` }) }),
+      ),
+    );
     assert.deepEqual(race.map((r) => r.status).sort(), [201, 201, 400, 400]);
     const refusedCreate = await call(t.app, 'POST', '/v1/webhooks', { key: v.key, body: body() });
     assertError(refusedCreate, 400, 'WEBHOOK_ENDPOINT_LIMIT_REACHED');
@@ -321,7 +355,8 @@ describe('who may manage webhook endpoints', () => {
       ['DELETE', undefined],
     ] as const;
     for (const id of [mine.id, '00000000-0000-7000-8000-000000000000', 'not-an-id']) {
-      for (const [method, sent] of probes) assertError(await call(t.app, method, `/v1/webhooks/${id}`, { key: b.key, body: sent }), 404, 'WEBHOOK_NOT_FOUND');
+      for (const [method, sent] of probes)
+        assertError(await call(t.app, method, `/v1/webhooks/${id}`, { key: b.key, body: sent }), 404, 'WEBHOOK_NOT_FOUND');
       assertError(await call(t.app, 'POST', `/v1/webhooks/${id}/rotate-secret`, { key: b.key }), 404, 'WEBHOOK_NOT_FOUND');
     }
     assert.equal((await call(t.app, 'GET', '/v1/webhooks', { key: b.key })).body.total, 0);
@@ -330,8 +365,14 @@ describe('who may manage webhook endpoints', () => {
     assertError(await call(t.app, 'GET', `/v1/webhooks/${mine.id}`, { key: testKey }), 404, 'WEBHOOK_NOT_FOUND');
     const sandbox = await endpoint(a, {}, testKey);
     assert.equal(sandbox.mode, 'test');
-    assert.deepEqual((await call(t.app, 'GET', '/v1/webhooks', { key: testKey })).body.items.map((e: any) => e.id), [sandbox.id]);
-    assert.deepEqual((await call(t.app, 'GET', '/v1/webhooks', { key: a.key })).body.items.map((e: any) => e.id), [mine.id]);
+    assert.deepEqual(
+      (await call(t.app, 'GET', '/v1/webhooks', { key: testKey })).body.items.map((e: any) => e.id),
+      [sandbox.id],
+    );
+    assert.deepEqual(
+      (await call(t.app, 'GET', '/v1/webhooks', { key: a.key })).body.items.map((e: any) => e.id),
+      [mine.id],
+    );
     assertError(await call(t.app, 'GET', `/v1/webhooks/${sandbox.id}`, { key: a.key }), 404, 'WEBHOOK_NOT_FOUND');
 
     const { secret: _secret, ...shown } = mine;
@@ -345,7 +386,10 @@ describe('the audit log of webhook endpoints', () => {
   it('records every change with ids and field names, never the URL, description or a secret', async () => {
     const v = await createVenue(t.app);
     const a = await endpoint(v, { url: 'https://audit-canary.example.com/hooks', description: 'Audit canary note' });
-    await call(t.app, 'PATCH', `/v1/webhooks/${a.id}`, { key: v.key, body: { url: 'https://audit-canary-2.example.com/hooks', enabled: false } });
+    await call(t.app, 'PATCH', `/v1/webhooks/${a.id}`, {
+      key: v.key,
+      body: { url: 'https://audit-canary-2.example.com/hooks', enabled: false },
+    });
     const rotated = (await call(t.app, 'POST', `/v1/webhooks/${a.id}/rotate-secret`, { key: v.key })).body;
     assert.equal((await call(t.app, 'DELETE', `/v1/webhooks/${a.id}`, { key: v.key })).status, 204);
 
@@ -362,6 +406,9 @@ describe('the audit log of webhook endpoints', () => {
     const text = JSON.stringify(entries);
     for (const canary of ['audit-canary', 'Audit canary note', a.secret, rotated.secret]) assert.ok(!text.includes(canary), canary);
     const filtered = await call(t.app, 'GET', '/v1/audit-log?action=webhook.create', { key: v.key });
-    assert.deepEqual(filtered.body.items.map((e: any) => e.entityRef), [a.id]);
+    assert.deepEqual(
+      filtered.body.items.map((e: any) => e.entityRef),
+      [a.id],
+    );
   });
 });

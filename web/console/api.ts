@@ -42,7 +42,13 @@ export async function api<T>(method: Method, url: string, body?: unknown): Promi
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken();
   let res: Response;
   try {
-    res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin', cache: 'no-store' });
+    res = await fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
   } catch {
     throw new ApiError(0, 'NETWORK', 'The server could not be reached. Check the connection and try again.');
   }
@@ -60,7 +66,11 @@ export async function api<T>(method: Method, url: string, body?: unknown): Promi
     const message = typeof data?.message === 'string' ? data.message : `The server answered ${res.status}.`;
     // "Validation failed" says little; its `errors` name the fields. A message that is its only entry is said once.
     const details = Array.isArray(data?.errors) ? data.errors.filter((e): e is string => typeof e === 'string' && e !== message) : [];
-    throw new ApiError(res.status, typeof data?.code === 'string' ? data.code : '', details.length ? `${message}: ${details.join('; ')}` : message);
+    throw new ApiError(
+      res.status,
+      typeof data?.code === 'string' ? data.code : '',
+      details.length ? `${message}: ${details.join('; ')}` : message,
+    );
   }
   return data as T;
 }

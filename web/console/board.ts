@@ -105,14 +105,20 @@ export function startBoard(events: BoardEvents): BoardControl {
     const focused = old?.contains(document.activeElement) ? (document.activeElement as HTMLElement) : hadFocus ? old : null;
     const neighbour = old ? (old.nextElementSibling ?? old.previousElementSibling) : null;
     const card = orderCard(order, clock, { move, print });
-    if (old && had && columnOf(had.status) === columnOf(order.status) && sortKey(columnOf(order.status), had) === sortKey(columnOf(order.status), order)) {
+    if (
+      old &&
+      had &&
+      columnOf(had.status) === columnOf(order.status) &&
+      sortKey(columnOf(order.status), had) === sortKey(columnOf(order.status), order)
+    ) {
       old.replaceWith(card);
     } else {
       old?.remove();
       place(card, order);
     }
     cards.set(order.id, card);
-    if (focused && had) focusAfter(card, neighbour, columnOf(had.status), focused.tagName === 'BUTTON' && !hadFocus ? focused.textContent : null);
+    if (focused && had)
+      focusAfter(card, neighbour, columnOf(had.status), focused.tagName === 'BUTTON' && !hadFocus ? focused.textContent : null);
   }
 
   function remove(id: string): void {
@@ -124,7 +130,12 @@ export function startBoard(events: BoardEvents): BoardControl {
   async function move(order: Order, to: OrderStatus): Promise<void> {
     const card = cards.get(order.id);
     if (to === 'cancelled') {
-      const sure = await choose(`Cancel order ${order.orderNumber}?`, 'The guest sees that the order is cancelled. This cannot be undone.', [{ value: 'cancel', label: 'Cancel order', danger: true }], 'Keep order');
+      const sure = await choose(
+        `Cancel order ${order.orderNumber}?`,
+        'The guest sees that the order is cancelled. This cannot be undone.',
+        [{ value: 'cancel', label: 'Cancel order', danger: true }],
+        'Keep order',
+      );
       if (!sure) return;
     }
     clearAlert();
@@ -156,11 +167,15 @@ export function startBoard(events: BoardEvents): BoardControl {
     sheet.classList.remove('measuring');
     printPage?.replaceSync(`@page { size: 80mm ${lengthMm}mm; margin: 0; }`);
     document.body.classList.add('printing');
-    window.addEventListener('afterprint', () => {
-      document.body.classList.remove('printing');
-      // Printing the board itself (the browser's own Print) takes the printer's paper again.
-      printPage?.replaceSync('');
-    }, { once: true });
+    window.addEventListener(
+      'afterprint',
+      () => {
+        document.body.classList.remove('printing');
+        // Printing the board itself (the browser's own Print) takes the printer's paper again.
+        printPage?.replaceSync('');
+      },
+      { once: true },
+    );
     window.print();
   }
 

@@ -64,18 +64,26 @@ export function showAge(card: HTMLElement, order: Order, clock: VenueClock, now 
 }
 
 function itemLines(order: Order): HTMLElement {
-  return h('ul', { class: 'items' }, ...order.items.map((item) => {
-    const groups = new Map<string, string[]>();
-    for (const m of item.modifiers) {
-      const names = groups.get(m.groupName) ?? [];
-      names.push(m.quantity > 1 ? `${m.ingredientName} ×${m.quantity}` : m.ingredientName);
-      groups.set(m.groupName, names);
-    }
-    return h('li', {},
-      h('span', { class: 'qty' }, `${item.quantity}×`), ' ', h('span', { class: 'item-name' }, item.productName),
-      groups.size > 0 && h('ul', { class: 'mods' }, ...[...groups].map(([group, names]) => h('li', {}, `${group}: ${names.join(', ')}`))),
-    );
-  }));
+  return h(
+    'ul',
+    { class: 'items' },
+    ...order.items.map((item) => {
+      const groups = new Map<string, string[]>();
+      for (const m of item.modifiers) {
+        const names = groups.get(m.groupName) ?? [];
+        names.push(m.quantity > 1 ? `${m.ingredientName} ×${m.quantity}` : m.ingredientName);
+        groups.set(m.groupName, names);
+      }
+      return h(
+        'li',
+        {},
+        h('span', { class: 'qty' }, `${item.quantity}×`),
+        ' ',
+        h('span', { class: 'item-name' }, item.productName),
+        groups.size > 0 && h('ul', { class: 'mods' }, ...[...groups].map(([group, names]) => h('li', {}, `${group}: ${names.join(', ')}`))),
+      );
+    }),
+  );
 }
 
 /** Where the order goes and whom to call: the table, or the guest (and the address for a delivery). */
@@ -84,7 +92,9 @@ function whereAndWho(order: Order): HTMLElement[] {
   const lines: HTMLElement[] = [];
   if (order.type === 'dine_in') lines.push(h('p', { class: 'where' }, order.tableName ? `Table ${order.tableName}` : 'Table not named'));
   if (name || phone) {
-    lines.push(h('p', { class: 'who' }, name, name && phone ? ' · ' : '', phone && h('a', { href: `tel:${phone.replace(/[^\d+]/g, '')}` }, phone)));
+    lines.push(
+      h('p', { class: 'who' }, name, name && phone ? ' · ' : '', phone && h('a', { href: `tel:${phone.replace(/[^\d+]/g, '')}` }, phone)),
+    );
   }
   if (order.type === 'delivery' && order.deliveryAddress) lines.push(h('p', { class: 'address' }, order.deliveryAddress));
   if (order.type === 'delivery' && order.deliveryNotes) lines.push(h('p', { class: 'address-notes' }, order.deliveryNotes));
@@ -95,10 +105,15 @@ export function orderCard(order: Order, clock: VenueClock, actions: CardActions)
   const id = cardId(order);
   const titleId = `${id}-title`;
   const done = order.status === 'completed' || order.status === 'cancelled';
-  const payment = PAYMENT_LABELS[order.paymentMethod] +
+  const payment =
+    PAYMENT_LABELS[order.paymentMethod] +
     (order.paymentMethod === 'cash' && order.changeFromAmount ? `, change from ${money(order.changeFromAmount, order.currency)}` : '');
-  const card = h('article', { class: `card status-${order.status}`, id, 'aria-labelledby': titleId },
-    h('header', { class: 'card-head' },
+  const card = h(
+    'article',
+    { class: `card status-${order.status}`, id, 'aria-labelledby': titleId },
+    h(
+      'header',
+      { class: 'card-head' },
       h('h3', { id: titleId, tabindex: -1 }, orderTitle(order)),
       h('span', { class: `type type-${order.type}` }, TYPE_LABELS[order.type]),
       done && h('span', { class: 'final' }, STATUS_LABELS[order.status]),
@@ -107,17 +122,28 @@ export function orderCard(order: Order, clock: VenueClock, actions: CardActions)
     order.scheduledFor && h('p', { class: 'scheduled' }, h('strong', {}, 'Scheduled for '), formatTime(order.scheduledFor, clock.timezone)),
     itemLines(order),
     order.comment && h('p', { class: 'comment' }, h('strong', {}, 'Note: '), order.comment),
-    h('p', { class: 'total' }, h('span', {}, 'Total ', h('strong', {}, money(order.totalAmount, order.currency))), h('span', { class: 'payment' }, payment)),
+    h(
+      'p',
+      { class: 'total' },
+      h('span', {}, 'Total ', h('strong', {}, money(order.totalAmount, order.currency))),
+      h('span', { class: 'payment' }, payment),
+    ),
     h('p', { class: 'age' }),
-    h('div', { class: 'actions' },
+    h(
+      'div',
+      { class: 'actions' },
       ...movesOf(order).map((m) =>
-        h('button', {
-          type: 'button',
-          class: m.to === 'cancelled' ? 'danger' : 'primary',
-          'aria-describedby': titleId,
-          'data-move': m.to,
-          onclick: () => actions.move(order, m.to),
-        }, m.label),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: m.to === 'cancelled' ? 'danger' : 'primary',
+            'aria-describedby': titleId,
+            'data-move': m.to,
+            onclick: () => actions.move(order, m.to),
+          },
+          m.label,
+        ),
       ),
       h('button', { type: 'button', class: 'print', 'aria-describedby': titleId, onclick: () => actions.print(order) }, 'Print ticket'),
     ),
@@ -133,7 +159,9 @@ export function ticket(order: Order, clock: VenueClock): HTMLElement[] {
     h('p', { class: 'ticket-number' }, orderTitle(order)),
     h('p', {}, `${TYPE_LABELS[order.type]} · ${formatTime(order.createdAt, clock.timezone)}`),
     ...whereAndWho(order),
-    order.scheduledFor ? h('p', { class: 'ticket-scheduled' }, `Scheduled for ${formatTime(order.scheduledFor, clock.timezone)}`) : h('span'),
+    order.scheduledFor
+      ? h('p', { class: 'ticket-scheduled' }, `Scheduled for ${formatTime(order.scheduledFor, clock.timezone)}`)
+      : h('span'),
     itemLines(order),
     order.comment ? h('p', { class: 'ticket-comment' }, `Note: ${order.comment}`) : h('span'),
     h('p', {}, `Total ${money(order.totalAmount, order.currency)} · ${PAYMENT_LABELS[order.paymentMethod]}`),

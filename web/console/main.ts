@@ -54,7 +54,11 @@ function start(): void {
     view = next;
     if (!board) return;
     if (next === 'service') {
-      service ??= startService({ role: board.member.role, timezone: board.venue.timezone, prepTimeChanged: (minutes) => control.setPrepTime(minutes) });
+      service ??= startService({
+        role: board.member.role,
+        timezone: board.venue.timezone,
+        prepTimeChanged: (minutes) => control.setPrepTime(minutes),
+      });
       void service.refresh();
     }
     if (next === 'staff' && board.member.role === 'owner') {
@@ -75,7 +79,8 @@ function start(): void {
   setInterval(() => {
     // Not while someone works in the panel (a redraw would take their focus) or a dialog is open.
     const active = document.activeElement;
-    const busy = (byId('panel-service')?.contains(active) && active !== byId('service-search')) || document.querySelector('dialog[open]') !== null;
+    const busy =
+      (byId('panel-service')?.contains(active) && active !== byId('service-search')) || document.querySelector('dialog[open]') !== null;
     if (view === 'service' && service && !document.hidden && !busy) void service.refresh();
   }, SERVICE_REFRESH_MS);
 }

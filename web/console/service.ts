@@ -53,19 +53,26 @@ export function startService(options: ServiceOptions): ServiceControl {
   const lists = h('div', { id: 'service-lists', class: 'service-lists' });
   const canSetOrdering = options.role === 'owner' || options.role === 'manager';
 
-  replace(panel,
+  replace(
+    panel,
     h('h2', { class: 'visually-hidden' }, 'Service'),
-    h('section', { class: 'panel-part', 'aria-labelledby': 'ordering-title' },
+    h(
+      'section',
+      { class: 'panel-part', 'aria-labelledby': 'ordering-title' },
       h('h3', { id: 'ordering-title', tabindex: -1 }, 'Ordering'),
       state,
       pauseButtons,
       canSetOrdering && settings,
     ),
-    h('section', { class: 'panel-part', 'aria-labelledby': 'sold-out-title' },
+    h(
+      'section',
+      { class: 'panel-part', 'aria-labelledby': 'sold-out-title' },
       h('h3', { id: 'sold-out-title', tabindex: -1 }, 'Sold out now'),
       soldOut,
     ),
-    h('section', { class: 'panel-part', 'aria-labelledby': 'items-title' },
+    h(
+      'section',
+      { class: 'panel-part', 'aria-labelledby': 'items-title' },
       h('h3', { id: 'items-title', tabindex: -1 }, 'Dishes and ingredients'),
       h('p', { class: 'field' }, h('label', { for: 'service-search' }, 'Search dishes and ingredients'), search),
       lists,
@@ -98,18 +105,40 @@ export function startService(options: ServiceOptions): ServiceControl {
     state.textContent = orderingText(ordering, options.timezone);
     state.classList.toggle('is-closed', !ordering.open);
     const paused = ordering.reason === 'paused' || (ordering.pausedUntil !== null && Date.parse(ordering.pausedUntil) > Date.now());
-    replace(pauseButtons,
+    replace(
+      pauseButtons,
       ...[15, 30, 60].map((minutes) =>
-        h('button', { type: 'button', onclick: () => void change(() => api('POST', '/console/api/pause', { minutes })) }, `Pause ${minutes} min`)),
-      paused && h('button', { type: 'button', class: 'primary', onclick: () => void change(() => api('POST', '/console/api/pause', { minutes: 0 })) }, 'Resume ordering'),
+        h(
+          'button',
+          { type: 'button', onclick: () => void change(() => api('POST', '/console/api/pause', { minutes })) },
+          `Pause ${minutes} min`,
+        ),
+      ),
+      paused &&
+        h(
+          'button',
+          { type: 'button', class: 'primary', onclick: () => void change(() => api('POST', '/console/api/pause', { minutes: 0 })) },
+          'Resume ordering',
+        ),
     );
     if (canSetOrdering) drawSettings(ordering);
   }
 
   function drawSettings(ordering: Ordering): void {
     const accepting = h('input', { id: 'accepting-orders', type: 'checkbox', checked: ordering.acceptingOrders });
-    const prep = h('input', { id: 'prep-time', type: 'number', min: 1, max: 240, step: 1, required: true, inputmode: 'numeric', value: ordering.prepTimeMinutes });
-    const form = h('form', { class: 'settings-form' },
+    const prep = h('input', {
+      id: 'prep-time',
+      type: 'number',
+      min: 1,
+      max: 240,
+      step: 1,
+      required: true,
+      inputmode: 'numeric',
+      value: ordering.prepTimeMinutes,
+    });
+    const form = h(
+      'form',
+      { class: 'settings-form' },
       h('p', { class: 'check' }, accepting, h('label', { for: 'accepting-orders' }, 'Accepting orders')),
       h('p', { class: 'field' }, h('label', { for: 'prep-time' }, 'Preparation time (minutes)'), prep),
       h('p', {}, h('button', { type: 'submit' }, 'Save ordering settings')),
@@ -138,7 +167,9 @@ export function startService(options: ServiceOptions): ServiceControl {
     const closesAt = service?.ordering.closesAt ?? null;
     const duration = await choose<Duration>(
       `${item.name} sold out`,
-      closesAt ? `For how long? Ordering closes at ${formatTime(closesAt, options.timezone)}.` : 'For how long? Ordering is not open now, so there is no closing time.',
+      closesAt
+        ? `For how long? Ordering closes at ${formatTime(closesAt, options.timezone)}.`
+        : 'For how long? Ordering is not open now, so there is no closing time.',
       [
         { value: 'hour', label: '1 hour' },
         { value: 'closing', label: 'Until closing', disabled: closesAt === null },
@@ -151,19 +182,32 @@ export function startService(options: ServiceOptions): ServiceControl {
     await change(() => api('PUT', '/console/api/availability', { [kind]: [{ ref: item.ref, available: false, until }] }));
   }
 
-  const backOnSale = (kind: Kind, item: ServiceItem) => change(() => api('PUT', '/console/api/availability', { [kind]: [{ ref: item.ref, available: true }] }));
+  const backOnSale = (kind: Kind, item: ServiceItem) =>
+    change(() => api('PUT', '/console/api/availability', { [kind]: [{ ref: item.ref, available: true }] }));
 
   function row(kind: Kind, item: ServiceItem, idPrefix: string): HTMLElement {
     const nameId = `${idPrefix}-${kind}-${item.id}-name`;
-    return h('li', { class: `item${item.available ? '' : ' is-sold-out'}`, id: `${idPrefix}-${kind}-${item.id}` },
-      h('span', { class: 'item-text' },
+    return h(
+      'li',
+      { class: `item${item.available ? '' : ' is-sold-out'}`, id: `${idPrefix}-${kind}-${item.id}` },
+      h(
+        'span',
+        { class: 'item-text' },
         h('span', { class: 'item-name', id: nameId }, item.name),
         categoryOf(item) && h('span', { class: 'item-meta' }, categoryOf(item)),
         h('span', { class: 'item-state' }, item.available ? 'On sale' : untilText(item)),
       ),
       item.available
-        ? h('button', { type: 'button', 'aria-describedby': nameId, 'aria-haspopup': 'dialog', onclick: () => void markSoldOut(kind, item) }, 'Sold out')
-        : h('button', { type: 'button', class: 'primary', 'aria-describedby': nameId, onclick: () => void backOnSale(kind, item) }, 'Back on sale'),
+        ? h(
+            'button',
+            { type: 'button', 'aria-describedby': nameId, 'aria-haspopup': 'dialog', onclick: () => void markSoldOut(kind, item) },
+            'Sold out',
+          )
+        : h(
+            'button',
+            { type: 'button', class: 'primary', 'aria-describedby': nameId, onclick: () => void backOnSale(kind, item) },
+            'Back on sale',
+          ),
     );
   }
 

@@ -19,7 +19,10 @@ export function beep(): void {
   const ctx = audio();
   if (!ctx) return;
   const start = ctx.currentTime + 0.01;
-  for (const [offset, frequency] of [[0, 880], [0.18, 1320]] as const) {
+  for (const [offset, frequency] of [
+    [0, 880],
+    [0.18, 1320],
+  ] as const) {
     const oscillator = ctx.createOscillator();
     const gain = ctx.createGain();
     oscillator.type = 'sine';

@@ -34,8 +34,14 @@ function inviteLink(invited: Invited): HTMLElement {
     }
     copied.textContent = 'Copied.';
   };
-  return h('div', { class: 'invite-result', id: 'invite-result', tabindex: -1 },
-    h('p', {}, `The invite link for ${invited.name} (${invited.email}). It is shown only now: send it to them. It works once, until ${new Date(invited.inviteExpiresAt).toLocaleDateString()}.`),
+  return h(
+    'div',
+    { class: 'invite-result', id: 'invite-result', tabindex: -1 },
+    h(
+      'p',
+      {},
+      `The invite link for ${invited.name} (${invited.email}). It is shown only now: send it to them. It works once, until ${new Date(invited.inviteExpiresAt).toLocaleDateString()}.`,
+    ),
     h('p', { class: 'field' }, h('label', { for: 'invite-url' }, 'Invite link'), field),
     h('p', {}, h('button', { type: 'button', onclick: () => void copy() }, 'Copy link'), ' ', copied),
   );
@@ -50,7 +56,9 @@ export function startStaff(me: { id: string }): StaffControl {
   const email = h('input', { id: 'invite-email', type: 'email', required: true, maxlength: 254, autocomplete: 'off' });
   const name = h('input', { id: 'invite-name', type: 'text', required: true, maxlength: 200, autocomplete: 'off' });
   const role = roleSelect('invite-role', 'staff');
-  const form = h('form', { class: 'invite-form' },
+  const form = h(
+    'form',
+    { class: 'invite-form' },
     h('p', { class: 'field' }, h('label', { for: 'invite-email' }, 'Email'), email),
     h('p', { class: 'field' }, h('label', { for: 'invite-name' }, 'Name'), name),
     h('p', { class: 'field' }, h('label', { for: 'invite-role' }, 'Role'), role),
@@ -59,16 +67,32 @@ export function startStaff(me: { id: string }): StaffControl {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void act(async () => {
-      const invited = await api<Invited>('POST', '/console/api/staff', { email: email.value.trim(), name: name.value.trim(), role: role.value });
+      const invited = await api<Invited>('POST', '/console/api/staff', {
+        email: email.value.trim(),
+        name: name.value.trim(),
+        role: role.value,
+      });
       form.reset();
       showLink(invited);
     });
   });
 
-  replace(panel,
+  replace(
+    panel,
     h('h2', { class: 'visually-hidden' }, 'Staff'),
-    h('section', { class: 'panel-part', 'aria-labelledby': 'invite-title' }, h('h3', { id: 'invite-title' }, 'Invite a member'), form, result),
-    h('section', { class: 'panel-part', 'aria-labelledby': 'members-title' }, h('h3', { id: 'members-title', tabindex: -1 }, 'Members'), members),
+    h(
+      'section',
+      { class: 'panel-part', 'aria-labelledby': 'invite-title' },
+      h('h3', { id: 'invite-title' }, 'Invite a member'),
+      form,
+      result,
+    ),
+    h(
+      'section',
+      { class: 'panel-part', 'aria-labelledby': 'members-title' },
+      h('h3', { id: 'members-title', tabindex: -1 }, 'Members'),
+      members,
+    ),
   );
 
   function showLink(invited: Invited): void {
@@ -94,30 +118,58 @@ export function startStaff(me: { id: string }): StaffControl {
     const state = m.disabled ? 'Disabled' : m.status === 'invited' ? 'Invited: no password yet' : 'Active';
     const patch = (body: Record<string, unknown>) => act(() => api('PATCH', `/console/api/staff/${m.id}`, body));
     const remove = async () => {
-      const sure = await choose(`Remove ${m.name}?`, 'They are signed out at once and can no longer sign in. Invite them again to bring them back.', [{ value: 'remove', label: 'Remove member', danger: true }], 'Keep member');
+      const sure = await choose(
+        `Remove ${m.name}?`,
+        'They are signed out at once and can no longer sign in. Invite them again to bring them back.',
+        [{ value: 'remove', label: 'Remove member', danger: true }],
+        'Keep member',
+      );
       if (sure) await act(() => api('DELETE', `/console/api/staff/${m.id}`));
       if (sure) byId('members-title')?.focus();
     };
-    return h('li', { class: `member-row${m.disabled ? ' is-disabled' : ''}`, id: base },
-      h('article', { 'aria-labelledby': `${base}-name` },
+    return h(
+      'li',
+      { class: `member-row${m.disabled ? ' is-disabled' : ''}`, id: base },
+      h(
+        'article',
+        { 'aria-labelledby': `${base}-name` },
         h('h4', { id: `${base}-name` }, m.name, self ? ' (you)' : ''),
         h('p', { class: 'quiet' }, `${m.email} · ${ROLE_NAMES[m.role]} · ${state}`),
-        !self && h('div', { class: 'member-actions' },
-          h('p', { class: 'field inline' },
-            h('label', { for: `${base}-role` }, 'Role', h('span', { class: 'visually-hidden' }, ` of ${m.name}`)),
-            select,
-            h('button', { type: 'button', onclick: () => void (select.value !== m.role && patch({ role: select.value })) }, 'Change role'),
+        !self &&
+          h(
+            'div',
+            { class: 'member-actions' },
+            h(
+              'p',
+              { class: 'field inline' },
+              h('label', { for: `${base}-role` }, 'Role', h('span', { class: 'visually-hidden' }, ` of ${m.name}`)),
+              select,
+              h(
+                'button',
+                { type: 'button', onclick: () => void (select.value !== m.role && patch({ role: select.value })) },
+                'Change role',
+              ),
+            ),
+            h(
+              'p',
+              { class: 'button-row' },
+              h(
+                'button',
+                { type: 'button', 'aria-describedby': `${base}-name`, onclick: () => void patch({ disabled: !m.disabled }) },
+                m.disabled ? 'Enable' : 'Disable',
+              ),
+              h(
+                'button',
+                {
+                  type: 'button',
+                  'aria-describedby': `${base}-name`,
+                  onclick: () => void act(async () => showLink(await api<Invited>('POST', `/console/api/staff/${m.id}/invite`))),
+                },
+                'New invite link',
+              ),
+              h('button', { type: 'button', class: 'danger', 'aria-describedby': `${base}-name`, onclick: () => void remove() }, 'Remove'),
+            ),
           ),
-          h('p', { class: 'button-row' },
-            h('button', { type: 'button', 'aria-describedby': `${base}-name`, onclick: () => void patch({ disabled: !m.disabled }) }, m.disabled ? 'Enable' : 'Disable'),
-            h('button', {
-              type: 'button',
-              'aria-describedby': `${base}-name`,
-              onclick: () => void act(async () => showLink(await api<Invited>('POST', `/console/api/staff/${m.id}/invite`))),
-            }, 'New invite link'),
-            h('button', { type: 'button', class: 'danger', 'aria-describedby': `${base}-name`, onclick: () => void remove() }, 'Remove'),
-          ),
-        ),
       ),
     );
   }

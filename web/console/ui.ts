@@ -40,11 +40,17 @@ export function choose<T extends string>(title: string, text: string | null, cho
   const dialog = h(
     'dialog',
     { class: 'dialog', 'aria-labelledby': `${id}-title`, ...(text ? { 'aria-describedby': `${id}-text` } : {}) },
-    h('form', { method: 'dialog' },
+    h(
+      'form',
+      { method: 'dialog' },
       h('h2', { id: `${id}-title` }, title),
       text && h('p', { id: `${id}-text` }, text),
-      h('div', { class: 'dialog-buttons' },
-        ...choices.map((c) => h('button', { type: 'submit', value: c.value, disabled: c.disabled === true, class: c.danger ? 'danger' : 'primary' }, c.label)),
+      h(
+        'div',
+        { class: 'dialog-buttons' },
+        ...choices.map((c) =>
+          h('button', { type: 'submit', value: c.value, disabled: c.disabled === true, class: c.danger ? 'danger' : 'primary' }, c.label),
+        ),
         keepButton,
       ),
     ),
@@ -67,7 +73,12 @@ function timeFormat(timeZone: string, withDay: boolean): Intl.DateTimeFormat {
   const key = `${timeZone}|${withDay}`;
   let f = timeFormats.get(key);
   if (!f) {
-    const options: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', timeZone, ...(withDay ? { weekday: 'short', day: 'numeric', month: 'short' } : {}) };
+    const options: Intl.DateTimeFormatOptions = {
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone,
+      ...(withDay ? { weekday: 'short', day: 'numeric', month: 'short' } : {}),
+    };
     try {
       f = new Intl.DateTimeFormat(undefined, options);
     } catch {

@@ -136,9 +136,10 @@ export class Cart {
   }
 
   setQuantity(index: number, quantity: number): void {
-    const lines = quantity <= 0
-      ? this.stored.lines.filter((_, i) => i !== index)
-      : this.stored.lines.map((l, i) => (i === index ? { ...l, quantity: Math.min(99, quantity) } : l));
+    const lines =
+      quantity <= 0
+        ? this.stored.lines.filter((_, i) => i !== index)
+        : this.stored.lines.map((l, i) => (i === index ? { ...l, quantity: Math.min(99, quantity) } : l));
     this.write({ lines });
   }
 

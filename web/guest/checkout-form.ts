@@ -6,7 +6,17 @@ import { fill, type UiStrings } from '../../src/modules/guest-page/shared/string
 import { byId, h } from './dom.js';
 
 /** Fields of the order form, by the name the server's errors start with. */
-export const FIELDS = ['type', 'paymentMethod', 'customerName', 'customerPhone', 'customerEmail', 'deliveryAddress', 'deliveryNotes', 'comment', 'scheduledFor'] as const;
+export const FIELDS = [
+  'type',
+  'paymentMethod',
+  'customerName',
+  'customerPhone',
+  'customerEmail',
+  'deliveryAddress',
+  'deliveryNotes',
+  'comment',
+  'scheduledFor',
+] as const;
 export type Field = (typeof FIELDS)[number];
 
 /** The contact fields the form asks for, in order; the delivery ones show for deliveries only. */
@@ -45,18 +55,37 @@ export function checkoutForm(t: UiStrings) {
     input.id = `f-${name}`;
     input.name = name;
     input.setAttribute('aria-describedby', `err-${name}`);
-    return h('div', { class: 'field', id: `field-${name}` },
+    return h(
+      'div',
+      { class: 'field', id: `field-${name}` },
       h('label', { for: `f-${name}` }, label),
       input,
-      h('p', { class: 'field-error', id: `err-${name}`, hidden: true }));
+      h('p', { class: 'field-error', id: `err-${name}`, hidden: true }),
+    );
   }
 
-  function radios(name: Field, legend: string, values: readonly string[], label: (v: string) => string, checked: string, onChange?: (v: string) => void): HTMLElement {
-    return h('fieldset', { class: 'group', id: `field-${name}`, 'aria-describedby': `err-${name}` },
+  function radios(
+    name: Field,
+    legend: string,
+    values: readonly string[],
+    label: (v: string) => string,
+    checked: string,
+    onChange?: (v: string) => void,
+  ): HTMLElement {
+    return h(
+      'fieldset',
+      { class: 'group', id: `field-${name}`, 'aria-describedby': `err-${name}` },
       h('legend', {}, legend),
-      ...values.map((v) => h('label', { class: 'choice', for: `f-${name}-${v}` },
-        h('input', { type: 'radio', id: `f-${name}-${v}`, name, value: v, checked: v === checked, onchange: () => onChange?.(v) }), label(v))),
-      h('p', { class: 'field-error', id: `err-${name}`, hidden: true }));
+      ...values.map((v) =>
+        h(
+          'label',
+          { class: 'choice', for: `f-${name}-${v}` },
+          h('input', { type: 'radio', id: `f-${name}-${v}`, name, value: v, checked: v === checked, onchange: () => onChange?.(v) }),
+          label(v),
+        ),
+      ),
+      h('p', { class: 'field-error', id: `err-${name}`, hidden: true }),
+    );
   }
 
   /** The contact fields; `forType` then shows and labels them for the order type chosen. */
@@ -130,9 +159,10 @@ export function checkoutForm(t: UiStrings) {
       const name = /^([A-Za-z]+)/.exec(message)?.[1] as Field | undefined;
       // Shown under the field's label: the field's name is not repeated.
       const text = name ? message.slice(name.length).trim() : '';
-      const input = name && (FIELDS as readonly string[]).includes(name)
-        ? mark(name, text ? text.charAt(0).toLocaleUpperCase() + text.slice(1) : message)
-        : null;
+      const input =
+        name && (FIELDS as readonly string[]).includes(name)
+          ? mark(name, text ? text.charAt(0).toLocaleUpperCase() + text.slice(1) : message)
+          : null;
       if (input) first ??= input;
       else general.push(message);
     }

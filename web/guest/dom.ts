@@ -4,7 +4,11 @@
 type Child = Node | string | number | null | undefined | false;
 type Attr = string | number | boolean | null | undefined | ((event: Event) => void);
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, Attr> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, Attr> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (typeof value === 'function') el.addEventListener(name.slice(2), value);

@@ -56,33 +56,64 @@ export function startFilter(data: PageData): void {
   document.body.append(dialog);
 
   function open(): void {
-    const checks = codes.map((code) => h('label', { class: 'choice', for: `fa-${code}` },
-      h('input', { type: 'checkbox', id: `fa-${code}`, name: 'hide', value: code, checked: filter.hide.includes(code) }),
-      data.food.allergens[code]));
-    const diets = (['all', 'vegetarian', 'vegan'] as const).map((diet) => h('label', { class: 'choice', for: `fd-${diet}` },
-      h('input', { type: 'radio', id: `fd-${diet}`, name: 'diet', value: diet, checked: filter.diet === diet }),
-      diet === 'all' ? t.dietAll : data.food.labels[diet] ?? diet));
+    const checks = codes.map((code) =>
+      h(
+        'label',
+        { class: 'choice', for: `fa-${code}` },
+        h('input', { type: 'checkbox', id: `fa-${code}`, name: 'hide', value: code, checked: filter.hide.includes(code) }),
+        data.food.allergens[code],
+      ),
+    );
+    const diets = (['all', 'vegetarian', 'vegan'] as const).map((diet) =>
+      h(
+        'label',
+        { class: 'choice', for: `fd-${diet}` },
+        h('input', { type: 'radio', id: `fd-${diet}`, name: 'diet', value: diet, checked: filter.diet === diet }),
+        diet === 'all' ? t.dietAll : (data.food.labels[diet] ?? diet),
+      ),
+    );
     const read = (): FoodFilter => ({
       hide: codes.filter((code) => byId<HTMLInputElement>(`fa-${code}`)?.checked),
       diet: (dialog.querySelector<HTMLInputElement>('input[name="diet"]:checked')?.value ?? 'all') as FoodFilter['diet'],
     });
-    const form = h('form', { method: 'dialog', class: 'sheet-body' },
-      h('header', { class: 'sheet-head' },
+    const form = h(
+      'form',
+      { method: 'dialog', class: 'sheet-body' },
+      h(
+        'header',
+        { class: 'sheet-head' },
         h('h2', { id: 'filter-title' }, t.filter),
-        h('button', { type: 'button', class: 'close', 'aria-label': t.close, onclick: () => dialog.close() }, '×')),
-      h('fieldset', { class: 'group filter-allergens', 'aria-describedby': 'filter-traces' },
+        h('button', { type: 'button', class: 'close', 'aria-label': t.close, onclick: () => dialog.close() }, '×'),
+      ),
+      h(
+        'fieldset',
+        { class: 'group filter-allergens', 'aria-describedby': 'filter-traces' },
         h('legend', {}, t.hideContaining),
         h('p', { class: 'hint', id: 'filter-traces' }, t.tracesShown),
-        ...checks),
+        ...checks,
+      ),
       h('fieldset', { class: 'group' }, h('legend', {}, t.diet), ...diets),
       // The count stays in sight while the guest ticks (the foot is sticky).
-      h('div', { class: 'sheet-foot filter-foot' },
+      h(
+        'div',
+        { class: 'sheet-foot filter-foot' },
         dialogCount,
-        h('button', { type: 'button', class: 'secondary', id: 'filter-clear', onclick: () => {
-          for (const input of dialog.querySelectorAll<HTMLInputElement>('input')) input.checked = input.value === 'all';
-          update(NO_FILTER);
-        } }, t.showAll),
-        h('button', { type: 'submit', class: 'primary', id: 'filter-done' }, t.done)));
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'secondary',
+            id: 'filter-clear',
+            onclick: () => {
+              for (const input of dialog.querySelectorAll<HTMLInputElement>('input')) input.checked = input.value === 'all';
+              update(NO_FILTER);
+            },
+          },
+          t.showAll,
+        ),
+        h('button', { type: 'submit', class: 'primary', id: 'filter-done' }, t.done),
+      ),
+    );
     form.addEventListener('change', () => update(read()));
     replace(dialog, form);
     apply();

@@ -14,7 +14,18 @@ import { foodFacts, namesOf } from '../../src/modules/guest-page/shared/food.js'
 import { formatMoney } from '../../src/modules/guest-page/shared/money.js';
 import type { GuestOrderType, PageData } from '../../src/modules/guest-page/shared/page-data.js';
 import { fill, tableLabel } from '../../src/modules/guest-page/shared/strings.js';
-import { Cart, basePrice, optionsOf, unitPrice, unitSaving, type CartLine, type CartModifier, type GuestMenu, type MenuGroup, type MenuProduct } from './cart.js';
+import {
+  Cart,
+  basePrice,
+  optionsOf,
+  unitPrice,
+  unitSaving,
+  type CartLine,
+  type CartModifier,
+  type GuestMenu,
+  type MenuGroup,
+  type MenuProduct,
+} from './cart.js';
 import { checkoutForm, type Field } from './checkout-form.js';
 import { byId, h, isolatedList, replace } from './dom.js';
 import { chosenIn, defaultQuantities, groupNeed, optionCap, ruleText, takesStepper } from './rules.js';
@@ -151,15 +162,18 @@ export function startMenu(data: PageData): void {
    * not disabled, so it keeps the focus of a guest pressing it up to the limit and says why it does
    * nothing. The count is a live region: a screen reader hears it change.
    */
-  function stepper(value: number, o: {
-    name: Record<string, string>;
-    less: string;
-    more: string;
-    min: number;
-    max: () => number;
-    onSet: (n: number) => void;
-    off?: boolean;
-  }): { el: HTMLElement; update: () => void } {
+  function stepper(
+    value: number,
+    o: {
+      name: Record<string, string>;
+      less: string;
+      more: string;
+      min: number;
+      max: () => number;
+      onSet: (n: number) => void;
+      off?: boolean;
+    },
+  ): { el: HTMLElement; update: () => void } {
     let current = value;
     const output = h('output', { 'aria-live': 'polite' }, value);
     const limit = (button: HTMLButtonElement, reached: boolean) => {
@@ -191,8 +205,13 @@ export function startMenu(data: PageData): void {
    * it and calls `onChange`; `updates` collects what follows the group's room (a full group takes
    * no more). An unavailable option is greyed, says why, and cannot be chosen.
    */
-  function groupFieldset(group: MenuGroup, quantities: Map<string, number>, usable: (optionId: string) => boolean,
-    onChange: () => void, updates: (() => void)[]): HTMLFieldSetElement {
+  function groupFieldset(
+    group: MenuGroup,
+    quantities: Map<string, number>,
+    usable: (optionId: string) => boolean,
+    onChange: () => void,
+    updates: (() => void)[],
+  ): HTMLFieldSetElement {
     const now = Date.now();
     const cap = optionCap(group);
     const room = () => (group.maxSelections ?? Infinity) - chosenIn(group, quantities);
@@ -202,13 +221,29 @@ export function startMenu(data: PageData): void {
       const status = off ? availabilityLabel(o.availability, when, now, t) : null;
       // What the option brings in allergens, in words; then why it cannot be chosen, if so.
       const allergens = namesOf(o.allergens, data.food.allergens);
-      const text = h('span', { id: `ot-${o.id}` }, ...optionLabel(o.name, o.priceAdjustment),
+      const text = h(
+        'span',
+        { id: `ot-${o.id}` },
+        ...optionLabel(o.name, o.priceAdjustment),
         allergens.length > 0 ? h('small', { class: 'choice-allergens' }, `${t.allergens}: ${allergens.join(t.comma)}`) : null,
-        status ? h('small', { class: 'choice-status' }, status) : null);
+        status ? h('small', { class: 'choice-status' }, status) : null,
+      );
       const kind = off ? 'choice unavailable' : 'choice';
       if (group.type === 'single_choice') {
-        return h('label', { class: kind, for: id },
-          h('input', { type: 'radio', id, name: `g-${group.id}`, value: o.id, checked: quantities.has(o.id), disabled: off, onchange: () => pick(o.id) }), text);
+        return h(
+          'label',
+          { class: kind, for: id },
+          h('input', {
+            type: 'radio',
+            id,
+            name: `g-${group.id}`,
+            value: o.id,
+            checked: quantities.has(o.id),
+            disabled: off,
+            onchange: () => pick(o.id),
+          }),
+          text,
+        );
       }
       if (takesStepper(group)) {
         const count = stepper(quantities.get(o.id) ?? 0, {
@@ -227,11 +262,18 @@ export function startMenu(data: PageData): void {
         updates.push(count.update);
         return h('div', { class: `${kind} choice-qty` }, text, count.el);
       }
-      const box = h('input', { type: 'checkbox', id, value: o.id, checked: quantities.has(o.id), disabled: off, onchange: () => {
-        if (box.checked) quantities.set(o.id, 1);
-        else quantities.delete(o.id);
-        onChange();
-      } });
+      const box = h('input', {
+        type: 'checkbox',
+        id,
+        value: o.id,
+        checked: quantities.has(o.id),
+        disabled: off,
+        onchange: () => {
+          if (box.checked) quantities.set(o.id, 1);
+          else quantities.delete(o.id);
+          onChange();
+        },
+      });
       // A full group takes no other option until one is unticked.
       updates.push(() => {
         box.disabled = off || (!box.checked && room() <= 0);
@@ -244,18 +286,32 @@ export function startMenu(data: PageData): void {
       onChange();
     }
     const noneId = `o-none-${group.id}`;
-    const none = group.type === 'single_choice' && group.minSelections === 0
-      ? h('label', { class: 'choice', for: noneId },
-        h('input', { type: 'radio', id: noneId, name: `g-${group.id}`, value: '', checked: chosenIn(group, quantities) === 0, onchange: () => pick(null) }),
-        h('span', {}, t.none))
-      : null;
+    const none =
+      group.type === 'single_choice' && group.minSelections === 0
+        ? h(
+            'label',
+            { class: 'choice', for: noneId },
+            h('input', {
+              type: 'radio',
+              id: noneId,
+              name: `g-${group.id}`,
+              value: '',
+              checked: chosenIn(group, quantities) === 0,
+              onchange: () => pick(null),
+            }),
+            h('span', {}, t.none),
+          )
+        : null;
     const errorId = `err-g-${group.id}`;
-    return h('fieldset', { class: 'group', 'data-group': group.id, 'aria-describedby': errorId },
+    return h(
+      'fieldset',
+      { class: 'group', 'data-group': group.id, 'aria-describedby': errorId },
       // The dot is for the eye; a screen reader reads "Sauces Choose 2–3".
       h('legend', {}, group.name, ' ', h('span', { class: 'rule' }, h('span', { 'aria-hidden': 'true' }, '· '), ruleText(group, t))),
       none,
       ...rows,
-      h('p', { class: 'field-error', id: errorId, hidden: true }));
+      h('p', { class: 'field-error', id: errorId, hidden: true }),
+    );
   }
 
   /**
@@ -264,15 +320,27 @@ export function startMenu(data: PageData): void {
    */
   function foodBox(product: MenuProduct): HTMLElement | null {
     const facts = foodFacts(product, t, data.food, data.locale);
-    const tags = [...facts.labels.map((name) => h('span', { class: 'tag tag-diet' }, name)),
-      facts.spice ? h('span', { class: 'tag tag-spice', id: 'pd-spice' }, facts.spice.text) : null].filter((x) => x !== null);
+    const tags = [
+      ...facts.labels.map((name) => h('span', { class: 'tag tag-diet' }, name)),
+      facts.spice ? h('span', { class: 'tag tag-spice', id: 'pd-spice' }, facts.spice.text) : null,
+    ].filter((x) => x !== null);
     const line = (label: string, names: string[], id: string) =>
       names.length > 0 ? h('p', { class: 'meta', id }, h('span', { class: 'label' }, `${label}:`), ` ${names.join(t.comma)}`) : null;
-    const table = facts.nutrition.length > 0
-      ? h('table', { class: 'nutrition', id: 'pd-nutrition' },
-        h('caption', {}, t.nutrition),
-        h('tbody', {}, ...facts.nutrition.map((r) => h('tr', { class: r.part ? 'part' : null }, h('th', { scope: 'row' }, r.label), h('td', {}, r.value)))))
-      : null;
+    const table =
+      facts.nutrition.length > 0
+        ? h(
+            'table',
+            { class: 'nutrition', id: 'pd-nutrition' },
+            h('caption', {}, t.nutrition),
+            h(
+              'tbody',
+              {},
+              ...facts.nutrition.map((r) =>
+                h('tr', { class: r.part ? 'part' : null }, h('th', { scope: 'row' }, r.label), h('td', {}, r.value)),
+              ),
+            ),
+          )
+        : null;
     const parts = [
       // Spaced, so the words read apart (flex items: the space does not show).
       tags.length > 0 ? h('p', { class: 'tags' }, ...tags.flatMap((tag, i) => (i === 0 ? [tag] : [' ', tag]))) : null,
@@ -302,19 +370,25 @@ export function startMenu(data: PageData): void {
 
   function openProduct(product: MenuProduct): void {
     const now = Date.now();
-    const unavailable = new Set([...optionsOf(product).values()].filter((o) => availabilityLabel(o.availability, when, now, t) !== null).map((o) => o.id));
+    const unavailable = new Set(
+      [...optionsOf(product).values()].filter((o) => availabilityLabel(o.availability, when, now, t) !== null).map((o) => o.id),
+    );
     const usable = (optionId: string) => !unavailable.has(optionId);
     // The dialog's state: each option's quantity, the venue's defaults chosen to begin with.
     const quantities = defaultQuantities(product.modifierGroups, usable);
     const updates: (() => void)[] = [];
     let quantity = 1;
-    const chosen = (): CartModifier[] => product.modifierGroups.flatMap((g) => g.options
-      .filter((o) => usable(o.id) && (quantities.get(o.id) ?? 0) > 0)
-      .map((o) => ({ optionId: o.id, quantity: quantities.get(o.id) as number })));
+    const chosen = (): CartModifier[] =>
+      product.modifierGroups.flatMap((g) =>
+        g.options
+          .filter((o) => usable(o.id) && (quantities.get(o.id) ?? 0) > 0)
+          .map((o) => ({ optionId: o.id, quantity: quantities.get(o.id) as number })),
+      );
     /** Each group whose rule is not met yet, with what it needs, in the dialog's order. */
-    const needs = () => product.modifierGroups
-      .map((group) => ({ group, need: groupNeed(group, quantities, t) }))
-      .filter((n): n is { group: MenuGroup; need: string } => n.need !== null);
+    const needs = () =>
+      product.modifierGroups
+        .map((group) => ({ group, need: groupNeed(group, quantities, t) }))
+        .filter((n): n is { group: MenuGroup; need: string } => n.need !== null);
 
     // "Add" says why it does nothing while a rule is not met (aria-disabled keeps it in the tab
     // order, described by the reasons, and pressing it leads to the first group that needs a choice).
@@ -335,28 +409,46 @@ export function startMenu(data: PageData): void {
       if (missing.length > 0) addButton.setAttribute('aria-disabled', 'true');
       else addButton.removeAttribute('aria-disabled');
       const said = missing.map((m) => m.need).join('\n');
-      if (Array.from(reasons.children, (el) => el.textContent).join('\n') !== said) replace(reasons, ...missing.map((m) => h('span', {}, m.need)));
+      if (Array.from(reasons.children, (el) => el.textContent).join('\n') !== said)
+        replace(reasons, ...missing.map((m) => h('span', {}, m.need)));
       // A group marked when "Add" was pressed keeps saying what it needs, until it is met.
       for (const group of product.modifierGroups) {
-        if (productDialog.querySelector(`[data-group="${CSS.escape(group.id)}"][data-invalid]`)) markGroup(group, groupNeed(group, quantities, t));
+        if (productDialog.querySelector(`[data-group="${CSS.escape(group.id)}"][data-invalid]`))
+          markGroup(group, groupNeed(group, quantities, t));
       }
     };
-    const form = h('form', { method: 'dialog', class: 'sheet-body', novalidate: true },
+    const form = h(
+      'form',
+      { method: 'dialog', class: 'sheet-body', novalidate: true },
       productPhoto(product),
-      h('header', { class: 'sheet-head' },
+      h(
+        'header',
+        { class: 'sheet-head' },
         h('h2', { id: 'pd-title' }, product.name),
-        h('button', { type: 'button', class: 'close', 'aria-label': t.close, onclick: () => productDialog.close() }, '×')),
+        h('button', { type: 'button', class: 'close', 'aria-label': t.close, onclick: () => productDialog.close() }, '×'),
+      ),
       product.description ? h('p', { class: 'desc' }, product.description) : null,
       h('p', { class: 'price' }, money(basePrice(product))),
       foodBox(product),
       ...product.modifierGroups.map((g) => groupFieldset(g, quantities, usable, refresh, updates)),
-      h('div', { class: 'sheet-foot' },
+      h(
+        'div',
+        { class: 'sheet-foot' },
         reasons,
-        stepper(1, { name: { 'aria-label': t.quantity }, less: t.decrease, more: t.increase, min: 1, max: () => MAX_LINE_QUANTITY, onSet: (n) => {
-          quantity = n;
-          refresh();
-        } }).el,
-        addButton));
+        stepper(1, {
+          name: { 'aria-label': t.quantity },
+          less: t.decrease,
+          more: t.increase,
+          min: 1,
+          max: () => MAX_LINE_QUANTITY,
+          onSet: (n) => {
+            quantity = n;
+            refresh();
+          },
+        }).el,
+        addButton,
+      ),
+    );
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       // The rules the server enforces (decisions 15): every group marked that needs more.
@@ -426,7 +518,7 @@ export function startMenu(data: PageData): void {
     const options = optionsOf(product);
     for (const m of line.modifiers) {
       const o = options.get(m.optionId);
-      const status = o ? availabilityLabel(o.availability, when, now, t) ?? refused.get(`${line.productId}|${m.optionId}`) ?? null : null;
+      const status = o ? (availabilityLabel(o.availability, when, now, t) ?? refused.get(`${line.productId}|${m.optionId}`) ?? null) : null;
       if (o && status !== null) return fill(t.nameStatus, { name: o.name, status });
     }
     return null;
@@ -448,7 +540,10 @@ export function startMenu(data: PageData): void {
     }
     // Focus stays in the dialog: the next line to remove, else placing the order.
     const place = byId<HTMLButtonElement>('place-order');
-    (cartDialog.querySelector<HTMLElement>('button.remove') ?? (place && !place.disabled ? place : cartDialog.querySelector<HTMLElement>('.close')))?.focus();
+    (
+      cartDialog.querySelector<HTMLElement>('button.remove') ??
+      (place && !place.disabled ? place : cartDialog.querySelector<HTMLElement>('.close'))
+    )?.focus();
   }
 
   function linesList(): HTMLElement {
@@ -458,17 +553,22 @@ export function startMenu(data: PageData): void {
       const product = products.get(line.productId);
       if (!product) return null;
       const options = optionsOf(product);
-      const names = isolatedList(line.modifiers.map((m) => {
-        const name = options.get(m.optionId)?.name ?? '';
-        return m.quantity > 1 ? `${name} ×${m.quantity}` : name;
-      }), t.comma);
+      const names = isolatedList(
+        line.modifiers.map((m) => {
+          const name = options.get(m.optionId)?.name ?? '';
+          return m.quantity > 1 ? `${name} ×${m.quantity}` : name;
+        }),
+        t.comma,
+      );
       const linePrice = (quantity: number) => money(unitPrice(product, line.modifiers) * quantity);
       const price = h('span', { class: 'line-price' }, linePrice(line.quantity));
       const problem = lineProblem(line);
       if (problem === null) {
         // A changed quantity updates the line and the sums in place, so the focus stays on the
         // button pressed; down to 0 takes the line out.
-        return h('li', {},
+        return h(
+          'li',
+          {},
           h('span', { class: 'line-name' }, product.name, names.length > 0 ? h('small', {}, ...names) : null),
           stepper(line.quantity, {
             name: { 'aria-label': `${t.quantity}: ${product.name}` },
@@ -483,21 +583,42 @@ export function startMenu(data: PageData): void {
               refreshSums();
             },
           }).el,
-          price);
+          price,
+        );
       }
       // Unavailable: it says why, and a button takes it out.
       problems += 1;
       const problemId = `line-problem-${index}`;
-      return h('li', { class: 'line-unavailable', 'data-product': line.productId },
-        h('span', { class: 'line-name' }, line.quantity > 1 ? `${line.quantity}× ${product.name}` : product.name,
+      return h(
+        'li',
+        { class: 'line-unavailable', 'data-product': line.productId },
+        h(
+          'span',
+          { class: 'line-name' },
+          line.quantity > 1 ? `${line.quantity}× ${product.name}` : product.name,
           names.length > 0 ? h('small', {}, ...names) : null,
-          h('span', { class: 'line-problem', id: problemId }, problem)),
-        h('button', { type: 'button', class: 'remove', 'aria-label': fill(t.removeNamed, { name: product.name }), 'aria-describedby': problemId, onclick: () => removeLine(index, product.name) }, t.remove),
-        price);
+          h('span', { class: 'line-problem', id: problemId }, problem),
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'remove',
+            'aria-label': fill(t.removeNamed, { name: product.name }),
+            'aria-describedby': problemId,
+            onclick: () => removeLine(index, product.name),
+          },
+          t.remove,
+        ),
+        price,
+      );
     });
-    return h('div', {},
+    return h(
+      'div',
+      {},
       problems > 0 ? h('p', { class: 'line-alert', id: 'cart-problem' }, t.unavailableInCart) : null,
-      h('ul', { class: 'lines' }, ...items));
+      h('ul', { class: 'lines' }, ...items),
+    );
   }
 
   /** As the server totals it (decisions 2): subtotal + delivery fee - discount, thresholds on the subtotal. */
@@ -510,13 +631,19 @@ export function startMenu(data: PageData): void {
 
   function totals(): HTMLElement {
     const { subtotal, discount, fee, total } = sums();
-    return h('div', { id: 'cart-totals' },
-      h('dl', { class: 'totals' },
+    return h(
+      'div',
+      { id: 'cart-totals' },
+      h(
+        'dl',
+        { class: 'totals' },
         h('div', {}, h('dt', {}, t.subtotal), h('dd', {}, money(subtotal))),
         discount > 0 ? h('div', {}, h('dt', {}, t.discount), h('dd', {}, signedMoney(-discount))) : null,
         fee > 0 ? h('div', {}, h('dt', {}, t.deliveryFee), h('dd', {}, money(fee))) : null,
-        h('div', { class: 'total' }, h('dt', {}, t.total), h('dd', {}, money(total)))),
-      data.minOrderMinor > 0 ? h('p', { class: 'hint' }, fill(t.minOrder, { amount: money(data.minOrderMinor) })) : null);
+        h('div', { class: 'total' }, h('dt', {}, t.total), h('dd', {}, money(total))),
+      ),
+      data.minOrderMinor > 0 ? h('p', { class: 'hint' }, fill(t.minOrder, { amount: money(data.minOrderMinor) })) : null,
+    );
   }
 
   function refreshCart(): void {
@@ -566,26 +693,35 @@ export function startMenu(data: PageData): void {
     if (picked.day === 'asap' ? !ordering.open : !known(picked.day)) picked.day = ordering.open ? 'asap' : String(days[0].day);
 
     const timeSelect = h('select', { id: 'f-scheduledFor', name: 'scheduledFor', 'aria-describedby': 'err-scheduledFor' });
-    const timeField = h('div', { class: 'field', id: 'field-scheduledFor' },
+    const timeField = h(
+      'div',
+      { class: 'field', id: 'field-scheduledFor' },
       h('label', { for: 'f-scheduledFor' }, t.time),
       timeSelect,
-      h('p', { class: 'field-error', id: 'err-scheduledFor', hidden: true }));
+      h('p', { class: 'field-error', id: 'err-scheduledFor', hidden: true }),
+    );
     const fillTimes = () => {
       const day = days.find((d) => String(d.day) === picked.day);
       timeField.hidden = !day;
       if (!day) return;
       const values = day.slots.map((slot) => new Date(slot).toISOString());
       if (picked.slot === null || !values.includes(picked.slot)) picked.slot = values[0];
-      replace(timeSelect, ...day.slots.map((slot, i) => h('option', { value: values[i], selected: values[i] === picked.slot }, when.time(slot))));
+      replace(
+        timeSelect,
+        ...day.slots.map((slot, i) => h('option', { value: values[i], selected: values[i] === picked.slot }, when.time(slot))),
+      );
     };
     const changed = () => {
       // What the server refused was for the time picked before.
       refused.clear();
       refreshCart();
     };
-    const daySelect = h('select', { id: 'f-when', name: 'when' },
+    const daySelect = h(
+      'select',
+      { id: 'f-when', name: 'when' },
       ordering.open ? h('option', { value: 'asap', selected: picked.day === 'asap' }, t.asap) : null,
-      ...days.map((d) => h('option', { value: String(d.day), selected: String(d.day) === picked.day }, when.dayLabel(d.slots[0], now))));
+      ...days.map((d) => h('option', { value: String(d.day), selected: String(d.day) === picked.day }, when.dayLabel(d.slots[0], now))),
+    );
     daySelect.addEventListener('change', () => {
       picked.day = daySelect.value;
       picked.slot = null;
@@ -597,10 +733,13 @@ export function startMenu(data: PageData): void {
       changed();
     });
     fillTimes();
-    return h('div', { id: 'when-box' },
+    return h(
+      'div',
+      { id: 'when-box' },
       closed ? h('p', { class: 'hint', id: 'checkout-closed' }, closed) : null,
       h('div', { class: 'field', id: 'field-when' }, h('label', { for: 'f-when' }, t.when), daySelect),
-      timeField);
+      timeField,
+    );
   }
 
   function renderWhen(): void {
@@ -612,19 +751,29 @@ export function startMenu(data: PageData): void {
     // "Place order" and the total stay at the bottom of the screen (issue 38), outside the form so
     // they stick however long the cart; the button submits the form by its id.
     const place = h('button', { type: 'submit', form: 'checkout', class: 'primary', id: 'place-order', disabled: true }, t.placeOrder);
-    const form = h('form', { id: 'checkout', novalidate: true },
+    const form = h(
+      'form',
+      { id: 'checkout', novalidate: true },
       h('p', { class: 'form-error', id: 'form-error', role: 'alert', tabindex: -1, hidden: true }),
       data.orderTypes.length > 1
-        ? checkout.radios('type', t.orderType, data.orderTypes, (v) => t[`type_${v as GuestOrderType}`], orderType, (v) => {
-          orderType = v as GuestOrderType;
-          checkout.forType(orderType);
-          refreshCart();
-        })
+        ? checkout.radios(
+            'type',
+            t.orderType,
+            data.orderTypes,
+            (v) => t[`type_${v as GuestOrderType}`],
+            orderType,
+            (v) => {
+              orderType = v as GuestOrderType;
+              checkout.forType(orderType);
+              refreshCart();
+            },
+          )
         : h('p', { class: 'hint' }, data.table ? tableLabel(data.table.name, t) : t[`type_${orderType}`]),
       whenBox(),
       checkout.radios('paymentMethod', t.payment, data.payments, (v) => t[`pay_${v as 'cash' | 'terminal'}`], data.payments[0]),
       ...checkout.contactFields(),
-      checkout.field('comment', fill(t.optional, { label: t.comment }), h('textarea', { rows: 2, maxlength: 1000 })));
+      checkout.field('comment', fill(t.optional, { label: t.comment }), h('textarea', { rows: 2, maxlength: 1000 })),
+    );
     checkout.clearOnFix(form);
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
@@ -646,17 +795,28 @@ export function startMenu(data: PageData): void {
         place.removeAttribute('aria-busy');
       }
     });
-    replace(cartDialog,
-      h('div', { class: 'sheet-body' },
-        h('header', { class: 'sheet-head' },
+    replace(
+      cartDialog,
+      h(
+        'div',
+        { class: 'sheet-body' },
+        h(
+          'header',
+          { class: 'sheet-head' },
           h('h2', { id: 'cart-title' }, t.yourOrder),
-          h('button', { type: 'button', class: 'close', 'aria-label': t.close, onclick: () => cartDialog.close() }, '×')),
+          h('button', { type: 'button', class: 'close', 'aria-label': t.close, onclick: () => cartDialog.close() }, '×'),
+        ),
         h('div', { id: 'cart-lines' }, linesList()),
         totals(),
         form,
-        h('div', { class: 'sheet-foot checkout-foot' },
+        h(
+          'div',
+          { class: 'sheet-foot checkout-foot' },
           h('p', { class: 'foot-total' }, h('span', {}, t.total), ' ', h('strong', { id: 'foot-total' }, money(sums().total))),
-          place)));
+          place,
+        ),
+      ),
+    );
     checkout.forType(orderType);
     updatePlace();
     cartDialog.showModal();
@@ -712,7 +872,13 @@ export function startMenu(data: PageData): void {
     if (res.status === 409 && envelope?.code === 'ORDERING_CLOSED') {
       // Closed since the page was read: the notice says why and until when; a time can still be
       // picked when the venue takes scheduled orders.
-      ordering = { ...ordering, open: false, reason: envelope.details?.reason ?? 'closed', opensAt: envelope.details?.opensAt ?? null, closesAt: null };
+      ordering = {
+        ...ordering,
+        open: false,
+        reason: envelope.details?.reason ?? 'closed',
+        opensAt: envelope.details?.opensAt ?? null,
+        closesAt: null,
+      };
       showAvailability();
       renderWhen();
       checkout.showErrors([orderingMessage(ordering, when, Date.now(), t) ?? t.closedHours]);

@@ -97,8 +97,10 @@ export function meetsRules(groups: readonly RuleGroup[], modifiers: readonly { o
   return groups.every((group) => {
     const total = chosenIn(group, quantities);
     const cap = optionCap(group);
-    return total >= group.minSelections &&
+    return (
+      total >= group.minSelections &&
       (group.maxSelections === null || total <= group.maxSelections) &&
-      group.options.every((o) => (quantities.get(o.id) ?? 0) <= cap);
+      group.options.every((o) => (quantities.get(o.id) ?? 0) <= cap)
+    );
   });
 }

@@ -1,7 +1,14 @@
 // The status page's script: follows the order over its live stream until it completes or is
 // cancelled; where the stream cannot be had (refused, or no EventSource), with conditional requests
 // (a 304 costs the server one indexed look-up), paused while the tab is hidden.
-import { FINAL_STATUSES, finalNote, stepStates, type GuestOrderStatus, type GuestOrderType, type StatusPageData } from '../../src/modules/guest-page/shared/page-data.js';
+import {
+  FINAL_STATUSES,
+  finalNote,
+  stepStates,
+  type GuestOrderStatus,
+  type GuestOrderType,
+  type StatusPageData,
+} from '../../src/modules/guest-page/shared/page-data.js';
 import { byId, h, replace } from './dom.js';
 
 /**
@@ -29,9 +36,17 @@ export function startStatus(data: StatusPageData): void {
     if (now) now.textContent = t[`status_${order.status}`];
     const steps = byId('status-steps');
     if (steps) {
-      replace(steps, ...stepStates(order.status, order.type).map(({ step, state }) =>
-        h('li', { class: state, 'aria-current': state === 'current' ? 'step' : null }, t[`status_${step}`],
-          state === 'done' ? h('span', { class: 'visually-hidden' }, ` ${t.stepDone}`) : null)));
+      replace(
+        steps,
+        ...stepStates(order.status, order.type).map(({ step, state }) =>
+          h(
+            'li',
+            { class: state, 'aria-current': state === 'current' ? 'step' : null },
+            t[`status_${step}`],
+            state === 'done' ? h('span', { class: 'visually-hidden' }, ` ${t.stepDone}`) : null,
+          ),
+        ),
+      );
     }
     const final = FINAL_STATUSES.includes(order.status);
     for (const id of ['status-hint', 'status-ready']) {

@@ -74,7 +74,9 @@ export interface CartaClient {
 }
 
 /** The data of a successful `api.*` call; a CartaError for any other answer. */
-export async function unwrap<R extends { data?: unknown; error?: unknown; response: Response }>(call: Promise<R>): Promise<Exclude<R['data'], undefined>> {
+export async function unwrap<R extends { data?: unknown; error?: unknown; response: Response }>(
+  call: Promise<R>,
+): Promise<Exclude<R['data'], undefined>> {
   const { data, error, response } = await call;
   if (!response.ok) throw CartaError.fromResponse(response, error);
   return data as Exclude<R['data'], undefined>;

@@ -49,7 +49,9 @@ export class CartaError extends Error {
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
     return new CartaError({
       statusCode: response.status,
-      message: envelope?.message ?? (typeof body === 'string' && body !== '' ? body.slice(0, 500) : `HTTP ${response.status} ${response.statusText}`.trim()),
+      message:
+        envelope?.message ??
+        (typeof body === 'string' && body !== '' ? body.slice(0, 500) : `HTTP ${response.status} ${response.statusText}`.trim()),
       code: envelope?.code,
       errors: envelope?.errors,
       details: envelope?.details,

@@ -103,7 +103,8 @@ async function retryableCode(response: Response): Promise<string | undefined | n
   let code: string | undefined;
   try {
     const body: unknown = await response.clone().json();
-    if (typeof body === 'object' && body !== null && typeof (body as { code?: unknown }).code === 'string') code = (body as { code: string }).code;
+    if (typeof body === 'object' && body !== null && typeof (body as { code?: unknown }).code === 'string')
+      code = (body as { code: string }).code;
   } catch {
     // not the JSON envelope (a proxy's page): the status decides
   }

@@ -50,13 +50,24 @@ describe('@carta/client: availability (decisions 13)', () => {
       ],
     );
     assert.equal(list.products[1].id, scone.id);
-    assert.deepEqual(list.ingredients.map((i) => [i.ref, i.externalId, i.until]), [['milk', 'milk', null]]);
+    assert.deepEqual(
+      list.ingredients.map((i) => [i.ref, i.externalId, i.until]),
+      [['milk', 'milk', null]],
+    );
     assert.ok(!Number.isNaN(Date.parse(list.ingredients[0].updatedAt)));
 
-    assert.deepEqual(await client.setAvailability({ products: [{ ref: 'latte', available: true }, { ref: 'scone', available: true }] }), {
-      products: { updated: 2 },
-      ingredients: { updated: 0 },
-    });
+    assert.deepEqual(
+      await client.setAvailability({
+        products: [
+          { ref: 'latte', available: true },
+          { ref: 'scone', available: true },
+        ],
+      }),
+      {
+        products: { updated: 2 },
+        ingredients: { updated: 0 },
+      },
+    );
     const after = await client.listAvailability();
     assert.deepEqual([after.products, after.ingredients.map((i) => i.ref)], [[], ['milk']]);
   });
@@ -66,7 +77,12 @@ describe('@carta/client: availability (decisions 13)', () => {
     const client = createCartaClient({ baseUrl: s.baseUrl, apiKey: v.key });
     await client.syncCatalog(MENU);
     await assert.rejects(
-      client.setAvailability({ products: [{ ref: 'latte', available: false }, { ref: 'p9', available: false }] }),
+      client.setAvailability({
+        products: [
+          { ref: 'latte', available: false },
+          { ref: 'p9', available: false },
+        ],
+      }),
       (err: unknown) => {
         assert.ok(err instanceof CartaError);
         assert.deepEqual([err.statusCode, err.message, err.errors], [400, 'Validation failed', ['products[1].ref "p9" not found']]);
@@ -76,7 +92,10 @@ describe('@carta/client: availability (decisions 13)', () => {
     assert.deepEqual(await client.listAvailability(), { products: [], ingredients: [] });
 
     const readOnly = createCartaClient({ baseUrl: s.baseUrl, apiKey: (await createVenue(s.t.app, { readOnly: true })).key });
-    await assert.rejects(readOnly.setAvailability({ products: [] }), (err: unknown) => err instanceof CartaError && err.code === 'READ_ONLY_KEY');
+    await assert.rejects(
+      readOnly.setAvailability({ products: [] }),
+      (err: unknown) => err instanceof CartaError && err.code === 'READ_ONLY_KEY',
+    );
   });
 
   it('reads and updates the opening hours and order pause of the settings, typed', async () => {
@@ -87,14 +106,20 @@ describe('@carta/client: availability (decisions 13)', () => {
       client.api.PATCH('/v1/settings', {
         body: {
           timezone: 'Europe/Madrid',
-          openingHours: { weekly: [{ day: 'monday', isOpen: true, openTime: '09:00', closeTime: '15:00' }], exceptions: [{ date: '2026-12-25', isOpen: false }] },
+          openingHours: {
+            weekly: [{ day: 'monday', isOpen: true, openTime: '09:00', closeTime: '15:00' }],
+            exceptions: [{ date: '2026-12-25', isOpen: false }],
+          },
           orderConfig: { pausedUntil, scheduledOrders: { enabled: true } },
         },
       }),
     );
     assert.equal(updated.timezone, 'Europe/Madrid');
     assert.deepEqual(updated.openingHours?.exceptions, [{ date: '2026-12-25', isOpen: false }]);
-    assert.deepEqual([updated.orderConfig.pausedUntil, updated.orderConfig.prepTimeMinutes, updated.orderConfig.scheduledOrders], [pausedUntil, 15, { enabled: true, maxDaysAhead: 2 }]);
+    assert.deepEqual(
+      [updated.orderConfig.pausedUntil, updated.orderConfig.prepTimeMinutes, updated.orderConfig.scheduledOrders],
+      [pausedUntil, 15, { enabled: true, maxDaysAhead: 2 }],
+    );
     const read = await unwrap(client.api.GET('/v1/settings'));
     assert.deepEqual(read.openingHours, updated.openingHours);
 

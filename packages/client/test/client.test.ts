@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { CartaError, CLIENT_VERSION, createCartaClient, SyncCatalogError, unwrap, type RetryEvent, type SyncProduct } from '../src/index.js';
+import {
+  CartaError,
+  CLIENT_VERSION,
+  createCartaClient,
+  SyncCatalogError,
+  unwrap,
+  type RetryEvent,
+  type SyncProduct,
+} from '../src/index.js';
 import { retryingFetch, retryPolicy } from '../src/retry.js';
 import { admin, createVenue, recordingFetch, startServer, type TestServer, type VenueFixture } from './server.js';
 
@@ -41,7 +49,14 @@ function inProgressFirst(inner: typeof fetch, path: string, held: (string | null
     const request = new Request(input, init);
     if (held.length > 0 || new URL(request.url).pathname !== path) return inner(request);
     held.push(request.headers.get('idempotency-key'));
-    const envelope = { statusCode: 409, code: 'IDEMPOTENCY_KEY_IN_PROGRESS', message: 'still running', requestId: 'r', timestamp: new Date().toISOString(), path };
+    const envelope = {
+      statusCode: 409,
+      code: 'IDEMPOTENCY_KEY_IN_PROGRESS',
+      message: 'still running',
+      requestId: 'r',
+      timestamp: new Date().toISOString(),
+      path,
+    };
     return new Response(JSON.stringify(envelope), { status: 409, headers: { 'content-type': 'application/json', 'retry-after': '0' } });
   };
 }
@@ -111,14 +126,23 @@ describe('@carta/client against a real server', () => {
     assert.equal(draft.publicationId, null);
     const latte = draft.products[0];
     assert.deepEqual([latte.externalId, latte.name, latte.priceMinor, latte.categoryExternalId], ['latte', 'Latte', 350, 'drinks']);
-    assert.deepEqual(latte.modifierGroups[0].options.map((o) => [o.ingredientName, o.priceAdjustment]), [['Milk', 0], ['Oat milk', 50]]);
+    assert.deepEqual(
+      latte.modifierGroups[0].options.map((o) => [o.ingredientName, o.priceAdjustment]),
+      [
+        ['Milk', 0],
+        ['Oat milk', 50],
+      ],
+    );
 
     const uk = await client.getMenu({ locale: 'uk' });
     assert.equal(uk.products[0].name, 'Лате');
     assert.equal(uk.products[0].description, 'Espresso and milk', 'no translation: the stored value');
     assert.equal(uk.categories[0].name, 'Напої');
     assert.equal(uk.products[0].modifierGroups[0].name, 'Молоко');
-    assert.deepEqual(uk.products[0].modifierGroups[0].options.map((o) => o.ingredientName), ['Молоко', 'Oat milk']);
+    assert.deepEqual(
+      uk.products[0].modifierGroups[0].options.map((o) => o.ingredientName),
+      ['Молоко', 'Oat milk'],
+    );
     assert.deepEqual(uk.products[0].ingredients, [{ externalId: 'milk', name: 'Молоко' }]);
 
     await assert.rejects(client.getMenu({ version: 'published' }), (err: unknown) => {
@@ -145,12 +169,28 @@ describe('@carta/client against a real server', () => {
         name: 'Milk',
         type: 'single_choice',
         isRequired: false,
-        options: [{ ingredientExternalId: 'milk', isDefault: true }, { ingredientExternalId: 'oat', priceAdjustment: 50 }],
+        options: [
+          { ingredientExternalId: 'milk', isDefault: true },
+          { ingredientExternalId: 'oat', priceAdjustment: 50 },
+        ],
       },
-      { name: 'Extra milk', type: 'add_ingredients', minSelections: 1, maxSelections: 3, maxQuantityPerOption: 2, options: [{ ingredientExternalId: 'oat' }] },
+      {
+        name: 'Extra milk',
+        type: 'add_ingredients',
+        minSelections: 1,
+        maxSelections: 3,
+        maxQuantityPerOption: 2,
+        options: [{ ingredientExternalId: 'oat' }],
+      },
     ];
-    const ingredients = [{ externalId: 'milk', name: 'Milk' }, { externalId: 'oat', name: 'Oat milk' }];
-    const synced = await client.syncCatalog({ ingredients, products: [{ externalId: 'flat-white', name: 'Flat white', priceMinor: 380, modifierGroups: groups }] });
+    const ingredients = [
+      { externalId: 'milk', name: 'Milk' },
+      { externalId: 'oat', name: 'Oat milk' },
+    ];
+    const synced = await client.syncCatalog({
+      ingredients,
+      products: [{ externalId: 'flat-white', name: 'Flat white', priceMinor: 380, modifierGroups: groups }],
+    });
     assert.deepEqual([synced.products.created, synced.products.errors, synced.products.warnings], [1, [], []]);
 
     const [product] = (await client.getMenu()).products;
@@ -198,7 +238,10 @@ describe('@carta/client against a real server', () => {
     });
 
     const unknown = createCartaClient({ baseUrl: s.baseUrl, apiKey: `carta_live_${'x'.repeat(32)}` });
-    await assert.rejects(unknown.getMenu(), (err: unknown) => err instanceof CartaError && err.statusCode === 401 && err.message === 'Invalid API key');
+    await assert.rejects(
+      unknown.getMenu(),
+      (err: unknown) => err instanceof CartaError && err.statusCode === 401 && err.message === 'Invalid API key',
+    );
 
     const order = await client.api.GET('/v1/orders/{id}', { params: { path: { id: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b' } } });
     await assert.rejects(
@@ -214,7 +257,10 @@ describe('@carta/client against a real server', () => {
       assert.deepEqual(err.details, { limit: 70, available: 70, requested: 71 });
       return true;
     });
-    await assert.rejects(free.pollOrders({ onOrder: () => undefined }), (err: unknown) => err instanceof CartaError && err.code === 'PAID_PLAN_REQUIRED');
+    await assert.rejects(
+      free.pollOrders({ onOrder: () => undefined }),
+      (err: unknown) => err instanceof CartaError && err.code === 'PAID_PLAN_REQUIRED',
+    );
   });
 
   it('does not repeat a request the server refused (400)', async () => {
@@ -222,7 +268,10 @@ describe('@carta/client against a real server', () => {
     const log: Log = [];
     const retries: RetryEvent[] = [];
     const client = createCartaClient({ baseUrl: s.baseUrl, apiKey: v.key, fetch: recordingFetch(log), onRetry: (e) => retries.push(e) });
-    await assert.rejects(client.syncCatalog({ products: [{ externalId: 'x', name: '', priceMinor: 1, colour: 'red' } as never] }), CartaError);
+    await assert.rejects(
+      client.syncCatalog({ products: [{ externalId: 'x', name: '', priceMinor: 1, colour: 'red' } as never] }),
+      CartaError,
+    );
     assert.equal(log.length, 1);
     assert.equal(log[0].status, 400);
     assert.deepEqual(retries, []);
@@ -233,7 +282,12 @@ describe('@carta/client against a real server', () => {
     const log: Log = [];
     const retries: RetryEvent[] = [];
     const fetchLosing = losingAnswers(recordingFetch(log), '/v1/publish', 1);
-    const client = createCartaClient({ baseUrl: s.baseUrl, apiKey: v.key, fetch: losingAnswers(fetchLosing, '/v1/sync', 1), onRetry: (e) => retries.push(e) });
+    const client = createCartaClient({
+      baseUrl: s.baseUrl,
+      apiKey: v.key,
+      fetch: losingAnswers(fetchLosing, '/v1/sync', 1),
+      onRetry: (e) => retries.push(e),
+    });
 
     await unwrap(client.api.PATCH('/v1/settings', { body: { enabledLanguages: ['en', 'uk'] } }));
     const synced = await client.syncCatalog(SMALL_MENU);
@@ -258,8 +312,17 @@ describe('@carta/client against a real server', () => {
     assert.equal(writes[0].key, writes[1].key, 'the retry of a sync carries its key');
     assert.equal(writes[2].key, writes[3].key, 'the retry of a publish carries its key');
     assert.equal(new Set(writes.map((r) => r.key)).size, 3);
-    assert.ok(log.filter((r) => r.method === 'GET').every((r) => r.key === null), 'reads carry no key');
-    assert.deepEqual(retries.map((r) => [r.statusCode, r.code]), [[0, 'ECONNRESET'], [0, 'ECONNRESET']]);
+    assert.ok(
+      log.filter((r) => r.method === 'GET').every((r) => r.key === null),
+      'reads carry no key',
+    );
+    assert.deepEqual(
+      retries.map((r) => [r.statusCode, r.code]),
+      [
+        [0, 'ECONNRESET'],
+        [0, 'ECONNRESET'],
+      ],
+    );
 
     assert.equal(await auditCount(v.key, s.baseUrl, 'menu.sync'), 1);
     assert.equal(await auditCount(v.key, s.baseUrl, 'menu.publish'), 2);
@@ -274,9 +337,16 @@ describe('@carta/client against a real server', () => {
     const client = createCartaClient({ baseUrl: s.baseUrl, apiKey: v.key, fetch: fetchInProgress, onRetry: (e) => retries.push(e) });
     await client.syncCatalog(SMALL_MENU);
     await client.publish();
-    assert.deepEqual(retries.map((r) => [r.statusCode, r.code]), [[409, 'IDEMPOTENCY_KEY_IN_PROGRESS']]);
+    assert.deepEqual(
+      retries.map((r) => [r.statusCode, r.code]),
+      [[409, 'IDEMPOTENCY_KEY_IN_PROGRESS']],
+    );
     const sent = log.filter((r) => r.path === '/v1/publish');
-    assert.deepEqual(sent.map((r) => [r.status, r.key]), [[201, held[0]]], 'the retry carries the key that was in progress');
+    assert.deepEqual(
+      sent.map((r) => [r.status, r.key]),
+      [[201, held[0]]],
+      'the retry carries the key that was in progress',
+    );
     assert.equal(await auditCount(v.key, s.baseUrl, 'menu.publish'), 1);
   });
 
@@ -289,22 +359,41 @@ describe('@carta/client against a real server', () => {
       headers: { authorization: `Bearer ${v.key}`, 'content-type': 'application/json' },
       body: '{}',
     });
-    await assert.rejects(send(request), (err: unknown) => err instanceof CartaError && err.statusCode === 0 && err.code === 'NETWORK_ERROR');
+    await assert.rejects(
+      send(request),
+      (err: unknown) => err instanceof CartaError && err.statusCode === 0 && err.code === 'NETWORK_ERROR',
+    );
     assert.equal(log.length, 1, 'sent once');
     assert.equal(await auditCount(v.key, s.baseUrl, 'menu.publish'), 1, 'and run once');
   });
 
   it('retries a refused connection with backoff, then gives up with a NETWORK_ERROR CartaError', async () => {
     const retries: RetryEvent[] = [];
-    const client = createCartaClient({ baseUrl: `http://127.0.0.1:${await closedPort()}`, apiKey: 'k', maxRetries: 3, baseDelayMs: 20, onRetry: (e) => retries.push(e) });
+    const client = createCartaClient({
+      baseUrl: `http://127.0.0.1:${await closedPort()}`,
+      apiKey: 'k',
+      maxRetries: 3,
+      baseDelayMs: 20,
+      onRetry: (e) => retries.push(e),
+    });
     await assert.rejects(client.getMenu(), (err: unknown) => {
       assert.ok(err instanceof CartaError);
       assert.deepEqual([err.statusCode, err.code], [0, 'NETWORK_ERROR']);
       assert.match(err.message, /ECONNREFUSED/);
       return true;
     });
-    assert.deepEqual(retries.map((r) => [r.retry, r.code]), [[1, 'ECONNREFUSED'], [2, 'ECONNREFUSED'], [3, 'ECONNREFUSED']]);
-    assert.ok(retries.every((r, i) => r.delayMs >= 0 && r.delayMs < 20 * 2 ** i), 'full jitter below each doubling step');
+    assert.deepEqual(
+      retries.map((r) => [r.retry, r.code]),
+      [
+        [1, 'ECONNREFUSED'],
+        [2, 'ECONNREFUSED'],
+        [3, 'ECONNREFUSED'],
+      ],
+    );
+    assert.ok(
+      retries.every((r, i) => r.delayMs >= 0 && r.delayMs < 20 * 2 ** i),
+      'full jitter below each doubling step',
+    );
   });
 
   it('sends its User-Agent and works with the operator API too', async () => {

@@ -34,7 +34,7 @@ describe('followOrders on a real server', () => {
     let cutting = true;
     const cutter = (async () => {
       // At least two cuts land on an open stream, however fast the writers are.
-    while (cutting || reconnects < 2) {
+      while (cutting || reconnects < 2) {
         await sleep(120);
         // Every socket of the server, the stream's among them: the client sees a broken connection.
         s.t.app.server.closeAllConnections();
@@ -92,6 +92,9 @@ describe('followOrders on a real server', () => {
 
     const free = await createVenue(s.t.app, { plan: 'free' });
     const refused = createCartaClient({ baseUrl: s.baseUrl, apiKey: free.key }).followOrders({ onOrder: () => undefined });
-    await assert.rejects(refused, (err: unknown) => err instanceof CartaError && err.statusCode === 403 && err.code === 'PAID_PLAN_REQUIRED');
+    await assert.rejects(
+      refused,
+      (err: unknown) => err instanceof CartaError && err.statusCode === 403 && err.code === 'PAID_PLAN_REQUIRED',
+    );
   });
 });

@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createCartaClient, type Order } from '../src/index.js';
-import { createOrder, expectStatus, orderBody, PATH_TO, patchStatus, setUpOrderMenu, sleep, type MenuIds } from '../../../test/helpers/orders.js';
+import {
+  createOrder,
+  expectStatus,
+  orderBody,
+  PATH_TO,
+  patchStatus,
+  setUpOrderMenu,
+  sleep,
+  type MenuIds,
+} from '../../../test/helpers/orders.js';
 import { createVenue, startServer, type TestServer, type VenueFixture } from './server.js';
 
 type Status = keyof typeof PATH_TO;
@@ -37,7 +46,7 @@ describe('pollOrders on a real server', () => {
 
     // Writers: new orders, each moved along a random legal path, interleaved with the polls.
     let seed = 7;
-    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     const newIds = new Set<string>();
     await Promise.all(
       Array.from({ length: 4 }, async () => {
@@ -91,7 +100,12 @@ describe('pollOrders on a real server', () => {
     assert.equal(calls.length, 0);
 
     const started = Date.now();
-    await client.pollOrders({ since: new Date().toISOString(), onOrder: () => undefined, signal: AbortSignal.timeout(150), intervalMs: 60_000 });
+    await client.pollOrders({
+      since: new Date().toISOString(),
+      onOrder: () => undefined,
+      signal: AbortSignal.timeout(150),
+      intervalMs: 60_000,
+    });
     assert.ok(Date.now() - started < 2000);
   });
 });

@@ -39,10 +39,13 @@ describe('@carta/client: publication history, diff and restore (decisions 16)', 
     const second = await client.publish();
 
     const page: PublicationPage = await client.listPublications();
-    assert.deepEqual(page.items.map((p) => [p.id, p.counts, p.restoredFrom]), [
-      [second.publicationId, { categories: 1, ingredients: 1, products: 3 }, null],
-      [first.publicationId, { categories: 1, ingredients: 1, products: 2 }, null],
-    ]);
+    assert.deepEqual(
+      page.items.map((p) => [p.id, p.counts, p.restoredFrom]),
+      [
+        [second.publicationId, { categories: 1, ingredients: 1, products: 3 }, null],
+        [first.publicationId, { categories: 1, ingredients: 1, products: 2 }, null],
+      ],
+    );
     assert.equal(page.items[0].publishedAt, second.publishedAt);
     assert.deepEqual([page.total, page.page, page.limit, page.totalPages], [2, 1, 20, 1]);
     const paged = await client.listPublications({ page: 2, limit: 1 });
@@ -50,7 +53,10 @@ describe('@carta/client: publication history, diff and restore (decisions 16)', 
 
     const snapshot = await client.getPublication(first.publicationId);
     assert.deepEqual([snapshot.version, snapshot.publicationId], ['published', first.publicationId]);
-    assert.deepEqual(snapshot.products.map((p) => p.externalId), ['burger', 'cola']);
+    assert.deepEqual(
+      snapshot.products.map((p) => p.externalId),
+      ['burger', 'cola'],
+    );
     const localized = await client.getPublication(first.publicationId, { locale: 'uk' });
     assert.equal(localized.ingredients[0].name, 'Сир');
   });
@@ -60,7 +66,12 @@ describe('@carta/client: publication history, diff and restore (decisions 16)', 
     const client = await venueClient(log);
     await client.syncCatalog(MENU);
     const { publicationId } = await client.publish();
-    await client.syncCatalog({ products: [{ externalId: 'burger', name: 'Cheeseburger', priceMinor: 1200 }, { externalId: 'fries', name: 'Fries', priceMinor: 400 }] });
+    await client.syncCatalog({
+      products: [
+        { externalId: 'burger', name: 'Cheeseburger', priceMinor: 1200 },
+        { externalId: 'fries', name: 'Fries', priceMinor: 400 },
+      ],
+    });
 
     const diff: MenuDiff = await client.diffMenus();
     assert.deepEqual(diff, {
@@ -81,11 +92,20 @@ describe('@carta/client: publication history, diff and restore (decisions 16)', 
     const client = await venueClient(log);
     await client.syncCatalog(MENU);
     const { publicationId } = await client.publish();
-    await client.syncCatalog({ products: [{ externalId: 'burger', name: 'Burger', priceMinor: 9900 }, { externalId: 'fries', name: 'Fries', priceMinor: 400 }] });
+    await client.syncCatalog({
+      products: [
+        { externalId: 'burger', name: 'Burger', priceMinor: 9900 },
+        { externalId: 'fries', name: 'Fries', priceMinor: 400 },
+      ],
+    });
     await client.publish();
 
     const restored: RestoreResult = await client.restorePublication(publicationId);
-    assert.deepEqual(restored, { restoredFrom: publicationId, counts: { categories: 1, ingredients: 1, products: 2 }, publicationId: null });
+    assert.deepEqual(restored, {
+      restoredFrom: publicationId,
+      counts: { categories: 1, ingredients: 1, products: 2 },
+      publicationId: null,
+    });
     const post = log.find((r) => r.method === 'POST' && r.path === `/v1/publications/${publicationId}/restore`)!;
     assert.match(post.key ?? '', /^[0-9a-f-]{36}$/);
     const draft = await client.getMenu();
@@ -97,7 +117,11 @@ describe('@carta/client: publication history, diff and restore (decisions 16)', 
     const [latest] = (await client.listPublications({ limit: 1 })).items;
     assert.deepEqual([latest.id, latest.restoredFrom], [published.publicationId, publicationId]);
     // The snapshot never had fries: the hidden one the restore left in the draft is published as added.
-    assert.deepEqual((await client.diffMenus({ from: publicationId, to: 'published' })).products, { added: ['fries'], removed: [], changed: [] });
+    assert.deepEqual((await client.diffMenus({ from: publicationId, to: 'published' })).products, {
+      added: ['fries'],
+      removed: [],
+      changed: [],
+    });
   });
 
   it('refuses an unknown publication with CartaError 404 PUBLICATION_NOT_FOUND, and published before any publish with MENU_NOT_PUBLISHED', async () => {
@@ -115,7 +139,10 @@ describe('@carta/client: publication history, diff and restore (decisions 16)', 
     await client.syncCatalog(MENU);
     const dry = await client.syncCatalog(
       {
-        categories: [{ externalId: 'mains', name: 'Mains', sortOrder: 5 }, { externalId: 'sides', name: 'Sides' }],
+        categories: [
+          { externalId: 'mains', name: 'Mains', sortOrder: 5 },
+          { externalId: 'sides', name: 'Sides' },
+        ],
         ingredients: [{ externalId: 'cheese', name: 'Cheddar' }],
         products: [
           { externalId: 'burger', name: 'Burger', priceMinor: 1100, categoryExternalId: 'sides', ingredientExternalIds: ['cheese'] },

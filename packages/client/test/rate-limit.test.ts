@@ -30,7 +30,10 @@ describe('the client under rate limits', () => {
     const limited = log.filter((r) => r.status === 429);
     assert.ok(limited.length >= 15, `${limited.length} answers were 429`);
     assert.equal(log.filter((r) => r.status === 200).length, 25);
-    assert.ok(retries.every((r) => r.statusCode === 429 && r.code === 'RATE_LIMITED' && r.delayMs >= 1000), 'Retry-After: 1 honoured');
+    assert.ok(
+      retries.every((r) => r.statusCode === 429 && r.code === 'RATE_LIMITED' && r.delayMs >= 1000),
+      'Retry-After: 1 honoured',
+    );
     assert.equal(retries.length, limited.length);
     assert.ok(elapsed >= 2000, `two rounds of waiting for 10 slots a second, took ${elapsed} ms`);
     ctx.diagnostic(`25 requests: ${limited.length} answered 429, all done in ${elapsed} ms`);
@@ -41,7 +44,12 @@ describe('the client under rate limits', () => {
     const client = createCartaClient({ baseUrl: s.baseUrl, apiKey: v.key, maxRetryAfterMs: 5_000 });
     // Use up the free venue's 30 requests a minute from addresses of their own (past the per-IP buckets).
     for (let i = 0; i < 30; i += 1) {
-      const res = await s.t.app.inject({ method: 'GET', url: '/v1/menu', remoteAddress: `10.9.0.${i + 1}`, headers: { authorization: `Bearer ${v.key}` } });
+      const res = await s.t.app.inject({
+        method: 'GET',
+        url: '/v1/menu',
+        remoteAddress: `10.9.0.${i + 1}`,
+        headers: { authorization: `Bearer ${v.key}` },
+      });
       assert.equal(res.statusCode, 200);
     }
     await sleep(1100);

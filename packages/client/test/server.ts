@@ -29,10 +29,18 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
 export { admin, createVenue, type VenueFixture };
 
 /** A fetch that records every request it sends (method, path, Idempotency-Key) and each answer's status. */
-export function recordingFetch(log: { method: string; path: string; key: string | null; status: number | 'error'; replayed: boolean }[]): typeof fetch {
+export function recordingFetch(
+  log: { method: string; path: string; key: string | null; status: number | 'error'; replayed: boolean }[],
+): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
-    const entry = { method: request.method, path: new URL(request.url).pathname + new URL(request.url).search, key: request.headers.get('idempotency-key'), status: 'error' as number | 'error', replayed: false };
+    const entry = {
+      method: request.method,
+      path: new URL(request.url).pathname + new URL(request.url).search,
+      key: request.headers.get('idempotency-key'),
+      status: 'error' as number | 'error',
+      replayed: false,
+    };
     log.push(entry);
     const response = await fetch(request);
     entry.status = response.status;

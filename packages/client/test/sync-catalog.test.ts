@@ -31,8 +31,18 @@ describe('syncCatalog on a real server', () => {
     const firstMs = Date.now() - started;
 
     assert.deepEqual(
-      [first.categories, first.ingredients, first.products].map((s) => [s.created, s.updated, s.skipped, s.errors.length, s.warnings.length]),
-      [[40, 0, 0, 0, 0], [250, 0, 0, 0, 0], [2000, 0, 0, 0, 0]],
+      [first.categories, first.ingredients, first.products].map((s) => [
+        s.created,
+        s.updated,
+        s.skipped,
+        s.errors.length,
+        s.warnings.length,
+      ]),
+      [
+        [40, 0, 0, 0, 0],
+        [250, 0, 0, 0, 0],
+        [2000, 0, 0, 0, 0],
+      ],
     );
     assert.deepEqual(first.warnings, []);
     assert.equal(first.dryRun, false);
@@ -45,7 +55,10 @@ describe('syncCatalog on a real server', () => {
     assert.ok(syncs.every((r) => r.status === 201 && r.key !== null));
     assert.equal(new Set(syncs.map((r) => r.key)).size, syncs.length, 'a fresh Idempotency-Key per request');
 
-    assert.deepEqual(progress.map((p) => p.requestsDone), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    assert.deepEqual(
+      progress.map((p) => p.requestsDone),
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+    );
     assert.ok(progress.every((p) => p.requestsTotal === 11));
     assert.deepEqual(progress.at(-1)?.result, first);
     assert.ok(progress[5].result.products.created < 2000, 'running totals');
@@ -54,15 +67,25 @@ describe('syncCatalog on a real server', () => {
     assert.equal(drafted.products.length, 2000);
     const p1234 = drafted.products.find((p) => p.externalId === 'prod-1234');
     assert.equal(p1234?.categoryExternalId, 'cat-34');
-    assert.deepEqual(p1234?.ingredients.map((i) => i.externalId), ['ing-234', 'ing-235', 'ing-236']);
-    assert.deepEqual(p1234?.modifierGroups.map((g) => g.options.length), [2, 3]);
+    assert.deepEqual(
+      p1234?.ingredients.map((i) => i.externalId),
+      ['ing-234', 'ing-235', 'ing-236'],
+    );
+    assert.deepEqual(
+      p1234?.modifierGroups.map((g) => g.options.length),
+      [2, 3],
+    );
 
     started = Date.now();
     const second = await client.syncCatalog(menu);
     const secondMs = Date.now() - started;
     assert.deepEqual(
       [second.categories, second.ingredients, second.products].map((s) => [s.created, s.updated, s.skipped]),
-      [[0, 0, 40], [0, 0, 250], [0, 0, 2000]],
+      [
+        [0, 0, 40],
+        [0, 0, 250],
+        [0, 0, 2000],
+      ],
     );
     assert.equal(second.translationsApplied, 0);
     ctx.diagnostic(`2,000 products: first sync ${firstMs} ms, second (all skipped) ${secondMs} ms`);
@@ -79,7 +102,11 @@ describe('syncCatalog on a real server', () => {
     assert.equal(dry.dryRun, true);
     assert.deepEqual(
       [dry.categories, dry.ingredients, dry.products].map((s) => [s.created, s.updated, s.skipped, s.errors.length]),
-      [[40, 0, 0, 0], [250, 0, 0, 0], [450, 0, 0, 0]],
+      [
+        [40, 0, 0, 0],
+        [250, 0, 0, 0],
+        [450, 0, 0, 0],
+      ],
     );
     assert.equal(dry.products.warnings.length, 1, dry.products.warnings.join('\n'));
     assert.match(dry.products.warnings[0], /^Product prod-420: /);

@@ -24,7 +24,11 @@ describe('planning the requests of a catalogue', () => {
       [0, 0, 50],
     ]);
     const order = chunks.flatMap((c) => c.products.map((e) => e.index));
-    assert.deepEqual(order, Array.from({ length: 1050 }, (_, i) => i), 'every product once, in order');
+    assert.deepEqual(
+      order,
+      Array.from({ length: 1050 }, (_, i) => i),
+      'every product once, in order',
+    );
   });
 
   it('keeps each request under the byte budget', () => {
@@ -34,7 +38,10 @@ describe('planning the requests of a catalogue', () => {
       const bytes = Buffer.byteLength(JSON.stringify(chunkBody(chunk).body));
       assert.ok(bytes <= 60_000, `${bytes} bytes`);
     }
-    assert.equal(chunks.reduce((n, c) => n + c.products.length, 0), 300);
+    assert.equal(
+      chunks.reduce((n, c) => n + c.products.length, 0),
+      300,
+    );
     assert.ok(chunks.length > 3);
   });
 
@@ -43,7 +50,13 @@ describe('planning the requests of a catalogue', () => {
     const chunks = planChunks(menu, LIMITS, true);
     // Products never share a request with categories or ingredients of their own; a product chunk
     // also stops where its context would pass 200 ingredients (each product refers to 8).
-    assert.deepEqual(sizes(chunks), [[40, 200, 0], [0, 50, 0], [0, 0, 193], [0, 0, 193], [0, 0, 64]]);
+    assert.deepEqual(sizes(chunks), [
+      [40, 200, 0],
+      [0, 50, 0],
+      [0, 0, 193],
+      [0, 0, 193],
+      [0, 0, 64],
+    ]);
     for (const chunk of chunks.slice(2)) {
       const { body } = chunkBody(chunk);
       const categories = new Set(body.categories?.map((c) => c.externalId));
@@ -62,13 +75,22 @@ describe('planning the requests of a catalogue', () => {
     const [chunk] = planChunks(menu, LIMITS, false);
     assert.deepEqual(sizes([chunk]), [[3, 5, 200]]);
     const [a, b] = splitChunk(chunk, menu, false);
-    assert.deepEqual(sizes([a, b]), [[3, 5, 96], [0, 0, 104]]);
+    assert.deepEqual(sizes([a, b]), [
+      [3, 5, 96],
+      [0, 0, 104],
+    ]);
     const [c, d] = splitChunk(a, menu, false);
-    assert.deepEqual(sizes([c, d]), [[3, 5, 44], [0, 0, 52]]);
+    assert.deepEqual(sizes([c, d]), [
+      [3, 5, 44],
+      [0, 0, 52],
+    ]);
 
     const dry = planChunks(menu, LIMITS, true);
     const [e, f] = splitChunk(dry[1], menu, true);
-    assert.deepEqual(sizes([e, f]), [[0, 0, 100], [0, 0, 100]]);
+    assert.deepEqual(sizes([e, f]), [
+      [0, 0, 100],
+      [0, 0, 100],
+    ]);
     assert.deepEqual([f.context.categories.length, f.context.ingredients.length], [3, 5], 'each half has its own context');
   });
 
@@ -81,7 +103,13 @@ describe('planning the requests of a catalogue', () => {
       ],
     };
     const indexed = indexMenu(menu);
-    assert.deepEqual(indexed.products.map((e) => [e.item.name, e.index]), [['A2', 2], ['B', 1]]);
+    assert.deepEqual(
+      indexed.products.map((e) => [e.item.name, e.index]),
+      [
+        ['A2', 2],
+        ['B', 1],
+      ],
+    );
     assert.deepEqual(indexed.warnings, ['Product a: duplicate externalId in the request; the last occurrence wins']);
   });
 
@@ -92,11 +120,13 @@ describe('planning the requests of a catalogue', () => {
 
   it('maps validation messages back to positions in the caller\u2019s arrays', () => {
     const indices = { categories: [7], ingredients: [], products: [200, 201, 202] };
-    assert.deepEqual(mapErrorPaths(['products[2].priceMinor must be >= 0', 'categories[0].name is required', 'products must have at most 500 items'], indices), [
-      'products[202].priceMinor must be >= 0',
-      'categories[7].name is required',
-      'products must have at most 500 items',
-    ]);
+    assert.deepEqual(
+      mapErrorPaths(
+        ['products[2].priceMinor must be >= 0', 'categories[0].name is required', 'products must have at most 500 items'],
+        indices,
+      ),
+      ['products[202].priceMinor must be >= 0', 'categories[7].name is required', 'products must have at most 500 items'],
+    );
   });
 });
 
@@ -113,7 +143,10 @@ describe('retry timing', () => {
 
   it('backs off exponentially with full jitter, capped', () => {
     const top = retryPolicy({ baseDelayMs: 1000, maxDelayMs: 30_000 }, () => 0.999_999);
-    assert.deepEqual([1, 2, 3, 4, 5, 6, 7].map((n) => Math.round(backoffDelay(top, n) / 1000)), [1, 2, 4, 8, 16, 30, 30]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5, 6, 7].map((n) => Math.round(backoffDelay(top, n) / 1000)),
+      [1, 2, 4, 8, 16, 30, 30],
+    );
     const bottom = retryPolicy({}, () => 0);
     assert.equal(backoffDelay(bottom, 3), 0);
   });

@@ -18,13 +18,19 @@ export function apiKeyAuth(apiKeys: ApiKeysService, limiter: RateLimiter | null,
     if (venue.readOnly && !READ_METHODS.has(request.method)) throw errors.readOnlyKey();
     if (feature && !venue.planDefinition.features[feature]) throw errors.paidPlanRequired();
     // Budgets belong to the venue account: a sandbox (test key) shares its live venue's.
-    const limited = limiter ? limitVenue(limiter, request, reply, config, venue.liveVenueId, venue.planDefinition.rateLimitTier) : undefined;
+    const limited = limiter
+      ? limitVenue(limiter, request, reply, config, venue.liveVenueId, venue.planDefinition.rateLimitTier)
+      : undefined;
     return whenReady(limited, () => {
       request.venue = venue;
     });
   };
   return function authenticate(request: FastifyRequest, reply: FastifyReply): void | Promise<void> {
     const { authorization } = request.headers;
-    return serveCached(() => apiKeys.peek(authorization), () => apiKeys.authenticate(authorization), (venue) => admit(request, reply, venue));
+    return serveCached(
+      () => apiKeys.peek(authorization),
+      () => apiKeys.authenticate(authorization),
+      (venue) => admit(request, reply, venue),
+    );
   };
 }

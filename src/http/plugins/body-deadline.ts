@@ -19,21 +19,23 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * every request, the unknown paths' included.
  */
 export function bodyDeadlines({ bodyMs, uploadMs }: BodyDeadlines) {
-  const deadline = (ms: number): preParsingHookHandler => (request, reply, payload, done) => {
-    const raw = request.raw;
-    if (!raw.complete) {
-      const timer = setTimeout(() => {
-        // Once answered, the rest of the body is lingering-close.ts's to drain, within its own bound.
-        if (!raw.complete && !reply.raw.headersSent) bodyTimedOut(raw.socket, request.url);
-      }, ms).unref();
-      const stop = () => clearTimeout(timer);
-      // A body read in full, or a request answered without reading it (413, 401), or gone.
-      raw.once('end', stop);
-      reply.raw.once('finish', stop);
-      reply.raw.once('close', stop);
-    }
-    done(null, payload);
-  };
+  const deadline =
+    (ms: number): preParsingHookHandler =>
+    (request, reply, payload, done) => {
+      const raw = request.raw;
+      if (!raw.complete) {
+        const timer = setTimeout(() => {
+          // Once answered, the rest of the body is lingering-close.ts's to drain, within its own bound.
+          if (!raw.complete && !reply.raw.headersSent) bodyTimedOut(raw.socket, request.url);
+        }, ms).unref();
+        const stop = () => clearTimeout(timer);
+        // A body read in full, or a request answered without reading it (413, 401), or gone.
+        raw.once('end', stop);
+        reply.raw.once('finish', stop);
+        reply.raw.once('close', stop);
+      }
+      done(null, payload);
+    };
   const json = deadline(bodyMs);
   const upload = deadline(uploadMs);
 

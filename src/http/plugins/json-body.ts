@@ -33,7 +33,9 @@ export function acceptJsonText(request: FastifyRequest, text: string, parseJson:
     await between();
     request.bodyDigest = createHash('sha256').update(text).digest('base64url');
     await between();
-    const parsed = await new Promise<unknown>((resolve, reject) => parseJson(request, text, (err, value) => (err ? reject(err) : resolve(value))));
+    const parsed = await new Promise<unknown>((resolve, reject) =>
+      parseJson(request, text, (err, value) => (err ? reject(err) : resolve(value))),
+    );
     noteParsedBody(text, parsed);
     await between();
     done(null, parsed);

@@ -36,7 +36,10 @@ export function registerLingeringClose(app: FastifyInstance, { ms, bytes }: Ling
       raw.destroyed ||
       !hasBody(raw.headers) ||
       // Answers without a body, and streams of their own, are left as they are.
-      status < 200 || status === 204 || status === 304 || raw.method === 'HEAD' ||
+      status < 200 ||
+      status === 204 ||
+      status === 304 ||
+      raw.method === 'HEAD' ||
       !(payload === null || payload === undefined || typeof payload === 'string' || Buffer.isBuffer(payload))
     ) {
       done(null, payload);

@@ -148,7 +148,12 @@ export function limitIp(limiter: RateLimiter) {
  * limits is 429. An address refused so is asked about before any look-up until its Retry-After has
  * passed (the limiter remembers it), so misses cannot cost a look-up each once their budget is spent.
  */
-export async function limitIpOnMiss<T>(limiter: RateLimiter, request: FastifyRequest, reply: FastifyReply, read: () => Promise<T>): Promise<T> {
+export async function limitIpOnMiss<T>(
+  limiter: RateLimiter,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  read: () => Promise<T>,
+): Promise<T> {
   const key = clientKey(request.ip);
   const checks = ipChecks(request.ip);
   // Refused a miss within its Retry-After: asked again (429 with its headers, nothing counted when
@@ -190,7 +195,10 @@ export async function limitVenue(
     // report them as given back.
     if (request.ipCharge) {
       await limiter.refund(request.ipCharge.checks, request.ipCharge.token);
-      setHeaders(reply, request.ipCharge.buckets.map((b) => ({ ...b, remaining: Math.min(b.limit, b.remaining + 1) })));
+      setHeaders(
+        reply,
+        request.ipCharge.buckets.map((b) => ({ ...b, remaining: Math.min(b.limit, b.remaining + 1) })),
+      );
     }
     throw err;
   }

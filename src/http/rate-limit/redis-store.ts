@@ -117,9 +117,11 @@ export class RedisRateStore implements RateStore {
     }
     try {
       const args = [now, token, ...checks.flatMap((c) => [c.limit, c.windowMs])];
-      const reply = (await (this.redis as unknown as {
-        cartaConsume(n: number, ...rest: (string | number)[]): Promise<number[]>;
-      }).cartaConsume(checks.length, ...this.keys(checks), ...args)) as number[];
+      const reply = (await (
+        this.redis as unknown as {
+          cartaConsume(n: number, ...rest: (string | number)[]): Promise<number[]>;
+        }
+      ).cartaConsume(checks.length, ...this.keys(checks), ...args)) as number[];
       this.recover();
       if (reply[0] === 0) {
         const i = reply[1] - 1;

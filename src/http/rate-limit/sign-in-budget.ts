@@ -39,14 +39,24 @@ export class SignInBudget implements SignInLimits {
   ) {}
 
   async admitAddress(address: string): Promise<() => Promise<void>> {
-    return this.take({ name: 'sign-in-address', key: `sign-in:address:${address}`, limit: SIGN_IN_BUDGET.perAddress, windowMs: SIGN_IN_BUDGET.windowMs });
+    return this.take({
+      name: 'sign-in-address',
+      key: `sign-in:address:${address}`,
+      limit: SIGN_IN_BUDGET.perAddress,
+      windowMs: SIGN_IN_BUDGET.windowMs,
+    });
   }
 
   async admitEmail(email: string): Promise<() => Promise<void>> {
     // Keyed by the email's hash, so the store (Redis, maybe) does not hold the email as typed (a
     // plain hash: whoever reads the store can still test a list of candidate emails against it).
     const key = createHash('sha256').update(email).digest('base64url');
-    return this.take({ name: 'sign-in-email', key: `sign-in:email:${key}`, limit: SIGN_IN_BUDGET.perEmail, windowMs: SIGN_IN_BUDGET.windowMs });
+    return this.take({
+      name: 'sign-in-email',
+      key: `sign-in:email:${key}`,
+      limit: SIGN_IN_BUDGET.perEmail,
+      windowMs: SIGN_IN_BUDGET.windowMs,
+    });
   }
 
   /** Counts the attempt (429 past the bucket, as the limiter refuses any); the refund gives it back. */

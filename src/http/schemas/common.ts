@@ -139,7 +139,8 @@ export const DECIMALS_KEYWORD = 'x-decimals';
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC, millisecond precision' });
 /** `schema` or null; a description given here sits on the union, where generated client types show it. */
-export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) => Type.Union([schema, Type.Null()], options);
+export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) =>
+  Type.Union([schema, Type.Null()], options);
 
 /** A string enum as `{ type: string, enum }`, which validators report as one readable rule. */
 export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
@@ -166,7 +167,8 @@ export const IdempotencyHeaders = Type.Object({
       minLength: 1,
       maxLength: 255,
       pattern: '^[ -~]+$',
-      description: 'A key of your choosing (a UUID is ideal). The same key and request within 24 hours replays the first response with `Idempotent-Replayed: true`; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED.',
+      description:
+        'A key of your choosing (a UUID is ideal). The same key and request within 24 hours replays the first response with `Idempotent-Replayed: true`; the same key with another request is 409 IDEMPOTENCY_KEY_REUSED.',
     }),
   ),
 });

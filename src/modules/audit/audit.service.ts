@@ -34,7 +34,13 @@ export interface AuditRecord {
 export async function audit(tx: Queryable, actor: Actor, records: AuditRecord[]): Promise<void> {
   const { member } = actor;
   if (!member) return auditFrom(tx, actor.venue.venueId, actor.requestId, 'api_key', records);
-  await auditFrom(tx, actor.venue.venueId, actor.requestId, 'console', records.map((r) => withMember(r, member)));
+  await auditFrom(
+    tx,
+    actor.venue.venueId,
+    actor.requestId,
+    'console',
+    records.map((r) => withMember(r, member)),
+  );
 }
 
 /** Decisions 17: a console change names the member (id and name) in `changes.actor`. */
@@ -46,7 +52,13 @@ export function withMember(record: AuditRecord, member: ConsoleMember): AuditRec
 export type AuditSource = 'api_key' | 'operator' | 'console';
 
 /** `audit` for a change made without an API key: the venue named, and its source. */
-export async function auditFrom(tx: Queryable, venueId: string, requestId: string, source: AuditSource, records: AuditRecord[]): Promise<void> {
+export async function auditFrom(
+  tx: Queryable,
+  venueId: string,
+  requestId: string,
+  source: AuditSource,
+  records: AuditRecord[],
+): Promise<void> {
   await insertAuditEntries(
     tx,
     venueId,

@@ -40,7 +40,12 @@ export async function allMarks(db: Queryable, venueId: string): Promise<{ timeZo
 }
 
 /** Sets marks (sold out until `until`, null: indefinitely), one statement per kind. */
-export async function upsertMarks(db: Queryable, venueId: string, kind: MarkKind, marks: { id: string; until: string | null }[]): Promise<void> {
+export async function upsertMarks(
+  db: Queryable,
+  venueId: string,
+  kind: MarkKind,
+  marks: { id: string; until: string | null }[],
+): Promise<void> {
   if (marks.length === 0) return;
   const { table, column } = TABLES[kind];
   await db.query(

@@ -9,7 +9,9 @@ export type AvailabilityReason = (typeof AVAILABILITY_REASONS)[number];
 export const Availability = Type.Object(
   {
     available: Type.Boolean(),
-    until: Nullable(Type.String({ format: 'date-time', description: 'When it becomes available again; null while available, or when unknown' })),
+    until: Nullable(
+      Type.String({ format: 'date-time', description: 'When it becomes available again; null while available, or when unknown' }),
+    ),
     reason: Nullable(StringEnum(AVAILABILITY_REASONS, { description: 'Why it is unavailable: the first that applies, in this order' })),
   },
   { description: 'Live availability: sold-out marks and category schedules, read against the clock, without a publish' },
@@ -21,7 +23,13 @@ const Mark = Type.Object(
     ref: Type.String({ minLength: 1, maxLength: 255, description: 'An externalId, else an opaque id (as for /v1/products/:ref)' }),
     available: Type.Boolean({ description: 'false marks it sold out; true clears the mark (nothing to clear is a no-op)' }),
     until: Type.Optional(
-      Nullable(Type.String({ format: 'date-time', description: 'With available false: when the mark ends (ISO 8601 with an offset, in the future, at most 30 days ahead); omitted or null: until marked available' })),
+      Nullable(
+        Type.String({
+          format: 'date-time',
+          description:
+            'With available false: when the mark ends (ISO 8601 with an offset, in the future, at most 30 days ahead); omitted or null: until marked available',
+        }),
+      ),
     ),
   },
   { additionalProperties: false },
@@ -77,13 +85,24 @@ export type OrderingReason = (typeof ORDERING_REASONS)[number];
 export const Ordering = Type.Object(
   {
     open: Type.Boolean(),
-    reason: Nullable(StringEnum(ORDERING_REASONS, { description: 'Why ordering is closed: the first that applies of not_accepting, paused, closed' })),
-    opensAt: Nullable(Type.String({ format: 'date-time', description: 'The next moment ordering opens; null while open, or when unknown or beyond 14 days' })),
-    closesAt: Nullable(Type.String({ format: 'date-time', description: 'The end of the current open window; null while closed, or when no closing is ahead within 14 days' })),
+    reason: Nullable(
+      StringEnum(ORDERING_REASONS, { description: 'Why ordering is closed: the first that applies of not_accepting, paused, closed' }),
+    ),
+    opensAt: Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'The next moment ordering opens; null while open, or when unknown or beyond 14 days',
+      }),
+    ),
+    closesAt: Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'The end of the current open window; null while closed, or when no closing is ahead within 14 days',
+      }),
+    ),
     prepTimeMinutes: Type.Integer(),
     scheduledOrders: Type.Object({ enabled: Type.Boolean(), maxDaysAhead: Type.Integer() }),
   },
   { description: 'Whether guests can order now (decisions 13)' },
 );
 export type OrderingView = Static<typeof Ordering>;
-

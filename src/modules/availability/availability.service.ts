@@ -7,7 +7,13 @@ import { audit, type Actor } from '../audit/audit.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import { findItemKeysByRefs } from '../menu/item-refs.js';
 import { allMarks, deleteMarks, upsertMarks, type MarkKind, type MarkRow } from './availability.repository.js';
-import type { AvailabilityListValue, AvailabilityPutInput, AvailabilityPutResultValue, MarkInput, SoldOutItemValue } from './availability.schemas.js';
+import type {
+  AvailabilityListValue,
+  AvailabilityPutInput,
+  AvailabilityPutResultValue,
+  MarkInput,
+  SoldOutItemValue,
+} from './availability.schemas.js';
 import { stateAt, type AvailabilityState, type Marks, type ScheduledCategory } from './item-availability.js';
 
 /** A venue's marks as loaded, with the timezone its schedules are read in. */
@@ -93,7 +99,9 @@ export class AvailabilityService {
       until: r.until === null ? null : r.until.toISOString(),
       updatedAt: r.updated_at.toISOString(),
     });
-    const current = rows.filter((r) => r.until === null || r.until.getTime() > now).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
+    const current = rows
+      .filter((r) => r.until === null || r.until.getTime() > now)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
     return {
       products: current.filter((r) => r.kind === 'product').map(item),
       ingredients: current.filter((r) => r.kind === 'ingredient').map(item),
@@ -118,51 +126,72 @@ export class AvailabilityService {
     if (problems.length > 0) throw errors.validation(problems);
     const notify = await this.events.wanted(venueId, 'menu.availability_changed');
     let queued = 0;
-    const result = await this.db.transaction(async (tx) => {
-      const current = new Map((await allMarks(tx, venueId)).rows.map((r) => [`${r.kind}:${r.id}`, r]));
-      const changed: Record<MarkKind, { ref: string; id: string; available: boolean; until: string | null }[]> = { product: [], ingredient: [] };
-      const missing: string[] = [];
-      for (const [section, kind] of Object.entries(SECTIONS) as [keyof typeof SECTIONS, MarkKind][]) {
-        const entries = input[section] ?? [];
-        const found = await findItemKeysByRefs(tx, venueId, section, entries.map((e) => e.ref));
-        // The last entry for an item wins, as a sequence of toggles would.
-        const last = new Map<string, { entry: MarkInput; ref: string }>();
-        entries.forEach((e, i) => {
-          const row = found.get(e.ref);
-          if (!row) missing.push(`${section}[${i}].ref "${e.ref}" not found`);
-          else last.set(row.id, { entry: e, ref: e.ref });
-        });
-        if (missing.length > 0) continue;
-        const sets: { id: string; until: string | null }[] = [];
-        const clears: string[] = [];
-        for (const [id, { entry, ref }] of last) {
-          const mark = current.get(`${kind}:${id}`);
-          const active = mark !== undefined && (mark.until === null || mark.until.getTime() > now);
-          if (entry.available) {
-            if (mark) clears.push(id);
-            if (active) changed[kind].push({ ref, id, available: true, until: null });
-            continue;
+    const result = await this.db.transaction(
+      async (tx) => {
+        const current = new Map((await allMarks(tx, venueId)).rows.map((r) => [`${r.kind}:${r.id}`, r]));
+        const changed: Record<MarkKind, { ref: string; id: string; available: boolean; until: string | null }[]> = {
+          product: [],
+          ingredient: [],
+        };
+        const missing: string[] = [];
+        for (const [section, kind] of Object.entries(SECTIONS) as [keyof typeof SECTIONS, MarkKind][]) {
+          const entries = input[section] ?? [];
+          const found = await findItemKeysByRefs(
+            tx,
+            venueId,
+            section,
+            entries.map((e) => e.ref),
+          );
+          // The last entry for an item wins, as a sequence of toggles would.
+          const last = new Map<string, { entry: MarkInput; ref: string }>();
+          entries.forEach((e, i) => {
+            const row = found.get(e.ref);
+            if (!row) missing.push(`${section}[${i}].ref "${e.ref}" not found`);
+            else last.set(row.id, { entry: e, ref: e.ref });
+          });
+          if (missing.length > 0) continue;
+          const sets: { id: string; until: string | null }[] = [];
+          const clears: string[] = [];
+          for (const [id, { entry, ref }] of last) {
+            const mark = current.get(`${kind}:${id}`);
+            const active = mark !== undefined && (mark.until === null || mark.until.getTime() > now);
+            if (entry.available) {
+              if (mark) clears.push(id);
+              if (active) changed[kind].push({ ref, id, available: true, until: null });
+              continue;
+            }
+            const until = entry.until ? instantOf(entry.until).toISOString() : null;
+            if (active && (mark.until?.toISOString() ?? null) === until) continue;
+            sets.push({ id, until });
+            changed[kind].push({ ref, id, available: false, until });
           }
-          const until = entry.until ? instantOf(entry.until).toISOString() : null;
-          if (active && (mark.until?.toISOString() ?? null) === until) continue;
-          sets.push({ id, until });
-          changed[kind].push({ ref, id, available: false, until });
+          await upsertMarks(tx, venueId, kind, sets);
+          await deleteMarks(tx, venueId, kind, clears);
         }
-        await upsertMarks(tx, venueId, kind, sets);
-        await deleteMarks(tx, venueId, kind, clears);
-      }
-      if (missing.length > 0) throw errors.validation(missing);
-      const counts = { products: { updated: changed.product.length }, ingredients: { updated: changed.ingredient.length } };
-      if (changed.product.length + changed.ingredient.length > 0) {
-        await audit(tx, actor, [{
-          action: 'availability.update',
-          entityType: 'availability',
-          changes: { products: counts.products.updated, ingredients: counts.ingredients.updated, refs: [...changed.product, ...changed.ingredient].map((c) => c.ref) },
-        }]);
-        if (notify) queued = await this.events.record(tx, venueId, 'menu.availability_changed', { products: changed.product, ingredients: changed.ingredient });
-      }
-      return counts;
-    }, { venueId });
+        if (missing.length > 0) throw errors.validation(missing);
+        const counts = { products: { updated: changed.product.length }, ingredients: { updated: changed.ingredient.length } };
+        if (changed.product.length + changed.ingredient.length > 0) {
+          await audit(tx, actor, [
+            {
+              action: 'availability.update',
+              entityType: 'availability',
+              changes: {
+                products: counts.products.updated,
+                ingredients: counts.ingredients.updated,
+                refs: [...changed.product, ...changed.ingredient].map((c) => c.ref),
+              },
+            },
+          ]);
+          if (notify)
+            queued = await this.events.record(tx, venueId, 'menu.availability_changed', {
+              products: changed.product,
+              ingredients: changed.ingredient,
+            });
+        }
+        return counts;
+      },
+      { venueId },
+    );
     this.events.queued(venueId, queued);
     return result;
   }

@@ -84,9 +84,16 @@ export function stateAt(marks: Marks, categories: readonly ScheduledCategory[], 
     validity.boundary(hours.nextChange(at, validity.until - at));
     if (!hours.isOpenAt(at)) closedCategories.set(c.id, hours.opensAt(at, ORDERING_HORIZON_MS));
   }
-  const list = (m: Map<string, number | null>) => [...m].map(([id, until]) => `${id}@${until ?? ''}`).sort().join(',');
+  const list = (m: Map<string, number | null>) =>
+    [...m]
+      .map(([id, until]) => `${id}@${until ?? ''}`)
+      .sort()
+      .join(',');
   // A short digest: the guest menu's cache version carries it, compared on every read.
-  const key = createHash('sha1').update(`${list(products)};${list(ingredientIds)};${list(closedCategories)}`).digest('base64url').slice(0, 16);
+  const key = createHash('sha1')
+    .update(`${list(products)};${list(ingredientIds)};${list(closedCategories)}`)
+    .digest('base64url')
+    .slice(0, 16);
   return { at, validUntil: validity.until, products, ingredientIds, ingredientExternalIds, closedCategories, key };
 }
 
@@ -96,7 +103,6 @@ export function scheduledCategories(doc: Pick<MenuDocumentValue, 'categories'>):
 }
 
 export const AVAILABLE: AvailabilityValue = Object.freeze({ available: true, until: null, reason: null });
-
 
 function unavailable(reason: AvailabilityReason, until: number | null): AvailabilityValue {
   return { available: false, until: isoOrNull(until), reason };
@@ -161,10 +167,16 @@ export function ingredientAvailability(ingredient: { id: string }, state: Availa
 }
 
 /** A product read with availability on it and on its options. */
-export function withProductAvailability<P extends ProductLike>(product: P, state: AvailabilityState): P & { availability: AvailabilityValue } {
+export function withProductAvailability<P extends ProductLike>(
+  product: P,
+  state: AvailabilityState,
+): P & { availability: AvailabilityValue } {
   return {
     ...product,
-    modifierGroups: product.modifierGroups.map((g) => ({ ...g, options: g.options.map((o) => ({ ...o, availability: optionAvailability(o, state) })) })),
+    modifierGroups: product.modifierGroups.map((g) => ({
+      ...g,
+      options: g.options.map((o) => ({ ...o, availability: optionAvailability(o, state) })),
+    })),
     availability: productAvailability(product, state),
   };
 }

@@ -128,10 +128,17 @@ export function openingHoursProblems(hours: OpeningHoursValue | null, path = 'op
     const i = typeof v === 'string' ? DAY_INDEX.get(v) : undefined;
     return i === undefined ? null : { key: i, label: v as string, start: i * DAY_MINUTES };
   });
-  checkSection(exceptions, `${path}.exceptions`, 'date', problems, (v) => {
-    const n = dayNumberOf(v);
-    return n === null ? null : { key: n, label: v as string, start: n * DAY_MINUTES };
-  }, exceptions.length <= MAX_EXCEPTIONS);
+  checkSection(
+    exceptions,
+    `${path}.exceptions`,
+    'date',
+    problems,
+    (v) => {
+      const n = dayNumberOf(v);
+      return n === null ? null : { key: n, label: v as string, start: n * DAY_MINUTES };
+    },
+    exceptions.length <= MAX_EXCEPTIONS,
+  );
   return problems;
 }
 

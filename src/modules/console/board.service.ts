@@ -49,7 +49,11 @@ export class BoardService {
 
   /** The service controls: ordering now, and what can be marked sold out, with the marks that hold. */
   async service(venueId: string): Promise<ServiceView> {
-    const [{ settings }, marks, items] = [await this.settings.get(venueId), await this.availability.list(venueId), await serviceItems(this.db, venueId)];
+    const [{ settings }, marks, items] = [
+      await this.settings.get(venueId),
+      await this.availability.list(venueId),
+      await serviceItems(this.db, venueId),
+    ];
     const until = new Map<string, string | null>();
     for (const mark of [...marks.products, ...marks.ingredients]) until.set(mark.id, mark.until);
     const item = (r: (typeof items)[number]) => ({

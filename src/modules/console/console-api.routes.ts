@@ -7,7 +7,15 @@ import type { AvailabilityService } from '../availability/availability.service.j
 import { Order, OrderIdParams, OrderStatusBody } from '../orders/orders.schemas.js';
 import type { OrdersService } from '../orders/orders.service.js';
 import type { ConsoleAuthService } from '../staff/sessions.service.js';
-import { StaffCreateBody, StaffInvited, StaffList, StaffListQuery, StaffMember, StaffParams, StaffPatchBody } from '../staff/staff.schemas.js';
+import {
+  StaffCreateBody,
+  StaffInvited,
+  StaffList,
+  StaffListQuery,
+  StaffMember,
+  StaffParams,
+  StaffPatchBody,
+} from '../staff/staff.schemas.js';
 import type { StaffCall, StaffService } from '../staff/staff.service.js';
 import { isSubscriptionActive, PLAN_DEFINITIONS } from '../venues/plans.js';
 import type { BoardFeeds } from './board-feed.js';
@@ -53,11 +61,20 @@ export function consoleApiRoutes(services: RouteServices, limiter: RateLimiter |
       // boards reload them, and an open board must not spend the integration's /v1 budget.
       if (limiter && isChange(request)) {
         const { session } = request.console;
-        await limitVenue(limiter, request, reply, request.routeOptions.config, session.venueId, PLAN_DEFINITIONS[session.plan].rateLimitTier);
+        await limitVenue(
+          limiter,
+          request,
+          reply,
+          request.routeOptions.config,
+          session.venueId,
+          PLAN_DEFINITIONS[session.plan].rateLimitTier,
+        );
       }
     });
 
-    app.get('/board', { config: staff, schema: { hide, response: { 200: Board } } }, async (request) => services.board.board(request.console.session));
+    app.get('/board', { config: staff, schema: { hide, response: { 200: Board } } }, async (request) =>
+      services.board.board(request.console.session),
+    );
 
     app.get('/orders/stream', { config: staff, schema: { hide, querystring: BoardStreamQuery } }, async (request, reply) => {
       const { session, token } = request.console;
@@ -81,31 +98,54 @@ export function consoleApiRoutes(services: RouteServices, limiter: RateLimiter |
       return reply;
     });
 
-    app.post('/orders/:id/status', { config: staff, schema: { hide, params: OrderIdParams, body: OrderStatusBody, response: { 200: Order } } }, async (request) =>
-      services.orders.changeStatus(request.console.actor, request.params.id, request.body.status));
+    app.post(
+      '/orders/:id/status',
+      { config: staff, schema: { hide, params: OrderIdParams, body: OrderStatusBody, response: { 200: Order } } },
+      async (request) => services.orders.changeStatus(request.console.actor, request.params.id, request.body.status),
+    );
 
-    app.get('/service', { config: staff, schema: { hide, response: { 200: Service } } }, async (request) => services.board.service(request.console.session.venueId));
+    app.get('/service', { config: staff, schema: { hide, response: { 200: Service } } }, async (request) =>
+      services.board.service(request.console.session.venueId),
+    );
 
-    app.put('/availability', { config: staff, schema: { hide, body: AvailabilityPutBody, response: { 200: AvailabilityPutResult } } }, async (request) =>
-      services.availability.set(request.console.actor, request.body));
+    app.put(
+      '/availability',
+      { config: staff, schema: { hide, body: AvailabilityPutBody, response: { 200: AvailabilityPutResult } } },
+      async (request) => services.availability.set(request.console.actor, request.body),
+    );
 
     app.post('/pause', { config: staff, schema: { hide, body: PauseBody, response: { 200: BoardOrderingResult } } }, async (request) =>
-      services.board.pause(request.console.actor, request.body.minutes));
+      services.board.pause(request.console.actor, request.body.minutes),
+    );
 
-    app.patch('/ordering', { config: manager, schema: { hide, body: OrderingPatchBody, response: { 200: BoardOrderingResult } } }, async (request) =>
-      services.board.setOrdering(request.console.actor, request.body));
+    app.patch(
+      '/ordering',
+      { config: manager, schema: { hide, body: OrderingPatchBody, response: { 200: BoardOrderingResult } } },
+      async (request) => services.board.setOrdering(request.console.actor, request.body),
+    );
 
     app.get('/staff', { config: owner, schema: { hide, querystring: StaffListQuery, response: { 200: StaffList } } }, async (request) =>
-      services.staff.list(request.console.session.venueId, request.query));
+      services.staff.list(request.console.session.venueId, request.query),
+    );
 
-    app.post('/staff', { config: owner, schema: { hide, body: StaffCreateBody, response: { 201: StaffInvited } } }, async (request, reply) =>
-      reply.status(201).send(await services.staff.invite(request.console.session.venueId, request.body, staffCall(request.console))));
+    app.post(
+      '/staff',
+      { config: owner, schema: { hide, body: StaffCreateBody, response: { 201: StaffInvited } } },
+      async (request, reply) =>
+        reply.status(201).send(await services.staff.invite(request.console.session.venueId, request.body, staffCall(request.console))),
+    );
 
-    app.patch('/staff/:id', { config: owner, schema: { hide, params: StaffParams, body: StaffPatchBody, response: { 200: StaffMember } } }, async (request) =>
-      services.staff.update(request.params.id, request.body, staffCall(request.console)));
+    app.patch(
+      '/staff/:id',
+      { config: owner, schema: { hide, params: StaffParams, body: StaffPatchBody, response: { 200: StaffMember } } },
+      async (request) => services.staff.update(request.params.id, request.body, staffCall(request.console)),
+    );
 
-    app.post('/staff/:id/invite', { config: owner, schema: { hide, params: StaffParams, response: { 201: StaffInvited } } }, async (request, reply) =>
-      reply.status(201).send(await services.staff.reinvite(request.params.id, staffCall(request.console))));
+    app.post(
+      '/staff/:id/invite',
+      { config: owner, schema: { hide, params: StaffParams, response: { 201: StaffInvited } } },
+      async (request, reply) => reply.status(201).send(await services.staff.reinvite(request.params.id, staffCall(request.console))),
+    );
 
     app.delete('/staff/:id', { config: owner, schema: { hide, params: StaffParams, response: { 204: Empty } } }, async (request, reply) => {
       await services.staff.remove(request.params.id, staffCall(request.console));

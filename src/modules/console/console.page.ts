@@ -40,7 +40,9 @@ const described = (message: string | undefined, hint?: string) => {
 };
 
 export function signInPage(csrf: string, error?: string): string {
-  return page('Sign in', `<h1>Sign in to the console</h1>
+  return page(
+    'Sign in',
+    `<h1>Sign in to the console</h1>
 ${alert(error)}<form method="post" action="/console/sign-in">
 <input type="hidden" name="csrf" value="${e(csrf)}">
 <p><label for="email">Email</label>
@@ -48,23 +50,30 @@ ${alert(error)}<form method="post" action="/console/sign-in">
 <p><label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="200"></p>
 <p><button type="submit">Sign in</button></p>
-</form>`);
+</form>`,
+  );
 }
 
 export function invitePage(token: string, csrf: string, error?: string): string {
-  return page('Set your password', `<h1>Set your password</h1>
+  return page(
+    'Set your password',
+    `<h1>Set your password</h1>
 ${alert(error)}<form method="post" action="/console/invite/${e(encodeURIComponent(token))}">
 <input type="hidden" name="csrf" value="${e(csrf)}">
 <p><label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${PASSWORD_MIN_LENGTH}" maxlength="200"${described(error, 'password-hint')}></p>
 <p class="hint" id="password-hint">At least ${PASSWORD_MIN_LENGTH} characters, and not a commonly used password.</p>
 <p><button type="submit">Set password</button></p>
-</form>`);
+</form>`,
+  );
 }
 
 export function messagePage(title: string, message: string, link?: { href: string; text: string }): string {
-  return page(title, `<h1>${e(title)}</h1>
-<p>${e(message)}</p>${link ? `\n<p><a href="${e(link.href)}">${e(link.text)}</a></p>` : ''}`);
+  return page(
+    title,
+    `<h1>${e(title)}</h1>
+<p>${e(message)}</p>${link ? `\n<p><a href="${e(link.href)}">${e(link.text)}</a></p>` : ''}`,
+  );
 }
 
 /**
@@ -73,14 +82,17 @@ export function messagePage(title: string, message: string, link?: { href: strin
  * the next load once the subscription is active again.
  */
 export function inactivePage(session: ConsoleSession, csrf: string): string {
-  return page('Subscription inactive', `<h1>${e(session.venueName)}</h1>
+  return page(
+    'Subscription inactive',
+    `<h1>${e(session.venueName)}</h1>
 <p class="alert" role="alert">The venue's subscription is ${e(session.subscriptionStatus)}: the order board, the service settings and the staff list are unavailable until it is active again.</p>
 <p>Nothing has been deleted. Whoever manages the venue's Carta account can reactivate it.</p>
 <p><a href="/console">Try again</a></p>
 <form method="post" action="/console/sign-out">
 <input type="hidden" name="csrf" value="${e(csrf)}">
 <p><button type="submit">Sign out</button></p>
-</form>`);
+</form>`,
+  );
 }
 
 /** The board's built script and stylesheets (console.assets.ts); none before `npm run build:web`. */
@@ -96,7 +108,10 @@ const COLUMNS = [
   ['delivering', 'Out for delivery'],
 ] as const;
 
-const column = ([key, name]: readonly [string, string]) => `<section class="column column-${key}" id="column-${key}" aria-labelledby="title-${key}">
+const column = ([key, name]: readonly [
+  string,
+  string,
+]) => `<section class="column column-${key}" id="column-${key}" aria-labelledby="title-${key}">
 <h2 id="title-${key}" tabindex="-1">${name} <span class="count" data-count="${key}">0</span></h2>
 <p class="empty" id="empty-${key}">No orders.</p>
 <div class="cards" id="cards-${key}"></div>

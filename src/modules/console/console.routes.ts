@@ -75,17 +75,22 @@ export function consoleRoutes(services: RouteServices, publicBaseUrl: string) {
     await parent.register(async (app: App) => {
       // HTML forms post url-encoded fields; this scope alone reads them. A NUL is refused here, as
       // the JSON parser's text check refuses it: PostgreSQL cannot store one.
-      app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
-        const fields = Object.fromEntries(new URLSearchParams(body as string));
-        if (Object.values(fields).some((v) => v.includes('\u0000'))) done(errors.validation(['body must not contain NUL characters']));
-        else done(null, fields);
-      });
+      app.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+        (_request, body, done) => {
+          const fields = Object.fromEntries(new URLSearchParams(body as string));
+          if (Object.values(fields).some((v) => v.includes('\u0000'))) done(errors.validation(['body must not contain NUL characters']));
+          else done(null, fields);
+        },
+      );
 
       app.get('/console', { config: page, schema: { hide } }, async (request, reply) => {
         const signedIn = await sessionOf(request);
         if (!signedIn) return reply.redirect('/console/sign-in', 303);
         // The board's API refuses an inactive subscription: the page says why instead of a board that cannot load.
-        if (!isSubscriptionActive(signedIn.session.subscriptionStatus)) return html(reply, 403, inactivePage(signedIn.session, sessionCsrf(signedIn.token)));
+        if (!isSubscriptionActive(signedIn.session.subscriptionStatus))
+          return html(reply, 403, inactivePage(signedIn.session, sessionCsrf(signedIn.token)));
         return html(reply, 200, homePage(signedIn.session, sessionCsrf(signedIn.token), assets));
       });
 
@@ -109,16 +114,24 @@ export function consoleRoutes(services: RouteServices, publicBaseUrl: string) {
           const reason = err.statusCode === 503 ? 'busy' : (/'([^']+)'/.exec(err.message)?.[1] ?? 'limited');
           request.log.info({ address, reason, retryAfter }, 'console sign-in refused');
           reply.header('retry-after', String(retryAfter));
-          return html(reply, err.statusCode, signInPage(formCsrf(request, reply), err.statusCode === 503 || retryAfter <= 1 ? SIGN_IN_BUSY : signInLimited(retryAfter)));
+          return html(
+            reply,
+            err.statusCode,
+            signInPage(formCsrf(request, reply), err.statusCode === 503 || retryAfter <= 1 ? SIGN_IN_BUSY : signInLimited(retryAfter)),
+          );
         }
         if (!outcome.ok) {
           // For operators: who, from where, why; never the password, nor an email no member has.
           request.log.warn({ address, member: outcome.memberId, reason: outcome.reason }, 'console sign-in failed');
-          if (outcome.lockedUntil) request.log.warn({ address, member: outcome.memberId, until: outcome.lockedUntil.toISOString() }, 'console sign-in locked');
+          if (outcome.lockedUntil)
+            request.log.warn({ address, member: outcome.memberId, until: outcome.lockedUntil.toISOString() }, 'console sign-in locked');
           return html(reply, 401, signInPage(formCsrf(request, reply), SIGN_IN_FAILED));
         }
         // The cookie lives no longer than the session may (7 days); idle expiry is the server's.
-        reply.header('set-cookie', [cookie(cookies, cookies.session, outcome.token, SESSION_MAX_MS / 1000), clearCookie(cookies, cookies.csrf)]);
+        reply.header('set-cookie', [
+          cookie(cookies, cookies.session, outcome.token, SESSION_MAX_MS / 1000),
+          clearCookie(cookies, cookies.csrf),
+        ]);
         return reply.redirect('/console', 303);
       });
 
@@ -136,7 +149,14 @@ export function consoleRoutes(services: RouteServices, publicBaseUrl: string) {
       });
 
       const inviteGone = (reply: FastifyReply) =>
-        html(reply, 404, messagePage('Invite link not valid', 'This invite link has been used, has expired or was replaced by a newer one. Ask for a new one.'));
+        html(
+          reply,
+          404,
+          messagePage(
+            'Invite link not valid',
+            'This invite link has been used, has expired or was replaced by a newer one. Ask for a new one.',
+          ),
+        );
 
       // The token is the link's secret: masked in every log line (secretParams).
       const invite = { config: { ...page, secretParams: ['token'] } };
@@ -151,7 +171,14 @@ export function consoleRoutes(services: RouteServices, publicBaseUrl: string) {
         const outcome = await services.consoleAuth.acceptInvite(token, (request.body as Form)?.password ?? '', clientKey(request.ip));
         if (outcome.ok) {
           reply.header('set-cookie', clearCookie(cookies, cookies.csrf));
-          return html(reply, 200, messagePage('Password set', 'Your password is set. Sign in with your email and the new password.', { href: '/console/sign-in', text: 'Sign in' }));
+          return html(
+            reply,
+            200,
+            messagePage('Password set', 'Your password is set. Sign in with your email and the new password.', {
+              href: '/console/sign-in',
+              text: 'Sign in',
+            }),
+          );
         }
         if (outcome.reason === 'invalid') return inviteGone(reply);
         return html(reply, 400, invitePage(token, formCsrf(request, reply), outcome.problem));
@@ -159,17 +186,23 @@ export function consoleRoutes(services: RouteServices, publicBaseUrl: string) {
 
       // The stylesheet is served from memory and takes no per-IP slot, like the guest page's files.
       app.get(CONSOLE_CSS_PATH, { config: { rateLimit: false }, schema: { hide } }, async (request, reply) =>
-        sendRepresentation(request, reply, css, { 'cache-control': 'no-cache' }));
+        sendRepresentation(request, reply, css, { 'cache-control': 'no-cache' }),
+      );
 
       // The board's script and stylesheet (web/console, built to dist/console-web), read once when the
       // routes are registered (GET /console above links them): hashed names, cached for a year.
       const assets = loadConsoleAssets();
-      if (!assets.script) app.log.warn('console board assets are not built (npm run build:web): /console serves the board without its script');
-      app.get(`${CONSOLE_ASSETS_PATH}/:file`, { config: { rateLimit: false }, schema: { hide, params: AssetParams } }, async (request, reply) => {
-        const asset = assets.get(request.params.file);
-        if (!asset) throw errors.routeNotFound(request.method, shownPath(request.url));
-        return sendRepresentation(request, reply, asset, IMMUTABLE);
-      });
+      if (!assets.script)
+        app.log.warn('console board assets are not built (npm run build:web): /console serves the board without its script');
+      app.get(
+        `${CONSOLE_ASSETS_PATH}/:file`,
+        { config: { rateLimit: false }, schema: { hide, params: AssetParams } },
+        async (request, reply) => {
+          const asset = assets.get(request.params.file);
+          if (!asset) throw errors.routeNotFound(request.method, shownPath(request.url));
+          return sendRepresentation(request, reply, asset, IMMUTABLE);
+        },
+      );
     });
   };
 }

@@ -21,7 +21,13 @@ export const BoardOrderingResult = Type.Object({ ordering: BoardOrdering });
 
 export const Board = Type.Object({
   member: Type.Object({ id: Type.String(), name: Type.String(), role: StringEnum(STAFF_ROLES) }),
-  venue: Type.Object({ id: Type.String(), name: Type.String(), currency: Type.String(), timezone: Type.String(), prepTimeMinutes: Type.Integer() }),
+  venue: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    currency: Type.String(),
+    timezone: Type.String(),
+    prepTimeMinutes: Type.Integer(),
+  }),
   cursor: Nullable(DateTime),
   orders: Type.Array(Order),
   ordering: BoardOrdering,

@@ -46,7 +46,9 @@ export function docsRoutes(openApiJson: () => string) {
       return sendRepresentation(request, reply, page, PAGE_HEADERS);
     };
     app.get('/docs', { schema: { hide } }, async (request, reply) => sendPage(request, reply, '/docs'));
-    app.get('/docs/:api', { schema: { hide, params: ApiParams } }, async (request, reply) => sendPage(request, reply, `/docs/${request.params.api}`));
+    app.get('/docs/:api', { schema: { hide, params: ApiParams } }, async (request, reply) =>
+      sendPage(request, reply, `/docs/${request.params.api}`),
+    );
 
     app.get('/docs/:api/openapi.json', { schema: { hide, params: ApiParams } }, async (request, reply) => {
       const document = documentOf(request.params.api);

@@ -76,7 +76,10 @@ function reachableComponents(start: unknown, components: Record<string, Record<s
     if (node === null || typeof node !== 'object') continue;
     for (const [key, value] of Object.entries(node)) {
       if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/')) {
-        const [section, name] = value.slice('#/components/'.length).split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+        const [section, name] = value
+          .slice('#/components/'.length)
+          .split('/')
+          .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
         let names = found.get(section);
         if (!names) found.set(section, (names = new Set()));
         if (name !== undefined && !names.has(name)) {

@@ -9,7 +9,8 @@ import { Representation } from '../docs/representation.js';
 export const GUEST_ASSETS_PATH = '/assets/guest';
 
 /** The tab icon: a plate and a fork, drawn here (no data: URL, which the CSP does not allow). */
-const ICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0b5d4b"/>' +
+const ICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0b5d4b"/>' +
   '<circle cx="18" cy="16" r="8" fill="none" stroke="#fff" stroke-width="2.5"/><path d="M8 7v18M6 7v6a2 2 0 0 0 4 0V7" stroke="#fff" stroke-width="2" fill="none"/></svg>';
 const ICON = new Representation('image/svg+xml', Buffer.from(ICON_SVG));
 export const GUEST_ICON_URL = `${GUEST_ASSETS_PATH}/icon-${ICON.hash}.svg`;

@@ -109,7 +109,8 @@ function picture(image: MediaImageView | null, className: string, sizes: string,
  */
 function venueHeader(name: string, logo: MediaImageView | null, line: string | null, lineId = ''): string {
   return `<div class="venue">${picture(logo, 'logo', '3rem', 'eager')}<div><h1>${e(name)}</h1>${
-    line ? `<p class="table-name"${lineId ? ` id="${lineId}"` : ''}>${e(line)}</p>` : ''}</div></div>`;
+    line ? `<p class="table-name"${lineId ? ` id="${lineId}"` : ''}>${e(line)}</p>` : ''
+  }</div></div>`;
 }
 
 function priceHtml(p: Product, money: (minor: number) => string): string {
@@ -123,7 +124,9 @@ function priceHtml(p: Product, money: (minor: number) => string): string {
 /** Nutrition per portion as a table (calories first, "of which" lines indented). */
 function nutritionTable(rows: NutritionRow[], strings: UiStrings, captionClass = ''): string {
   if (rows.length === 0) return '';
-  const body = rows.map((r) => `<tr${r.part ? ' class="part"' : ''}><th scope="row">${e(r.label)}</th><td>${e(r.value)}</td></tr>`).join('');
+  const body = rows
+    .map((r) => `<tr${r.part ? ' class="part"' : ''}><th scope="row">${e(r.label)}</th><td>${e(r.value)}</td></tr>`)
+    .join('');
   return `<table class="nutrition"><caption${captionClass ? ` class="${captionClass}"` : ''}>${e(strings.nutrition)}</caption><tbody>${body}</tbody></table>`;
 }
 
@@ -136,15 +139,19 @@ function foodHtml(facts: FoodFacts, strings: UiStrings): string {
   const tags = [
     ...facts.labels.map((name) => `<span class="tag tag-diet">${e(name)}</span>`),
     facts.spice && facts.spice.level > 0 ? `<span class="tag tag-spice">${e(facts.spice.text)}</span>` : '',
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
   const line = (label: string, names: string[], className: string) =>
     names.length > 0 ? `<p class="meta ${className}"><span class="label">${e(label)}:</span> ${e(names.join(strings.comma))}</p>` : '';
-  return (tags ? `<p class="tags">${tags}</p>` : '') +
+  return (
+    (tags ? `<p class="tags">${tags}</p>` : '') +
     line(strings.allergens, facts.allergens, 'allergens') +
     line(strings.mayContain, facts.mayContain, 'may-contain') +
     (facts.nutrition.length > 0
       ? `<details class="facts"><summary>${e(strings.nutrition)}</summary>${nutritionTable(facts.nutrition, strings, 'visually-hidden')}</details>`
-      : '');
+      : '')
+  );
 }
 
 /**
@@ -152,15 +159,28 @@ function foodHtml(facts: FoodFacts, strings: UiStrings): string {
  * 18:30"); its Add button stays hidden (the script shows the others). Its allergens and labels
  * are also codes in data attributes, for the guest's filter.
  */
-function productCard(p: Product, style: CardStyle, strings: UiStrings, money: (minor: number) => string, promotions: Map<string, string>, unavailable: string | undefined, food: FoodNames, locale: string, loading: Loading): string {
+function productCard(
+  p: Product,
+  style: CardStyle,
+  strings: UiStrings,
+  money: (minor: number) => string,
+  promotions: Map<string, string>,
+  unavailable: string | undefined,
+  food: FoodNames,
+  locale: string,
+  loading: Loading,
+): string {
   const badges = [
     p.badgeLabel ? `<span class="badge${badgeClass(p.badgeColor)}">${e(p.badgeLabel)}</span>` : '',
-    p.promotionId && promotions.has(p.promotionId) ? `<span class="badge badge-offer">${e(promotions.get(p.promotionId) as string)}</span>` : '',
+    p.promotionId && promotions.has(p.promotionId)
+      ? `<span class="badge badge-offer">${e(promotions.get(p.promotionId) as string)}</span>`
+      : '',
   ].join('');
   const amount = p.amount !== null ? `<p class="meta">${e(`${p.amount}${p.unit ? ` ${p.unit}` : ''}`)}</p>` : '';
-  const ingredients = p.ingredients.length > 0
-    ? `<p class="meta"><span class="label">${e(strings.ingredients)}:</span> ${e(p.ingredients.map((i) => i.name).join(strings.comma))}</p>`
-    : '';
+  const ingredients =
+    p.ingredients.length > 0
+      ? `<p class="meta"><span class="label">${e(strings.ingredients)}:</span> ${e(p.ingredients.map((i) => i.name).join(strings.comma))}</p>`
+      : '';
   const codes = (name: string, list: string[]) => (list.length > 0 ? ` data-${name}="${e(list.join(' '))}"` : '');
   return `<li class="card${unavailable ? ' sold-out' : ''}" id="p-${e(p.id)}"${codes('allergens', p.effectiveAllergens)}${codes('labels', p.dietaryLabels)}>
 ${CARD_IMAGE_SIZES[style] ? picture(p.image, 'card-image', CARD_IMAGE_SIZES[style], loading) : ''}<div class="card-body">
@@ -177,16 +197,18 @@ function banners(menu: GuestMenuView, strings: UiStrings, firstLoading: Loading)
     const inner = `${picture(b.image, 'banner-image', '(min-width: 48rem) 40rem, 100vw', i === 0 ? firstLoading : 'lazy')}<span class="banner-text"><strong>${e(b.title)}</strong>${b.subtitle ? `<span>${e(b.subtitle)}</span>` : ''}</span>`;
     // A banner leads to a product of the menu, or out to an http(s) page; anything else is not a link.
     if (b.productId) return `<li><a class="banner" href="#p-${e(b.productId)}">${inner}</a></li>`;
-    if (b.linkUrl && /^https?:\/\//i.test(b.linkUrl)) return `<li><a class="banner" href="${e(b.linkUrl)}" rel="noopener noreferrer nofollow">${inner}</a></li>`;
+    if (b.linkUrl && /^https?:\/\//i.test(b.linkUrl))
+      return `<li><a class="banner" href="${e(b.linkUrl)}" rel="noopener noreferrer nofollow">${inner}</a></li>`;
     return `<li><div class="banner">${inner}</div></li>`;
   });
   // Swiped on a phone (CSS scroll snap, native touch scrolling, no script, no autoplay); focusable,
   // so the arrow keys scroll it too when a banner has no link to tab to. A mouse without a sideways
   // wheel has neither: previous and next buttons, shown by the script (web/guest/carousel.ts) over
   // the banners' edges, so they move nothing when they appear; none for a single banner.
-  const steps = menu.banners.length > 1
-    ? `<button type="button" class="carousel-step carousel-prev" aria-label="${e(strings.previousBanner)}" hidden>‹</button><button type="button" class="carousel-step carousel-next" aria-label="${e(strings.nextBanner)}" hidden>›</button>`
-    : '';
+  const steps =
+    menu.banners.length > 1
+      ? `<button type="button" class="carousel-step carousel-prev" aria-label="${e(strings.previousBanner)}" hidden>‹</button><button type="button" class="carousel-step carousel-next" aria-label="${e(strings.nextBanner)}" hidden>›</button>`
+      : '';
   return `<section class="carousel" aria-label="${e(strings.offer)}"><div class="banners" tabindex="0"><ul>${items.join('')}</ul></div>${steps}</section>`;
 }
 
@@ -204,7 +226,9 @@ interface Section {
  * card when the menu opens with one, else the first banner (compact thumbnails are small).
  */
 function firstScreenImages(sections: Section[], bannerImage: boolean): { banner: Loading; cards: Map<string, Loading> } {
-  const photos = sections.flatMap((s) => (CARD_IMAGE_SIZES[s.style] ? s.products.filter((p) => p.image).map((p) => ({ p, s })) : [])).slice(0, 2);
+  const photos = sections
+    .flatMap((s) => (CARD_IMAGE_SIZES[s.style] ? s.products.filter((p) => p.image).map((p) => ({ p, s })) : []))
+    .slice(0, 2);
   const premiumFirst = photos.length > 0 && photos[0].s === sections[0] && photos[0].s.style === 'premium';
   const cards = new Map<string, Loading>(photos.map(({ p }, i) => [p.id, i === 0 && premiumFirst ? 'high' : 'eager']));
   return { banner: !bannerImage ? 'lazy' : premiumFirst ? 'eager' : 'high', cards };
@@ -237,20 +261,39 @@ export function renderMenuPage(page: MenuPage): string {
     else byCategory.set(key, [p]);
   }
   const sections: Section[] = [
-    ...menu.categories.filter((c) => byCategory.has(c.id)).map((c) => ({
-      id: `c-${c.id}`, name: c.name, style: cardStyleOf(c.cardStyle, menu.venue.cardStyle), products: byCategory.get(c.id) as Product[],
-    })),
-    ...(byCategory.has(null) ? [{ id: 'c-other', name: strings.other, style: cardStyleOf(null, menu.venue.cardStyle), products: byCategory.get(null) as Product[] }] : []),
+    ...menu.categories
+      .filter((c) => byCategory.has(c.id))
+      .map((c) => ({
+        id: `c-${c.id}`,
+        name: c.name,
+        style: cardStyleOf(c.cardStyle, menu.venue.cardStyle),
+        products: byCategory.get(c.id) as Product[],
+      })),
+    ...(byCategory.has(null)
+      ? [
+          {
+            id: 'c-other',
+            name: strings.other,
+            style: cardStyleOf(null, menu.venue.cardStyle),
+            products: byCategory.get(null) as Product[],
+          },
+        ]
+      : []),
   ];
-  const nav = sections.length > 1
-    ? `<nav class="cats" aria-label="${e(strings.categories)}"><ul>${sections.map((s) => `<li><a href="#${e(s.id)}">${e(s.name)}</a></li>`).join('')}</ul></nav>`
-    : '';
+  const nav =
+    sections.length > 1
+      ? `<nav class="cats" aria-label="${e(strings.categories)}"><ul>${sections.map((s) => `<li><a href="#${e(s.id)}">${e(s.name)}</a></li>`).join('')}</ul></nav>`
+      : '';
   const loading = firstScreenImages(sections, menu.banners.length > 0 && menu.banners[0].image !== null);
-  const languages = page.languages.length > 1
-    ? `<nav class="langs" aria-label="${e(strings.language)}"><ul>${page.languages
-      .map((l) => `<li><a href="${e(l.href)}" hreflang="${e(l.code)}" lang="${e(l.code)}"${l.current ? ' aria-current="true"' : ''}>${e(l.label)}</a></li>`)
-      .join('')}</ul></nav>`
-    : '';
+  const languages =
+    page.languages.length > 1
+      ? `<nav class="langs" aria-label="${e(strings.language)}"><ul>${page.languages
+          .map(
+            (l) =>
+              `<li><a href="${e(l.href)}" hreflang="${e(l.code)}" lang="${e(l.code)}"${l.current ? ' aria-current="true"' : ''}>${e(l.label)}</a></li>`,
+          )
+          .join('')}</ul></nav>`
+      : '';
   // The guest's allergen and diet filter, when a dish says anything. It needs the script, which
   // enables its button; the bar is there from the first paint, so the menu under it does not move
   // when the script runs (a layout shift, Lighthouse's CLS).
@@ -266,8 +309,12 @@ ${banners(menu, strings, loading.banner)}
 ${nav}
 ${filter}
 <main id="menu">
-${sections.map((s) => `<section class="category" id="${e(s.id)}" aria-labelledby="${e(s.id)}-h"><h2 id="${e(s.id)}-h">${e(s.name)}</h2>
-<ul class="cards cards-${s.style}">${s.products.map((p) => productCard(p, s.style, strings, money, promotions, page.labels.get(p.id), page.data.food, menu.locale, loading.cards.get(p.id) ?? 'lazy')).join('\n')}</ul></section>`).join('\n')}
+${sections
+  .map(
+    (s) => `<section class="category" id="${e(s.id)}" aria-labelledby="${e(s.id)}-h"><h2 id="${e(s.id)}-h">${e(s.name)}</h2>
+<ul class="cards cards-${s.style}">${s.products.map((p) => productCard(p, s.style, strings, money, promotions, page.labels.get(p.id), page.data.food, menu.locale, loading.cards.get(p.id) ?? 'lazy')).join('\n')}</ul></section>`,
+  )
+  .join('\n')}
 <p class="filter-empty" id="filter-empty" hidden>${e(strings.noneShown)}</p>
 <p class="food-note">${e(strings.foodNote)}</p>
 </main>
@@ -303,8 +350,12 @@ export interface StatusPage {
 /** The steps list, shared in shape with the script's updates (web/guest/status.ts): done steps say so in words too. */
 export function statusSteps(order: Pick<GuestOrderView, 'status' | 'type'>, strings: UiStrings): string {
   return stepStates(order.status, order.type)
-    .map(({ step, state }) => `<li class="${state}"${state === 'current' ? ' aria-current="step"' : ''}>${e(strings[`status_${step}`])}${
-      state === 'done' ? `<span class="visually-hidden"> ${e(strings.stepDone)}</span>` : ''}</li>`)
+    .map(
+      ({ step, state }) =>
+        `<li class="${state}"${state === 'current' ? ' aria-current="step"' : ''}>${e(strings[`status_${step}`])}${
+          state === 'done' ? `<span class="visually-hidden"> ${e(strings.stepDone)}</span>` : ''
+        }</li>`,
+    )
     .join('');
 }
 
@@ -316,15 +367,24 @@ export function renderStatusPage(page: StatusPage): string {
   const { order, strings } = page;
   const money = (minor: number) => formatMoney(minor, order.currency, page.data.locale);
   // Names isolated (<bdi>): a Latin dish name keeps its direction on an Arabic page.
-  const lines = order.items.map((it) => `<li><span class="qty">${it.quantity}×</span> <span class="line-name"><bdi>${e(it.productName)}</bdi>${
-    it.modifiers.length > 0 ? `<small>${it.modifiers.map((m) => `<bdi>${e(m.quantity > 1 ? `${m.ingredientName} ×${m.quantity}` : m.ingredientName)}</bdi>`).join(e(strings.comma))}</small>` : ''
-  }</span> <span class="line-price">${e(money(it.totalPrice))}</span></li>`).join('');
+  const lines = order.items
+    .map(
+      (it) =>
+        `<li><span class="qty">${it.quantity}×</span> <span class="line-name"><bdi>${e(it.productName)}</bdi>${
+          it.modifiers.length > 0
+            ? `<small>${it.modifiers.map((m) => `<bdi>${e(m.quantity > 1 ? `${m.ingredientName} ×${m.quantity}` : m.ingredientName)}</bdi>`).join(e(strings.comma))}</small>`
+            : ''
+        }</span> <span class="line-price">${e(money(it.totalPrice))}</span></li>`,
+    )
+    .join('');
   const final = FINAL_STATUSES.includes(order.status);
   const note = finalNote(order.status, strings);
   const times = [
     `<span id="status-placed">${e(fill(strings.placedAt, { time: page.placed }))}</span>`,
     page.ready ? `<span id="status-ready"${final ? ' hidden' : ''}>${e(fill(strings.readyAt, { time: page.ready }))}</span>` : '',
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
   const body = `<header class="top">${venueHeader(page.venueName, page.logo, page.where, 'status-where')}</header>
 <main id="status" class="status" data-status="${e(order.status)}">
 <h2>${e(fill(strings.order, { number: order.orderNumber }))}</h2>

@@ -63,7 +63,11 @@ export function guestPageRoutes(services: RouteServices, config: Config, assets:
       return { lang: typeof lang === 'string' ? lang : undefined, acceptLanguage: request.headers['accept-language'] };
     };
     const send = (request: FastifyRequest, reply: FastifyReply, page: RenderedPage, cacheControl = headers['cache-control']) =>
-      sendRepresentation(request, reply, page.representation, { ...headers, 'cache-control': cacheControl, 'content-language': page.locale });
+      sendRepresentation(request, reply, page.representation, {
+        ...headers,
+        'cache-control': cacheControl,
+        'content-language': page.locale,
+      });
 
     // A link that leads nowhere is a page in the guest's language, not JSON; anything else (a rate
     // limit, a bad query) goes on to the API's error handler. A route option, not a scope of its
@@ -78,21 +82,37 @@ export function guestPageRoutes(services: RouteServices, config: Config, assets:
       return sendRepresentation(request, reply, new Representation('text/html; charset=utf-8', Buffer.from(html)), headers);
     };
 
-    app.get('/t/:token', { errorHandler, config: { secretParams: ['token'] }, schema: { hide, params: TokenParams, querystring: PageQuery } }, async (request, reply) =>
-      send(request, reply, await pages.tablePage(request.params.token, hintsOf(request))));
+    app.get(
+      '/t/:token',
+      { errorHandler, config: { secretParams: ['token'] }, schema: { hide, params: TokenParams, querystring: PageQuery } },
+      async (request, reply) => send(request, reply, await pages.tablePage(request.params.token, hintsOf(request))),
+    );
 
     app.get('/m/:slug', { errorHandler, schema: { hide, params: SlugParams, querystring: PageQuery } }, async (request, reply) =>
-      send(request, reply, await pages.menuPage(request.params.slug, hintsOf(request))));
+      send(request, reply, await pages.menuPage(request.params.slug, hintsOf(request))),
+    );
 
     // An order's status page shows the guest's order: kept by no cache, like its JSON read.
-    app.get('/m/:slug/orders/:token', { errorHandler, config: { secretParams: ['token'], noStore: true }, schema: { hide, params: GuestOrderParams, querystring: PageQuery } }, async (request, reply) =>
-      send(request, reply, await pages.statusPage(request.params.slug, request.params.token, hintsOf(request)), 'no-store'));
+    app.get(
+      '/m/:slug/orders/:token',
+      {
+        errorHandler,
+        config: { secretParams: ['token'], noStore: true },
+        schema: { hide, params: GuestOrderParams, querystring: PageQuery },
+      },
+      async (request, reply) =>
+        send(request, reply, await pages.statusPage(request.params.slug, request.params.token, hintsOf(request)), 'no-store'),
+    );
 
     // Files served from memory take no per-IP slot, like the docs assets and image bytes.
-    app.get(`${GUEST_ASSETS_PATH}/:file`, { config: { rateLimit: false }, schema: { hide, params: FileParams } }, async (request, reply) => {
-      const asset = assets.get(request.params.file);
-      if (!asset) throw errors.routeNotFound(request.method, shownPath(request.url));
-      return sendRepresentation(request, reply, asset, IMMUTABLE);
-    });
+    app.get(
+      `${GUEST_ASSETS_PATH}/:file`,
+      { config: { rateLimit: false }, schema: { hide, params: FileParams } },
+      async (request, reply) => {
+        const asset = assets.get(request.params.file);
+        if (!asset) throw errors.routeNotFound(request.method, shownPath(request.url));
+        return sendRepresentation(request, reply, asset, IMMUTABLE);
+      },
+    );
   };
 }

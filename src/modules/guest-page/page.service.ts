@@ -143,7 +143,12 @@ export class GuestPageService {
   }
 
   /** GET /m/:slug (and, with a table, /t/:token): the menu page, cached per language and table. */
-  async menuPage(slug: string, hints: LanguageHints, table: { id: string; name: string } | null = null, self = menuPagePath(slug)): Promise<RenderedPage> {
+  async menuPage(
+    slug: string,
+    hints: LanguageHints,
+    table: { id: string; name: string } | null = null,
+    self = menuPagePath(slug),
+  ): Promise<RenderedPage> {
     const read = await this.guest.menuRead(slug, (languages, fallback) => chooseLanguage(hints, languages, fallback));
     const mode: PageMode = table ? 'table' : 'menu';
     // The page's own URL is in its language links: a table's regenerated token is another page.
@@ -162,9 +167,14 @@ export class GuestPageService {
     const notice = orderingNotice(ordering, orderTypes.length > 0, when, now, strings);
     // What a scheduled order can be for: the windows up to a day past maxDaysAhead, so a page kept
     // for a day still covers them (the script offers the quarter hours from its own clock).
-    const windows = takesOrders && ordering.scheduledOrders.enabled
-      ? openWindows(sharedHours(read.info.openingHours, read.info.timezone), now, now + (ordering.scheduledOrders.maxDaysAhead + 1) * DAY_MS)
-      : [];
+    const windows =
+      takesOrders && ordering.scheduledOrders.enabled
+        ? openWindows(
+            sharedHours(read.info.openingHours, read.info.timezone),
+            now,
+            now + (ordering.scheduledOrders.maxDaysAhead + 1) * DAY_MS,
+          )
+        : [];
     const data: PageData = {
       slug,
       mode,

@@ -252,7 +252,10 @@ class Follower {
   start(): void {
     this.write(`retry: ${STREAM_RETRY_MS}\n\n`);
     this.dirty = true;
-    void this.feed.ready.then(() => this.look(), (err) => this.fail(err));
+    void this.feed.ready.then(
+      () => this.look(),
+      (err) => this.fail(err),
+    );
   }
 
   /** A change of the order, read by the feed: sent unless the page has it or a later state. */

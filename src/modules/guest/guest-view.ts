@@ -66,16 +66,20 @@ export interface LiveState {
   ordering: OrderingView;
 }
 
-export function guestMenu(doc: MenuDocumentValue, venue: GuestVenueInfo, locale: string, settingsChangedAt: Date | null, live: LiveState): GuestMenuView {
+export function guestMenu(
+  doc: MenuDocumentValue,
+  venue: GuestVenueInfo,
+  locale: string,
+  settingsChangedAt: Date | null,
+  live: LiveState,
+): GuestMenuView {
   const { merch, availability } = live;
   const publishedAt = doc.publishedAt as string;
   const generatedAt = [publishedAt, settingsChangedAt?.toISOString() ?? '', merch.changedAt?.toISOString() ?? ''].sort().at(-1) as string;
   const fallback = venue.defaultLanguage;
   const visible = guestVisible(doc);
   const onMenu = new Set(visible.products.map((p) => p.id));
-  const ingredientNames = new Map(
-    doc.ingredients.filter((i) => i.externalId !== null).map((i) => [i.externalId as string, i]),
-  );
+  const ingredientNames = new Map(doc.ingredients.filter((i) => i.externalId !== null).map((i) => [i.externalId as string, i]));
   const ingredientName = (externalId: string | null, name: string) => {
     const ingredient = externalId ? ingredientNames.get(externalId) : undefined;
     return ingredient ? translate(ingredient.translations, 'name', locale, fallback, name) : name;

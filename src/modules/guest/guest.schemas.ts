@@ -46,7 +46,9 @@ const GuestProduct = Type.Object({
   badgeColor: Nullable(Type.String()),
   imageUrl: Nullable(Type.String()),
   image: Nullable(MediaImage),
-  promoPriceMinor: Nullable(Type.Integer({ description: 'The price while a live promotion holds the product (the lowest, when several do); null otherwise' })),
+  promoPriceMinor: Nullable(
+    Type.Integer({ description: 'The price while a live promotion holds the product (the lowest, when several do); null otherwise' }),
+  ),
   promotionId: Nullable(Type.String()),
   sortOrder: Type.Integer(),
   ingredients: Type.Array(Type.Object({ name: Type.String() })),
@@ -98,7 +100,13 @@ export const GuestMenu = Type.Object({
   banners: Type.Array(GuestBanner, { description: 'Live banners (active, within their schedule), in sortOrder' }),
   promotions: Type.Array(GuestPromotion, { description: 'Live promotions, in sortOrder' }),
   categories: Type.Array(
-    Type.Object({ id: Type.String(), name: Type.String(), sortOrder: Type.Integer(), schedule: Type.Array(ScheduleEntry), cardStyle: Nullable(Type.String()) }),
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      sortOrder: Type.Integer(),
+      schedule: Type.Array(ScheduleEntry),
+      cardStyle: Nullable(Type.String()),
+    }),
   ),
   products: Type.Array(GuestProduct),
 });
@@ -118,7 +126,10 @@ export const GuestOrderBody = Type.Object(
           modifiers: Type.Optional(
             Type.Array(
               Type.Object(
-                { optionId: Type.String({ minLength: 1, maxLength: 64 }), quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 99 })) },
+                {
+                  optionId: Type.String({ minLength: 1, maxLength: 64 }),
+                  quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 99 })),
+                },
                 { additionalProperties: false },
               ),
               { maxItems: 100 },
@@ -179,13 +190,17 @@ export const GuestOrderBody = Type.Object(
       },
       dineIn: {
         summary: 'An order from a table, as its QR code leads to',
-        value: { type: 'dine_in', paymentMethod: 'online', items: [{ productId: '0193a0b0-1c2d-7e3f-8a4b-5c6d7e8f9a0b', quantity: 1 }], tableId: '0193a0b0-1c2d-7e3f-8a4b-5c6d7e8f9a2d' },
+        value: {
+          type: 'dine_in',
+          paymentMethod: 'online',
+          items: [{ productId: '0193a0b0-1c2d-7e3f-8a4b-5c6d7e8f9a0b', quantity: 1 }],
+          tableId: '0193a0b0-1c2d-7e3f-8a4b-5c6d7e8f9a2d',
+        },
       },
     },
   },
 );
 export type GuestOrderInput = Static<typeof GuestOrderBody>;
-
 
 export const GuestOrderParams = Type.Object({
   slug: Type.String({ minLength: 1, maxLength: 80 }),

@@ -9,7 +9,14 @@ import { stableStringify } from '../../stable-json.js';
 import type { CachedBody, MenuCache } from '../menu/menu-cache.js';
 import { publicationDocument } from '../menu/menu.service.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
-import { findGuestOrder, guestOrderClock, guestOrdersChangedAfter, insertGuestOrder, replayGuestOrder, type NewOrder } from '../orders/guest-orders.js';
+import {
+  findGuestOrder,
+  guestOrderClock,
+  guestOrdersChangedAfter,
+  insertGuestOrder,
+  replayGuestOrder,
+  type NewOrder,
+} from '../orders/guest-orders.js';
 import { loadOrderViews } from '../orders/order-reads.js';
 import type { OrderView } from '../orders/orders.schemas.js';
 import type { MediaUrls } from '../media/stored-image.js';
@@ -91,7 +98,12 @@ function guestOrderView(order: OrderView): GuestOrderView {
       quantity: it.quantity,
       unitPrice: it.unitPrice,
       totalPrice: it.totalPrice,
-      modifiers: it.modifiers.map((m) => ({ groupName: m.groupName, ingredientName: m.ingredientName, priceAdjustment: m.priceAdjustment, quantity: m.quantity })),
+      modifiers: it.modifiers.map((m) => ({
+        groupName: m.groupName,
+        ingredientName: m.ingredientName,
+        priceAdjustment: m.priceAdjustment,
+        quantity: m.quantity,
+      })),
     })),
     subtotalAmount: order.subtotalAmount,
     deliveryFee: order.deliveryFee,
@@ -107,7 +119,10 @@ function guestOrderView(order: OrderView): GuestOrderView {
 function unavailableError(found: UnavailableItem[], scheduled: boolean): AppError {
   const unique = [...new Map(found.map((u) => [`${u.productId}:${u.optionId}`, u])).values()];
   const names = unique.map((u) => `${u.label}${u.until === null ? '' : ` (until ${u.until})`}`);
-  return errors.itemUnavailable(`Not available ${scheduled ? 'at the scheduled time' : 'now'}: ${names.join(', ')}`, unique.map(({ productId, optionId, until }) => ({ productId, optionId, until })));
+  return errors.itemUnavailable(
+    `Not available ${scheduled ? 'at the scheduled time' : 'now'}: ${names.join(', ')}`,
+    unique.map(({ productId, optionId, until }) => ({ productId, optionId, until })),
+  );
 }
 
 /** Parsed published snapshots kept for pricing and the guest view (they never change). */
@@ -171,7 +186,11 @@ export class GuestService {
 
   /** The venue a slug names, memoised; 404 when none does. */
   private async known(slug: string): Promise<GuestVenueRow> {
-    const venue = await this.venues.get(slug, (venue) => venue ? { venueId: venue.id } : undefined, () => findGuestVenue(this.db, slug));
+    const venue = await this.venues.get(
+      slug,
+      (venue) => (venue ? { venueId: venue.id } : undefined),
+      () => findGuestVenue(this.db, slug),
+    );
     if (!venue) throw errors.venueNotFound();
     return venue;
   }
@@ -246,7 +265,8 @@ export class GuestService {
       info,
       locale,
       version,
-      build: async () => guestMenu(doc, info, locale, venue.settings_updated_at, { merch, availability: live.availability, ordering: live.ordering }),
+      build: async () =>
+        guestMenu(doc, info, locale, venue.settings_updated_at, { merch, availability: live.availability, ordering: live.ordering }),
     };
   }
 
@@ -270,9 +290,10 @@ export class GuestService {
     const scheduleErrors = input.scheduledFor === undefined ? [] : scheduledForProblems(input.scheduledFor, config, this.hours(venue), now);
     // Items are judged at the moment the order is for: now, or its scheduledFor (decisions 13).
     const categories = this.scheduledOf(doc);
-    const availability = input.scheduledFor === undefined || scheduleErrors.length > 0
-      ? this.availability.stateNow(marks, categories)
-      : this.availability.stateAt(marks, categories, instantOf(input.scheduledFor).getTime());
+    const availability =
+      input.scheduledFor === undefined || scheduleErrors.length > 0
+        ? this.availability.stateNow(marks, categories)
+        : this.availability.stateAt(marks, categories, instantOf(input.scheduledFor).getTime());
     const priced = priceOrder(input, {
       doc,
       orderConfig: config,
@@ -295,7 +316,13 @@ export class GuestService {
       const ordering = this.orderingNow(venue, info).view;
       if (!ordering.open) {
         const when = ordering.opensAt === null ? '' : `; it opens at ${ordering.opensAt}`;
-        return refuse(errors.orderingClosed(`Ordering is ${ordering.reason === 'paused' ? 'paused' : 'closed'} now${when}`, ordering.reason as string, ordering.opensAt));
+        return refuse(
+          errors.orderingClosed(
+            `Ordering is ${ordering.reason === 'paused' ? 'paused' : 'closed'} now${when}`,
+            ordering.reason as string,
+            ordering.opensAt,
+          ),
+        );
       }
     }
     if (problems.length > 0 || !priced.order) return refuse(errors.validation(problems));
@@ -341,7 +368,10 @@ export class GuestService {
    * The order a guest token names, as its guest sees it. The ETag is the order's last change, so a
    * status page polling with If-None-Match costs one indexed look-up and no lines read.
    */
-  async order(slug: string, token: string): Promise<{ venueId: string; at: number; etag: string; status: string; tableId: string | null; view: () => Promise<GuestOrderView> }> {
+  async order(
+    slug: string,
+    token: string,
+  ): Promise<{ venueId: string; at: number; etag: string; status: string; tableId: string | null; view: () => Promise<GuestOrderView> }> {
     const venue = await this.known(slug);
     if (!GUEST_TOKEN.test(token)) throw errors.orderNotFound();
     const row = await findGuestOrder(this.db, venue.id, token);
@@ -368,7 +398,12 @@ export class GuestService {
   async changedAfter(venueId: string, after: Date, limit: number): Promise<GuestOrderChanges> {
     const rows = await guestOrdersChangedAfter(this.db, venueId, after, limit);
     return {
-      changes: rows.map((row) => ({ token: row.guest_token, at: row.updated_at.getTime(), etag: guestEtag(row.updated_at), status: row.status })),
+      changes: rows.map((row) => ({
+        token: row.guest_token,
+        at: row.updated_at.getTime(),
+        etag: guestEtag(row.updated_at),
+        status: row.status,
+      })),
       views: async (tokens) => {
         const wanted = rows.filter((row) => tokens.has(row.guest_token));
         const views = wanted.length === 0 ? [] : await loadOrderViews(this.db, venueId, wanted);

@@ -33,7 +33,10 @@ const NOTHING_CHOSEN: ReadonlyMap<string, { name: string; quantity: number }> = 
 
 const TYPE_SWITCH = { delivery: 'deliveryEnabled', pickup: 'pickupEnabled', dine_in: 'dineInEnabled' } as const;
 
-export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { errors: string[]; order: PricedOrder | null; unavailable: UnavailableItem[] } {
+export function priceOrder(
+  input: GuestOrderInput,
+  ctx: PricingContext,
+): { errors: string[]; order: PricedOrder | null; unavailable: UnavailableItem[] } {
   const errors: string[] = [];
   const unavailable: UnavailableItem[] = [];
   const { orderConfig } = ctx;
@@ -59,7 +62,8 @@ export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { error
     const options = new Map(product.modifierGroups.flatMap((g) => g.options.map((o) => [o.id, { group: g, option: o }] as const)));
     const available = productAvailability(product, ctx.availability);
     // An unavailable product is listed once, whatever its options (decisions 13).
-    if (!available.available) unavailable.push({ productId: product.id, optionId: null, until: available.until, label: `'${product.name}'` });
+    if (!available.available)
+      unavailable.push({ productId: product.id, optionId: null, until: available.until, label: `'${product.name}'` });
     // Each group's chosen options with their summed quantities, for the modifier rules (decisions 15).
     const chosenPerGroup = new Map<string, Map<string, { name: string; quantity: number }>>();
     const modifiers: PricedOrder['items'][number]['modifiers'] = [];
@@ -76,7 +80,12 @@ export function priceOrder(input: GuestOrderInput, ctx: PricingContext): { error
       }
       const option = optionAvailability(found.option, ctx.availability);
       if (available.available && !option.available) {
-        unavailable.push({ productId: product.id, optionId: found.option.id, until: option.until, label: `'${found.option.ingredientName}' of '${product.name}'` });
+        unavailable.push({
+          productId: product.id,
+          optionId: found.option.id,
+          until: option.until,
+          label: `'${found.option.ingredientName}' of '${product.name}'`,
+        });
       }
       const quantity = m.quantity ?? 1;
       let chosen = chosenPerGroup.get(found.group.id);

@@ -10,7 +10,12 @@ const Status = (description: string) => Type.Object({ status: Type.String() }, {
 // The probes take no input and no credentials, so their own work refuses nothing; the one 4xx a
 // probe's request can get is the server's, for bytes that are not an HTTP request it can read.
 const probeErrors = errorResponses({
-  400: [{ message: MALFORMED_REQUEST.message, when: 'Node cannot parse the request line or a header; answered on the connection, which then closes' }],
+  400: [
+    {
+      message: MALFORMED_REQUEST.message,
+      when: 'Node cannot parse the request line or a header; answered on the connection, which then closes',
+    },
+  ],
 });
 
 /**
@@ -41,42 +46,50 @@ export function healthRoutes(db: Database) {
       draining = true;
     });
 
-    app.get('/health', {
-      config: { rateLimit: false, shed: false },
-      schema: {
-        operationId: 'getHealth',
-        tags,
-        summary: 'Liveness probe',
-        description: 'Answers `{ "status": "ok" }` while the process serves requests, without touching the database (decisions 0).',
-        response: { 200: Status('Alive: `ok`'), ...probeErrors },
-      },
-    }, async () => ({ status: 'ok' }));
-
-    app.get('/ready', {
-      config: { rateLimit: false, shed: false },
-      schema: {
-        operationId: 'getReadiness',
-        tags,
-        summary: 'Readiness probe',
-        description:
-          `Answers \`{ "status": "ready" }\` when the database answers within ${READY_TIMEOUT_MS / 1000} s, else 503 \`{ "status": "unavailable" }\` ` +
-          '(decisions 0), also while the server shuts down: take the instance out of the load balancer until it is ready again.',
-        response: {
-          200: Status('Ready: `ready`'),
-          503: Status('Not ready, `unavailable`: the database did not answer in time'),
-          ...probeErrors,
+    app.get(
+      '/health',
+      {
+        config: { rateLimit: false, shed: false },
+        schema: {
+          operationId: 'getHealth',
+          tags,
+          summary: 'Liveness probe',
+          description: 'Answers `{ "status": "ok" }` while the process serves requests, without touching the database (decisions 0).',
+          response: { 200: Status('Alive: `ok`'), ...probeErrors },
         },
       },
-    }, async (request, reply) => {
-      // Draining: the load balancer should stop sending here while in-flight requests finish.
-      if (draining) return reply.status(503).send({ status: 'unavailable' });
-      try {
-        await within(READY_TIMEOUT_MS, db.query('select 1'));
-        return { status: 'ready' };
-      } catch (err) {
-        request.log.warn({ err }, 'readiness check failed');
-        return reply.status(503).send({ status: 'unavailable' });
-      }
-    });
+      async () => ({ status: 'ok' }),
+    );
+
+    app.get(
+      '/ready',
+      {
+        config: { rateLimit: false, shed: false },
+        schema: {
+          operationId: 'getReadiness',
+          tags,
+          summary: 'Readiness probe',
+          description:
+            `Answers \`{ "status": "ready" }\` when the database answers within ${READY_TIMEOUT_MS / 1000} s, else 503 \`{ "status": "unavailable" }\` ` +
+            '(decisions 0), also while the server shuts down: take the instance out of the load balancer until it is ready again.',
+          response: {
+            200: Status('Ready: `ready`'),
+            503: Status('Not ready, `unavailable`: the database did not answer in time'),
+            ...probeErrors,
+          },
+        },
+      },
+      async (request, reply) => {
+        // Draining: the load balancer should stop sending here while in-flight requests finish.
+        if (draining) return reply.status(503).send({ status: 'unavailable' });
+        try {
+          await within(READY_TIMEOUT_MS, db.query('select 1'));
+          return { status: 'ready' };
+        } catch (err) {
+          request.log.warn({ err }, 'readiness check failed');
+          return reply.status(503).send({ status: 'unavailable' });
+        }
+      },
+    );
   };
 }

@@ -11,6 +11,10 @@ import type { App } from '../../http/types.js';
 export function metricsRoutes(metrics: Metrics, adminToken: string | null) {
   return async function routes(app: App): Promise<void> {
     app.get('/metrics', { schema: { hide: true }, onRequest: adminAuth(adminToken) }, async (_request, reply) =>
-      reply.header('cache-control', 'no-store').type(metrics.contentType).send(await metrics.text()));
+      reply
+        .header('cache-control', 'no-store')
+        .type(metrics.contentType)
+        .send(await metrics.text()),
+    );
   };
 }

@@ -16,9 +16,7 @@ const MAX_WAIT_MS = 30_000;
 const PURGE_EVERY = 64;
 
 export type Begun =
-  | { kind: 'replay'; response: StoredResponse }
-  | { kind: 'execute'; finish(response: StoredResponse | null): Promise<void> };
-
+  { kind: 'replay'; response: StoredResponse } | { kind: 'execute'; finish(response: StoredResponse | null): Promise<void> };
 
 /**
  * Idempotency-Key for the /v1 writes: one execution per (venue, key) across every instance, the
@@ -47,7 +45,10 @@ export class IdempotencyService {
       if (!row) continue;
       if (row.request_hash !== requestHash) throw errors.idempotencyKeyReused();
       if (row.status_code !== null) {
-        return { kind: 'replay', response: { statusCode: row.status_code, headers: row.response_headers ?? {}, body: row.response_body ?? '' } };
+        return {
+          kind: 'replay',
+          response: { statusCode: row.status_code, headers: row.response_headers ?? {}, body: row.response_body ?? '' },
+        };
       }
       if (Date.now() > deadline) throw errors.idempotencyInProgress(1);
       await sleep(pause);

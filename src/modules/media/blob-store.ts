@@ -29,7 +29,11 @@ export class DatabaseBlobStore implements BlobStore {
   readonly kind = 'database' as const;
 
   async put(tx: Queryable, venueId: string, blobs: BlobToStore[]): Promise<void> {
-    await media.insertBlobs(tx, venueId, blobs.map((b) => ({ key: b.key, contentType: b.contentType, size: b.bytes.length, data: b.bytes })));
+    await media.insertBlobs(
+      tx,
+      venueId,
+      blobs.map((b) => ({ key: b.key, contentType: b.contentType, size: b.bytes.length, data: b.bytes })),
+    );
   }
 
   async get(db: Queryable, venueId: string, key: string): Promise<Buffer | null> {

@@ -18,12 +18,29 @@ interface ImageSpec {
 /** Within 2% of the ratio (decisions section 7). */
 const RATIO_TOLERANCE = 0.02;
 
-const SQUARE: ImageSpec = { ratio: 1, minWidth: 320, minHeight: 320, sizes: [[1024, 1024], [512, 512], [256, 256]] };
+const SQUARE: ImageSpec = {
+  ratio: 1,
+  minWidth: 320,
+  minHeight: 320,
+  sizes: [
+    [1024, 1024],
+    [512, 512],
+    [256, 256],
+  ],
+};
 
 export const IMAGE_SPECS: Readonly<Record<ImageKind, ImageSpec>> = {
   product: SQUARE,
   logo: SQUARE,
-  banner: { ratio: 3, minWidth: 960, minHeight: 320, sizes: [[1536, 512], [768, 256]] },
+  banner: {
+    ratio: 3,
+    minWidth: 960,
+    minHeight: 320,
+    sizes: [
+      [1536, 512],
+      [768, 256],
+    ],
+  },
 };
 
 /**
@@ -53,7 +70,7 @@ const WEBP_IMAGE_CHUNKS = new Set(['VP8 ', 'VP8L', 'VP8X', 'ALPH']);
 export function webpHasImageOnly(bytes: Buffer): boolean {
   if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== 'RIFF' || bytes.toString('latin1', 8, 12) !== 'WEBP') return false;
   if (bytes.readUInt32LE(4) + 8 !== bytes.length) return false;
-  for (let at = 12; at < bytes.length; ) {
+  for (let at = 12; at < bytes.length;) {
     if (at + 8 > bytes.length) return false;
     const size = bytes.readUInt32LE(at + 4);
     if (!WEBP_IMAGE_CHUNKS.has(bytes.toString('latin1', at, at + 4))) return false;
@@ -128,7 +145,9 @@ export class ImageProcessor {
         : errors.imageWrongAspectRatio(`The image must be ${spec.ratio}:1 within 2%; it is ${describeSize(width, height)}`);
     }
     if (width < spec.minWidth || height < spec.minHeight) {
-      throw errors.imageTooSmall(`The image must be at least ${describeSize(spec.minWidth, spec.minHeight)}; it is ${describeSize(width, height)}`);
+      throw errors.imageTooSmall(
+        `The image must be at least ${describeSize(spec.minWidth, spec.minHeight)}; it is ${describeSize(width, height)}`,
+      );
     }
   }
 
@@ -174,9 +193,12 @@ export class ImageProcessor {
     if (meta.width !== w || meta.height !== h) {
       throw errors.preoptimizedInvalid(`an image of exactly ${describeSize(w, h)}; this is ${describeSize(meta.width, meta.height)}`);
     }
-    if (bytes.length > PREOPTIMIZED_MAX_BYTES) throw errors.preoptimizedInvalid(`at most ${PREOPTIMIZED_MAX_BYTES} bytes; this is ${bytes.length}`);
+    if (bytes.length > PREOPTIMIZED_MAX_BYTES)
+      throw errors.preoptimizedInvalid(`at most ${PREOPTIMIZED_MAX_BYTES} bytes; this is ${bytes.length}`);
     if (meta.exif || meta.xmp || !webpHasImageOnly(bytes)) {
-      throw errors.preoptimizedInvalid('an image without metadata: no EXIF, XMP, ICC or other chunks, nothing after its end (it is served as sent)');
+      throw errors.preoptimizedInvalid(
+        'an image without metadata: no EXIF, XMP, ICC or other chunks, nothing after its end (it is served as sent)',
+      );
     }
     const base = sharp(bytes, INPUT_OPTIONS);
     let rest: ImageVariant[];

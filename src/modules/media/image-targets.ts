@@ -24,7 +24,10 @@ export interface ImageTarget {
 }
 
 /** A row that holds an image as its owner (the audit log names it by externalId, else id), or its 404. */
-export function ownerOf(row: { id: string; external_id: string | null; image: StoredImage | null } | null, notFound: () => AppError): ImageOwner {
+export function ownerOf(
+  row: { id: string; external_id: string | null; image: StoredImage | null } | null,
+  notFound: () => AppError,
+): ImageOwner {
   if (!row) throw notFound();
   return { id: row.id, ref: row.external_id ?? row.id, image: row.image };
 }

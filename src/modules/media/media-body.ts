@@ -105,7 +105,8 @@ export class Base64BodyDecoder {
   /** Switches to the ordinary parser: rebuilds what was read so far, and keeps `rest` and what follows. */
   private fail(rest: Buffer): void {
     const value = this.tooLarge ? 'A'.repeat(this.chars) : this.out.toString('base64', 0, this.written) + this.carry;
-    const after = '='.repeat(this.padding) + (this.state === 'close' || this.state === 'trail' ? '"' : '') + (this.state === 'trail' ? '}' : '');
+    const after =
+      '='.repeat(this.padding) + (this.state === 'close' || this.state === 'trail' ? '"' : '') + (this.state === 'trail' ? '}' : '');
     this.raw = [Buffer.from(this.head + value + after, 'latin1'), rest];
     this.state = 'failed';
   }

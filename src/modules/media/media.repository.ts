@@ -76,10 +76,10 @@ export async function deleteUnreferencedBlobs(db: Queryable, venueId: string, ke
 
 export async function insertDeletions(db: Queryable, venueId: string, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
-  await db.query(
-    `insert into media_deletions (venue_id, key) select $1, k from unnest($2::text[]) k on conflict do nothing`,
-    [venueId, keys],
-  );
+  await db.query(`insert into media_deletions (venue_id, key) select $1, k from unnest($2::text[]) k on conflict do nothing`, [
+    venueId,
+    keys,
+  ]);
 }
 
 /** A key stored again is wanted again: its pending deletion is dropped. */

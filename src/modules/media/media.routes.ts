@@ -21,7 +21,14 @@ type RouteServices = { media: MediaService };
 const tags = ['media'];
 
 /** What every upload can answer from its source and bytes (decisions 7); each route adds its own rules. */
-const SOURCE_ERRORS = ['INVALID_IMAGE_SOURCE', 'INVALID_SOURCE_URL', 'BLOCKED_SOURCE_URL', 'SOURCE_FETCH_FAILED', 'INVALID_IMAGE', 'IMAGE_TOO_SMALL'] as const;
+const SOURCE_ERRORS = [
+  'INVALID_IMAGE_SOURCE',
+  'INVALID_SOURCE_URL',
+  'BLOCKED_SOURCE_URL',
+  'SOURCE_FETCH_FAILED',
+  'INVALID_IMAGE',
+  'IMAGE_TOO_SMALL',
+] as const;
 const uploadErrors = (rules: readonly ErrorCode[], notFound: readonly ErrorCode[]) =>
   errorResponses({
     400: [...SOURCE_ERRORS, ...rules],
@@ -86,101 +93,125 @@ export function mediaRoutes(services: RouteServices) {
     // The uploads' own JSON parser (media-body.ts); registered in this scope, it serves these routes only.
     registerMediaBody(app);
 
-    app.post('/products/:ref/image', {
-      ...upload(true),
-      schema: {
-        operationId: 'uploadProductImage',
-        tags,
-        summary: "Set a product's image",
-        description: [
-          "Sets the image of a product of the draft (`ref`: its externalId or id): square within 2% (`IMAGE_NOT_SQUARE`) and at least 320x320 " +
-            '(`IMAGE_TOO_SMALL`), stored as WebP 1024, 512 and 256 (decisions 7). The draft menu shows it at once, guests after a publish.',
-          UPLOAD_DESCRIPTION,
-          '- `?preoptimized=true` (media-fast bucket) stores a ready 1024x1024 WebP of at most 1 MB as sent; other bytes are 400 `PREOPTIMIZED_INVALID`.',
-          '',
-          'Audited as `product.image` (sizes only); media bucket.',
-        ].join('\n'),
-        params: ProductRefParams,
-        querystring: ImageUploadQuery,
-        body: ImageSourceBody,
-        response: { 201: MediaImage, ...uploadErrors(['IMAGE_NOT_SQUARE', 'PREOPTIMIZED_INVALID'], ['PRODUCT_NOT_FOUND']) },
+    app.post(
+      '/products/:ref/image',
+      {
+        ...upload(true),
+        schema: {
+          operationId: 'uploadProductImage',
+          tags,
+          summary: "Set a product's image",
+          description: [
+            'Sets the image of a product of the draft (`ref`: its externalId or id): square within 2% (`IMAGE_NOT_SQUARE`) and at least 320x320 ' +
+              '(`IMAGE_TOO_SMALL`), stored as WebP 1024, 512 and 256 (decisions 7). The draft menu shows it at once, guests after a publish.',
+            UPLOAD_DESCRIPTION,
+            '- `?preoptimized=true` (media-fast bucket) stores a ready 1024x1024 WebP of at most 1 MB as sent; other bytes are 400 `PREOPTIMIZED_INVALID`.',
+            '',
+            'Audited as `product.image` (sizes only); media bucket.',
+          ].join('\n'),
+          params: ProductRefParams,
+          querystring: ImageUploadQuery,
+          body: ImageSourceBody,
+          response: { 201: MediaImage, ...uploadErrors(['IMAGE_NOT_SQUARE', 'PREOPTIMIZED_INVALID'], ['PRODUCT_NOT_FOUND']) },
+        },
       },
-    }, async (request, reply) =>
-      reply.status(201).send(await ingest(request, productImage, request.params.ref, request.body, request.query.preoptimized === true)));
+      async (request, reply) =>
+        reply.status(201).send(await ingest(request, productImage, request.params.ref, request.body, request.query.preoptimized === true)),
+    );
 
-    app.delete('/products/:ref/image', {
-      schema: {
-        operationId: 'deleteProductImage',
-        tags,
-        summary: "Remove a product's image",
-        description:
-          "Removes the image of a product of the draft (`ref`: its externalId or id); `deleted` is false when it had none. " +
-          'The files stay while a published snapshot shows them. Audited as `product.image`.',
-        params: ProductRefParams,
-        response: { 200: ImageDeleted, ...errorResponses({ 404: ['PRODUCT_NOT_FOUND'] }) },
+    app.delete(
+      '/products/:ref/image',
+      {
+        schema: {
+          operationId: 'deleteProductImage',
+          tags,
+          summary: "Remove a product's image",
+          description:
+            'Removes the image of a product of the draft (`ref`: its externalId or id); `deleted` is false when it had none. ' +
+            'The files stay while a published snapshot shows them. Audited as `product.image`.',
+          params: ProductRefParams,
+          response: { 200: ImageDeleted, ...errorResponses({ 404: ['PRODUCT_NOT_FOUND'] }) },
+        },
       },
-    }, async (request) => media.remove(actor(request), productImage, request.params.ref));
+      async (request) => media.remove(actor(request), productImage, request.params.ref),
+    );
 
-    app.post('/banners/:id/image', {
-      ...upload(true),
-      schema: {
-        operationId: 'uploadBannerImage',
-        tags,
-        summary: "Set a banner's image",
-        description: [
-          'Sets the image of a banner: 3:1 within 2% (`IMAGE_WRONG_ASPECT_RATIO`) and at least 960x320 (`IMAGE_TOO_SMALL`), stored as WebP 1536x512 and 768x256 ' +
-            '(decisions 7). Guests see it at once.',
-          UPLOAD_DESCRIPTION,
-          '- `?preoptimized=true` (media-fast bucket) stores a ready 1536x512 WebP of at most 1 MB as sent; other bytes are 400 `PREOPTIMIZED_INVALID`.',
-          '',
-          'Audited as `banner.image` (sizes only); media bucket.',
-        ].join('\n'),
-        params: IdParams,
-        querystring: ImageUploadQuery,
-        body: ImageSourceBody,
-        response: { 201: MediaImage, ...uploadErrors(['IMAGE_WRONG_ASPECT_RATIO', 'PREOPTIMIZED_INVALID'], ['BANNER_NOT_FOUND']) },
+    app.post(
+      '/banners/:id/image',
+      {
+        ...upload(true),
+        schema: {
+          operationId: 'uploadBannerImage',
+          tags,
+          summary: "Set a banner's image",
+          description: [
+            'Sets the image of a banner: 3:1 within 2% (`IMAGE_WRONG_ASPECT_RATIO`) and at least 960x320 (`IMAGE_TOO_SMALL`), stored as WebP 1536x512 and 768x256 ' +
+              '(decisions 7). Guests see it at once.',
+            UPLOAD_DESCRIPTION,
+            '- `?preoptimized=true` (media-fast bucket) stores a ready 1536x512 WebP of at most 1 MB as sent; other bytes are 400 `PREOPTIMIZED_INVALID`.',
+            '',
+            'Audited as `banner.image` (sizes only); media bucket.',
+          ].join('\n'),
+          params: IdParams,
+          querystring: ImageUploadQuery,
+          body: ImageSourceBody,
+          response: { 201: MediaImage, ...uploadErrors(['IMAGE_WRONG_ASPECT_RATIO', 'PREOPTIMIZED_INVALID'], ['BANNER_NOT_FOUND']) },
+        },
       },
-    }, async (request, reply) =>
-      reply.status(201).send(await ingest(request, bannerImage, request.params.id, request.body, request.query.preoptimized === true)));
+      async (request, reply) =>
+        reply.status(201).send(await ingest(request, bannerImage, request.params.id, request.body, request.query.preoptimized === true)),
+    );
 
-    app.delete('/banners/:id/image', {
-      schema: {
-        operationId: 'deleteBannerImage',
-        tags,
-        summary: "Remove a banner's image",
-        description: "Removes a banner's image; `deleted` is false when it had none. Audited as `banner.image`.",
-        params: IdParams,
-        response: { 200: ImageDeleted, ...errorResponses({ 404: ['BANNER_NOT_FOUND'] }) },
+    app.delete(
+      '/banners/:id/image',
+      {
+        schema: {
+          operationId: 'deleteBannerImage',
+          tags,
+          summary: "Remove a banner's image",
+          description: "Removes a banner's image; `deleted` is false when it had none. Audited as `banner.image`.",
+          params: IdParams,
+          response: { 200: ImageDeleted, ...errorResponses({ 404: ['BANNER_NOT_FOUND'] }) },
+        },
       },
-    }, async (request) => media.remove(actor(request), bannerImage, request.params.id));
+      async (request) => media.remove(actor(request), bannerImage, request.params.id),
+    );
 
-    app.post('/logo', {
-      ...upload(false),
-      schema: {
-        operationId: 'uploadLogo',
-        tags,
-        summary: "Set the venue's logo",
-        description: [
-          "Sets the venue's logo: square within 2% (`IMAGE_NOT_SQUARE`) and at least 320x320 (`IMAGE_TOO_SMALL`), stored as WebP 1024, 512 and 256 " +
-            '(decisions 7). Settings and the guest menu show it at once, without a publish.',
-          UPLOAD_DESCRIPTION,
-          '',
-          'Audited as `logo.image` (sizes only); media bucket.',
-        ].join('\n'),
-        body: ImageSourceBody,
-        response: { 201: MediaImage, ...uploadErrors(['IMAGE_NOT_SQUARE'], []) },
+    app.post(
+      '/logo',
+      {
+        ...upload(false),
+        schema: {
+          operationId: 'uploadLogo',
+          tags,
+          summary: "Set the venue's logo",
+          description: [
+            "Sets the venue's logo: square within 2% (`IMAGE_NOT_SQUARE`) and at least 320x320 (`IMAGE_TOO_SMALL`), stored as WebP 1024, 512 and 256 " +
+              '(decisions 7). Settings and the guest menu show it at once, without a publish.',
+            UPLOAD_DESCRIPTION,
+            '',
+            'Audited as `logo.image` (sizes only); media bucket.',
+          ].join('\n'),
+          body: ImageSourceBody,
+          response: { 201: MediaImage, ...uploadErrors(['IMAGE_NOT_SQUARE'], []) },
+        },
       },
-    }, async (request, reply) => reply.status(201).send(await ingest(request, logoImage, '', request.body, false)));
+      async (request, reply) => reply.status(201).send(await ingest(request, logoImage, '', request.body, false)),
+    );
 
-    app.delete('/logo', {
-      schema: {
-        operationId: 'deleteLogo',
-        tags,
-        summary: "Remove the venue's logo",
-        description: "Removes the venue's logo; `deleted` is false when it had none. Audited as `logo.image`.",
-        response: { 200: ImageDeleted },
+    app.delete(
+      '/logo',
+      {
+        schema: {
+          operationId: 'deleteLogo',
+          tags,
+          summary: "Remove the venue's logo",
+          description: "Removes the venue's logo; `deleted` is false when it had none. Audited as `logo.image`.",
+          response: { 200: ImageDeleted },
+        },
       },
-    }, async (request) => media.remove(actor(request), logoImage, ''));
+      async (request) => media.remove(actor(request), logoImage, ''),
+    );
   };
 }
 
@@ -194,41 +225,45 @@ export function mediaRoutes(services: RouteServices) {
 export function mediaFileRoutes(services: RouteServices, limiter: RateLimiter | null) {
   const { media } = services;
   return async function routes(app: App): Promise<void> {
-    app.get('/:venueId/:file', {
-      // Limited by the handler, not the gate: a blob in memory takes no slot.
-      config: { rateLimit: false },
-      schema: {
-        operationId: 'getMediaFile',
-        tags,
-        summary: 'Download an image file',
-        description:
-          'One stored variant of an image, as the `imageUrl` and `variants[].url` of the reads link it (decisions 7): `<venueId>/<sha256>.webp`. ' +
-          'Public and immutable: `Cache-Control: public, max-age=31536000, immutable`, with the hash as a strong ETag (If-None-Match answers 304). ' +
-          'Per-IP rate limits: a request that finds its image takes no slot, one that does not (404) takes one; after a miss refused 429, ' +
-          'until its Retry-After, only images the server holds in memory are served to that address.',
-        params: MediaFileParams,
-        response: {
-          200: { description: 'The image bytes', content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } } },
-          304: NotModified,
-          // Read from the database unless an S3 bucket holds the bytes (MEDIA_S3_BUCKET).
-          ...errorResponses({ 404: [{ message: 'Image not found' }], 429: ['RATE_LIMITED'], 503: ['DATABASE_UNAVAILABLE'] }),
+    app.get(
+      '/:venueId/:file',
+      {
+        // Limited by the handler, not the gate: a blob in memory takes no slot.
+        config: { rateLimit: false },
+        schema: {
+          operationId: 'getMediaFile',
+          tags,
+          summary: 'Download an image file',
+          description:
+            'One stored variant of an image, as the `imageUrl` and `variants[].url` of the reads link it (decisions 7): `<venueId>/<sha256>.webp`. ' +
+            'Public and immutable: `Cache-Control: public, max-age=31536000, immutable`, with the hash as a strong ETag (If-None-Match answers 304). ' +
+            'Per-IP rate limits: a request that finds its image takes no slot, one that does not (404) takes one; after a miss refused 429, ' +
+            'until its Retry-After, only images the server holds in memory are served to that address.',
+          params: MediaFileParams,
+          response: {
+            200: { description: 'The image bytes', content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } } },
+            304: NotModified,
+            // Read from the database unless an S3 bucket holds the bytes (MEDIA_S3_BUCKET).
+            ...errorResponses({ 404: [{ message: 'Image not found' }], 429: ['RATE_LIMITED'], 503: ['DATABASE_UNAVAILABLE'] }),
+          },
         },
       },
-    }, async (request, reply) => {
-      const { venueId, file } = request.params;
-      const blob =
-        media.hot(venueId, file) ??
-        (limiter ? await limitIpOnMiss(limiter, request, reply, () => media.read(venueId, file)) : await media.read(venueId, file));
-      const etag = `"${blob.key}"`;
-      reply.header('etag', etag);
-      reply.header('cache-control', 'public, max-age=31536000, immutable');
-      reply.header('x-content-type-options', 'nosniff');
-      if (isNotModified(request.headers['if-none-match'], etag)) {
-        sendNotModified(reply);
-        return reply;
-      }
-      // Bytes as they are stored: the 200 schema documents them, nothing serialises them.
-      return reply.type('image/webp').send(blob.bytes as unknown as string);
-    });
+      async (request, reply) => {
+        const { venueId, file } = request.params;
+        const blob =
+          media.hot(venueId, file) ??
+          (limiter ? await limitIpOnMiss(limiter, request, reply, () => media.read(venueId, file)) : await media.read(venueId, file));
+        const etag = `"${blob.key}"`;
+        reply.header('etag', etag);
+        reply.header('cache-control', 'public, max-age=31536000, immutable');
+        reply.header('x-content-type-options', 'nosniff');
+        if (isNotModified(request.headers['if-none-match'], etag)) {
+          sendNotModified(reply);
+          return reply;
+        }
+        // Bytes as they are stored: the 200 schema documents them, nothing serialises them.
+        return reply.type('image/webp').send(blob.bytes as unknown as string);
+      },
+    );
   };
 }

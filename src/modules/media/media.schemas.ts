@@ -9,10 +9,9 @@ export const MediaImage = Type.Object({
   width: Type.Integer(),
   height: Type.Integer(),
   bytes: Type.Integer({ description: 'Size of the largest variant in bytes' }),
-  variants: Type.Array(
-    Type.Object({ url: Type.String(), width: Type.Integer(), height: Type.Integer(), bytes: Type.Integer() }),
-    { description: 'Every stored size, largest first (for srcset)' },
-  ),
+  variants: Type.Array(Type.Object({ url: Type.String(), width: Type.Integer(), height: Type.Integer(), bytes: Type.Integer() }), {
+    description: 'Every stored size, largest first (for srcset)',
+  }),
 });
 export type MediaImageView = Static<typeof MediaImage>;
 
@@ -22,7 +21,9 @@ export type MediaImageView = Static<typeof MediaImage>;
  */
 export const ImageSourceBody = Type.Object(
   {
-    base64: Type.Optional(Type.String({ description: 'The image bytes in base64 (a data: URL prefix is accepted); at most 15 MB decoded' })),
+    base64: Type.Optional(
+      Type.String({ description: 'The image bytes in base64 (a data: URL prefix is accepted); at most 15 MB decoded' }),
+    ),
     url: Type.Optional(Type.String({ maxLength: 2048, description: 'An http(s) URL to fetch the image from; at most 15 MB' })),
   },
   { additionalProperties: false },

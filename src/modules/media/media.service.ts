@@ -82,7 +82,11 @@ export class MediaService {
       await store.put(tx, venueId, blobs);
       await target.set(tx, venueId, owner, image);
       const kept = new Set(imageKeys(image));
-      const gone = await this.release(tx, venueId, imageKeys(owner.image).filter((k) => !kept.has(k)));
+      const gone = await this.release(
+        tx,
+        venueId,
+        imageKeys(owner.image).filter((k) => !kept.has(k)),
+      );
       await audit(tx, actor, [
         {
           action: target.action,
@@ -105,7 +109,10 @@ export class MediaService {
       ]);
       return gone;
     });
-    this.misses.forget(venueId, blobs.map((b) => b.key));
+    this.misses.forget(
+      venueId,
+      blobs.map((b) => b.key),
+    );
     await this.afterRelease(venueId, released);
     return urls.view(venueId, image) as MediaImageView;
   }
@@ -120,7 +127,12 @@ export class MediaService {
       await target.set(tx, venueId, owner, null);
       const gone = await this.release(tx, venueId, imageKeys(owner.image));
       await audit(tx, actor, [
-        { action: target.action, entityType: target.entityType, entityRef: owner.ref, changes: { deleted: true, bytes: owner.image.bytes } },
+        {
+          action: target.action,
+          entityType: target.entityType,
+          entityRef: owner.ref,
+          changes: { deleted: true, bytes: owner.image.bytes },
+        },
       ]);
       return gone;
     });

@@ -58,7 +58,11 @@ export class S3BlobStore implements BlobStore {
     }
     const keys = blobs.map((b) => b.key);
     await media.cancelDeletions(tx, venueId, keys);
-    await media.insertBlobs(tx, venueId, blobs.map((b) => ({ key: b.key, contentType: b.contentType, size: b.bytes.length, data: null })));
+    await media.insertBlobs(
+      tx,
+      venueId,
+      blobs.map((b) => ({ key: b.key, contentType: b.contentType, size: b.bytes.length, data: null })),
+    );
   }
 
   async get(db: Queryable, venueId: string, key: string): Promise<Buffer | null> {
@@ -97,7 +101,8 @@ export class S3BlobStore implements BlobStore {
         }),
       );
       // Throwing rolls the take back: the deletions stay pending for the next flush.
-      if (result.Errors && result.Errors.length > 0) throw new Error(`S3 deletion failed: ${result.Errors[0].Code} ${result.Errors[0].Message}`);
+      if (result.Errors && result.Errors.length > 0)
+        throw new Error(`S3 deletion failed: ${result.Errors[0].Code} ${result.Errors[0].Message}`);
       return taken === DELETE_BATCH;
     });
   }

@@ -38,7 +38,11 @@ export async function translateDraft(tx: Queryable, venueId: string, input: Tran
     if (!entries?.length) continue;
     const refs = [...new Set(entries.map((e) => e.ref))];
     const rows = await menu.findByRefs<{ id: string; external_id: string | null; translations: menu.ProductRow['translations'] }>(
-      tx, venueId, table, refs, refs.filter(isUuid),
+      tx,
+      venueId,
+      table,
+      refs,
+      refs.filter(isUuid),
     );
     const byRef = new Map<string, (typeof rows)[number]>();
     for (const r of rows) if (r.external_id) byRef.set(r.external_id, r);
@@ -56,13 +60,21 @@ export async function translateDraft(tx: Queryable, venueId: string, input: Tran
     }
     await menu.updateTranslations(tx, venueId, table, [...updates.values()]);
     if (updates.size > 0) {
-      records.push({ action: ENTITY[table].action, entityType: ENTITY[table].kind, changes: { count: updates.size, locales: locales(entries) } });
+      records.push({
+        action: ENTITY[table].action,
+        entityType: ENTITY[table].kind,
+        changes: { count: updates.size, locales: locales(entries) },
+      });
     }
   }
 
   const groupEntries = input.modifierGroups ?? [];
   if (groupEntries.length > 0) {
-    const products = await menu.findProductsByGroupIds(tx, venueId, groupEntries.map((e) => e.id));
+    const products = await menu.findProductsByGroupIds(
+      tx,
+      venueId,
+      groupEntries.map((e) => e.id),
+    );
     const owner = new Map(products.flatMap((p) => p.modifier_groups.map((g) => [g.id, p] as const)));
     const touched = new Set<menu.ProductRow>();
     let count = 0;
@@ -78,8 +90,17 @@ export async function translateDraft(tx: Queryable, venueId: string, input: Tran
       applied += Object.keys(e.translations).length;
       count += 1;
     }
-    await menu.updateModifierGroups(tx, venueId, [...touched].map((p) => ({ id: p.id, modifier_groups: p.modifier_groups })));
-    if (count > 0) records.push({ action: 'modifier_group.translations', entityType: 'modifier_group', changes: { count, locales: locales(groupEntries) } });
+    await menu.updateModifierGroups(
+      tx,
+      venueId,
+      [...touched].map((p) => ({ id: p.id, modifier_groups: p.modifier_groups })),
+    );
+    if (count > 0)
+      records.push({
+        action: 'modifier_group.translations',
+        entityType: 'modifier_group',
+        changes: { count, locales: locales(groupEntries) },
+      });
   }
 
   if (records.length > 0) await menu.bumpDraftVersion(tx, venueId);

@@ -40,7 +40,11 @@ export class ItemDigestCache {
     let digests: Digests;
     if (kept && SECTIONS.every((s) => kept[s].length === (input[s]?.length ?? 0))) digests = kept;
     else {
-      digests = { categories: await digestAll(input.categories), ingredients: await digestAll(input.ingredients), products: await digestAll(input.products) };
+      digests = {
+        categories: await digestAll(input.categories),
+        ingredients: await digestAll(input.ingredients),
+        products: await digestAll(input.products),
+      };
       if (bodyDigest) remember(this.entries, bodyDigest, digests, this.maxEntries);
     }
     const byItem = new Map<object, string>();

@@ -11,7 +11,12 @@ export interface ItemKey {
 }
 
 /** The draft items the refs name, by ref (a ref naming nothing is absent); one statement. */
-export async function findItemKeysByRefs(db: Queryable, venueId: string, table: 'products' | 'ingredients', refs: string[]): Promise<Map<string, ItemKey>> {
+export async function findItemKeysByRefs(
+  db: Queryable,
+  venueId: string,
+  table: 'products' | 'ingredients',
+  refs: string[],
+): Promise<Map<string, ItemKey>> {
   const unique = [...new Set(refs)];
   const rows = await findByRefs<ItemKey>(db, venueId, table, unique, unique.filter(isUuid), { keysOnly: true });
   const byId = new Map(rows.map((r) => [r.id, r]));

@@ -290,8 +290,16 @@ export function diffSerialized(from: Buffer, to: Buffer): MenuDiffSectionsValue 
   const [a, b] = [documentSlices(from), documentSlices(to)];
   const same = <T>(item: T) => item;
   return {
-    categories: diffSection(slicedEntries<CategoryView>(a.categories, same), slicedEntries<CategoryView>(b.categories, same), CATEGORY_FIELDS),
-    ingredients: diffSection(slicedEntries(a.ingredients, ingredientWithDefaults), slicedEntries(b.ingredients, ingredientWithDefaults), INGREDIENT_FIELDS),
+    categories: diffSection(
+      slicedEntries<CategoryView>(a.categories, same),
+      slicedEntries<CategoryView>(b.categories, same),
+      CATEGORY_FIELDS,
+    ),
+    ingredients: diffSection(
+      slicedEntries(a.ingredients, ingredientWithDefaults),
+      slicedEntries(b.ingredients, ingredientWithDefaults),
+      INGREDIENT_FIELDS,
+    ),
     products: diffSection(slicedEntries(a.products, productWithDefaults), slicedEntries(b.products, productWithDefaults), PRODUCT_FIELDS),
   };
 }

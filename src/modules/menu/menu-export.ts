@@ -67,13 +67,15 @@ export function menuToSyncInput(menu: MenuDocumentValue): MenuExport {
       options: g.options.flatMap((o) =>
         o.ingredientExternalId === null
           ? []
-          : [{
-              ingredientExternalId: o.ingredientExternalId,
-              action: o.action as 'add' | 'remove',
-              priceAdjustment: o.priceAdjustment,
-              sortOrder: o.sortOrder,
-              isDefault: o.isDefault ?? false,
-            }],
+          : [
+              {
+                ingredientExternalId: o.ingredientExternalId,
+                action: o.action as 'add' | 'remove',
+                priceAdjustment: o.priceAdjustment,
+                sortOrder: o.sortOrder,
+                isDefault: o.isDefault ?? false,
+              },
+            ],
       ),
     })),
   }));

@@ -128,7 +128,13 @@ export async function findByRefs<T>(
   options: { forUpdate?: boolean; keysOnly?: boolean } = {},
 ): Promise<T[]> {
   if (refs.length === 0) return [];
-  const columns = options.keysOnly ? 'id, external_id' : table === 'products' ? PRODUCT_COLUMNS : table === 'categories' ? CATEGORY_COLUMNS : INGREDIENT_COLUMNS;
+  const columns = options.keysOnly
+    ? 'id, external_id'
+    : table === 'products'
+      ? PRODUCT_COLUMNS
+      : table === 'categories'
+        ? CATEGORY_COLUMNS
+        : INGREDIENT_COLUMNS;
   const { rows } = await db.query<T>(
     `select ${columns} from ${table}
      where venue_id = $1 and (external_id = any($2::text[]) or id = any($3::uuid[]))${options.forUpdate ? ' for update' : ''}`,
@@ -295,10 +301,29 @@ export async function updateProduct(db: Queryable, venueId: string, row: Omit<Pr
        dietary_labels = $18::text[], spice_level = $19, calories = $20, nutrition = $21::jsonb,
        sync_hash = null, revision = revision + 1, updated_at = now()
      where venue_id = $1 and id = $2`,
-    [venueId, row.id, row.name, row.description, row.price_minor, row.sale_price_minor, row.is_sale_active,
-      row.amount, row.unit, row.badge_label, row.badge_color, row.category_id, row.sort_order, row.menu_visible,
-      JSON.stringify(row.translations), row.allergens, row.may_contain, row.dietary_labels, row.spice_level, row.calories,
-      row.nutrition === null ? null : JSON.stringify(row.nutrition)],
+    [
+      venueId,
+      row.id,
+      row.name,
+      row.description,
+      row.price_minor,
+      row.sale_price_minor,
+      row.is_sale_active,
+      row.amount,
+      row.unit,
+      row.badge_label,
+      row.badge_color,
+      row.category_id,
+      row.sort_order,
+      row.menu_visible,
+      JSON.stringify(row.translations),
+      row.allergens,
+      row.may_contain,
+      row.dietary_labels,
+      row.spice_level,
+      row.calories,
+      row.nutrition === null ? null : JSON.stringify(row.nutrition),
+    ],
   );
 }
 
@@ -444,8 +469,9 @@ export async function findProductsByGroupIds(db: Queryable, venueId: string, gro
 
 /** Sets (or clears) a product's image; its revision and updatedAt move like any other change. */
 export async function setProductImage(db: Queryable, venueId: string, productId: string, image: StoredImage | null): Promise<void> {
-  await db.query(
-    `update products set image = $3::jsonb, revision = revision + 1, updated_at = now() where venue_id = $1 and id = $2`,
-    [venueId, productId, image === null ? null : JSON.stringify(image)],
-  );
+  await db.query(`update products set image = $3::jsonb, revision = revision + 1, updated_at = now() where venue_id = $1 and id = $2`, [
+    venueId,
+    productId,
+    image === null ? null : JSON.stringify(image),
+  ]);
 }

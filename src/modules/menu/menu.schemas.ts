@@ -3,7 +3,16 @@ import { DECIMALS_KEYWORD, Nullable, StringEnum, Timestamp } from '../../http/sc
 import { CLEANUP_ARRAY_CAP, SYNC_ARRAY_CAPS, SYNC_NESTED_CAPS } from '../../limits.js';
 import { Availability } from '../availability/availability.schemas.js';
 import { MediaImage } from '../media/media.schemas.js';
-import { ALLERGEN_CODES, BADGE_COLORS, CARD_STYLES, DIETARY_LABEL_CODES, NUTRIENTS, MODIFIER_TYPES_ACCEPTED, MODIFIER_TYPES_CANONICAL, UNITS } from '../reference/catalog.js';
+import {
+  ALLERGEN_CODES,
+  BADGE_COLORS,
+  CARD_STYLES,
+  DIETARY_LABEL_CODES,
+  NUTRIENTS,
+  MODIFIER_TYPES_ACCEPTED,
+  MODIFIER_TYPES_CANONICAL,
+  UNITS,
+} from '../reference/catalog.js';
 import { NameTranslations, ProductTranslations } from './translations.schemas.js';
 
 const ExternalId = Type.String({ minLength: 1, maxLength: 255 });
@@ -50,12 +59,20 @@ const AllergenCodes = Codes('Allergens', ALLERGEN_CODES);
 
 // One decimal as `x-decimals` (validation.ts), not `multipleOf: 0.1`, which validators that divide in
 // binary floating point refuse for 0.3, 1.2 or 2.9; the published document says it in words.
-const Grams = Type.Number({ minimum: 0, maximum: 1000, [DECIMALS_KEYWORD]: 1, description: 'Grams per portion, at most one decimal (12.5, not 12.25)' });
-/** Per portion; the keys sent are the keys read back. */
-export const Nutrition = Type.Object(Object.fromEntries(NUTRIENTS.map((n) => [n, Type.Optional(Grams)])) as Record<(typeof NUTRIENTS)[number], TOptional<typeof Grams>>, {
-  additionalProperties: false,
-  description: `Per portion, in grams (at most one decimal, 0-1000): any of ${NUTRIENTS.join(', ')}`,
+const Grams = Type.Number({
+  minimum: 0,
+  maximum: 1000,
+  [DECIMALS_KEYWORD]: 1,
+  description: 'Grams per portion, at most one decimal (12.5, not 12.25)',
 });
+/** Per portion; the keys sent are the keys read back. */
+export const Nutrition = Type.Object(
+  Object.fromEntries(NUTRIENTS.map((n) => [n, Type.Optional(Grams)])) as Record<(typeof NUTRIENTS)[number], TOptional<typeof Grams>>,
+  {
+    additionalProperties: false,
+    description: `Per portion, in grams (at most one decimal, 0-1000): any of ${NUTRIENTS.join(', ')}`,
+  },
+);
 
 /** Food information of a product (decisions 14), in sync items and PATCH bodies alike. */
 const foodFields = {
@@ -85,7 +102,9 @@ export const ModifierOptionInput = Type.Object(
     action: Type.Optional(StringEnum(['add', 'remove'] as const)),
     priceAdjustment: Type.Optional(Type.Integer({ minimum: -100_000_000, maximum: 100_000_000 })),
     sortOrder: Type.Optional(SortOrder),
-    isDefault: Type.Optional(Type.Boolean({ description: 'Preselected on the guest page (default false); at most one per single_choice group' })),
+    isDefault: Type.Optional(
+      Type.Boolean({ description: 'Preselected on the guest page (default false); at most one per single_choice group' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -101,7 +120,9 @@ const ruleFields = {
   maxSelections: Nullable(Type.Integer({ minimum: 1, maximum: 50 }), {
     description: 'The most choices (sum of quantities); null: no limit. single_choice: always 1; otherwise default null',
   }),
-  maxQuantityPerOption: Nullable(Type.Integer({ minimum: 1, maximum: 99 }), { description: 'How often one option may be taken; null: up to 99 (default)' }),
+  maxQuantityPerOption: Nullable(Type.Integer({ minimum: 1, maximum: 99 }), {
+    description: 'How often one option may be taken; null: up to 99 (default)',
+  }),
 };
 
 export const ModifierGroupInput = Type.Object(
@@ -119,7 +140,7 @@ export const ModifierGroupInput = Type.Object(
   {
     additionalProperties: false,
     description: [
-      'A group is replaced wholesale, rules included. Its rules count choices as the sum of the chosen options\' quantities:',
+      "A group is replaced wholesale, rules included. Its rules count choices as the sum of the chosen options' quantities:",
       '- single_choice: exactly one option when isRequired (the default), at most one otherwise; minSelections and maxSelections sent with other values are replaced, with a warning.',
       '- add_ingredients: minSelections (default 0) to maxSelections (default null, no limit) choices.',
       '- remove_ingredients: minSelections is always 0; maxSelections limits how many may be removed.',
@@ -170,7 +191,8 @@ export const SyncBody = Type.Object(
     'x-examples': {
       withTranslations: {
         summary: 'A category, two ingredients and a product with a modifier group, in English and Spanish',
-        description: 'Spanish must be enabled first (PATCH /v1/settings with enabledLanguages), or each item reports LOCALE_NOT_ENABLED in its errors[].',
+        description:
+          'Spanish must be enabled first (PATCH /v1/settings with enabledLanguages), or each item reports LOCALE_NOT_ENABLED in its errors[].',
         value: {
           categories: [{ externalId: 'cat-coffee', name: 'Coffee', sortOrder: 1, translations: { es: { name: 'Café' } } }],
           ingredients: [
@@ -328,7 +350,9 @@ export const ProductView = Type.Object({
   image: Nullable(MediaImage),
   translations: Translations,
   allergens: Type.Optional(Type.Array(Type.String(), { description: 'Declared beyond the composition, in reference order' })),
-  effectiveAllergens: Type.Optional(Type.Array(Type.String(), { description: 'The declared allergens and those of the composition ingredients, in reference order' })),
+  effectiveAllergens: Type.Optional(
+    Type.Array(Type.String(), { description: 'The declared allergens and those of the composition ingredients, in reference order' }),
+  ),
   mayContain: Type.Optional(ReadCodes),
   dietaryLabels: Type.Optional(ReadCodes),
   spiceLevel: Type.Optional(Nullable(Type.Integer())),
@@ -382,7 +406,10 @@ export const ProductPatchBody = Type.Object(
     additionalProperties: false,
     'x-examples': {
       sale: { summary: 'Put a product on sale', value: { salePriceMinor: 5500, isSaleActive: true } },
-      move: { summary: 'Move it to another category and clear its badge', value: { categoryRef: 'cat-coffee', badgeLabel: null, badgeColor: null } },
+      move: {
+        summary: 'Move it to another category and clear its badge',
+        value: { categoryRef: 'cat-coffee', badgeLabel: null, badgeColor: null },
+      },
     },
   },
 );
@@ -408,7 +435,12 @@ export const CleanupBody = Type.Object(
     'x-examples': {
       items: {
         summary: 'Hide a product and delete a category',
-        value: { items: [{ type: 'product', ref: 'prod-latte' }, { type: 'category', ref: 'cat-seasonal' }] },
+        value: {
+          items: [
+            { type: 'product', ref: 'prod-latte' },
+            { type: 'category', ref: 'cat-seasonal' },
+          ],
+        },
       },
       everything: { summary: 'Clean up every item of the venue', value: { items: [], force: true } },
     },

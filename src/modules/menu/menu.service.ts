@@ -17,7 +17,12 @@ import { DAY_MS, PUBLICATION_RETENTION } from '../../limits.js';
 import type { MediaService } from '../media/media.service.js';
 import * as publications from './publications.repository.js';
 import type { AvailabilityService } from '../availability/availability.service.js';
-import { scheduledCategories, withAvailability, type AvailabilityState, type ScheduledCategory } from '../availability/item-availability.js';
+import {
+  scheduledCategories,
+  withAvailability,
+  type AvailabilityState,
+  type ScheduledCategory,
+} from '../availability/item-availability.js';
 
 /** What a menu version is: the draft's version, or the publication (none yet: null). */
 function documentKey(state: menu.MenuStateRow, version: 'draft' | 'published'): string | null {
@@ -118,14 +123,18 @@ export class MenuService {
   private async document(venue: VenueContext, state: menu.MenuStateRow, version: 'draft' | 'published'): Promise<MenuDocumentValue> {
     if (version === 'draft') {
       const rows = await menu.loadMenu(this.db, venue.venueId);
-      return menuDocumentInTurns(rows, {
-        version: 'draft',
-        publicationId: null,
-        publishedAt: null,
-        currency: venue.currency,
-        // The same bytes for one draft version on every instance and after restarts (one ETag).
-        generatedAt: state.draft_changed_at.toISOString(),
-      }, (image) => this.urls.view(venue.venueId, image));
+      return menuDocumentInTurns(
+        rows,
+        {
+          version: 'draft',
+          publicationId: null,
+          publishedAt: null,
+          currency: venue.currency,
+          // The same bytes for one draft version on every instance and after restarts (one ETag).
+          generatedAt: state.draft_changed_at.toISOString(),
+        },
+        (image) => this.urls.view(venue.venueId, image),
+      );
     }
     const document = await publications.findPublicationDocument(this.db, venue.venueId, state.latest_publication_id as string);
     if (document === null) throw errors.menuNotPublished();
@@ -158,10 +167,13 @@ export class MenuService {
   async publish(actor: Actor): Promise<PublishResult> {
     const venueId = actor.venue.venueId;
     const notify = await this.events.wanted(venueId, 'menu.published');
-    const { result, queued, released } = await this.db.transaction(async (tx) => {
-      await lockMenu(tx, venueId);
-      return this.publishIn(tx, actor, { notify, restoredFrom: null });
-    }, { venueId });
+    const { result, queued, released } = await this.db.transaction(
+      async (tx) => {
+        await lockMenu(tx, venueId);
+        return this.publishIn(tx, actor, { notify, restoredFrom: null });
+      },
+      { venueId },
+    );
     this.events.queued(venueId, queued);
     await this.media.afterRelease(venueId, released);
     return result;
@@ -200,8 +212,21 @@ export class MenuService {
     await nextTurn();
     const { restoredFrom } = options;
     const productVersions = Object.fromEntries(rows.products.map((p) => [p.id, publications.productVersion(p)]));
-    await publications.insertPublication(tx, venue.venueId, { id: publicationId, publishedAt, json, counts, mediaKeys, restoredFrom, productVersions });
-    const pruned = await publications.prunePublications(tx, venue.venueId, new Date(now - PUBLICATION_RETENTION.days * DAY_MS), PUBLICATION_RETENTION.latest);
+    await publications.insertPublication(tx, venue.venueId, {
+      id: publicationId,
+      publishedAt,
+      json,
+      counts,
+      mediaKeys,
+      restoredFrom,
+      productVersions,
+    });
+    const pruned = await publications.prunePublications(
+      tx,
+      venue.venueId,
+      new Date(now - PUBLICATION_RETENTION.days * DAY_MS),
+      PUBLICATION_RETENTION.latest,
+    );
     const released = await this.media.release(tx, venue.venueId, pruned);
     await audit(tx, actor, [{ action: 'menu.publish', entityType: 'menu', entityRef: publicationId, changes: { counts } }]);
     const queued = options.notify

@@ -24,7 +24,11 @@ export interface ViewLookups {
   image: ImageView;
 }
 
-export function lookupsOf(categories: Pick<CategoryRow, 'id' | 'external_id'>[], ingredients: IngredientRow[], image: ImageView): ViewLookups {
+export function lookupsOf(
+  categories: Pick<CategoryRow, 'id' | 'external_id'>[],
+  ingredients: IngredientRow[],
+  image: ImageView,
+): ViewLookups {
   return {
     categories: new Map(categories.map((c) => [c.id, c])),
     ingredients: new Map(ingredients.map((i) => [i.id, i])),
@@ -61,16 +65,18 @@ export function productView(p: ProductRow, l: ViewLookups): ProductViewValue {
           .flatMap((o) => {
             const i = l.ingredients.get(o.ingredientId);
             return i
-              ? [{
-                  id: o.id,
-                  ingredientExternalId: i.external_id,
-                  ingredientName: i.name,
-                  action: o.action,
-                  priceAdjustment: o.priceAdjustment,
-                  sortOrder: o.sortOrder,
-                  allergens: i.allergens,
-                  isDefault: o.isDefault ?? false,
-                }]
+              ? [
+                  {
+                    id: o.id,
+                    ingredientExternalId: i.external_id,
+                    ingredientName: i.name,
+                    action: o.action,
+                    priceAdjustment: o.priceAdjustment,
+                    sortOrder: o.sortOrder,
+                    allergens: i.allergens,
+                    isDefault: o.isDefault ?? false,
+                  },
+                ]
               : [];
           })
           .sort((a, b) => a.sortOrder - b.sortOrder || (a.id < b.id ? -1 : 1)),
@@ -82,7 +88,10 @@ export function productView(p: ProductRow, l: ViewLookups): ProductViewValue {
     image,
     translations: p.translations,
     allergens: p.allergens,
-    effectiveAllergens: effectiveAllergens(p.allergens, p.ingredient_ids.map((id) => l.ingredients.get(id)?.allergens ?? [])),
+    effectiveAllergens: effectiveAllergens(
+      p.allergens,
+      p.ingredient_ids.map((id) => l.ingredients.get(id)?.allergens ?? []),
+    ),
     mayContain: p.may_contain,
     dietaryLabels: p.dietary_labels,
     spiceLevel: p.spice_level,
@@ -92,8 +101,13 @@ export function productView(p: ProductRow, l: ViewLookups): ProductViewValue {
   };
 }
 
-
-type DocumentMeta = { version: 'draft' | 'published'; publicationId: string | null; publishedAt: string | null; currency: string; generatedAt: string };
+type DocumentMeta = {
+  version: 'draft' | 'published';
+  publicationId: string | null;
+  publishedAt: string | null;
+  currency: string;
+  generatedAt: string;
+};
 
 /** A menu's document in the read shape (decisions 3) from its rows; `products` built already when given. */
 export function menuDocument(rows: MenuRows, meta: DocumentMeta, image: ImageView, products?: ProductViewValue[]): MenuDocumentValue {
@@ -177,7 +191,9 @@ export function ingredientWithDefaults(i: IngredientView): IngredientView {
 
 /** A product in today's read shape: the food information a snapshot may lack is there. */
 export type CurrentProductValue = ProductViewValue &
-  Required<Pick<ProductViewValue, 'allergens' | 'effectiveAllergens' | 'mayContain' | 'dietaryLabels' | 'spiceLevel' | 'calories' | 'nutrition'>>;
+  Required<
+    Pick<ProductViewValue, 'allergens' | 'effectiveAllergens' | 'mayContain' | 'dietaryLabels' | 'spiceLevel' | 'calories' | 'nutrition'>
+  >;
 
 /**
  * A product of a snapshot published before food information reads its lists as [] and its values

@@ -26,18 +26,31 @@ export async function findProductByRef(db: Queryable, venueId: string, ref: stri
   return menu.findOneByRef<menu.ProductRow>(db, venueId, 'products', ref, { forUpdate });
 }
 
-async function readProduct(db: Queryable, venueId: string, row: menu.ProductRow, image: ImageView, availability: AvailabilityService): Promise<ProductRead> {
+async function readProduct(
+  db: Queryable,
+  venueId: string,
+  row: menu.ProductRow,
+  image: ImageView,
+  availability: AvailabilityService,
+): Promise<ProductRead> {
   const ingredientIds = [...new Set([...row.ingredient_ids, ...row.modifier_groups.flatMap((g) => g.options.map((o) => o.ingredientId))])];
   // One after the other: inside a transaction both share one connection.
   const category = row.category_id ? await menu.findCategoryById(db, venueId, row.category_id) : null;
   const ingredients = await menu.findIngredientsByIds(db, venueId, ingredientIds);
   const marks = await availability.marksIn(db, venueId);
-  const state = availability.stateAt(marks, category && category.schedule.length > 0 ? [{ id: category.id, schedule: category.schedule }] : [], availability.clock());
-  const product = withProductAvailability(productView(row, {
-    categories: new Map(category ? [[category.id, category]] : []),
-    ingredients: new Map(ingredients.map((i) => [i.id, i])),
-    image,
-  }), state);
+  const state = availability.stateAt(
+    marks,
+    category && category.schedule.length > 0 ? [{ id: category.id, schedule: category.schedule }] : [],
+    availability.clock(),
+  );
+  const product = withProductAvailability(
+    productView(row, {
+      categories: new Map(category ? [[category.id, category]] : []),
+      ingredients: new Map(ingredients.map((i) => [i.id, i])),
+      image,
+    }),
+    state,
+  );
   // The ETag is the product's read shape: it moves with every change by any path (sync,
   // patch, cleanup, translations, images, a renamed ingredient).
   return { product, etag: etagOf(JSON.stringify(product)) };
@@ -60,7 +73,12 @@ const PATCH_FIELDS = {
 } as const satisfies Partial<Record<keyof ProductPatchInput, keyof menu.ProductRow>>;
 
 /** Food information a PATCH sets as a whole, normalised (decisions 14): column -> field name. */
-const FOOD_FIELDS: Record<keyof FoodColumns, string> = { allergens: 'allergens', may_contain: 'mayContain', dietary_labels: 'dietaryLabels', nutrition: 'nutrition' };
+const FOOD_FIELDS: Record<keyof FoodColumns, string> = {
+  allergens: 'allergens',
+  may_contain: 'mayContain',
+  dietary_labels: 'dietaryLabels',
+  nutrition: 'nutrition',
+};
 
 export class ProductsService {
   constructor(
@@ -86,71 +104,84 @@ export class ProductsService {
     const venueId = actor.venue.venueId;
     const unknown = unknownCodes(input);
     if (unknown) throw errors.validation([unknown]);
-    return this.db.transaction(async (tx) => {
-      await lockMenu(tx, venueId);
-      const row = await findProductByRef(tx, venueId, ref, true);
-      if (!row) throw errors.productNotFound();
-      const current = await this.read(tx, venueId, row);
-      assertIfMatch(ifMatch, current.etag);
+    return this.db.transaction(
+      async (tx) => {
+        await lockMenu(tx, venueId);
+        const row = await findProductByRef(tx, venueId, ref, true);
+        if (!row) throw errors.productNotFound();
+        const current = await this.read(tx, venueId, row);
+        assertIfMatch(ifMatch, current.etag);
 
-      const next: menu.ProductRow = { ...row };
-      const fields: string[] = [];
-      for (const [key, column] of Object.entries(PATCH_FIELDS) as [keyof typeof PATCH_FIELDS, keyof menu.ProductRow][]) {
-        const value = input[key];
-        if (value === undefined) continue;
-        if (row[column] !== value) fields.push(key);
-        (next as unknown as Record<string, unknown>)[column] = value;
-      }
-      if (input.categoryRef !== undefined) {
-        let categoryId: string | null = null;
-        if (input.categoryRef !== null) {
-          const category = await menu.findOneByRef<menu.CategoryRow>(tx, venueId, 'categories', input.categoryRef);
-          if (!category) throw errors.categoryNotFound();
-          categoryId = category.id;
+        const next: menu.ProductRow = { ...row };
+        const fields: string[] = [];
+        for (const [key, column] of Object.entries(PATCH_FIELDS) as [keyof typeof PATCH_FIELDS, keyof menu.ProductRow][]) {
+          const value = input[key];
+          if (value === undefined) continue;
+          if (row[column] !== value) fields.push(key);
+          (next as unknown as Record<string, unknown>)[column] = value;
         }
-        if (categoryId !== row.category_id) fields.push('categoryRef');
-        next.category_id = categoryId;
-      }
-      const food = sentFoodColumns(input);
-      for (const column of Object.keys(food) as (keyof FoodColumns)[]) {
-        if (!jsonEqual(row[column], food[column])) fields.push(FOOD_FIELDS[column]);
-      }
-      Object.assign(next, food);
-      if (input.translations !== undefined) {
-        const settings = await readSettings(tx, venueId);
-        const problem = checkTranslations(input.translations, new Set(settings.enabledLanguages));
-        if (problem) throw errors.translation(problem.code, `Product ${row.external_id ?? row.id}: ${problem.message}`);
-        next.translations = mergeTranslations(row.translations, input.translations);
-        if (stableStringify(next.translations) !== stableStringify(row.translations)) fields.push('translations');
-      }
-      if (next.is_sale_active && next.sale_price_minor === null) {
-        throw errors.validation(['isSaleActive cannot be true without a salePriceMinor (sent or stored)']);
-      }
-      if (fields.length === 0) return current;
+        if (input.categoryRef !== undefined) {
+          let categoryId: string | null = null;
+          if (input.categoryRef !== null) {
+            const category = await menu.findOneByRef<menu.CategoryRow>(tx, venueId, 'categories', input.categoryRef);
+            if (!category) throw errors.categoryNotFound();
+            categoryId = category.id;
+          }
+          if (categoryId !== row.category_id) fields.push('categoryRef');
+          next.category_id = categoryId;
+        }
+        const food = sentFoodColumns(input);
+        for (const column of Object.keys(food) as (keyof FoodColumns)[]) {
+          if (!jsonEqual(row[column], food[column])) fields.push(FOOD_FIELDS[column]);
+        }
+        Object.assign(next, food);
+        if (input.translations !== undefined) {
+          const settings = await readSettings(tx, venueId);
+          const problem = checkTranslations(input.translations, new Set(settings.enabledLanguages));
+          if (problem) throw errors.translation(problem.code, `Product ${row.external_id ?? row.id}: ${problem.message}`);
+          next.translations = mergeTranslations(row.translations, input.translations);
+          if (stableStringify(next.translations) !== stableStringify(row.translations)) fields.push('translations');
+        }
+        if (next.is_sale_active && next.sale_price_minor === null) {
+          throw errors.validation(['isSaleActive cannot be true without a salePriceMinor (sent or stored)']);
+        }
+        if (fields.length === 0) return current;
 
-      await menu.updateProduct(tx, venueId, next);
-      await menu.bumpDraftVersion(tx, venueId);
-      await audit(tx, actor, [{ action: 'product.update', entityType: 'product', entityRef: row.external_id ?? row.id, changes: { fields } }]);
-      const updated = await findProductByRef(tx, venueId, row.id);
-      return this.read(tx, venueId, updated!);
-    }, { venueId });
+        await menu.updateProduct(tx, venueId, next);
+        await menu.bumpDraftVersion(tx, venueId);
+        await audit(tx, actor, [
+          { action: 'product.update', entityType: 'product', entityRef: row.external_id ?? row.id, changes: { fields } },
+        ]);
+        const updated = await findProductByRef(tx, venueId, row.id);
+        return this.read(tx, venueId, updated!);
+      },
+      { venueId },
+    );
   }
 
   async delete(actor: Actor, ref: string): Promise<{ id: string; externalId: string | null; deleted: true }> {
     const venueId = actor.venue.venueId;
-    const { result, released } = await this.db.transaction(async (tx) => {
-      await lockMenu(tx, venueId);
-      const row = await findProductByRef(tx, venueId, ref, true);
-      if (!row) throw errors.productNotFound();
-      await menu.deleteProduct(tx, venueId, row.id);
-      await menu.bumpDraftVersion(tx, venueId);
-      // Its image goes with it, unless a published snapshot still shows it.
-      const gone = await this.media.release(tx, venueId, imageKeys(row.image));
-      await audit(tx, actor, [
-        { action: 'product.delete', entityType: 'product', entityRef: row.external_id ?? row.id, changes: { id: row.id, externalId: row.external_id } },
-      ]);
-      return { result: { id: row.id, externalId: row.external_id, deleted: true as const }, released: gone };
-    }, { venueId });
+    const { result, released } = await this.db.transaction(
+      async (tx) => {
+        await lockMenu(tx, venueId);
+        const row = await findProductByRef(tx, venueId, ref, true);
+        if (!row) throw errors.productNotFound();
+        await menu.deleteProduct(tx, venueId, row.id);
+        await menu.bumpDraftVersion(tx, venueId);
+        // Its image goes with it, unless a published snapshot still shows it.
+        const gone = await this.media.release(tx, venueId, imageKeys(row.image));
+        await audit(tx, actor, [
+          {
+            action: 'product.delete',
+            entityType: 'product',
+            entityRef: row.external_id ?? row.id,
+            changes: { id: row.id, externalId: row.external_id },
+          },
+        ]);
+        return { result: { id: row.id, externalId: row.external_id, deleted: true as const }, released: gone };
+      },
+      { venueId },
+    );
     await this.media.afterRelease(venueId, released);
     return result;
   }

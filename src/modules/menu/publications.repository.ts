@@ -22,7 +22,16 @@ export async function insertPublication(
   await db.query(
     `insert into menu_publications (venue_id, id, published_at, document, counts, media_keys, restored_from, product_versions)
      values ($1, $2, $3, $4::json, $5::jsonb, $6::text[], $7, $8::jsonb)`,
-    [venueId, p.id, p.publishedAt, new LargeText(p.json), JSON.stringify(p.counts), p.mediaKeys, p.restoredFrom, JSON.stringify(p.productVersions)],
+    [
+      venueId,
+      p.id,
+      p.publishedAt,
+      new LargeText(p.json),
+      JSON.stringify(p.counts),
+      p.mediaKeys,
+      p.restoredFrom,
+      JSON.stringify(p.productVersions),
+    ],
   );
   await db.query(
     // A first publish of a never-edited draft keeps the draft's time (the venue's creation), so
@@ -126,8 +135,15 @@ export interface DraftKeys {
 /** What a restore needs of the draft: every item's id and externalId, the products' images and versions. */
 export async function draftKeys(db: Queryable, venueId: string): Promise<DraftKeys> {
   // Sequential: one connection in a transaction (see menu.repository.ts loadMenu).
-  const categories = await db.query<DraftKeys['categories'][number]>('select id, external_id from categories where venue_id = $1', [venueId]);
-  const ingredients = await db.query<DraftKeys['ingredients'][number]>('select id, external_id from ingredients where venue_id = $1', [venueId]);
-  const products = await db.query<DraftKeys['products'][number]>('select id, external_id, image, revision, updated_at from products where venue_id = $1', [venueId]);
+  const categories = await db.query<DraftKeys['categories'][number]>('select id, external_id from categories where venue_id = $1', [
+    venueId,
+  ]);
+  const ingredients = await db.query<DraftKeys['ingredients'][number]>('select id, external_id from ingredients where venue_id = $1', [
+    venueId,
+  ]);
+  const products = await db.query<DraftKeys['products'][number]>(
+    'select id, external_id, image, revision, updated_at from products where venue_id = $1',
+    [venueId],
+  );
   return { categories: categories.rows, ingredients: ingredients.rows, products: products.rows };
 }

@@ -31,7 +31,9 @@ export const Publication = Type.Object({
   id: Type.String(),
   publishedAt: Timestamp,
   counts: Counts,
-  restoredFrom: Nullable(Type.String({ description: 'The publication a restore made this one from (kept as it was when that one is pruned)' })),
+  restoredFrom: Nullable(
+    Type.String({ description: 'The publication a restore made this one from (kept as it was when that one is pruned)' }),
+  ),
 });
 export const PublicationList = ListEnvelope(Publication);
 

@@ -36,7 +36,12 @@ export class PublicationsService {
   async list(venueId: string, query: { page?: number; limit?: number }) {
     const { page, limit, offset } = pageWindow(query);
     const { rows, total } = await publications.listPublications(this.db, venueId, { limit, offset });
-    const items = rows.map((r) => ({ id: r.id, publishedAt: r.published_at.toISOString(), counts: r.counts, restoredFrom: r.restored_from }));
+    const items = rows.map((r) => ({
+      id: r.id,
+      publishedAt: r.published_at.toISOString(),
+      counts: r.counts,
+      restoredFrom: r.restored_from,
+    }));
     return listEnvelope(items, total, page, limit);
   }
 
@@ -65,48 +70,66 @@ export class PublicationsService {
     // As the list shows it, whatever case it was sent in.
     const id = ref.toLowerCase();
     const notify = input.publish === true && (await this.events.wanted(venueId, 'menu.published'));
-    const { result, queued, released } = await this.db.transaction(async (tx) => {
-      await lockMenu(tx, venueId);
-      const stored = await publications.findPublicationForRestore(tx, venueId, id);
-      if (stored === null) throw errors.publicationNotFound();
-      // The draft's keys are read while the snapshot (megabytes) is parsed: the database and this
-      // thread at work at once. Awaited below whatever happens, so a failure is never left unheard.
-      const draft = publications.draftKeys(tx, venueId);
-      let snapshot: MenuDocumentValue;
-      try {
-        snapshot = withReadDefaults(JSON.parse(stored.document) as MenuDocumentValue);
-      } catch (err) {
-        await draft.catch(() => undefined);
-        throw err;
-      }
-      const plan = restorePlan(snapshot, await draft, stored.productVersions);
-      // Cleaned up first: products they referred to are written whole again just after.
-      if (plan.drop.categories.length > 0) await menu.deleteCategories(tx, venueId, plan.drop.categories);
-      if (plan.drop.ingredients.length > 0) await menu.deleteIngredients(tx, venueId, plan.drop.ingredients);
-      await menu.upsertCategories(tx, venueId, plan.categories);
-      await menu.upsertIngredients(tx, venueId, plan.ingredients);
-      await menu.upsertProducts(tx, venueId, plan.products);
-      await publications.setProductImages(tx, venueId, plan.images);
-      if (plan.drop.products.length > 0) await menu.hideProducts(tx, venueId, plan.drop.products);
-      let released = await this.media.release(tx, venueId, plan.replacedImageKeys);
-      await menu.bumpDraftVersion(tx, venueId);
-      const counts = { categories: snapshot.categories.length, ingredients: snapshot.ingredients.length, products: snapshot.products.length };
-      await audit(tx, actor, [{
-        action: 'menu.restore',
-        entityType: 'menu',
-        entityRef: id,
-        changes: { counts, publish: input.publish === true, productsWritten: plan.products.length, dropped: { categories: plan.drop.categories.length, ingredients: plan.drop.ingredients.length, products: plan.drop.products.length } },
-      }]);
-      let publicationId: string | null = null;
-      let queued = 0;
-      if (input.publish === true) {
-        const published = await this.menu.publishIn(tx, actor, { notify, restoredFrom: id });
-        publicationId = published.result.publicationId;
-        queued = published.queued;
-        released = [...released, ...published.released];
-      }
-      return { result: { restoredFrom: id, counts, publicationId }, queued, released };
-    }, { venueId });
+    const { result, queued, released } = await this.db.transaction(
+      async (tx) => {
+        await lockMenu(tx, venueId);
+        const stored = await publications.findPublicationForRestore(tx, venueId, id);
+        if (stored === null) throw errors.publicationNotFound();
+        // The draft's keys are read while the snapshot (megabytes) is parsed: the database and this
+        // thread at work at once. Awaited below whatever happens, so a failure is never left unheard.
+        const draft = publications.draftKeys(tx, venueId);
+        let snapshot: MenuDocumentValue;
+        try {
+          snapshot = withReadDefaults(JSON.parse(stored.document) as MenuDocumentValue);
+        } catch (err) {
+          await draft.catch(() => undefined);
+          throw err;
+        }
+        const plan = restorePlan(snapshot, await draft, stored.productVersions);
+        // Cleaned up first: products they referred to are written whole again just after.
+        if (plan.drop.categories.length > 0) await menu.deleteCategories(tx, venueId, plan.drop.categories);
+        if (plan.drop.ingredients.length > 0) await menu.deleteIngredients(tx, venueId, plan.drop.ingredients);
+        await menu.upsertCategories(tx, venueId, plan.categories);
+        await menu.upsertIngredients(tx, venueId, plan.ingredients);
+        await menu.upsertProducts(tx, venueId, plan.products);
+        await publications.setProductImages(tx, venueId, plan.images);
+        if (plan.drop.products.length > 0) await menu.hideProducts(tx, venueId, plan.drop.products);
+        let released = await this.media.release(tx, venueId, plan.replacedImageKeys);
+        await menu.bumpDraftVersion(tx, venueId);
+        const counts = {
+          categories: snapshot.categories.length,
+          ingredients: snapshot.ingredients.length,
+          products: snapshot.products.length,
+        };
+        await audit(tx, actor, [
+          {
+            action: 'menu.restore',
+            entityType: 'menu',
+            entityRef: id,
+            changes: {
+              counts,
+              publish: input.publish === true,
+              productsWritten: plan.products.length,
+              dropped: {
+                categories: plan.drop.categories.length,
+                ingredients: plan.drop.ingredients.length,
+                products: plan.drop.products.length,
+              },
+            },
+          },
+        ]);
+        let publicationId: string | null = null;
+        let queued = 0;
+        if (input.publish === true) {
+          const published = await this.menu.publishIn(tx, actor, { notify, restoredFrom: id });
+          publicationId = published.result.publicationId;
+          queued = published.queued;
+          released = [...released, ...published.released];
+        }
+        return { result: { restoredFrom: id, counts, publicationId }, queued, released };
+      },
+      { venueId },
+    );
     this.events.queued(venueId, queued);
     await this.media.afterRelease(venueId, released);
     return result;

@@ -65,7 +65,9 @@ export function restorePlan(snapshot: MenuDocumentValue, draft: DraftKeys, produ
     allergens: i.allergens ?? [],
     sync_hash: null,
   }));
-  const ingredientId = new Map(snapshot.ingredients.flatMap((i, n) => (i.externalId === null ? [] : [[i.externalId, ingredients[n].id] as const])));
+  const ingredientId = new Map(
+    snapshot.ingredients.flatMap((i, n) => (i.externalId === null ? [] : [[i.externalId, ingredients[n].id] as const])),
+  );
   const ingredientRef = (externalId: string | null) => (externalId === null ? undefined : ingredientId.get(externalId));
 
   const draftProducts = new Map(draft.products.map((p) => [p.id, p]));
@@ -89,7 +91,16 @@ export function restorePlan(snapshot: MenuDocumentValue, draft: DraftKeys, produ
         const ingredient = ingredientRef(o.ingredientExternalId);
         return ingredient === undefined
           ? []
-          : [{ id: o.id, ingredientId: ingredient, action: o.action as 'add' | 'remove', priceAdjustment: o.priceAdjustment, sortOrder: o.sortOrder, isDefault: o.isDefault ?? false }];
+          : [
+              {
+                id: o.id,
+                ingredientId: ingredient,
+                action: o.action as 'add' | 'remove',
+                priceAdjustment: o.priceAdjustment,
+                sortOrder: o.sortOrder,
+                isDefault: o.isDefault ?? false,
+              },
+            ];
       }),
     }));
     products.push({

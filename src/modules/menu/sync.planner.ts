@@ -253,7 +253,14 @@ export function* planSyncSteps(input: SyncInput, stored: StoredState, ctx: PlanC
   return plan;
 }
 
-function record(section: SectionResultValue, plan: SyncPlan, name: SectionName, externalId: string, existing: unknown, fields: string[]): void {
+function record(
+  section: SectionResultValue,
+  plan: SyncPlan,
+  name: SectionName,
+  externalId: string,
+  existing: unknown,
+  fields: string[],
+): void {
   if (existing) {
     section.updated += 1;
   } else {
@@ -379,7 +386,9 @@ function forEachRef(item: ProductInputValue, fn: (kind: 'category' | 'ingredient
 /** True when the item sends a selection count its group's type fixes, which sync replaces with a warning (decisions 15). */
 function sendsRules(item: ProductInputValue): boolean {
   return (item.modifierGroups ?? []).some((g) =>
-    g.type === 'single_choice' ? g.minSelections !== undefined || g.maxSelections !== undefined : g.type === 'remove_ingredients' && g.minSelections !== undefined,
+    g.type === 'single_choice'
+      ? g.minSelections !== undefined || g.maxSelections !== undefined
+      : g.type === 'remove_ingredients' && g.minSelections !== undefined,
   );
 }
 
@@ -476,7 +485,9 @@ function normaliseGroup(g: ModifierGroupInputValue, index: number, m: ProductMer
   g.options.forEach((o, i) => {
     const ingredientId = m.ingredientIds.get(o.ingredientExternalId);
     if (!ingredientId) {
-      m.warnings.push(`${m.label}: modifier group '${g.name}' option ingredient '${o.ingredientExternalId}' not found; the option is skipped`);
+      m.warnings.push(
+        `${m.label}: modifier group '${g.name}' option ingredient '${o.ingredientExternalId}' not found; the option is skipped`,
+      );
       return;
     }
     options.push({

@@ -108,8 +108,16 @@ async function loadStored(tx: Queryable, venueId: string, input: SyncInput, dige
   }
 
   const byExternalId = <T extends { external_id: string | null }>(rows: T[]) => new Map(rows.map((r) => [r.external_id as string, r]));
-  const categories = await menu.findCategoriesByExternalIds(tx, venueId, changedStored(categoryKeys, input.categories, unchanged.categories));
-  const ingredients = await menu.findIngredientsByExternalIds(tx, venueId, changedStored(ingredientKeys, input.ingredients, unchanged.ingredients));
+  const categories = await menu.findCategoriesByExternalIds(
+    tx,
+    venueId,
+    changedStored(categoryKeys, input.categories, unchanged.categories),
+  );
+  const ingredients = await menu.findIngredientsByExternalIds(
+    tx,
+    venueId,
+    changedStored(ingredientKeys, input.ingredients, unchanged.ingredients),
+  );
   const products = await menu.findProductsByExternalIds(tx, venueId, changedStored(productKeys, input.products, unchanged.products));
   return {
     categoryIds,

@@ -7,7 +7,11 @@ import type { TranslationsInput } from '../translations/translations.schemas.js'
 import { findBannersByIds, updateBannerTranslations, type BannerRow } from './banners.repository.js';
 
 /** Merges banners' translations (PUT /v1/translations) in the caller's transaction: banners act live, no draft moves. */
-export async function translateBanners(tx: Queryable, venueId: string, entries: NonNullable<TranslationsInput['banners']>): Promise<TranslationsApplied> {
+export async function translateBanners(
+  tx: Queryable,
+  venueId: string,
+  entries: NonNullable<TranslationsInput['banners']>,
+): Promise<TranslationsApplied> {
   if (entries.length === 0) return { applied: 0, notFound: [], records: [] };
   let applied = 0;
   const notFound: string[] = [];
@@ -19,11 +23,16 @@ export async function translateBanners(tx: Queryable, venueId: string, entries: 
       notFound.push(`banner:${e.id}`);
       continue;
     }
-    updates.set(banner.id, { id: banner.id, translations: mergeTranslations(updates.get(banner.id)?.translations ?? banner.translations, e.translations) });
+    updates.set(banner.id, {
+      id: banner.id,
+      translations: mergeTranslations(updates.get(banner.id)?.translations ?? banner.translations, e.translations),
+    });
     applied += Object.keys(e.translations).length;
   }
   await updateBannerTranslations(tx, venueId, [...updates.values()]);
   const records: AuditRecord[] =
-    updates.size > 0 ? [{ action: 'banner.translations', entityType: 'banner', changes: { count: updates.size, locales: locales(entries) } }] : [];
+    updates.size > 0
+      ? [{ action: 'banner.translations', entityType: 'banner', changes: { count: updates.size, locales: locales(entries) } }]
+      : [];
   return { applied, notFound, records };
 }

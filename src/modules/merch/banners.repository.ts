@@ -39,12 +39,19 @@ export const allBanners = (db: Queryable, venueId: string) => selectRows<BannerR
 
 export async function findBannersByIds(db: Queryable, venueId: string, ids: string[]): Promise<BannerRow[]> {
   if (ids.length === 0) return [];
-  const { rows } = await db.query<BannerRow>(`select ${BANNER_COLUMNS} from banners where venue_id = $1 and id = any($2::uuid[])`, [venueId, ids]);
+  const { rows } = await db.query<BannerRow>(`select ${BANNER_COLUMNS} from banners where venue_id = $1 and id = any($2::uuid[])`, [
+    venueId,
+    ids,
+  ]);
   return rows;
 }
 
 /** New translations for several banners in one statement (PUT /v1/translations). */
-export async function updateBannerTranslations(db: Queryable, venueId: string, rows: { id: string; translations: StoredTranslations }[]): Promise<void> {
+export async function updateBannerTranslations(
+  db: Queryable,
+  venueId: string,
+  rows: { id: string; translations: StoredTranslations }[],
+): Promise<void> {
   if (rows.length === 0) return;
   await db.query(
     `update banners b set translations = r.translations, revision = b.revision + 1, updated_at = now()
@@ -56,8 +63,9 @@ export async function updateBannerTranslations(db: Queryable, venueId: string, r
 
 /** Sets (or clears) a banner's image. */
 export async function setBannerImage(db: Queryable, venueId: string, bannerId: string, image: StoredImage | null): Promise<void> {
-  await db.query(
-    `update banners set image = $3::jsonb, revision = revision + 1, updated_at = now() where venue_id = $1 and id = $2`,
-    [venueId, bannerId, image === null ? null : JSON.stringify(image)],
-  );
+  await db.query(`update banners set image = $3::jsonb, revision = revision + 1, updated_at = now() where venue_id = $1 and id = $2`, [
+    venueId,
+    bannerId,
+    image === null ? null : JSON.stringify(image),
+  ]);
 }

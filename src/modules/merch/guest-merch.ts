@@ -77,8 +77,12 @@ export class GuestMerch {
     let zoned = loaded.zones.get(timeZone);
     if (!zoned) {
       const rows = [...loaded.banners, ...loaded.promotions];
-      const windows = new Map(rows.map((r) => [r.id, windowOf({ isActive: r.is_active, startsAt: r.starts_at, endsAt: r.ends_at }, timeZone)]));
-      const boundaries = [...new Set([...windows.values()].flatMap((w) => (w ? [w.from, w.until] : [])).filter((t): t is number => t !== null))];
+      const windows = new Map(
+        rows.map((r) => [r.id, windowOf({ isActive: r.is_active, startsAt: r.starts_at, endsAt: r.ends_at }, timeZone)]),
+      );
+      const boundaries = [
+        ...new Set([...windows.values()].flatMap((w) => (w ? [w.from, w.until] : [])).filter((t): t is number => t !== null)),
+      ];
       zoned = { windows, boundaries: boundaries.sort((a, b) => a - b) };
       loaded.zones.set(timeZone, zoned);
     }
@@ -118,7 +122,8 @@ export class GuestMerch {
       if (item.promo_price_minor === null) continue;
       const best = prices.get(item.product_id);
       // Two live promotions on one product: the lowest price wins (docs/decisions.md).
-      if (!best || item.promo_price_minor < best.priceMinor) prices.set(item.product_id, { priceMinor: item.promo_price_minor, promotionId: item.promotion_id });
+      if (!best || item.promo_price_minor < best.priceMinor)
+        prices.set(item.product_id, { priceMinor: item.promo_price_minor, promotionId: item.promotion_id });
     }
     return {
       version: `${loaded.digest}:${[...banners, ...promotions].map((r) => r.id).join(',')}`,

@@ -74,7 +74,11 @@ export async function mapViolations<T>(subject: { externalId?: string | null }, 
 }
 
 /** Decisions 8 and 11: a create past the plan's limit, with { limit, available, requested }. */
-export function assertRoom(limit: number, current: number, refuse: (details: { limit: number; available: number; requested: number }) => Error): void {
+export function assertRoom(
+  limit: number,
+  current: number,
+  refuse: (details: { limit: number; available: number; requested: number }) => Error,
+): void {
   if (current + 1 > limit) throw refuse({ limit, available: Math.max(0, limit - current), requested: 1 });
 }
 

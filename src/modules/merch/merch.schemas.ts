@@ -8,7 +8,8 @@ export const ScheduleTime = Nullable(
   Type.String({
     minLength: 16,
     maxLength: 40,
-    description: 'ISO 8601 date and time. Without an offset (2026-12-24T18:00) it is a wall-clock time in the venue timezone setting; with Z or an offset, that instant',
+    description:
+      'ISO 8601 date and time. Without an offset (2026-12-24T18:00) it is a wall-clock time in the venue timezone setting; with Z or an offset, that instant',
   }),
 );
 

@@ -36,7 +36,8 @@ export const findPromotion = (db: Queryable, venueId: string, id: string, forUpd
 export const listPromotions = (db: Queryable, venueId: string, limit: number, offset: number) =>
   listRows<PromotionRow>(db, venueId, 'promotions', PROMOTION_COLUMNS, PROMOTION_ORDER, limit, offset);
 
-export const allPromotions = (db: Queryable, venueId: string) => selectRows<PromotionRow>(db, venueId, 'promotions', PROMOTION_COLUMNS, PROMOTION_ORDER);
+export const allPromotions = (db: Queryable, venueId: string) =>
+  selectRows<PromotionRow>(db, venueId, 'promotions', PROMOTION_COLUMNS, PROMOTION_ORDER);
 
 const ITEM_COLUMNS = `i.id, i.promotion_id, i.product_id, p.external_id as product_external_id, p.name as product_name,
   i.promo_price_minor, i.sort_order, i.created_at, i.updated_at`;
@@ -54,7 +55,13 @@ export async function itemsOf(db: Queryable, venueId: string, promotionIds: stri
   return rows;
 }
 
-export async function findItem(db: Queryable, venueId: string, promotionId: string, itemId: string, forUpdate = false): Promise<PromotionItemRow | null> {
+export async function findItem(
+  db: Queryable,
+  venueId: string,
+  promotionId: string,
+  itemId: string,
+  forUpdate = false,
+): Promise<PromotionItemRow | null> {
   if (!isUuid(itemId)) return null;
   const { rows } = await db.query<PromotionItemRow>(
     `select ${ITEM_COLUMNS} from promotion_items i join products p on p.venue_id = i.venue_id and p.id = i.product_id
@@ -75,11 +82,18 @@ export async function insertItem(
   );
 }
 
-export async function updateItem(db: Queryable, venueId: string, itemId: string, item: { promoPriceMinor: number | null; sortOrder: number }): Promise<void> {
-  await db.query(
-    `update promotion_items set promo_price_minor = $3, sort_order = $4, updated_at = now() where venue_id = $1 and id = $2`,
-    [venueId, itemId, item.promoPriceMinor, item.sortOrder],
-  );
+export async function updateItem(
+  db: Queryable,
+  venueId: string,
+  itemId: string,
+  item: { promoPriceMinor: number | null; sortOrder: number },
+): Promise<void> {
+  await db.query(`update promotion_items set promo_price_minor = $3, sort_order = $4, updated_at = now() where venue_id = $1 and id = $2`, [
+    venueId,
+    itemId,
+    item.promoPriceMinor,
+    item.sortOrder,
+  ]);
 }
 
 export async function deleteItem(db: Queryable, venueId: string, itemId: string): Promise<void> {
@@ -87,4 +101,5 @@ export async function deleteItem(db: Queryable, venueId: string, itemId: string)
 }
 
 /** An item's change is the promotion's change too: its updatedAt (and ETag) move. */
-export const touchPromotion = (db: Queryable, venueId: string, promotionId: string) => updateRow(db, venueId, 'promotions', promotionId, {});
+export const touchPromotion = (db: Queryable, venueId: string, promotionId: string) =>
+  updateRow(db, venueId, 'promotions', promotionId, {});

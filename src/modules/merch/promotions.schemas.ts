@@ -27,7 +27,9 @@ export const PromotionItem = Type.Object({
   productId: Type.String(),
   productExternalId: Nullable(Type.String()),
   productName: Type.String(),
-  promoPriceMinor: Nullable(Type.Integer({ description: "The product's price while the promotion is live; null shows it in the promotion at its own price" })),
+  promoPriceMinor: Nullable(
+    Type.Integer({ description: "The product's price while the promotion is live; null shows it in the promotion at its own price" }),
+  ),
   sortOrder: Type.Integer(),
   createdAt: Timestamp,
   updatedAt: Timestamp,

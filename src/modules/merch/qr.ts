@@ -27,8 +27,9 @@ function qrPath(text: string): { size: number; path: string } {
  * Text as XML character data: markup characters escaped, and the characters XML 1.0 forbids even as
  * references (control characters, U+FFFE, U+FFFF) dropped, so one odd name cannot void the sheet.
  */
-// eslint-disable-next-line no-control-regex
-const escapeXml = (s: string) => s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeXml = (s: string) =>
+  // eslint-disable-next-line no-control-regex
+  s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export interface SheetEntry {
   url: string;
@@ -62,7 +63,9 @@ export function qrSheet(title: string, entries: SheetEntry[], pages: number[]): 
             `<rect x="2" y="2" width="${(cellW - 4).toFixed(2)}" height="${(cellH - 4).toFixed(2)}" fill="none" stroke="#bbb" stroke-width="0.2" stroke-dasharray="1 1"/>`,
             `<g transform="translate(${((cellW - PAGE.code) / 2).toFixed(2)} 4) scale(${scale.toFixed(4)})"><path d="${path}" fill="#000"/></g>`,
             `<text x="${(cellW / 2).toFixed(2)}" y="${PAGE.code + 10}" text-anchor="middle" font-family="sans-serif" font-size="6" font-weight="bold">${escapeXml(entry.name)}</text>`,
-            entry.zone ? `<text x="${(cellW / 2).toFixed(2)}" y="${PAGE.code + 16}" text-anchor="middle" font-family="sans-serif" font-size="4" fill="#555">${escapeXml(entry.zone)}</text>` : '',
+            entry.zone
+              ? `<text x="${(cellW / 2).toFixed(2)}" y="${PAGE.code + 16}" text-anchor="middle" font-family="sans-serif" font-size="4" fill="#555">${escapeXml(entry.zone)}</text>`
+              : '',
             '</g>',
           ].join('');
         })

@@ -20,7 +20,8 @@ export function normaliseScheduleTime(raw: string): string | null {
   const wall = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s, +ms.padEnd(3, '0'));
   const back = new Date(wall);
   // Date.UTC rolls 2026-02-30 over to March: a date that does not round-trip does not exist.
-  if (back.getUTCFullYear() !== +y || back.getUTCMonth() !== +mo - 1 || back.getUTCDate() !== +d || +h > 23 || +mi > 59 || +s > 59) return null;
+  if (back.getUTCFullYear() !== +y || back.getUTCMonth() !== +mo - 1 || back.getUTCDate() !== +d || +h > 23 || +mi > 59 || +s > 59)
+    return null;
   if (zone === undefined) return `${y}-${mo}-${d}T${h}:${mi}:${s}`;
   const offsetMin = zone === 'Z' ? 0 : (zone[0] === '-' ? -1 : 1) * (+zone.slice(1, 3) * 60 + +zone.slice(4, 6));
   return new Date(wall - offsetMin * 60_000).toISOString();
@@ -67,7 +68,6 @@ function offsetAt(t: number, timeZone: string): number {
   const w = wallClock(t, timeZone);
   return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(t / 1000) * 1000;
 }
-
 
 /** The instant of a wall-clock time (as ms since the epoch, read as UTC) in `timeZone`. */
 export function zonedToInstant(wall: number, timeZone: string): number {

@@ -25,7 +25,10 @@ export const listTables = (db: Queryable, venueId: string, limit: number, offset
   listRows<TableRow>(db, venueId, 'venue_tables', TABLE_COLUMNS, TABLE_ORDER, limit, offset);
 
 export async function activeTables(db: Queryable, venueId: string): Promise<TableRow[]> {
-  const { rows } = await db.query<TableRow>(`select ${TABLE_COLUMNS} from venue_tables where venue_id = $1 and is_active order by ${TABLE_ORDER}`, [venueId]);
+  const { rows } = await db.query<TableRow>(
+    `select ${TABLE_COLUMNS} from venue_tables where venue_id = $1 and is_active order by ${TABLE_ORDER}`,
+    [venueId],
+  );
   return rows;
 }
 

@@ -60,7 +60,12 @@ export class TablesService {
   async list(venueId: string, query: { page?: number; limit?: number }) {
     const { page, limit, offset } = pageWindow(query);
     const { rows, total } = await listTables(this.db, venueId, limit, offset);
-    return listEnvelope(rows.map((r) => this.view(r)), total, page, limit);
+    return listEnvelope(
+      rows.map((r) => this.view(r)),
+      total,
+      page,
+      limit,
+    );
   }
 
   async get(venueId: string, id: string): Promise<Etagged<TableView>> {
@@ -71,59 +76,91 @@ export class TablesService {
   async create(actor: Actor, input: TableCreateInput): Promise<Etagged<TableView>> {
     const { venue } = actor;
     const venueId = venue.venueId;
-    return this.db.transaction(async (tx) => {
-      await lockMerch(tx, venueId);
-      assertRoom(venue.planDefinition.limits.maxQrTables, await countRows(tx, venueId, 'venue_tables'), (d) => errors.merchLimit('TABLE_LIMIT_REACHED', 'QR tables', d));
-      const id = uuidv7();
-      await mapViolations({ externalId: input.externalId }, () =>
-        insertRow(tx, venueId, 'venue_tables', {
-          id,
-          external_id: input.externalId ?? null,
-          name: input.name,
-          seats: input.seats ?? null,
-          zone: input.zone ?? null,
-          is_active: input.isActive ?? true,
-          token: newToken(),
-        }),
-      );
-      await audit(tx, actor, [{ action: 'table.create', entityType: 'table', entityRef: input.externalId ?? id, changes: { id, externalId: input.externalId ?? null } }]);
-      return etagged(this.view(await this.load(tx, venueId, id)));
-    }, { venueId });
+    return this.db.transaction(
+      async (tx) => {
+        await lockMerch(tx, venueId);
+        assertRoom(venue.planDefinition.limits.maxQrTables, await countRows(tx, venueId, 'venue_tables'), (d) =>
+          errors.merchLimit('TABLE_LIMIT_REACHED', 'QR tables', d),
+        );
+        const id = uuidv7();
+        await mapViolations({ externalId: input.externalId }, () =>
+          insertRow(tx, venueId, 'venue_tables', {
+            id,
+            external_id: input.externalId ?? null,
+            name: input.name,
+            seats: input.seats ?? null,
+            zone: input.zone ?? null,
+            is_active: input.isActive ?? true,
+            token: newToken(),
+          }),
+        );
+        await audit(tx, actor, [
+          {
+            action: 'table.create',
+            entityType: 'table',
+            entityRef: input.externalId ?? id,
+            changes: { id, externalId: input.externalId ?? null },
+          },
+        ]);
+        return etagged(this.view(await this.load(tx, venueId, id)));
+      },
+      { venueId },
+    );
   }
 
   async patch(actor: Actor, id: string, input: TablePatchInput, ifMatch: string | undefined): Promise<Etagged<TableView>> {
     const venueId = actor.venue.venueId;
-    return this.db.transaction(async (tx) => {
-      const row = await this.load(tx, venueId, id, true);
-      const current = etagged(this.view(row));
-      assertIfMatch(ifMatch, current.etag);
-      const change = new ChangeSet(row).plain(input, PLAIN_FIELDS);
-      if (change.empty) return current;
-      await mapViolations({ externalId: input.externalId }, () => updateRow(tx, venueId, 'venue_tables', row.id, change.changes));
-      await audit(tx, actor, [{ action: 'table.update', entityType: 'table', entityRef: row.external_id ?? row.id, changes: { fields: change.fields } }]);
-      return etagged(this.view(await this.load(tx, venueId, row.id)));
-    }, { venueId });
+    return this.db.transaction(
+      async (tx) => {
+        const row = await this.load(tx, venueId, id, true);
+        const current = etagged(this.view(row));
+        assertIfMatch(ifMatch, current.etag);
+        const change = new ChangeSet(row).plain(input, PLAIN_FIELDS);
+        if (change.empty) return current;
+        await mapViolations({ externalId: input.externalId }, () => updateRow(tx, venueId, 'venue_tables', row.id, change.changes));
+        await audit(tx, actor, [
+          { action: 'table.update', entityType: 'table', entityRef: row.external_id ?? row.id, changes: { fields: change.fields } },
+        ]);
+        return etagged(this.view(await this.load(tx, venueId, row.id)));
+      },
+      { venueId },
+    );
   }
 
   /** A new link for a table whose code leaked: the old one stops working at once. */
   async regenerateToken(actor: Actor, id: string): Promise<Etagged<TableView>> {
     const venueId = actor.venue.venueId;
-    return this.db.transaction(async (tx) => {
-      const row = await this.load(tx, venueId, id, true);
-      await updateRow(tx, venueId, 'venue_tables', row.id, { token: newToken() });
-      await audit(tx, actor, [{ action: 'table.update', entityType: 'table', entityRef: row.external_id ?? row.id, changes: { fields: ['qrUrl'] } }]);
-      return etagged(this.view(await this.load(tx, venueId, row.id)));
-    }, { venueId });
+    return this.db.transaction(
+      async (tx) => {
+        const row = await this.load(tx, venueId, id, true);
+        await updateRow(tx, venueId, 'venue_tables', row.id, { token: newToken() });
+        await audit(tx, actor, [
+          { action: 'table.update', entityType: 'table', entityRef: row.external_id ?? row.id, changes: { fields: ['qrUrl'] } },
+        ]);
+        return etagged(this.view(await this.load(tx, venueId, row.id)));
+      },
+      { venueId },
+    );
   }
 
   async delete(actor: Actor, id: string): Promise<{ id: string; deleted: true }> {
     const venueId = actor.venue.venueId;
-    return this.db.transaction(async (tx) => {
-      const row = await this.load(tx, venueId, id, true);
-      await deleteRow(tx, venueId, 'venue_tables', row.id);
-      await audit(tx, actor, [{ action: 'table.delete', entityType: 'table', entityRef: row.external_id ?? row.id, changes: { id: row.id, externalId: row.external_id } }]);
-      return { id: row.id, deleted: true as const };
-    }, { venueId });
+    return this.db.transaction(
+      async (tx) => {
+        const row = await this.load(tx, venueId, id, true);
+        await deleteRow(tx, venueId, 'venue_tables', row.id);
+        await audit(tx, actor, [
+          {
+            action: 'table.delete',
+            entityType: 'table',
+            entityRef: row.external_id ?? row.id,
+            changes: { id: row.id, externalId: row.external_id },
+          },
+        ]);
+        return { id: row.id, deleted: true as const };
+      },
+      { venueId },
+    );
   }
 
   async qr(venueId: string, id: string, format: 'svg'): Promise<string>;
@@ -138,9 +175,14 @@ export class TablesService {
     const { name } = await readSettings(this.db, venueId);
     const rows = await activeTables(this.db, venueId);
     const pages = Math.max(1, Math.ceil(rows.length / CODES_PER_PAGE));
-    if (page !== undefined && page > pages) throw errors.validation([`page must be at most ${pages} (${rows.length} active tables, ${CODES_PER_PAGE} a page)`]);
+    if (page !== undefined && page > pages)
+      throw errors.validation([`page must be at most ${pages} (${rows.length} active tables, ${CODES_PER_PAGE} a page)`]);
     const wanted = page === undefined ? Array.from({ length: pages }, (_, i) => i + 1) : [page];
-    return qrSheet(name, rows.map((r) => ({ url: this.qrUrl(r.token), name: r.name, zone: r.zone })), wanted);
+    return qrSheet(
+      name,
+      rows.map((r) => ({ url: this.qrUrl(r.token), name: r.name, zone: r.zone })),
+      wanted,
+    );
   }
 
   /** What a guest's QR code leads to; an unknown or deactivated table is 404 TABLE_NOT_FOUND. */

@@ -32,7 +32,9 @@ export async function insertGuestOrder(
   key: orders.OrderKey | null,
   event: EventHead | null,
 ): Promise<(GuestOrderRead & { queued: number }) | null> {
-  const inserted = await db.alone({ venueId, ordersOnly: true }, (tx, notify) => orders.insertOrder(tx, venueId, order, key, event, notify));
+  const inserted = await db.alone({ venueId, ordersOnly: true }, (tx, notify) =>
+    orders.insertOrder(tx, venueId, order, key, event, notify),
+  );
   if (!inserted) return null;
   if (key !== null && Math.random() * PURGE_EVERY < 1) void purgeExpiredOrderKeys(db, venueId).catch(() => undefined);
   return { order: orderView(inserted.row, inserted.lines), token: order.guestToken, queued: inserted.queued };
@@ -54,7 +56,12 @@ export function findGuestOrder(db: Queryable, venueId: string, token: string): P
 }
 
 /** The venue's guest orders changed after `after`, oldest first, with their tokens (one statement). */
-export function guestOrdersChangedAfter(db: Queryable, venueId: string, after: Date, limit: number): Promise<(orders.OrderRow & { guest_token: string })[]> {
+export function guestOrdersChangedAfter(
+  db: Queryable,
+  venueId: string,
+  after: Date,
+  limit: number,
+): Promise<(orders.OrderRow & { guest_token: string })[]> {
   return orders.listGuestChanges(db, venueId, after, limit);
 }
 

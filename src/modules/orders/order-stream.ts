@@ -71,7 +71,11 @@ export class OrderStreams {
     this.perVenue = options.perVenue ?? ORDER_STREAMS_PER_VENUE;
     this.slowReaderMs = options.slowReaderMs ?? 30_000;
     this.batch = options.batch ?? 100;
-    this.streams = new VenueStreams(db, { heartbeatMs: options.heartbeatMs ?? 15_000, pollMs: options.pollMs ?? 1000, onWrite: this.woken });
+    this.streams = new VenueStreams(db, {
+      heartbeatMs: options.heartbeatMs ?? 15_000,
+      pollMs: options.pollMs ?? 1000,
+      onWrite: this.woken,
+    });
   }
 
   /** Streams open, for one venue or in all (GET /metrics, tests). */

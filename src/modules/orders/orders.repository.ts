@@ -113,7 +113,13 @@ export interface NewOrder {
     quantity: number;
     unitPrice: number;
     totalPrice: number;
-    modifiers: { groupName: string; ingredientExternalId: string | null; ingredientName: string; priceAdjustment: number; quantity: number }[];
+    modifiers: {
+      groupName: string;
+      ingredientExternalId: string | null;
+      ingredientName: string;
+      priceAdjustment: number;
+      quantity: number;
+    }[];
   }[];
 }
 
@@ -141,16 +147,18 @@ function newOrderLines(o: NewOrder): { items: (OrderItemRow & { product_id: stri
     unit_price: it.unitPrice,
     total_price: it.totalPrice,
   }));
-  const modifiers = o.items.flatMap((it, itemPosition) => it.modifiers.map((m, position) => ({
-    order_id: o.id,
-    item_position: itemPosition,
-    position,
-    group_name: m.groupName,
-    ingredient_external_id: m.ingredientExternalId,
-    ingredient_name: m.ingredientName,
-    price_adjustment: m.priceAdjustment,
-    quantity: m.quantity,
-  })));
+  const modifiers = o.items.flatMap((it, itemPosition) =>
+    it.modifiers.map((m, position) => ({
+      order_id: o.id,
+      item_position: itemPosition,
+      position,
+      group_name: m.groupName,
+      ingredient_external_id: m.ingredientExternalId,
+      ingredient_name: m.ingredientName,
+      price_adjustment: m.priceAdjustment,
+      quantity: m.quantity,
+    })),
+  );
   return { items, modifiers };
 }
 
@@ -203,9 +211,17 @@ export async function insertOrder(
 ): Promise<(InsertedOrder & { queued: number }) | null> {
   const { items, modifiers } = newOrderLines(o);
   const lines = lineViews(items, modifiers).get(o.id) ?? [];
-  const payload = payloadSql({ venue: '$1::uuid', id: '$26::uuid', type: '$27::text', timestamp: '$28::text',
-    data: `json_build_object('order', ${orderJson('p', '$29::json', '$30::json')})` });
-  const outbox = event === null ? '' : `, queued as (select ${outboxCall({ venue: '$1::uuid', id: '$26::uuid', type: '$27::text', payload })} as id from placed p)`;
+  const payload = payloadSql({
+    venue: '$1::uuid',
+    id: '$26::uuid',
+    type: '$27::text',
+    timestamp: '$28::text',
+    data: `json_build_object('order', ${orderJson('p', '$29::json', '$30::json')})`,
+  });
+  const outbox =
+    event === null
+      ? ''
+      : `, queued as (select ${outboxCall({ venue: '$1::uuid', id: '$26::uuid', type: '$27::text', payload })} as id from placed p)`;
   const { rows } = await db.query<OrderRow & { queued: number }>(
     `with recorded as (
        insert into order_idempotency_keys as k (venue_id, key, request_hash, order_id)
@@ -241,12 +257,34 @@ export async function insertOrder(
      )
      select placed.*, ${event === null ? '0' : '(select count(*) from queued)::int'} as queued
      from placed, notified`,
-    [venueId, o.id, o.type, o.customerName, o.customerPhone, o.customerEmail, o.deliveryAddress, o.deliveryNotes,
-      o.paymentMethod, o.comment, o.changeFromAmount, o.scheduledFor, o.tableId, o.tableName, o.currency, o.subtotalAmount,
-      o.deliveryFee, o.discountAmount, o.totalAmount, o.publicationId, o.guestToken, JSON.stringify(items),
-      JSON.stringify(modifiers), key?.key ?? null, key?.requestHash ?? null,
-      ...(event === null ? [] : [event.id, event.type, event.timestamp, JSON.stringify(allowedTransitions('new')),
-        JSON.stringify(lines)])],
+    [
+      venueId,
+      o.id,
+      o.type,
+      o.customerName,
+      o.customerPhone,
+      o.customerEmail,
+      o.deliveryAddress,
+      o.deliveryNotes,
+      o.paymentMethod,
+      o.comment,
+      o.changeFromAmount,
+      o.scheduledFor,
+      o.tableId,
+      o.tableName,
+      o.currency,
+      o.subtotalAmount,
+      o.deliveryFee,
+      o.discountAmount,
+      o.totalAmount,
+      o.publicationId,
+      o.guestToken,
+      JSON.stringify(items),
+      JSON.stringify(modifiers),
+      key?.key ?? null,
+      key?.requestHash ?? null,
+      ...(event === null ? [] : [event.id, event.type, event.timestamp, JSON.stringify(allowedTransitions('new')), JSON.stringify(lines)]),
+    ],
   );
   if (rows.length === 0) return null;
   const { queued, ...row } = rows[0];
@@ -263,7 +301,10 @@ export async function findOrder(db: Queryable, venueId: string, orderId: string,
 
 /** The order a guest token names, within the venue (docs/guest-page.md). */
 export async function findOrderByGuestToken(db: Queryable, venueId: string, token: string): Promise<OrderRow | null> {
-  const { rows } = await db.query<OrderRow>(`select ${ORDER_COLUMNS} from orders where venue_id = $1 and guest_token = $2`, [venueId, token]);
+  const { rows } = await db.query<OrderRow>(`select ${ORDER_COLUMNS} from orders where venue_id = $1 and guest_token = $2`, [
+    venueId,
+    token,
+  ]);
   return rows[0] ?? null;
 }
 
@@ -273,7 +314,12 @@ export async function findOrderByGuestToken(db: Queryable, venueId: string, toke
  * most `limit`, with their tokens: one range scan of orders_updated_idx for all of a venue's live
  * status pages, whatever their number.
  */
-export async function listGuestChanges(db: Queryable, venueId: string, after: Date, limit: number): Promise<(OrderRow & { guest_token: string })[]> {
+export async function listGuestChanges(
+  db: Queryable,
+  venueId: string,
+  after: Date,
+  limit: number,
+): Promise<(OrderRow & { guest_token: string })[]> {
   const { rows } = await db.query<OrderRow & { guest_token: string }>(
     `select ${ORDER_COLUMNS}, guest_token from orders
      where venue_id = $1 and updated_at > $2 and guest_token is not null
@@ -283,7 +329,11 @@ export async function listGuestChanges(db: Queryable, venueId: string, after: Da
   return rows;
 }
 
-export async function findOrderWithToken(db: Queryable, venueId: string, orderId: string): Promise<(OrderRow & { guest_token: string | null }) | null> {
+export async function findOrderWithToken(
+  db: Queryable,
+  venueId: string,
+  orderId: string,
+): Promise<(OrderRow & { guest_token: string | null }) | null> {
   const { rows } = await db.query<OrderRow & { guest_token: string | null }>(
     `select ${ORDER_COLUMNS}, guest_token from orders where venue_id = $1 and id = $2`,
     [venueId, orderId],
@@ -302,7 +352,11 @@ export async function updateOrderStatus(db: Queryable, venueId: string, orderId:
 }
 
 /** Items and modifiers of a page of orders: two statements for the whole page. */
-export async function findOrderLines(db: Queryable, venueId: string, orderIds: string[]): Promise<{ items: OrderItemRow[]; modifiers: OrderModifierRow[] }> {
+export async function findOrderLines(
+  db: Queryable,
+  venueId: string,
+  orderIds: string[],
+): Promise<{ items: OrderItemRow[]; modifiers: OrderModifierRow[] }> {
   if (orderIds.length === 0) return { items: [], modifiers: [] };
   // One after the other: inside a transaction both share one connection.
   const items = await db.query<OrderItemRow>(
@@ -381,7 +435,6 @@ export async function findIdempotencyKey(db: Queryable, venueId: string, key: st
   );
   return rows[0] ?? null;
 }
-
 
 /** Deletes the venue's guest-order keys past their 24 hours (by the expiry index). */
 export async function deleteExpiredOrderKeys(db: Queryable, venueId: string): Promise<void> {

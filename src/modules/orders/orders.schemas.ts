@@ -72,7 +72,9 @@ export type OrderListQueryValue = Static<typeof OrderListQuery>;
 
 /** GET /v1/orders/stream: where a first connection starts (a reconnect sends Last-Event-ID instead). */
 export const OrderStreamQuery = Type.Object({
-  updatedSince: Type.Optional(Type.String({ description: 'ISO 8601 with a timezone; inclusive: the stream starts with the orders changed at or after it' })),
+  updatedSince: Type.Optional(
+    Type.String({ description: 'ISO 8601 with a timezone; inclusive: the stream starts with the orders changed at or after it' }),
+  ),
   since: Type.Optional(Type.String({ description: 'Alias of updatedSince' })),
 });
 export type OrderStreamQueryValue = Static<typeof OrderStreamQuery>;
@@ -81,7 +83,8 @@ export const OrderStreamHeaders = Type.Object({
   'last-event-id': Type.Optional(
     Type.String({
       maxLength: 64,
-      description: 'The id of the last event received (EventSource sends it on reconnecting): the stream resumes right after it, before updatedSince',
+      description:
+        'The id of the last event received (EventSource sends it on reconnecting): the stream resumes right after it, before updatedSince',
     }),
   ),
 });

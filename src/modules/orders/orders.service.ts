@@ -50,12 +50,17 @@ export class OrdersService {
    * from: it names the page as well as `q` does, without serialising `q` on every poll.
    */
   async listJson(venueId: string, q: OrderListQueryValue, url: string): Promise<Buffer> {
-    return this.pages.get(`${venueId}${url}`, { venueId, orders: true }, async () => Buffer.from(JSON.stringify(await this.list(venueId, q))));
+    return this.pages.get(`${venueId}${url}`, { venueId, orders: true }, async () =>
+      Buffer.from(JSON.stringify(await this.list(venueId, q))),
+    );
   }
 
   async list(venueId: string, q: OrderListQueryValue): Promise<OrderListView> {
     const { page, limit, offset } = pageWindow(q);
-    const statuses = q.status?.split(',').map((s) => s.trim()).filter(Boolean);
+    const statuses = q.status
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const unknown = statuses?.filter((s) => !(ORDER_STATUSES as readonly string[]).includes(s)) ?? [];
     if (unknown.length > 0) {
       throw errors.validation([`status must be a comma-separated list of: ${ORDER_STATUSES.join(', ')}`]);
@@ -72,9 +77,7 @@ export class OrdersService {
     // skipped when the page itself shows where the list ends: a poller at the head of the
     // stream, whose pages are rarely full, never pays for a count.
     const total =
-      rows.length < limit && (rows.length > 0 || page === 1)
-        ? offset + rows.length
-        : await orders.countOrders(this.db, venueId, filter);
+      rows.length < limit && (rows.length > 0 || page === 1) ? offset + rows.length : await orders.countOrders(this.db, venueId, filter);
     return listEnvelope(await loadOrderViews(this.db, venueId, rows), total, page, limit);
   }
 
@@ -119,38 +122,42 @@ export class OrdersService {
     if (!isUuid(orderId)) throw errors.orderNotFound();
     const notify = await this.events.wanted(venueId, 'order.updated');
     let queued = 0;
-    const view = await this.db.transaction(async (tx) => {
-      const current = await orders.findOrder(tx, venueId, orderId);
-      if (!current) throw errors.orderNotFound();
-      // The answer is the row the decision was made on (or the row just written, still locked):
-      // a re-read after a no-op could show another request's later change under this 200.
-      let row = current;
-      let previousStatus: OrderStatus | null = null;
-      if (current.status !== to) {
-        // The clock lock serialises this venue's order writes: two racing updates of one order
-        // apply one after the other, and the second sees the first's status.
-        const ts = await orders.lockOrderClock(tx, venueId);
-        const locked = (await orders.findOrder(tx, venueId, orderId, true))!;
-        row = locked;
-        if (locked.status !== to) {
-          if (!canTransition(locked.status, to)) {
-            throw errors.invalidStatusTransition(transitionErrorMessage(locked.status, to), {
-              from: locked.status,
-              to,
-            });
+    const view = await this.db.transaction(
+      async (tx) => {
+        const current = await orders.findOrder(tx, venueId, orderId);
+        if (!current) throw errors.orderNotFound();
+        // The answer is the row the decision was made on (or the row just written, still locked):
+        // a re-read after a no-op could show another request's later change under this 200.
+        let row = current;
+        let previousStatus: OrderStatus | null = null;
+        if (current.status !== to) {
+          // The clock lock serialises this venue's order writes: two racing updates of one order
+          // apply one after the other, and the second sees the first's status.
+          const ts = await orders.lockOrderClock(tx, venueId);
+          const locked = (await orders.findOrder(tx, venueId, orderId, true))!;
+          row = locked;
+          if (locked.status !== to) {
+            if (!canTransition(locked.status, to)) {
+              throw errors.invalidStatusTransition(transitionErrorMessage(locked.status, to), {
+                from: locked.status,
+                to,
+              });
+            }
+            await orders.updateOrderStatus(tx, venueId, orderId, to, ts);
+            await audit(tx, actor, [
+              { action: 'order.status_update', entityType: 'order', entityRef: orderId, changes: { from: locked.status, to } },
+            ]);
+            row = (await orders.findOrder(tx, venueId, orderId))!;
+            previousStatus = locked.status;
           }
-          await orders.updateOrderStatus(tx, venueId, orderId, to, ts);
-          await audit(tx, actor, [
-            { action: 'order.status_update', entityType: 'order', entityRef: orderId, changes: { from: locked.status, to } },
-          ]);
-          row = (await orders.findOrder(tx, venueId, orderId))!;
-          previousStatus = locked.status;
         }
-      }
-      const order = (await loadOrderViews(tx, venueId, [row]))[0];
-      if (notify && previousStatus) queued = await this.events.record(tx, venueId, 'order.updated', { order, previousStatus, status: to });
-      return order;
-    }, { venueId });
+        const order = (await loadOrderViews(tx, venueId, [row]))[0];
+        if (notify && previousStatus)
+          queued = await this.events.record(tx, venueId, 'order.updated', { order, previousStatus, status: to });
+        return order;
+      },
+      { venueId },
+    );
     this.events.queued(venueId, queued);
     return view;
   }

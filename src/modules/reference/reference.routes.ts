@@ -9,24 +9,28 @@ type RouteServices = { reference: ReferenceService };
 
 export function referenceRoutes(services: RouteServices) {
   return async function routes(app: App): Promise<void> {
-    app.get('/reference', {
-      schema: {
-        operationId: 'getReference',
-        tags: ['reference'],
-        summary: 'Read the reference catalogue and plan limits',
-        description:
-          'Static catalogue data (units, badge colours, modifier types, order statuses and transitions, card styles, currencies, languages, ' +
-          'request and rate limits, the resources index) and the venue plan: its limits, usage and features (spec 2.9). ' +
-          'A plan change shows on the next call. Available on every plan with an active subscription.',
-        response: { 200: Reference },
-      },
-    }, (request, reply) =>
-      serveCached(
-        () => services.reference.peekJson(request.venue),
-        () => services.reference.json(request.venue),
-        (json) => {
-          sendJson(reply, json);
+    app.get(
+      '/reference',
+      {
+        schema: {
+          operationId: 'getReference',
+          tags: ['reference'],
+          summary: 'Read the reference catalogue and plan limits',
+          description:
+            'Static catalogue data (units, badge colours, modifier types, order statuses and transitions, card styles, currencies, languages, ' +
+            'request and rate limits, the resources index) and the venue plan: its limits, usage and features (spec 2.9). ' +
+            'A plan change shows on the next call. Available on every plan with an active subscription.',
+          response: { 200: Reference },
         },
-      ));
+      },
+      (request, reply) =>
+        serveCached(
+          () => services.reference.peekJson(request.venue),
+          () => services.reference.json(request.venue),
+          (json) => {
+            sendJson(reply, json);
+          },
+        ),
+    );
   };
 }

@@ -56,9 +56,7 @@ export const Reference = Type.Object({
     }),
     features: Type.Object({ hasDelivery: Type.Boolean(), aiEnabled: Type.Boolean(), ordersApi: Type.Boolean() }),
   }),
-  resources: Type.Array(
-    Type.Object({ name: Type.String(), basePath: Type.String(), operations: Type.Array(Type.String()) }),
-  ),
+  resources: Type.Array(Type.Object({ name: Type.String(), basePath: Type.String(), operations: Type.Array(Type.String()) })),
   openapi: Type.Object({ url: Type.String(), format: Type.String() }),
 });
 export type ReferenceView = Static<typeof Reference>;

@@ -92,9 +92,7 @@ export class ReferenceService {
         deprecated: { ...MODIFIER_TYPES_DEPRECATED },
       },
       orderStatuses: [...ORDER_STATUSES],
-      orderStatusTransitions: Object.fromEntries(
-        Object.entries(ORDER_STATUS_TRANSITIONS).map(([from, to]) => [from, [...to]]),
-      ),
+      orderStatusTransitions: Object.fromEntries(Object.entries(ORDER_STATUS_TRANSITIONS).map(([from, to]) => [from, [...to]])),
       cardStyles: [...CARD_STYLES],
       currencies: [...CURRENCIES],
       languages: [...LANGUAGES],

@@ -47,8 +47,17 @@ export async function saveSettings(db: Queryable, venueId: string, s: SettingsWr
      on conflict (venue_id) do update set enabled_languages = excluded.enabled_languages, card_style = excluded.card_style,
        timezone = excluded.timezone, order_config = excluded.order_config, opening_hours = excluded.opening_hours,
        theme = excluded.theme, revision = venue_settings.revision + 1, updated_at = now()`,
-    [venueId, s.name, s.defaultLanguage, s.enabledLanguages, s.cardStyle, s.timezone, JSON.stringify(s.orderConfig),
-      s.openingHours === null ? null : JSON.stringify(s.openingHours), JSON.stringify(s.theme)],
+    [
+      venueId,
+      s.name,
+      s.defaultLanguage,
+      s.enabledLanguages,
+      s.cardStyle,
+      s.timezone,
+      JSON.stringify(s.orderConfig),
+      s.openingHours === null ? null : JSON.stringify(s.openingHours),
+      JSON.stringify(s.theme),
+    ],
   );
 }
 

@@ -19,8 +19,17 @@ const orderConfigFields = {
   deliveryFeeMinor: Money,
   freeDeliveryFromMinor: Nullable(Money),
   minOrderMinor: Money,
-  pausedUntil: Nullable(Type.String({ format: 'date-time', description: 'Ordering paused until then ("we are swamped"): at most 24 h ahead; null: not paused' })),
-  prepTimeMinutes: Type.Integer({ minimum: 1, maximum: 240, description: 'How long an order takes: a scheduledFor must be at least this far ahead' }),
+  pausedUntil: Nullable(
+    Type.String({
+      format: 'date-time',
+      description: 'Ordering paused until then ("we are swamped"): at most 24 h ahead; null: not paused',
+    }),
+  ),
+  prepTimeMinutes: Type.Integer({
+    minimum: 1,
+    maximum: 240,
+    description: 'How long an order takes: a scheduledFor must be at least this far ahead',
+  }),
   scheduledOrders: Type.Object(scheduledOrdersFields),
 };
 
@@ -45,7 +54,10 @@ export const DEFAULT_ORDER_CONFIG: OrderConfigValue = Object.freeze({
 
 const { scheduledOrders: _scheduled, ...plainOrderConfigFields } = orderConfigFields;
 const OrderConfigPatch = Type.Partial(
-  Type.Object({ ...plainOrderConfigFields, scheduledOrders: Type.Partial(Type.Object(scheduledOrdersFields), { additionalProperties: false }) }),
+  Type.Object({
+    ...plainOrderConfigFields,
+    scheduledOrders: Type.Partial(Type.Object(scheduledOrdersFields), { additionalProperties: false }),
+  }),
   { additionalProperties: false },
 );
 
@@ -63,7 +75,10 @@ const DatedEntry = Type.Object(
 export const OpeningHours = Type.Object(
   {
     weekly: Type.Array(WeeklyEntry, { maxItems: 21, description: 'Up to 3 shifts a day; a day not listed is closed' }),
-    exceptions: Type.Array(DatedEntry, { maxItems: 100, description: 'Dated hours that replace the weekly ones of their date (isOpen false: closed all day)' }),
+    exceptions: Type.Array(DatedEntry, {
+      maxItems: 100,
+      description: 'Dated hours that replace the weekly ones of their date (isOpen false: closed all day)',
+    }),
   },
   {
     description:
@@ -116,7 +131,10 @@ export const SettingsPatchBody = Type.Object(
   {
     additionalProperties: false,
     'x-examples': {
-      languages: { summary: 'Enable Spanish before syncing Spanish translations', value: { enabledLanguages: ['en', 'es'], timezone: 'Europe/Madrid' } },
+      languages: {
+        summary: 'Enable Spanish before syncing Spanish translations',
+        value: { enabledLanguages: ['en', 'es'], timezone: 'Europe/Madrid' },
+      },
       delivery: {
         summary: 'Turn delivery on (plans with delivery)',
         value: { orderConfig: { deliveryEnabled: true, deliveryFeeMinor: 2500, freeDeliveryFromMinor: 30000, minOrderMinor: 10000 } },

@@ -36,7 +36,11 @@ export function effectiveLanguages(defaultLanguage: string, stored: string[] | n
 
 /** The stored order settings over the defaults of decisions section 6. */
 export function effectiveOrderConfig(stored: Partial<OrderConfigValue> | null): OrderConfigValue {
-  return { ...DEFAULT_ORDER_CONFIG, ...(stored ?? {}), scheduledOrders: { ...DEFAULT_ORDER_CONFIG.scheduledOrders, ...(stored?.scheduledOrders ?? {}) } };
+  return {
+    ...DEFAULT_ORDER_CONFIG,
+    ...(stored ?? {}),
+    scheduledOrders: { ...DEFAULT_ORDER_CONFIG.scheduledOrders, ...(stored?.scheduledOrders ?? {}) },
+  };
 }
 
 /** The next order settings: the patch merged into the current ones field by field (decisions 13). */
@@ -103,7 +107,9 @@ export class SettingsService {
     }
     const accent = patch.theme?.accentColor;
     if (accent && contrastRatio(accent, '#ffffff') < AA_CONTRAST) {
-      out.push(`theme.accentColor must have a contrast of at least ${AA_CONTRAST}:1 against white (got ${contrastRatio(accent, '#ffffff').toFixed(2)}:1)`);
+      out.push(
+        `theme.accentColor must have a contrast of at least ${AA_CONTRAST}:1 against white (got ${contrastRatio(accent, '#ffffff').toFixed(2)}:1)`,
+      );
     }
     return out;
   }
@@ -126,27 +132,30 @@ export class SettingsService {
     if (deliveryFields.length > 0 && !venue.planDefinition.features.hasDelivery) throw errors.deliveryNotAvailable();
     const problems = this.problems(patch);
     if (problems.length > 0) throw errors.validation(problems);
-    return this.db.transaction(async (tx) => {
-      const current = await this.read(tx, venue.venueId, { forUpdate: true });
-      assertIfMatch(ifMatch, withEtag(current).etag);
-      const defaultLanguage = patch.defaultLanguage ?? current.defaultLanguage;
-      const requested = patch.enabledLanguages ?? current.enabledLanguages;
-      const next = {
-        name: patch.name ?? current.name,
-        defaultLanguage,
-        enabledLanguages: requested.includes(defaultLanguage) ? [...requested] : [defaultLanguage, ...requested],
-        cardStyle: patch.cardStyle ?? current.cardStyle,
-        timezone: patch.timezone ?? current.timezone,
-        orderConfig: mergeOrderConfig(current.orderConfig, patch.orderConfig),
-        openingHours: nextOpeningHours(current.openingHours, patch.openingHours),
-        theme: nextTheme(current.theme, patch.theme),
-      };
-      const fields = changedFields(current, next);
-      if (fields.length === 0) return withEtag(current);
-      await saveSettings(tx, venue.venueId, next);
-      await audit(tx, actor, [{ action: 'settings.update', entityType: 'settings', entityRef: null, changes: { fields } }]);
-      return withEtag(await this.read(tx, venue.venueId));
-    }, { venueId: venue.venueId });
+    return this.db.transaction(
+      async (tx) => {
+        const current = await this.read(tx, venue.venueId, { forUpdate: true });
+        assertIfMatch(ifMatch, withEtag(current).etag);
+        const defaultLanguage = patch.defaultLanguage ?? current.defaultLanguage;
+        const requested = patch.enabledLanguages ?? current.enabledLanguages;
+        const next = {
+          name: patch.name ?? current.name,
+          defaultLanguage,
+          enabledLanguages: requested.includes(defaultLanguage) ? [...requested] : [defaultLanguage, ...requested],
+          cardStyle: patch.cardStyle ?? current.cardStyle,
+          timezone: patch.timezone ?? current.timezone,
+          orderConfig: mergeOrderConfig(current.orderConfig, patch.orderConfig),
+          openingHours: nextOpeningHours(current.openingHours, patch.openingHours),
+          theme: nextTheme(current.theme, patch.theme),
+        };
+        const fields = changedFields(current, next);
+        if (fields.length === 0) return withEtag(current);
+        await saveSettings(tx, venue.venueId, next);
+        await audit(tx, actor, [{ action: 'settings.update', entityType: 'settings', entityRef: null, changes: { fields } }]);
+        return withEtag(await this.read(tx, venue.venueId));
+      },
+      { venueId: venue.venueId },
+    );
   }
 }
 

@@ -39,7 +39,13 @@ export async function passwordProblem(password: string, userInputs: readonly str
   if ([...password].length < PASSWORD_MIN_LENGTH) return `Use at least ${PASSWORD_MIN_LENGTH} characters.`;
   if (password.length > PASSWORD_MAX_LENGTH) return `Use at most ${PASSWORD_MAX_LENGTH} characters.`;
   // Each input whole and by its words ("Grace Hopper" -> grace, hopper; an email's local part too).
-  const words = userInputs.flatMap((input) => [input, ...input.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3)]);
+  const words = userInputs.flatMap((input) => [
+    input,
+    ...input
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length >= 3),
+  ]);
   const result = (await loadEstimator()).check(password, [...words, 'carta', 'console']);
   if (result.score >= MIN_STRENGTH_SCORE) return null;
   const { warning, suggestions } = result.feedback;

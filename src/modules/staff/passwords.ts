@@ -33,7 +33,8 @@ interface Parsed {
 function parse(stored: string): Parsed | null {
   const [scheme, n, r, p, salt, hash, ...rest] = stored.split('$');
   const cost = { N: Number(n), r: Number(r), p: Number(p) };
-  if (scheme !== 'scrypt' || rest.length > 0 || !salt || !hash || ![cost.N, cost.r, cost.p].every((x) => Number.isSafeInteger(x) && x > 0)) return null;
+  if (scheme !== 'scrypt' || rest.length > 0 || !salt || !hash || ![cost.N, cost.r, cost.p].every((x) => Number.isSafeInteger(x) && x > 0))
+    return null;
   return { cost, salt: Buffer.from(salt, 'base64url'), hash: Buffer.from(hash, 'base64url') };
 }
 

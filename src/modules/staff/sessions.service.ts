@@ -111,15 +111,18 @@ export class ConsoleAuthService {
     if (problem) return { ok: false, reason: 'password', problem };
     const passwordHash = await this.hasher.hash(password);
     const at = new Date(this.clock());
-    const taken = await this.db.transaction(async (tx) => {
-      // Deleting the invite is what uses it: of two submissions at once, one deletes it.
-      if (!(await staff.takeInvite(tx, invite.venue_id, invite.id))) return false;
-      await staff.setPassword(tx, invite.venue_id, invite.staff_id, passwordHash, at);
-      await staff.deleteMemberSessions(tx, invite.venue_id, invite.staff_id);
-      await staff.clearFailuresAndLocks(tx, invite.venue_id, invite.staff_id);
-      await staff.rememberAddress(tx, invite.venue_id, invite.staff_id, address, at);
-      return true;
-    }, { venueId: invite.venue_id });
+    const taken = await this.db.transaction(
+      async (tx) => {
+        // Deleting the invite is what uses it: of two submissions at once, one deletes it.
+        if (!(await staff.takeInvite(tx, invite.venue_id, invite.id))) return false;
+        await staff.setPassword(tx, invite.venue_id, invite.staff_id, passwordHash, at);
+        await staff.deleteMemberSessions(tx, invite.venue_id, invite.staff_id);
+        await staff.clearFailuresAndLocks(tx, invite.venue_id, invite.staff_id);
+        await staff.rememberAddress(tx, invite.venue_id, invite.staff_id, address, at);
+        return true;
+      },
+      { venueId: invite.venue_id },
+    );
     return taken ? { ok: true } : { ok: false, reason: 'invalid' };
   }
 
@@ -149,7 +152,14 @@ export class ConsoleAuthService {
     let matched = false;
     let rehashed: string | null = null;
     try {
-      members = await staff.findSignInMembers(this.db, normalized, address, new Date(now), new Date(now - KNOWN_ADDRESS_MS), MAX_MEMBERSHIPS);
+      members = await staff.findSignInMembers(
+        this.db,
+        normalized,
+        address,
+        new Date(now),
+        new Date(now - KNOWN_ADDRESS_MS),
+        MAX_MEMBERSHIPS,
+      );
       if (!members.some((m) => m.known)) refunds.push(await this.limits.admitEmail(normalized));
       // One membership is checked (the oldest that may sign in from here), so the work is one hash.
       candidate = members.find((m) => !m.locked && !m.disabled && m.password_hash !== null) ?? null;
@@ -166,12 +176,23 @@ export class ConsoleAuthService {
     if (rehashed) await staff.rehashPassword(this.db.unread, candidate.venue_id, candidate.id, candidate.password_hash!, rehashed);
     const { token, hash } = newToken();
     await staff.signedInFrom(this.db.unread, candidate.venue_id, candidate.id, address, new Date(now));
-    await staff.insertSession(this.db.unread, candidate.venue_id, { id: uuidv7(), staffId: candidate.id, tokenHash: hash, at: new Date(now) });
+    await staff.insertSession(this.db.unread, candidate.venue_id, {
+      id: uuidv7(),
+      staffId: candidate.id,
+      tokenHash: hash,
+      at: new Date(now),
+    });
     return { ok: true, token, memberId: candidate.id };
   }
 
   /** Counts the failure from `address` for every member with the email not locked there yet; the fifth locks. */
-  private async failed(members: staff.SignInMemberRow[], candidate: staff.SignInMemberRow | null, password: string, address: string, now: number): Promise<SignInOutcome> {
+  private async failed(
+    members: staff.SignInMemberRow[],
+    candidate: staff.SignInMemberRow | null,
+    password: string,
+    address: string,
+    now: number,
+  ): Promise<SignInOutcome> {
     let lockedUntil: Date | null = null;
     for (const m of members) {
       if (m.locked) continue;
@@ -181,7 +202,12 @@ export class ConsoleAuthService {
         await staff.lockAddress(this.db.unread, m.venue_id, m.id, address, lockedUntil);
       }
     }
-    return { ok: false, reason: failureReason(members, candidate, password), memberId: candidate?.id ?? members[0]?.id ?? null, lockedUntil };
+    return {
+      ok: false,
+      reason: failureReason(members, candidate, password),
+      memberId: candidate?.id ?? members[0]?.id ?? null,
+      lockedUntil,
+    };
   }
 
   /** The session the cookie's token names, or null when there is none or it has expired (then it is deleted). */
@@ -196,7 +222,17 @@ export class ConsoleAuthService {
     }
     if (now - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) await staff.touchSession(this.db.unread, row.venue_id, row.id, new Date(now));
     const venue = await this.venues.get(row.venue_id);
-    return { sessionId: row.id, venueId: row.venue_id, venueName: venue.name, plan: venue.plan, currency: venue.currency, subscriptionStatus: venue.subscriptionStatus, memberId: row.staff_id, memberName: row.member_name, role: row.member_role };
+    return {
+      sessionId: row.id,
+      venueId: row.venue_id,
+      venueName: venue.name,
+      plan: venue.plan,
+      currency: venue.currency,
+      subscriptionStatus: venue.subscriptionStatus,
+      memberId: row.staff_id,
+      memberName: row.member_name,
+      role: row.member_role,
+    };
   }
 
   /** Deletes what has ended on the clock: sessions past their expiry, invite links past theirs, old failures. */

@@ -34,7 +34,12 @@ export async function insertMember(
   return rows[0] ?? null;
 }
 
-export async function listMembers(db: Queryable, venueId: string, limit: number, offset: number): Promise<{ rows: StaffRow[]; total: number }> {
+export async function listMembers(
+  db: Queryable,
+  venueId: string,
+  limit: number,
+  offset: number,
+): Promise<{ rows: StaffRow[]; total: number }> {
   const { rows } = await db.query<StaffRow & { total: number }>(
     `select ${MEMBER}, (count(*) over ())::int as total from staff_members where venue_id = $1
      order by created_at, id limit $2 offset $3`,
@@ -67,9 +72,18 @@ export interface SignInMemberRow extends StaffRow {
  * with whether `address` is locked for them at `now` and whether they signed in from it since
  * `knownSince`. One statement whatever the email, so a known email costs what an unknown one does.
  */
-export async function findSignInMembers(db: Queryable, email: string, address: string, now: Date, knownSince: Date, limit: number): Promise<SignInMemberRow[]> {
+export async function findSignInMembers(
+  db: Queryable,
+  email: string,
+  address: string,
+  now: Date,
+  knownSince: Date,
+  limit: number,
+): Promise<SignInMemberRow[]> {
   const { rows } = await db.query<SignInMemberRow>(
-    `select ${MEMBER.split(', ').map((c) => `m.${c}`).join(', ')},
+    `select ${MEMBER.split(', ')
+      .map((c) => `m.${c}`)
+      .join(', ')},
        exists (select 1 from staff_sign_in_locks l
                where l.venue_id = m.venue_id and l.staff_id = m.id and l.address = $2 and l.locked_until > $3) as locked,
        exists (select 1 from staff_sign_in_addresses a
@@ -95,15 +109,22 @@ export async function updateMember(
 }
 
 export async function setPassword(db: Queryable, venueId: string, id: string, passwordHash: string | null, at: Date): Promise<void> {
-  await db.query(
-    'update staff_members set password_hash = $3, updated_at = $4 where venue_id = $1 and id = $2',
-    [venueId, id, passwordHash, at],
-  );
+  await db.query('update staff_members set password_hash = $3, updated_at = $4 where venue_id = $1 and id = $2', [
+    venueId,
+    id,
+    passwordHash,
+    at,
+  ]);
 }
 
 /** The same password under today's hashing parameters: only if the hash is still the one verified. */
 export async function rehashPassword(db: Queryable, venueId: string, id: string, verified: string, rehashed: string): Promise<void> {
-  await db.query('update staff_members set password_hash = $4 where venue_id = $1 and id = $2 and password_hash = $3', [venueId, id, verified, rehashed]);
+  await db.query('update staff_members set password_hash = $4 where venue_id = $1 and id = $2 and password_hash = $3', [
+    venueId,
+    id,
+    verified,
+    rehashed,
+  ]);
 }
 
 export async function deleteMember(db: Queryable, venueId: string, id: string): Promise<boolean> {
@@ -120,10 +141,14 @@ export async function replaceInvite(
   invite: { id: string; staffId: string; tokenHash: string; at: Date; expiresAt: Date },
 ): Promise<void> {
   await db.query('delete from staff_invites where venue_id = $1 and staff_id = $2', [venueId, invite.staffId]);
-  await db.query(
-    `insert into staff_invites (venue_id, id, staff_id, token_hash, created_at, expires_at) values ($1, $2, $3, $4, $5, $6)`,
-    [venueId, invite.id, invite.staffId, invite.tokenHash, invite.at, invite.expiresAt],
-  );
+  await db.query(`insert into staff_invites (venue_id, id, staff_id, token_hash, created_at, expires_at) values ($1, $2, $3, $4, $5, $6)`, [
+    venueId,
+    invite.id,
+    invite.staffId,
+    invite.tokenHash,
+    invite.at,
+    invite.expiresAt,
+  ]);
 }
 
 export interface InviteRow {
@@ -135,7 +160,9 @@ export interface InviteRow {
 
 /** Directory look-up: an invite by its token's hash. */
 export async function findInviteByHash(db: Queryable, tokenHash: string): Promise<InviteRow | null> {
-  const { rows } = await db.query<InviteRow>('select venue_id, id, staff_id, expires_at from staff_invites where token_hash = $1', [tokenHash]);
+  const { rows } = await db.query<InviteRow>('select venue_id, id, staff_id, expires_at from staff_invites where token_hash = $1', [
+    tokenHash,
+  ]);
   return rows[0] ?? null;
 }
 
@@ -202,7 +229,14 @@ export async function deleteMemberSessions(db: Queryable, venueId: string, staff
  * window (a lock deletes the ones that led to it, so the count starts afresh after it). Older ones
  * are dropped.
  */
-export async function recordFailure(db: Queryable, venueId: string, staffId: string, address: string, at: Date, windowStart: Date): Promise<number> {
+export async function recordFailure(
+  db: Queryable,
+  venueId: string,
+  staffId: string,
+  address: string,
+  at: Date,
+  windowStart: Date,
+): Promise<number> {
   // One statement: the count reads the rows as they were before it, so the new failure is the + 1
   // (the dropped rows are older than the window and never counted).
   const { rows } = await db.query<{ n: number }>(
@@ -253,7 +287,10 @@ export async function clearFailuresAndLocks(db: Queryable, venueId: string, staf
  * `now`, failed sign-ins older than `failedBefore`, which no lock counts any more, and addresses
  * not signed in from since `knownBefore`. Returns how many rows went.
  */
-export async function sweepExpired(db: Queryable, at: { idleBefore: Date; openedBefore: Date; now: Date; failedBefore: Date; knownBefore: Date }): Promise<number> {
+export async function sweepExpired(
+  db: Queryable,
+  at: { idleBefore: Date; openedBefore: Date; now: Date; failedBefore: Date; knownBefore: Date },
+): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     `with sessions as (
        delete from staff_sessions where last_seen_at < $1 or created_at < $2 returning 1

@@ -5,14 +5,23 @@ import { ListEnvelope, PageQuery, StringEnum, Timestamp } from '../../http/schem
 export const STAFF_ROLES = ['owner', 'manager', 'staff'] as const;
 export const STAFF_STATUSES = ['invited', 'active'] as const;
 
-const Email = Type.String({ format: 'email', minLength: 3, maxLength: 254, description: 'Unique per venue, compared in lower case (kept in lower case)' });
+const Email = Type.String({
+  format: 'email',
+  minLength: 3,
+  maxLength: 254,
+  description: 'Unique per venue, compared in lower case (kept in lower case)',
+});
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 
 export const StaffCreateBody = Type.Object({ email: Email, name: Name, role: StringEnum(STAFF_ROLES) }, { additionalProperties: false });
 export type StaffCreateInput = Static<typeof StaffCreateBody>;
 
 export const StaffPatchBody = Type.Object(
-  { name: Type.Optional(Name), role: Type.Optional(StringEnum(STAFF_ROLES)), disabled: Type.Optional(Type.Boolean({ description: 'A disabled member cannot sign in; their sessions end at once' })) },
+  {
+    name: Type.Optional(Name),
+    role: Type.Optional(StringEnum(STAFF_ROLES)),
+    disabled: Type.Optional(Type.Boolean({ description: 'A disabled member cannot sign in; their sessions end at once' })),
+  },
   { additionalProperties: false },
 );
 export type StaffPatchInput = Static<typeof StaffPatchBody>;
@@ -22,7 +31,9 @@ export const StaffMember = Type.Object({
   email: Type.String(),
   name: Type.String(),
   role: StringEnum(STAFF_ROLES),
-  status: StringEnum(STAFF_STATUSES, { description: '`invited` until the invite link sets a password (again after a re-invite), then `active`' }),
+  status: StringEnum(STAFF_STATUSES, {
+    description: '`invited` until the invite link sets a password (again after a re-invite), then `active`',
+  }),
   disabled: Type.Boolean(),
   createdAt: Timestamp,
   updatedAt: Timestamp,

@@ -6,7 +6,14 @@ import { listEnvelope, pageWindow } from '../../shared/pagination.js';
 import { auditFrom, withMember, type AuditRecord, type ConsoleMember } from '../audit/audit.service.js';
 import type { VenuesService } from '../venues/venues.service.js';
 import * as staff from './staff.repository.js';
-import type { StaffCreateInput, StaffInvitedView, StaffListQueryValue, StaffListView, StaffMemberView, StaffPatchInput } from './staff.schemas.js';
+import type {
+  StaffCreateInput,
+  StaffInvitedView,
+  StaffListQueryValue,
+  StaffListView,
+  StaffMemberView,
+  StaffPatchInput,
+} from './staff.schemas.js';
 
 /** Decisions 17: an invite link works once, for 7 days. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -70,13 +77,27 @@ export class StaffService {
     const at = new Date(this.clock());
     const { token, hash } = newToken();
     const expiresAt = new Date(at.getTime() + INVITE_TTL_MS);
-    const row = await this.db.transaction(async (tx) => {
-      const member = await staff.insertMember(tx, venueId, { id: uuidv7(), email: input.email.toLowerCase(), name: input.name, role: input.role, at });
-      if (!member) throw errors.staffEmailTaken();
-      await staff.replaceInvite(tx, venueId, { id: uuidv7(), staffId: member.id, tokenHash: hash, at, expiresAt });
-      await this.audit(tx, venueId, by, { action: 'staff.invite', entityType: 'staff_member', entityRef: member.id, changes: { role: member.role } });
-      return member;
-    }, { venueId });
+    const row = await this.db.transaction(
+      async (tx) => {
+        const member = await staff.insertMember(tx, venueId, {
+          id: uuidv7(),
+          email: input.email.toLowerCase(),
+          name: input.name,
+          role: input.role,
+          at,
+        });
+        if (!member) throw errors.staffEmailTaken();
+        await staff.replaceInvite(tx, venueId, { id: uuidv7(), staffId: member.id, tokenHash: hash, at, expiresAt });
+        await this.audit(tx, venueId, by, {
+          action: 'staff.invite',
+          entityType: 'staff_member',
+          entityRef: member.id,
+          changes: { role: member.role },
+        });
+        return member;
+      },
+      { venueId },
+    );
     return this.invited(row, token, expiresAt);
   }
 
@@ -91,15 +112,25 @@ export class StaffService {
     const existing = await this.member(id, by);
     if (patch.role !== undefined || patch.disabled !== undefined) notSelf(id, by);
     const at = new Date(this.clock());
-    const row = await this.db.transaction(async (tx) => {
-      const updated = await staff.updateMember(tx, existing.venue_id, id, { ...patch, at });
-      if (!updated) throw errors.staffNotFound();
-      // A disabled member is signed out everywhere at once (decisions 17).
-      if (updated.disabled) await staff.deleteMemberSessions(tx, existing.venue_id, id);
-      const fields = Object.keys(patch).filter((k) => patch[k as keyof StaffPatchInput] !== undefined).sort();
-      await this.audit(tx, existing.venue_id, by, { action: 'staff.update', entityType: 'staff_member', entityRef: id, changes: { fields } });
-      return updated;
-    }, { venueId: existing.venue_id });
+    const row = await this.db.transaction(
+      async (tx) => {
+        const updated = await staff.updateMember(tx, existing.venue_id, id, { ...patch, at });
+        if (!updated) throw errors.staffNotFound();
+        // A disabled member is signed out everywhere at once (decisions 17).
+        if (updated.disabled) await staff.deleteMemberSessions(tx, existing.venue_id, id);
+        const fields = Object.keys(patch)
+          .filter((k) => patch[k as keyof StaffPatchInput] !== undefined)
+          .sort();
+        await this.audit(tx, existing.venue_id, by, {
+          action: 'staff.update',
+          entityType: 'staff_member',
+          entityRef: id,
+          changes: { fields },
+        });
+        return updated;
+      },
+      { venueId: existing.venue_id },
+    );
     this.onMembersChanged(existing.venue_id);
     return memberView(row);
   }
@@ -114,12 +145,15 @@ export class StaffService {
     const at = new Date(this.clock());
     const { token, hash } = newToken();
     const expiresAt = new Date(at.getTime() + INVITE_TTL_MS);
-    await this.db.transaction(async (tx) => {
-      await staff.setPassword(tx, existing.venue_id, id, null, at);
-      await staff.deleteMemberSessions(tx, existing.venue_id, id);
-      await staff.replaceInvite(tx, existing.venue_id, { id: uuidv7(), staffId: id, tokenHash: hash, at, expiresAt });
-      await this.audit(tx, existing.venue_id, by, { action: 'staff.reinvite', entityType: 'staff_member', entityRef: id, changes: {} });
-    }, { venueId: existing.venue_id });
+    await this.db.transaction(
+      async (tx) => {
+        await staff.setPassword(tx, existing.venue_id, id, null, at);
+        await staff.deleteMemberSessions(tx, existing.venue_id, id);
+        await staff.replaceInvite(tx, existing.venue_id, { id: uuidv7(), staffId: id, tokenHash: hash, at, expiresAt });
+        await this.audit(tx, existing.venue_id, by, { action: 'staff.reinvite', entityType: 'staff_member', entityRef: id, changes: {} });
+      },
+      { venueId: existing.venue_id },
+    );
     this.onMembersChanged(existing.venue_id);
     return this.invited(existing, token, expiresAt);
   }
@@ -128,10 +162,18 @@ export class StaffService {
   async remove(id: string, by: StaffCall): Promise<void> {
     const existing = await this.member(id, by);
     notSelf(id, by);
-    await this.db.transaction(async (tx) => {
-      if (!(await staff.deleteMember(tx, existing.venue_id, id))) throw errors.staffNotFound();
-      await this.audit(tx, existing.venue_id, by, { action: 'staff.remove', entityType: 'staff_member', entityRef: id, changes: { role: existing.role } });
-    }, { venueId: existing.venue_id });
+    await this.db.transaction(
+      async (tx) => {
+        if (!(await staff.deleteMember(tx, existing.venue_id, id))) throw errors.staffNotFound();
+        await this.audit(tx, existing.venue_id, by, {
+          action: 'staff.remove',
+          entityType: 'staff_member',
+          entityRef: id,
+          changes: { role: existing.role },
+        });
+      },
+      { venueId: existing.venue_id },
+    );
     this.onMembersChanged(existing.venue_id);
   }
 

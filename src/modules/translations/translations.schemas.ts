@@ -10,8 +10,12 @@ export const TranslationsBody = Type.Object(
     products: section(Type.Object({ ref: Ref, translations: ProductTranslations }, { additionalProperties: false })),
     categories: section(Type.Object({ ref: Ref, translations: NameTranslations }, { additionalProperties: false })),
     ingredients: section(Type.Object({ ref: Ref, translations: NameTranslations }, { additionalProperties: false })),
-    modifierGroups: section(Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), translations: NameTranslations }, { additionalProperties: false })),
-    banners: section(Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), translations: BannerTranslations }, { additionalProperties: false })),
+    modifierGroups: section(
+      Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), translations: NameTranslations }, { additionalProperties: false }),
+    ),
+    banners: section(
+      Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), translations: BannerTranslations }, { additionalProperties: false }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -36,10 +36,7 @@ export async function insertApiKey(db: Queryable, venueId: string, k: NewApiKey)
 }
 
 export async function listApiKeys(db: Queryable, venueId: string): Promise<ApiKeyRow[]> {
-  const { rows } = await db.query<ApiKeyRow>(
-    `select ${KEY_COLUMNS} from api_keys where venue_id = $1 order by created_at, id`,
-    [venueId],
-  );
+  const { rows } = await db.query<ApiKeyRow>(`select ${KEY_COLUMNS} from api_keys where venue_id = $1 order by created_at, id`, [venueId]);
   return rows;
 }
 
@@ -53,7 +50,13 @@ export async function findApiKeyById(db: Queryable, keyId: string): Promise<ApiK
 }
 
 /** Swaps the stored hash: the old key stops matching in the same statement. */
-export async function replaceApiKeyHash(db: Queryable, venueId: string, keyId: string, keyHash: string, hint: string): Promise<ApiKeyRow | null> {
+export async function replaceApiKeyHash(
+  db: Queryable,
+  venueId: string,
+  keyId: string,
+  keyHash: string,
+  hint: string,
+): Promise<ApiKeyRow | null> {
   const { rows } = await db.query<ApiKeyRow>(
     `update api_keys set key_hash = $3, hint = $4
      where venue_id = $1 and id = $2 and revoked_at is null returning ${KEY_COLUMNS}`,
@@ -63,10 +66,7 @@ export async function replaceApiKeyHash(db: Queryable, venueId: string, keyId: s
 }
 
 export async function revokeApiKey(db: Queryable, venueId: string, keyId: string): Promise<void> {
-  await db.query(
-    'update api_keys set revoked_at = coalesce(revoked_at, now()) where venue_id = $1 and id = $2',
-    [venueId, keyId],
-  );
+  await db.query('update api_keys set revoked_at = coalesce(revoked_at, now()) where venue_id = $1 and id = $2', [venueId, keyId]);
 }
 
 export interface KeyContextRow {

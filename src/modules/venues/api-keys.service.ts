@@ -158,14 +158,23 @@ export class ApiKeysService {
     const keyHash = known ?? hashApiKey(bearerToken(authorization));
     // Scoped to the venue the key acts on. A test key's row belongs to the live venue, outside that
     // scope: key writes (create, regenerate, revoke) therefore stay unscoped and move every memo.
-    const venue = await this.contexts.get(keyHash, (venue) => (venue ? { venueId: venue.venueId } : undefined), async () => {
-      const row = await keys.findKeyContextByHash(this.db, keyHash);
-      return row && venueContext(row);
-    });
+    const venue = await this.contexts.get(
+      keyHash,
+      (venue) => (venue ? { venueId: venue.venueId } : undefined),
+      async () => {
+        const row = await keys.findKeyContextByHash(this.db, keyHash);
+        return row && venueContext(row);
+      },
+    );
     return this.admitted(authorization, known, keyHash, venue);
   }
 
-  private admitted(authorization: string | undefined, known: string | undefined, keyHash: string, venue: VenueContext | null): VenueContext {
+  private admitted(
+    authorization: string | undefined,
+    known: string | undefined,
+    keyHash: string,
+    venue: VenueContext | null,
+  ): VenueContext {
     if (!venue) throw errors.invalidApiKey();
     // Only keys that exist are remembered: made-up tokens cannot fill the map (or keep it busy).
     if (known === undefined && authorization !== undefined) {

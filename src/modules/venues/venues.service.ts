@@ -85,7 +85,10 @@ export class VenuesService {
   /** The derived slug, or the first free `<slug>-N`, checking the sandbox slug too. */
   private async freeSlug(base: string): Promise<string> {
     const candidates = [base, ...Array.from({ length: 20 }, (_, i) => `${base}-${i + 2}`)];
-    const taken = await venues.slugsTaken(this.db, candidates.flatMap((c) => [c, `${c}${SANDBOX_SUFFIX}`]));
+    const taken = await venues.slugsTaken(
+      this.db,
+      candidates.flatMap((c) => [c, `${c}${SANDBOX_SUFFIX}`]),
+    );
     const free = candidates.find((c) => !taken.has(c) && !taken.has(`${c}${SANDBOX_SUFFIX}`));
     return free ?? `${base}-${uuidv7().slice(-8)}`;
   }

@@ -157,7 +157,12 @@ export interface BatchEntry {
  * The endpoint's failing_since follows the last attempt; it is returned (null after a delivery),
  * for the dispatcher to disable an endpoint failing for a day.
  */
-export async function recordBatch(db: Queryable, venueId: string, endpointId: string, entries: BatchEntry[]): Promise<{ failingSince: Date | null }> {
+export async function recordBatch(
+  db: Queryable,
+  venueId: string,
+  endpointId: string,
+  entries: BatchEntry[],
+): Promise<{ failingSince: Date | null }> {
   const rows = entries.map((e) => ({
     id: e.id,
     attempt: e.attempt,
@@ -271,7 +276,10 @@ export async function listDeliveries(
 }
 
 async function countDeliveries(db: Queryable, venueId: string, endpointId: string): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('select count(*)::int as n from webhook_deliveries where venue_id = $1 and endpoint_id = $2', [venueId, endpointId]);
+  const { rows } = await db.query<{ n: number }>(
+    'select count(*)::int as n from webhook_deliveries where venue_id = $1 and endpoint_id = $2',
+    [venueId, endpointId],
+  );
   return rows[0].n;
 }
 

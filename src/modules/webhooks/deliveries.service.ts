@@ -53,14 +53,19 @@ export class WebhookDeliveriesService {
     const venueId = actor.venue.venueId;
     // Checked in the transaction: an endpoint deleted meanwhile is a 404, not a foreign-key failure.
     // Its bookkeeping writes only order-side tables: its commit leaves the venue's other memos (write-scope.ts).
-    const id = await this.db.transaction(async (tx) => {
-      await this.endpoint(tx, venueId, endpointId);
-      if (!isUuid(deliveryId)) throw errors.webhookDeliveryNotFound();
-      const created = await redeliver(tx, venueId, endpointId, deliveryId);
-      if (!created) throw errors.webhookDeliveryNotFound();
-      await audit(tx, actor, [{ action: 'webhook.retry', entityType: 'webhook', entityRef: endpointId, changes: { deliveryId, retriedAs: created } }]);
-      return created;
-    }, { venueId });
+    const id = await this.db.transaction(
+      async (tx) => {
+        await this.endpoint(tx, venueId, endpointId);
+        if (!isUuid(deliveryId)) throw errors.webhookDeliveryNotFound();
+        const created = await redeliver(tx, venueId, endpointId, deliveryId);
+        if (!created) throw errors.webhookDeliveryNotFound();
+        await audit(tx, actor, [
+          { action: 'webhook.retry', entityType: 'webhook', entityRef: endpointId, changes: { deliveryId, retriedAs: created } },
+        ]);
+        return created;
+      },
+      { venueId },
+    );
     this.events.queued(venueId, 1);
     return this.read(venueId, endpointId, id);
   }
@@ -68,12 +73,17 @@ export class WebhookDeliveriesService {
   /** A `ping` event to this endpoint only, whatever it subscribes to; audited as webhook.test. */
   async test(actor: Actor, endpointId: string): Promise<WebhookDeliveryView> {
     const venueId = actor.venue.venueId;
-    const id = await this.db.transaction(async (tx) => {
-      const created = isUuid(endpointId) ? await this.events.ping(tx, venueId, endpointId) : null;
-      if (!created) throw errors.webhookNotFound();
-      await audit(tx, actor, [{ action: 'webhook.test', entityType: 'webhook', entityRef: endpointId, changes: { deliveryId: created } }]);
-      return created;
-    }, { venueId });
+    const id = await this.db.transaction(
+      async (tx) => {
+        const created = isUuid(endpointId) ? await this.events.ping(tx, venueId, endpointId) : null;
+        if (!created) throw errors.webhookNotFound();
+        await audit(tx, actor, [
+          { action: 'webhook.test', entityType: 'webhook', entityRef: endpointId, changes: { deliveryId: created } },
+        ]);
+        return created;
+      },
+      { venueId },
+    );
     this.events.queued(venueId, 1);
     return this.read(venueId, endpointId, id);
   }

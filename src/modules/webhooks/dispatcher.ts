@@ -12,7 +12,9 @@ import {
 import { DELIVERY_TIMEOUT_MS, type OutgoingWebhook } from './webhook-sender.js';
 
 /** After each failed attempt, the wait before the next, each with ±20% jitter: about a day in all; then the delivery is given up. */
-export const DEFAULT_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000, 28_800_000];
+export const DEFAULT_RETRY_DELAYS_MS = [
+  5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000, 28_800_000,
+];
 /** An endpoint whose deliveries have all failed for this long is disabled. */
 export const DISABLE_AFTER_MS = 24 * 60 * 60 * 1000;
 
@@ -89,7 +91,8 @@ export class WebhookDispatcher {
     this.pollMs = options.pollMs ?? 1000;
     this.leaseMs = options.leaseMs ?? 30_000;
     // A send outlasting its lease could be claimed and sent by another instance at the same time.
-    if (options.timeoutMs !== undefined && options.timeoutMs >= this.leaseMs) throw new Error('the send timeout must be shorter than the lease');
+    if (options.timeoutMs !== undefined && options.timeoutMs >= this.leaseMs)
+      throw new Error('the send timeout must be shorter than the lease');
     this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
     this.concurrency = options.concurrency ?? 8;
     this.batchSize = options.batchSize ?? 50;

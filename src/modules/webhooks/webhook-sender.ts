@@ -64,7 +64,10 @@ export class WebhookSender {
   }
 
   private open() {
-    this.agent ??= openGuardedAgent({ purpose: 'webhook', ...this.guard, connectTimeoutMs: this.timeoutMs }, { timeoutMs: this.timeoutMs, connections: 8 });
+    this.agent ??= openGuardedAgent(
+      { purpose: 'webhook', ...this.guard, connectTimeoutMs: this.timeoutMs },
+      { timeoutMs: this.timeoutMs, connections: 8 },
+    );
     return this.agent;
   }
 

@@ -11,7 +11,7 @@ const url = Type.String({
   maxLength: WEBHOOK_URL_MAX_LENGTH,
   description:
     'An absolute https URL without credentials. A host that is a loopback, private, link-local or otherwise reserved address is refused; ' +
-    "a name is accepted and its addresses are checked at each delivery. Stored (and shown) as the WHATWG URL parser writes it",
+    'a name is accepted and its addresses are checked at each delivery. Stored (and shown) as the WHATWG URL parser writes it',
 });
 const events = Type.Array(StringEnum(WEBHOOK_EVENTS), {
   minItems: 1,
@@ -28,7 +28,11 @@ export const WebhookCreateBody = Type.Object(
     'x-examples': {
       orders: {
         summary: 'Order events to your server',
-        value: { url: 'https://pos.example.com/carta/webhooks', events: ['order.created', 'order.updated'], description: 'Kitchen display' },
+        value: {
+          url: 'https://pos.example.com/carta/webhooks',
+          events: ['order.created', 'order.updated'],
+          description: 'Kitchen display',
+        },
       },
     },
   },
@@ -52,8 +56,12 @@ const endpointFields = {
   events: Type.Array(StringEnum(WEBHOOK_EVENTS)),
   description: Nullable(Type.String()),
   enabled: Type.Boolean(),
-  disabledReason: Nullable(Type.String({ description: 'Why delivery turned the endpoint off; null while enabled or when turned off through the API' })),
-  mode: StringEnum(['live', 'test'] as const, { description: 'The mode of the key that created it: a test endpoint receives test-mode events only' }),
+  disabledReason: Nullable(
+    Type.String({ description: 'Why delivery turned the endpoint off; null while enabled or when turned off through the API' }),
+  ),
+  mode: StringEnum(['live', 'test'] as const, {
+    description: 'The mode of the key that created it: a test endpoint receives test-mode events only',
+  }),
   secretHint: Type.String({ description: 'The last 4 characters of the current signing secret' }),
   previousSecretExpiresAt: Nullable(
     Type.String({
@@ -98,7 +106,9 @@ export const WebhookDelivery = Type.Object({
   attempts: Type.Integer(),
   lastStatusCode: Nullable(Type.Integer()),
   lastError: Nullable(Type.String()),
-  nextAttemptAt: Nullable(Type.String({ format: 'date-time', description: 'When it is tried next while pending; null once delivered or failed' })),
+  nextAttemptAt: Nullable(
+    Type.String({ format: 'date-time', description: 'When it is tried next while pending; null once delivered or failed' }),
+  ),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   attemptLog: Type.Array(WebhookAttempt, { description: 'Every attempt, newest first' }),

@@ -90,33 +90,48 @@ export class WebhooksService {
   async create(actor: Actor, input: WebhookCreateInput): Promise<WebhookEndpointWithSecretView> {
     const { venueId, mode } = actor.venue;
     const url = endpointUrl(input.url, this.allow);
-    return this.db.transaction(async (tx) => {
-      await lockEndpoints(tx, venueId);
-      assertRoom(WEBHOOK_ENDPOINTS_PER_VENUE, await countEndpoints(tx, venueId), errors.webhookEndpointLimit);
-      const id = uuidv7();
-      await insertEndpoint(tx, venueId, { id, url, events: canonicalEvents(input.events), description: input.description ?? null, mode, secret: newSecret() });
-      await audit(tx, actor, [{ action: 'webhook.create', entityType: 'webhook', entityRef: id, changes: { id } }]);
-      return withSecret(await this.load(tx, venueId, id));
-    }, { venueId });
+    return this.db.transaction(
+      async (tx) => {
+        await lockEndpoints(tx, venueId);
+        assertRoom(WEBHOOK_ENDPOINTS_PER_VENUE, await countEndpoints(tx, venueId), errors.webhookEndpointLimit);
+        const id = uuidv7();
+        await insertEndpoint(tx, venueId, {
+          id,
+          url,
+          events: canonicalEvents(input.events),
+          description: input.description ?? null,
+          mode,
+          secret: newSecret(),
+        });
+        await audit(tx, actor, [{ action: 'webhook.create', entityType: 'webhook', entityRef: id, changes: { id } }]);
+        return withSecret(await this.load(tx, venueId, id));
+      },
+      { venueId },
+    );
   }
 
   /** Changes the fields sent; `enabled: true` also clears disabledReason. A PATCH that changes nothing is not audited. */
   async patch(actor: Actor, id: string, input: WebhookPatchInput): Promise<WebhookEndpointView> {
     const venueId = actor.venue.venueId;
     const url = input.url === undefined ? undefined : endpointUrl(input.url, this.allow);
-    return this.db.transaction(async (tx) => {
-      const row = await this.load(tx, venueId, id, true);
-      const change = new ChangeSet(row);
-      if (url !== undefined) change.set('url', 'url', url);
-      if (input.events !== undefined) change.set('events', 'events', canonicalEvents(input.events));
-      if (input.description !== undefined) change.set('description', 'description', input.description);
-      if (input.enabled !== undefined) change.set('enabled', 'enabled', input.enabled);
-      if (input.enabled === true) change.set('disabledReason', 'disabled_reason', null);
-      if (change.empty) return view(row);
-      await updateEndpoint(tx, venueId, row.id, change.changes as WebhookEndpointChanges);
-      await audit(tx, actor, [{ action: 'webhook.update', entityType: 'webhook', entityRef: row.id, changes: { fields: change.fields } }]);
-      return view(await this.load(tx, venueId, row.id));
-    }, { venueId });
+    return this.db.transaction(
+      async (tx) => {
+        const row = await this.load(tx, venueId, id, true);
+        const change = new ChangeSet(row);
+        if (url !== undefined) change.set('url', 'url', url);
+        if (input.events !== undefined) change.set('events', 'events', canonicalEvents(input.events));
+        if (input.description !== undefined) change.set('description', 'description', input.description);
+        if (input.enabled !== undefined) change.set('enabled', 'enabled', input.enabled);
+        if (input.enabled === true) change.set('disabledReason', 'disabled_reason', null);
+        if (change.empty) return view(row);
+        await updateEndpoint(tx, venueId, row.id, change.changes as WebhookEndpointChanges);
+        await audit(tx, actor, [
+          { action: 'webhook.update', entityType: 'webhook', entityRef: row.id, changes: { fields: change.fields } },
+        ]);
+        return view(await this.load(tx, venueId, row.id));
+      },
+      { venueId },
+    );
   }
 
   /**
@@ -125,20 +140,26 @@ export class WebhooksService {
    */
   async rotateSecret(actor: Actor, id: string): Promise<WebhookEndpointWithSecretView> {
     const venueId = actor.venue.venueId;
-    return this.db.transaction(async (tx) => {
-      const row = await this.load(tx, venueId, id, true);
-      await rotateSecret(tx, venueId, row.id, newSecret(), PREVIOUS_SECRET_GRACE_HOURS);
-      await audit(tx, actor, [{ action: 'webhook.update', entityType: 'webhook', entityRef: row.id, changes: { fields: ['secret'] } }]);
-      return withSecret(await this.load(tx, venueId, row.id));
-    }, { venueId });
+    return this.db.transaction(
+      async (tx) => {
+        const row = await this.load(tx, venueId, id, true);
+        await rotateSecret(tx, venueId, row.id, newSecret(), PREVIOUS_SECRET_GRACE_HOURS);
+        await audit(tx, actor, [{ action: 'webhook.update', entityType: 'webhook', entityRef: row.id, changes: { fields: ['secret'] } }]);
+        return withSecret(await this.load(tx, venueId, row.id));
+      },
+      { venueId },
+    );
   }
 
   async delete(actor: Actor, id: string): Promise<void> {
     const venueId = actor.venue.venueId;
-    await this.db.transaction(async (tx) => {
-      const row = await this.load(tx, venueId, id, true);
-      await deleteEndpoint(tx, venueId, row.id);
-      await audit(tx, actor, [{ action: 'webhook.delete', entityType: 'webhook', entityRef: row.id, changes: { id: row.id } }]);
-    }, { venueId });
+    await this.db.transaction(
+      async (tx) => {
+        const row = await this.load(tx, venueId, id, true);
+        await deleteEndpoint(tx, venueId, row.id);
+        await audit(tx, actor, [{ action: 'webhook.delete', entityType: 'webhook', entityRef: row.id, changes: { id: row.id } }]);
+      },
+      { venueId },
+    );
   }
 }

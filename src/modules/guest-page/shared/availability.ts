@@ -70,7 +70,10 @@ export class When {
   private readonly keyFormat: Intl.DateTimeFormat;
   private readonly relative: Intl.RelativeTimeFormat | null;
 
-  constructor(readonly locale: string, timeZone: string | null | undefined) {
+  constructor(
+    readonly locale: string,
+    timeZone: string | null | undefined,
+  ) {
     const zone = zoneOf(timeZone);
     this.timeZone = zone;
     const time = { hour: 'numeric', minute: '2-digit', timeZone: zone } as const;
@@ -180,7 +183,11 @@ export function orderingNotice(ordering: OrderingInfo, linkTakesOrders: boolean,
  * The times a guest can order for (decisions 13): the quarter hours from now + prepTimeMinutes
  * (and a minute to send) up to maxDaysAhead days ahead, inside the open windows.
  */
-export function slotTimes(windows: readonly OpenWindow[], now: number, ordering: Pick<OrderingInfo, 'prepTimeMinutes' | 'scheduledOrders'>): number[] {
+export function slotTimes(
+  windows: readonly OpenWindow[],
+  now: number,
+  ordering: Pick<OrderingInfo, 'prepTimeMinutes' | 'scheduledOrders'>,
+): number[] {
   const first = Math.ceil((now + ordering.prepTimeMinutes * 60_000 + SLOT_MARGIN_MS) / SLOT_MS) * SLOT_MS;
   const last = now + ordering.scheduledOrders.maxDaysAhead * DAY_MS;
   const out: number[] = [];

@@ -74,7 +74,8 @@ export function foodFacts(p: FoodInfo, t: UiStrings, names: FoodNames, locale: s
   }
   for (const key of NUTRIENT_KEYS) {
     const grams = p.nutrition?.[key];
-    if (typeof grams === 'number') nutrition.push({ key, label: t[`n_${key}`], value: `${formatAmount(grams, locale)} g`, part: PART_OF.has(key) });
+    if (typeof grams === 'number')
+      nutrition.push({ key, label: t[`n_${key}`], value: `${formatAmount(grams, locale)} g`, part: PART_OF.has(key) });
   }
   return {
     allergens: namesOf(p.effectiveAllergens, names.allergens),

@@ -17,7 +17,13 @@ function formatter(locale: string, currency: string, signed: boolean): Intl.Numb
   let f = formatters.get(key);
   if (!f) {
     const digits = minorDigits(currency);
-    const options = { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits, signDisplay: signed ? 'always' : 'auto' } as const;
+    const options = {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+      signDisplay: signed ? 'always' : 'auto',
+    } as const;
     try {
       f = new Intl.NumberFormat(locale, options);
     } catch {

@@ -125,5 +125,8 @@ export const cs: UiStrings = {
   noneShown: 'Vašemu výběru neodpovídá žádné jídlo.',
   foodNote: 'Informace o alergenech poskytuje podnik. Máte-li alergii, zeptejte se obsluhy.',
   comma: ', ',
-  menuDescription: '{venue}: menu a objednávky', statusDescription: 'Vaše objednávka: {venue}', previousBanner: 'Předchozí nabídka', nextBanner: 'Další nabídka',
+  menuDescription: '{venue}: menu a objednávky',
+  statusDescription: 'Vaše objednávka: {venue}',
+  previousBanner: 'Předchozí nabídka',
+  nextBanner: 'Další nabídka',
 };

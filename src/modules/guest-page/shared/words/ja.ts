@@ -125,5 +125,8 @@ export const ja: UiStrings = {
   noneShown: '条件に合う料理はありません。',
   foodNote: 'アレルゲン情報は店舗が提供しています。アレルギーのある方はスタッフにお尋ねください。',
   comma: '、',
-  menuDescription: '{venue}：メニューとご注文', statusDescription: '{venue}でのご注文', previousBanner: '前のお知らせ', nextBanner: '次のお知らせ',
+  menuDescription: '{venue}：メニューとご注文',
+  statusDescription: '{venue}でのご注文',
+  previousBanner: '前のお知らせ',
+  nextBanner: '次のお知らせ',
 };

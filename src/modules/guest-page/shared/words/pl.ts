@@ -125,5 +125,8 @@ export const pl: UiStrings = {
   noneShown: 'Żadne danie nie pasuje do wyboru.',
   foodNote: 'Informacje o alergenach podaje lokal. Jeśli masz alergię, zapytaj obsługę.',
   comma: ', ',
-  menuDescription: '{venue}: menu i zamawianie', statusDescription: 'Twoje zamówienie: {venue}', previousBanner: 'Poprzednia oferta', nextBanner: 'Następna oferta',
+  menuDescription: '{venue}: menu i zamawianie',
+  statusDescription: 'Twoje zamówienie: {venue}',
+  previousBanner: 'Poprzednia oferta',
+  nextBanner: 'Następna oferta',
 };

@@ -125,5 +125,8 @@ export const pt: UiStrings = {
   noneShown: 'Nenhum prato corresponde às suas escolhas.',
   foodNote: 'As informações sobre alérgenos são fornecidas pelo estabelecimento. Se você tiver alergia, pergunte à equipe.',
   comma: ', ',
-  menuDescription: '{venue}: cardápio e pedidos', statusDescription: 'Seu pedido em {venue}', previousBanner: 'Oferta anterior', nextBanner: 'Próxima oferta',
+  menuDescription: '{venue}: cardápio e pedidos',
+  statusDescription: 'Seu pedido em {venue}',
+  previousBanner: 'Oferta anterior',
+  nextBanner: 'Próxima oferta',
 };

@@ -125,5 +125,8 @@ export const ru: UiStrings = {
   noneShown: 'Ни одно блюдо не подходит под выбор.',
   foodNote: 'Информацию об аллергенах предоставляет заведение. Если у вас аллергия, спросите персонал.',
   comma: ', ',
-  menuDescription: '{venue}: меню и заказ', statusDescription: 'Ваш заказ: {venue}', previousBanner: 'Предыдущее предложение', nextBanner: 'Следующее предложение',
+  menuDescription: '{venue}: меню и заказ',
+  statusDescription: 'Ваш заказ: {venue}',
+  previousBanner: 'Предыдущее предложение',
+  nextBanner: 'Следующее предложение',
 };

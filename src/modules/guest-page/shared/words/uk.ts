@@ -125,5 +125,8 @@ export const uk: UiStrings = {
   noneShown: 'Жодна страва не відповідає вибору.',
   foodNote: 'Інформацію про алергени надає заклад. Якщо у вас алергія, запитайте персонал.',
   comma: ', ',
-  menuDescription: '{venue}: меню та замовлення', statusDescription: 'Ваше замовлення: {venue}', previousBanner: 'Попередня пропозиція', nextBanner: 'Наступна пропозиція',
+  menuDescription: '{venue}: меню та замовлення',
+  statusDescription: 'Ваше замовлення: {venue}',
+  previousBanner: 'Попередня пропозиція',
+  nextBanner: 'Наступна пропозиція',
 };

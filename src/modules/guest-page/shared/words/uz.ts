@@ -125,5 +125,8 @@ export const uz: UiStrings = {
   noneShown: 'Tanlovingizga mos taom yo‘q.',
   foodNote: 'Allergenlar haqidagi ma’lumotni muassasa beradi. Allergiyangiz bo‘lsa, xodimlardan so‘rang.',
   comma: ', ',
-  menuDescription: '{venue}: menyu va buyurtma', statusDescription: 'Buyurtmangiz: {venue}', previousBanner: 'Oldingi taklif', nextBanner: 'Keyingi taklif',
+  menuDescription: '{venue}: menyu va buyurtma',
+  statusDescription: 'Buyurtmangiz: {venue}',
+  previousBanner: 'Oldingi taklif',
+  nextBanner: 'Keyingi taklif',
 };

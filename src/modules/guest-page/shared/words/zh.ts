@@ -125,5 +125,8 @@ export const zh: UiStrings = {
   noneShown: '没有符合您选择的菜品。',
   foodNote: '过敏原信息由商家提供。如有过敏，请咨询店员。',
   comma: '、',
-  menuDescription: '{venue}：菜单与点餐', statusDescription: '您在 {venue} 的订单', previousBanner: '上一个优惠', nextBanner: '下一个优惠',
+  menuDescription: '{venue}：菜单与点餐',
+  statusDescription: '您在 {venue} 的订单',
+  previousBanner: '上一个优惠',
+  nextBanner: '下一个优惠',
 };
