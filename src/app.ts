@@ -28,15 +28,19 @@ import type { RouteEntry } from './modules/reference/reference.service.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { guestRoutes } from './modules/guest/guest.routes.js';
 import { guestPageRoutes } from './modules/guest-page/page.routes.js';
-import { mediaFileRoutes, mediaRoutes } from './modules/media/media.routes.js';
+import { imageRoutes } from './modules/media/image.routes.js';
+import { mediaFileRoutes } from './modules/media/media.routes.js';
+import { bannerImageRoutes } from './modules/merch/banner-image.js';
 import { bannersRoutes } from './modules/merch/banners.routes.js';
 import { promotionsRoutes } from './modules/merch/promotions.routes.js';
 import { guestTableRoutes, tablesRoutes } from './modules/merch/tables.routes.js';
 import { availabilityRoutes } from './modules/availability/availability.routes.js';
 import { menuRoutes } from './modules/menu/menu.routes.js';
+import { productImageRoutes } from './modules/menu/product-image.js';
 import { publicationsRoutes } from './modules/menu/publications.routes.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { referenceRoutes } from './modules/reference/reference.routes.js';
+import { logoImageRoutes } from './modules/settings/logo-image.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { translationsRoutes } from './modules/translations/translations.routes.js';
 import { adminRoutes } from './modules/venues/admin.routes.js';
@@ -280,7 +284,7 @@ export async function buildApp({
       ])
         await routes(services)(v1);
       // The uploads' own body parser (media-body.ts) stays in their scope.
-      await v1.register(mediaRoutes(services));
+      await v1.register(imageRoutes(services, [productImageRoutes, bannerImageRoutes, logoImageRoutes]));
       for (const routes of [bannersRoutes, promotionsRoutes, tablesRoutes, webhooksRoutes]) await routes(services)(v1);
     },
     { prefix: '/v1' },
