@@ -1,9 +1,9 @@
 import { unwrap, type OpeningHours, type Settings } from '@carta/client';
-import { sharedHours } from '../modules/availability/opening-hours.js';
+import { sharedHours } from '../shared/opening-hours.js';
 import { orderingAt } from '../modules/availability/ordering.js';
 import { client, defaultTerminal, type Terminal } from './integrator.js';
 import { printJson as json, table } from './table.js';
-import { wallClock } from '../modules/merch/schedule.js';
+import { wallClock } from '../shared/schedule.js';
 import { dateOf, formatLocal, parseDuration, parseUntil, UNTIL_FORMS } from './venue-time.js';
 
 // The service-day commands (decisions 13), over HTTP with CARTA_URL and CARTA_API_KEY like the other

@@ -6,7 +6,7 @@
 // the server reads schedules and opening hours by: a time a DST jump forward skips is the moment
 // after the gap, a time that happens twice its first occurrence.
 
-import { normaliseScheduleTime, scheduleInstant, wallClock, zonedToInstant, type WallClock } from '../modules/merch/schedule.js';
+import { normaliseScheduleTime, scheduleInstant, wallClock, zonedToInstant, type WallClock } from '../shared/schedule.js';
 
 const MINUTE = 60_000;
 const HHMM = /^([01]?\d|2[0-3]):([0-5]\d)$/;

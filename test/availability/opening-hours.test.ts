@@ -6,7 +6,7 @@ import {
   type DatedHours,
   type OpeningHoursValue,
   type WeeklyHours,
-} from '../../src/modules/availability/opening-hours.js';
+} from '../../src/shared/opening-hours.js';
 
 const at = (iso: string) => Date.parse(iso);
 const HOUR = 3_600_000;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Hours } from '../../src/modules/availability/opening-hours.js';
+import { Hours } from '../../src/shared/opening-hours.js';
 import { openWindows } from '../../src/modules/guest-page/page.service.js';
 import {
   availabilityLabel,

@@ -1,4 +1,4 @@
-import type { OrderStatus } from '../../src/modules/orders/order-status.js';
+import type { OrderStatus } from '../../src/shared/order-status.js';
 
 // The order status machine as the spec writes it (api-spec 3.1, the table's rows in their order;
 // decisions 5 for the 422), written out here independently of src/modules/orders/order-status.ts,

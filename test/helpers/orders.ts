@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { App } from '../../src/http/types.js';
-import type { OrderStatus } from '../../src/modules/orders/order-status.js';
+import type { OrderStatus } from '../../src/shared/order-status.js';
 import { call, type Call, type VenueFixture } from './app.js';
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isLive, normaliseScheduleTime, scheduleInstant, windowOf } from '../../src/modules/merch/schedule.js';
+import { isLive, normaliseScheduleTime, scheduleInstant, windowOf } from '../../src/shared/schedule.js';
 
 const at = (iso: string) => Date.parse(iso);
 

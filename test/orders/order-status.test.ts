@@ -8,7 +8,7 @@ import {
   isTerminal,
   transitionErrorMessage,
   type OrderStatus,
-} from '../../src/modules/orders/order-status.js';
+} from '../../src/shared/order-status.js';
 import { SPEC_ALLOWED_PAIRS, SPEC_ORDER_TRANSITIONS } from '../helpers/order-transitions.js';
 
 // Spec 3.1, row by row: every (from, to) pair the table allows. Everything else is refused.

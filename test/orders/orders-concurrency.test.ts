@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ORDER_STATUSES, type OrderStatus } from '../../src/modules/orders/order-status.js';
+import { ORDER_STATUSES, type OrderStatus } from '../../src/shared/order-status.js';
 import { call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 import {
   auditEntries,

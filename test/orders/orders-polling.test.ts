@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { OrderStatus } from '../../src/modules/orders/order-status.js';
+import type { OrderStatus } from '../../src/shared/order-status.js';
 import { call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { createOrder, expectStatus, orderBody, PATH_TO, patchStatus, setUpOrderMenu, sleep } from '../helpers/orders.js';
 

@@ -11,7 +11,7 @@ import {
   VENUE_RATE_LIMITS,
   VENUE_RATE_WINDOW_SEC,
 } from '../../src/limits.js';
-import { ORDER_STATUS_TRANSITIONS } from '../../src/modules/orders/order-status.js';
+import { ORDER_STATUS_TRANSITIONS } from '../../src/shared/order-status.js';
 import { admin, call, createVenue, startApp, type TestApp } from '../helpers/app.js';
 import { SPEC_ORDER_TRANSITIONS } from '../helpers/order-transitions.js';
 

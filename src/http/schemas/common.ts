@@ -137,6 +137,8 @@ export function ListEnvelope<T extends TSchema>(item: T) {
  */
 export const DECIMALS_KEYWORD = 'x-decimals';
 
+/** A time of day on a 24-hour clock. */
+export const HhMm = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, 00:00-23:59' });
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC, millisecond precision' });
 /** `schema` or null; a description given here sits on the union, where generated client types show it. */
 export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) =>

@@ -6,7 +6,7 @@ import { ORDERING_HORIZON_MS } from '../../limits.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
 import { MAX_OPTION_QUANTITY, rulesOf } from '../menu/modifier-rules.js';
 import { AVAILABILITY_REASONS, type AvailabilityReason, type AvailabilityValue } from './availability.schemas.js';
-import { sharedHours, type WeeklyHours } from './opening-hours.js';
+import { sharedHours, type WeeklyHours } from '../../shared/opening-hours.js';
 
 /** A state is recomputed at least this often, so a horizon (14 days) moving with the clock is seen. */
 const MAX_VALIDITY_MS = 3_600_000;

@@ -3,7 +3,7 @@
 import { DAY_MS, ORDERING_HORIZON_MS } from '../../limits.js';
 import type { OrderingView } from './availability.schemas.js';
 import { isoOrNull, Validity } from './item-availability.js';
-import type { Hours } from './opening-hours.js';
+import type { Hours } from '../../shared/opening-hours.js';
 
 /** What the rules read of the order settings. */
 export interface OrderingConfig {

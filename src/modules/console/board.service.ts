@@ -1,9 +1,9 @@
 import type { Database } from '../../db/port.js';
 import type { Actor } from '../audit/audit.service.js';
 import type { AvailabilityService } from '../availability/availability.service.js';
-import { sharedHours } from '../availability/opening-hours.js';
+import { sharedHours } from '../../shared/opening-hours.js';
 import { orderingAt } from '../availability/ordering.js';
-import { wallClock, zonedToInstant } from '../merch/schedule.js';
+import { wallClock, zonedToInstant } from '../../shared/schedule.js';
 import type { OrdersService } from '../orders/orders.service.js';
 import type { SettingsView } from '../settings/settings.schemas.js';
 import type { SettingsService } from '../settings/settings.service.js';

@@ -4,7 +4,7 @@ import { Availability, Ordering } from '../availability/availability.schemas.js'
 import { MediaImage } from '../media/media.schemas.js';
 import { Nutrition, ScheduleEntry } from '../menu/menu.schemas.js';
 import { OrderConfig } from '../settings/settings.schemas.js';
-import { ORDER_STATUSES } from '../orders/order-status.js';
+import { ORDER_STATUSES } from '../../shared/order-status.js';
 import { ORDER_TYPES, PAYMENT_METHODS } from '../orders/orders.schemas.js';
 
 export const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 80 }) });

@@ -31,7 +31,7 @@ import { priceOrder, type UnavailableItem } from './pricing.js';
 import type { AvailabilityService } from '../availability/availability.service.js';
 import type { OrderingView } from '../availability/availability.schemas.js';
 import { scheduledCategories, type ScheduledCategory } from '../availability/item-availability.js';
-import { sharedHours } from '../availability/opening-hours.js';
+import { sharedHours } from '../../shared/opening-hours.js';
 import { orderingAt, scheduledForProblems } from '../availability/ordering.js';
 import { instantOf } from '../../shared/timestamps.js';
 import type { AppError } from '../../errors.js';

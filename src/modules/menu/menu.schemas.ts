@@ -1,5 +1,5 @@
 import { Type, type Static, type TOptional } from 'typebox';
-import { DECIMALS_KEYWORD, Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
+import { DECIMALS_KEYWORD, HhMm, Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
 import { CLEANUP_ARRAY_CAP, SYNC_ARRAY_CAPS, SYNC_NESTED_CAPS } from '../../limits.js';
 import { Availability } from '../availability/availability.schemas.js';
 import { MediaImage } from '../media/media.schemas.js';
@@ -13,15 +13,13 @@ import {
   MODIFIER_TYPES_CANONICAL,
   UNITS,
 } from '../reference/catalog.js';
+import { DAYS } from '../../shared/schedule.js';
 import { NameTranslations, ProductTranslations } from './translations.schemas.js';
 
 const ExternalId = Type.String({ minLength: 1, maxLength: 255 });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const SortOrder = Type.Integer({ minimum: -2147483648, maximum: 2147483647 });
 const Money = Type.Integer({ minimum: 0, maximum: 100_000_000 });
-export const HhMm = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, 00:00-23:59' });
-
-export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
 export const ScheduleEntry = Type.Object(
   { day: StringEnum(DAYS), isOpen: Type.Boolean(), openTime: Type.Optional(HhMm), closeTime: Type.Optional(HhMm) },

@@ -13,7 +13,8 @@ import { findBanner, listBanners, type BannerRow } from './banners.repository.js
 import type { BannerCreateInput, BannerPatchInput, BannerView } from './banners.schemas.js';
 import { countRows, deleteRow, insertRow, updateRow } from '../../db/keyed-rows.js';
 import { lockMerch } from '../../db/venue-locks.js';
-import { assertHttpsLink, assertRoom, ChangeSet, mapViolations, nextSchedule, productIdOf } from './merch-rules.js';
+import { assertRoom, ChangeSet } from '../../shared/writes.js';
+import { assertHttpsLink, mapViolations, nextSchedule, productIdOf } from './merch-rules.js';
 import { etagged, type Etagged } from '../../shared/etag.js';
 
 export function bannerView(row: BannerRow, urls: MediaUrls, venueId: string): BannerView {

@@ -8,7 +8,7 @@ import type { MediaImageView } from '../media/media.schemas.js';
 import type { MediaUrls } from '../media/stored-image.js';
 import { allBanners, type BannerRow } from './banners.repository.js';
 import { allPromotions, itemsOf, type PromotionItemRow, type PromotionRow } from './promotions.repository.js';
-import { isLive, windowOf, type Window } from './schedule.js';
+import { isLive, windowOf, type Window } from '../../shared/schedule.js';
 
 interface Loaded {
   banners: BannerRow[];

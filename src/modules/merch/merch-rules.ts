@@ -2,9 +2,8 @@
 // decided by the database, plan limits.
 import { FOREIGN_KEY_VIOLATION, type Queryable, sqlState, UNIQUE_VIOLATION, violatedConstraint } from '../../db/port.js';
 import { AppError, errors } from '../../errors.js';
-import { jsonEqual } from '../../stable-json.js';
 import { findProductByRef } from '../menu/products.service.js';
-import { normaliseScheduleTime, scheduleInstant } from './schedule.js';
+import { normaliseScheduleTime, scheduleInstant } from '../../shared/schedule.js';
 
 export interface ScheduleInput {
   startsAt?: string | null;
@@ -73,15 +72,6 @@ export async function mapViolations<T>(subject: { externalId?: string | null }, 
   }
 }
 
-/** Decisions 8 and 11: a create past the plan's limit, with { limit, available, requested }. */
-export function assertRoom(
-  limit: number,
-  current: number,
-  refuse: (details: { limit: number; available: number; requested: number }) => Error,
-): void {
-  if (current + 1 > limit) throw refuse({ limit, available: Math.max(0, limit - current), requested: 1 });
-}
-
 /** Decisions 8: a banner's link must be https. */
 export function assertHttpsLink(linkUrl: string | null | undefined): void {
   if (linkUrl === undefined || linkUrl === null) return;
@@ -92,32 +82,4 @@ export function assertHttpsLink(linkUrl: string | null | undefined): void {
     // reported below
   }
   if (!url || url.protocol !== 'https:' || url.hostname === '') throw errors.validation(['linkUrl must be an https URL']);
-}
-
-/** What a PATCH changes: the columns to write and the names of the fields that moved (for the audit). */
-export class ChangeSet<Row extends object> {
-  readonly changes: Record<string, unknown> = {};
-  readonly fields: string[] = [];
-
-  constructor(private readonly row: Row) {}
-
-  /** Records `field` when its new value differs from the stored one (jsonb may reorder keys). */
-  set(field: string, column: keyof Row & string, value: unknown): void {
-    if (jsonEqual(this.row[column], value)) return;
-    this.changes[column] = value;
-    this.fields.push(field);
-  }
-
-  /** Fields stored as sent: each one present in the input is set. */
-  plain<I extends object>(input: I, columns: Partial<Record<keyof I & string, keyof Row & string>>): this {
-    for (const [field, column] of Object.entries(columns) as [keyof I & string, keyof Row & string][]) {
-      const value = input[field];
-      if (value !== undefined) this.set(field, column, value);
-    }
-    return this;
-  }
-
-  get empty(): boolean {
-    return this.fields.length === 0;
-  }
 }

@@ -6,7 +6,8 @@ import { uuidv7 } from '../../ids.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import { readSettings } from '../settings/settings.service.js';
 import { deleteRow, insertRow, updateRow } from '../../db/keyed-rows.js';
-import { ChangeSet, mapViolations, nextSchedule, productIdOf } from './merch-rules.js';
+import { ChangeSet } from '../../shared/writes.js';
+import { mapViolations, nextSchedule, productIdOf } from './merch-rules.js';
 import { etagged, type Etagged } from '../../shared/etag.js';
 import * as promotions from './promotions.repository.js';
 import type {

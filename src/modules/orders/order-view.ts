@@ -1,5 +1,5 @@
 import type { OrderItemRow, OrderModifierRow, OrderRow } from './orders.repository.js';
-import { allowedTransitions } from './order-status.js';
+import { allowedTransitions } from '../../shared/order-status.js';
 import type { OrderView } from './orders.schemas.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

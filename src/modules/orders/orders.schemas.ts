@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ListEnvelope, Nullable, PageQuery, StringEnum, Timestamp } from '../../http/schemas/common.js';
-import { ORDER_STATUSES } from './order-status.js';
+import { ORDER_STATUSES } from '../../shared/order-status.js';
 
 export const ORDER_TYPES = ['delivery', 'pickup', 'dine_in'] as const;
 export const PAYMENT_METHODS = ['cash', 'terminal', 'online'] as const;

@@ -5,7 +5,7 @@ import { errors } from '../../errors.js';
 import { listEnvelope, pageWindow } from '../../shared/pagination.js';
 import { isUuid } from '../../ids.js';
 import { audit, type Actor } from '../audit/audit.service.js';
-import { ORDER_STATUSES, canTransition, transitionErrorMessage, type OrderStatus } from './order-status.js';
+import { ORDER_STATUSES, canTransition, transitionErrorMessage, type OrderStatus } from '../../shared/order-status.js';
 import * as orders from './orders.repository.js';
 import type { OrderListQueryValue, OrderListView, OrderStreamQueryValue, OrderView } from './orders.schemas.js';
 import type { StreamStart } from './order-stream.js';

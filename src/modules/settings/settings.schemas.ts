@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
+import { HhMm, Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
 import { MediaImage } from '../media/media.schemas.js';
-import { DAYS, HhMm } from '../menu/menu.schemas.js';
+import { DAYS } from '../../shared/schedule.js';
 import { CARD_STYLES, LANGUAGES } from '../reference/catalog.js';
 
 const Money = Type.Integer({ minimum: 0, maximum: 100_000_000 });

@@ -5,7 +5,7 @@ import { audit, type Actor } from '../audit/audit.service.js';
 import type { MediaUrls } from '../media/stored-image.js';
 import { findSettings, saveSettings, type SettingsRow } from './settings.repository.js';
 import { PAUSE_MAX_AHEAD_MS } from '../../limits.js';
-import { openingHoursProblems } from '../availability/opening-hours.js';
+import { openingHoursProblems } from '../../shared/opening-hours.js';
 import { AA_CONTRAST, contrastRatio } from '../../shared/contrast.js';
 import { instantOf } from '../../shared/timestamps.js';
 import {

@@ -6,7 +6,7 @@ import { uuidv7 } from '../../ids.js';
 import { WEBHOOK_ENDPOINTS_PER_VENUE } from '../../limits.js';
 import type { AllowedEndpoint } from '../../outbound/guarded-connector.js';
 import { audit, type Actor } from '../audit/audit.service.js';
-import { assertRoom, ChangeSet } from '../merch/merch-rules.js';
+import { assertRoom, ChangeSet } from '../../shared/writes.js';
 import { endpointUrl } from './endpoint-url.js';
 import { SECRET_PREFIX } from './webhook-sender.js';
 import {

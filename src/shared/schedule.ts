@@ -5,7 +5,10 @@
 // with `Z` or an offset it is that instant. A wall-clock time that a DST change skips is taken as
 // the same moment after the jump (01:30 on a night that jumps from 01:00 to 02:00 is 02:30), and one
 // that happens twice, as its first occurrence (the rule of Temporal's 'compatible' disambiguation).
-import { DAY_MS } from '../../limits.js';
+import { DAY_MS } from '../limits.js';
+
+/** The days of a week, Monday first (opening hours, category schedules). */
+export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
 const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-](?:0\d|1[0-4]):[0-5]\d)?$/;
 

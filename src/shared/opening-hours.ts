@@ -13,10 +13,9 @@
 //
 // Everything here is pure: each question takes the instant `t` (ms), no clock is read.
 
-import { DAYS } from '../menu/menu.schemas.js';
-import { zonedToInstant } from '../merch/schedule.js';
-import { remember } from '../../lru.js';
-import { DAY_MS } from '../../limits.js';
+import { DAYS, zonedToInstant } from './schedule.js';
+import { remember } from '../lru.js';
+import { DAY_MS } from '../limits.js';
 
 export type Day = (typeof DAYS)[number];
 
