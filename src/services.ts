@@ -16,6 +16,7 @@ import { OutboundFetcher } from './outbound/fetch-bytes.js';
 import type { OutboundLog, Resolver } from './outbound/guarded-connector.js';
 import { AvailabilityService } from './modules/availability/availability.service.js';
 import { AuditService } from './modules/audit/audit.service.js';
+import { findItemKeysByRefs } from './modules/menu/item-refs.js';
 import { CleanupService } from './modules/menu/cleanup.service.js';
 import { PublicationsService } from './modules/menu/publications.service.js';
 import { GuestService } from './modules/guest/guest.service.js';
@@ -121,7 +122,7 @@ export function createServices(
   const dispatcher = new WebhookDispatcher(db, webhookSender, webhookDispatch);
   webhookEvents.onQueued = (venueId) => dispatcher.wake(venueId);
   webhookEvents.onSubscribed = () => dispatcher.arm();
-  const availability = new AvailabilityService(db, webhookEvents, clock);
+  const availability = new AvailabilityService(db, webhookEvents, clock, findItemKeysByRefs);
   const menuService = new MenuService(db, menuCache, urls, webhookEvents, availability, media, clock);
   const venues = new VenuesService(db);
   const settings = new SettingsService(db, urls, clock);

@@ -6,7 +6,7 @@ import { loadConfig } from '../config.js';
 import { migrate } from '../db/migrate.js';
 import { AppError } from '../errors.js';
 import { assertValid } from '../http/validation.js';
-import { CURRENCIES, LANGUAGES } from '../modules/reference/catalog.js';
+import { CURRENCIES, LANGUAGES } from '../shared/catalog.js';
 import { PLANS, SUBSCRIPTION_STATUSES } from '../modules/venues/plans.js';
 import {
   ApiKeyCreateBody,

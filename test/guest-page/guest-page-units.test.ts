@@ -14,7 +14,7 @@ import {
 import { cleanFilter, filteredOut, foodFacts, NO_FILTER } from '../../src/modules/guest-page/shared/food.js';
 import { FOOD_NAMES, foodNames } from '../../src/modules/guest-page/shared/food-names.js';
 import { formatMoney, minorDigits } from '../../src/modules/guest-page/shared/money.js';
-import { ALLERGEN_CODES, ALLERGENS, DIETARY_LABEL_CODES, DIETARY_LABELS, LANGUAGES } from '../../src/modules/reference/catalog.js';
+import { ALLERGEN_CODES, ALLERGENS, DIETARY_LABEL_CODES, DIETARY_LABELS, LANGUAGES } from '../../src/shared/catalog.js';
 import { finalNote, stepStates } from '../../src/modules/guest-page/shared/page-data.js';
 import { fill, UI_LANGUAGES, uiStrings, untranslated } from '../../src/modules/guest-page/shared/strings.js';
 import { Cart, unitPrice, type MenuProduct } from '../../web/guest/cart.js';

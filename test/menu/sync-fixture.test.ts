@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { menuFixture, mutate, type ModifierGroupItem, type ProductItem, type SyncBody } from '../../bench/workload.js';
 import { BODY_LIMIT_BYTES } from '../../src/limits.js';
-import { ALLERGEN_CODES, DIETARY_LABEL_CODES } from '../../src/modules/reference/catalog.js';
+import { ALLERGEN_CODES, DIETARY_LABEL_CODES } from '../../src/shared/catalog.js';
 import { call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 
 // A realistic full menu through POST /v1/sync, POST /v1/publish and GET /v1/menu?version=published:

@@ -188,7 +188,11 @@ describe(`SIGTERM under load (${DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}
     };
     const load = Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => worker(i)));
 
-    await sleep(1500);
+    // The signal comes once the load runs (every connection answered twice at least), however slow
+    // the machine: a fixed pause left only 6 answers before it on a loaded CI machine.
+    const loadBy = performance.now() + 30_000;
+    while (results.length < CONNECTIONS * 2 && performance.now() < loadBy) await sleep(50);
+    await sleep(200);
     const before = results.length;
     const signalAt = performance.now();
     s.child.kill('SIGTERM');

@@ -5,7 +5,6 @@ import { AVAILABILITY_MAX_AHEAD_MS } from '../../limits.js';
 import { instantOf } from '../../shared/timestamps.js';
 import { audit, type Actor } from '../audit/audit.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
-import { findItemKeysByRefs } from '../menu/item-refs.js';
 import { allMarks, deleteMarks, upsertMarks, type MarkKind, type MarkRow } from './availability.repository.js';
 import type {
   AvailabilityListValue,
@@ -32,6 +31,18 @@ const SECTIONS = { products: 'product', ingredients: 'ingredient' } as const sat
  * menu reads, the guest menu and order placement against the injected clock. A mark ends by
  * itself when its `until` passes: reads compare, no job runs.
  */
+/**
+ * The draft items that refs name, by ref (an externalId, else an id; a ref naming nothing is
+ * absent), in one statement: the menu's (menu/item-refs.ts), given by services.ts, so the SQL of
+ * the menu's tables stays in the menu module, which sits above this one.
+ */
+export type ItemKeysByRefs = (
+  db: Queryable,
+  venueId: string,
+  table: 'products' | 'ingredients',
+  refs: string[],
+) => Promise<Map<string, { id: string; external_id: string | null }>>;
+
 export class AvailabilityService {
   private readonly loaded: EpochMemo<LiveMarks>;
 
@@ -40,6 +51,7 @@ export class AvailabilityService {
     private readonly events: WebhookEvents,
     /** The time every rule here is judged at (tests move it). */
     readonly clock: () => number,
+    private readonly itemKeysByRefs: ItemKeysByRefs,
   ) {
     this.loaded = new EpochMemo(db);
   }
@@ -136,7 +148,7 @@ export class AvailabilityService {
         const missing: string[] = [];
         for (const [section, kind] of Object.entries(SECTIONS) as [keyof typeof SECTIONS, MarkKind][]) {
           const entries = input[section] ?? [];
-          const found = await findItemKeysByRefs(
+          const found = await this.itemKeysByRefs(
             tx,
             venueId,
             section,

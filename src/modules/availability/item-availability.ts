@@ -3,7 +3,6 @@
 // menu and order placement all judge by this one file.
 import { createHash } from 'node:crypto';
 import { ORDERING_HORIZON_MS } from '../../limits.js';
-import type { MenuDocumentValue } from '../menu/menu.schemas.js';
 import { MAX_OPTION_QUANTITY, rulesOf } from '../menu/modifier-rules.js';
 import { AVAILABILITY_REASONS, type AvailabilityReason, type AvailabilityValue } from './availability.schemas.js';
 import { sharedHours, type WeeklyHours } from '../../shared/opening-hours.js';
@@ -98,7 +97,7 @@ export function stateAt(marks: Marks, categories: readonly ScheduledCategory[], 
 }
 
 /** The categories of a menu document that have a schedule (the only ones a state needs). */
-export function scheduledCategories(doc: Pick<MenuDocumentValue, 'categories'>): ScheduledCategory[] {
+export function scheduledCategories(doc: { categories: readonly ScheduledCategory[] }): ScheduledCategory[] {
   return doc.categories.filter((c) => c.schedule.length > 0).map((c) => ({ id: c.id, schedule: c.schedule }));
 }
 
@@ -108,8 +107,21 @@ function unavailable(reason: AvailabilityReason, until: number | null): Availabi
   return { available: false, until: isoOrNull(until), reason };
 }
 
-type ProductLike = Pick<MenuDocumentValue['products'][number], 'id' | 'categoryId' | 'ingredients' | 'modifierGroups'>;
-type OptionLike = ProductLike['modifierGroups'][number]['options'][number];
+// The parts of a menu's items that availability reads: any product, ingredient or option view that has them.
+interface OptionLike {
+  action: string;
+  ingredientExternalId: string | null;
+}
+interface ProductLike {
+  id: string;
+  categoryId: string | null;
+  ingredients: readonly { externalId: string | null }[];
+  modifierGroups: readonly (Parameters<typeof rulesOf>[0] & { options: readonly OptionLike[] })[];
+}
+interface MenuLike {
+  ingredients: readonly { id: string }[];
+  products: readonly ProductLike[];
+}
 
 /** An option is unavailable while the ingredient it adds is sold out; `remove` options stay available. */
 export function optionAvailability(option: OptionLike, state: AvailabilityState): AvailabilityValue {
@@ -182,7 +194,7 @@ export function withProductAvailability<P extends ProductLike>(
 }
 
 /** A menu document read with availability on every product, option and ingredient (decisions 13). */
-export function withAvailability(doc: MenuDocumentValue, state: AvailabilityState): MenuDocumentValue {
+export function withAvailability<D extends MenuLike>(doc: D, state: AvailabilityState): D {
   return {
     ...doc,
     ingredients: doc.ingredients.map((i) => ({ ...i, availability: ingredientAvailability(i, state) })),

@@ -7,7 +7,7 @@ import type { GuestService } from '../guest/guest.service.js';
 import type { GuestVenueInfo } from '../guest/guest-view.js';
 import type { GuestOrderView } from '../guest/guest.schemas.js';
 import type { TablesService } from '../merch/tables.service.js';
-import { LANGUAGES } from '../reference/catalog.js';
+import { LANGUAGES } from '../../shared/catalog.js';
 import type { Hours } from '../../shared/opening-hours.js';
 import { sharedHours } from '../../shared/opening-hours.js';
 import { accentStylesheetUrl, type GuestAssets } from './page.assets.js';

@@ -1,6 +1,6 @@
 // Food information (decisions 14): the reference's codes, their order, and what a product's
 // allergens come to. Shared by the sync planner, PATCH and the read shapes.
-import { ALLERGEN_CODES, DIETARY_LABEL_CODES, NUTRIENTS } from '../reference/catalog.js';
+import { ALLERGEN_CODES, DIETARY_LABEL_CODES, NUTRIENTS } from '../../shared/catalog.js';
 import type { ProductRow } from './menu.repository.js';
 
 const CODE_LISTS = [

@@ -12,7 +12,7 @@ import {
   MODIFIER_TYPES_ACCEPTED,
   MODIFIER_TYPES_CANONICAL,
   UNITS,
-} from '../reference/catalog.js';
+} from '../../shared/catalog.js';
 import { DAYS } from '../../shared/schedule.js';
 import { NameTranslations, ProductTranslations } from './translations.schemas.js';
 

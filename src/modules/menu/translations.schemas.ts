@@ -25,3 +25,14 @@ export const ProductTranslations = TranslationsMap(['name', 'description', 'badg
 
 /** Stored form: locale -> field -> text (empty strings are never stored). */
 export type StoredTranslations = Record<string, Record<string, string>>;
+
+/** PUT /v1/translations's body as the services read it (translations/translations.schemas.ts validates it). */
+type Entry = { ref: string; translations: Record<string, Record<string, string | undefined>> };
+type IdEntry = { id: string; translations: Record<string, Record<string, string | undefined>> };
+export interface TranslationsInput {
+  products?: Entry[];
+  categories?: Entry[];
+  ingredients?: Entry[];
+  modifierGroups?: IdEntry[];
+  banners?: IdEntry[];
+}

@@ -1,4 +1,4 @@
-import { LANGUAGES } from '../reference/catalog.js';
+import { LANGUAGES } from '../../shared/catalog.js';
 import type { StoredTranslations } from './translations.schemas.js';
 
 export type TranslationErrorCode = 'INVALID_LOCALE' | 'LOCALE_NOT_ENABLED' | 'EMPTY_TRANSLATION';

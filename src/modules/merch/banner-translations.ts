@@ -3,7 +3,7 @@ import { isUuid } from '../../ids.js';
 import type { AuditRecord } from '../audit/audit.service.js';
 import { locales, type TranslationsApplied } from '../menu/draft-translations.js';
 import { mergeTranslations } from '../menu/translations.js';
-import type { TranslationsInput } from '../translations/translations.schemas.js';
+import type { TranslationsInput } from '../menu/translations.schemas.js';
 import { findBannersByIds, updateBannerTranslations, type BannerRow } from './banners.repository.js';
 
 /** Merges banners' translations (PUT /v1/translations) in the caller's transaction: banners act live, no draft moves. */

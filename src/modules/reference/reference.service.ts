@@ -24,7 +24,7 @@ import {
   MODIFIER_TYPES_CANONICAL,
   MODIFIER_TYPES_DEPRECATED,
   UNITS,
-} from './catalog.js';
+} from '../../shared/catalog.js';
 import type { ReferenceView } from './reference.schemas.js';
 import { countUsage, type Usage } from './usage.repository.js';
 

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { HhMm, Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
 import { MediaImage } from '../media/media.schemas.js';
 import { DAYS } from '../../shared/schedule.js';
-import { CARD_STYLES, LANGUAGES } from '../reference/catalog.js';
+import { CARD_STYLES, LANGUAGES } from '../../shared/catalog.js';
 
 const Money = Type.Integer({ minimum: 0, maximum: 100_000_000 });
 

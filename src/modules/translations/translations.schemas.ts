@@ -2,6 +2,8 @@ import { Type, type Static } from 'typebox';
 import { TRANSLATIONS_SECTION_CAP } from '../../limits.js';
 import { BannerTranslations, NameTranslations, ProductTranslations } from '../menu/translations.schemas.js';
 
+export type { TranslationsInput } from '../menu/translations.schemas.js';
+
 const Ref = Type.String({ minLength: 1, maxLength: 255, description: 'externalId or opaque id' });
 const section = <T extends object>(item: T) => Type.Optional(Type.Array(item as never, { maxItems: TRANSLATIONS_SECTION_CAP }));
 
@@ -19,16 +21,6 @@ export const TranslationsBody = Type.Object(
   },
   { additionalProperties: false },
 );
-
-type Entry = { ref: string; translations: Record<string, Record<string, string | undefined>> };
-type IdEntry = { id: string; translations: Record<string, Record<string, string | undefined>> };
-export interface TranslationsInput {
-  products?: Entry[];
-  categories?: Entry[];
-  ingredients?: Entry[];
-  modifierGroups?: IdEntry[];
-  banners?: IdEntry[];
-}
 
 export const TranslationsResponse = Type.Object({
   applied: Type.Integer({ description: 'Locale entries written' }),

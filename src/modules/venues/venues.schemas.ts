@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { StringEnum, Timestamp } from '../../http/schemas/common.js';
-import { CURRENCIES, LANGUAGES } from '../reference/catalog.js';
+import { CURRENCIES, LANGUAGES } from '../../shared/catalog.js';
 import { PLANS, SUBSCRIPTION_STATUSES } from './plans.js';
 
 /** An API key's mode (decisions section 1): `carta_live_...` or `carta_test_...`. */

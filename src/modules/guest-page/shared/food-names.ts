@@ -4,7 +4,7 @@
 // consumer food information, aligned with 1169/2011; ru: TR CU 022/2011; zh-CN: GB 7718; ar: GSO 9).
 // Server only: the page's script gets the names of its page's language in the data block, never
 // this table (docs/guest-page.md, size budget).
-import type { ALLERGEN_CODES, DIETARY_LABEL_CODES, LANGUAGES } from '../../reference/catalog.js';
+import type { ALLERGEN_CODES, DIETARY_LABEL_CODES, LANGUAGES } from '../../../shared/catalog.js';
 
 type AllergenCode = (typeof ALLERGEN_CODES)[number];
 type LabelCode = (typeof DIETARY_LABEL_CODES)[number];
