@@ -67,4 +67,21 @@ describe('docs/architecture.md', () => {
     const gone = [...new Set(named)].filter((p) => !fs.existsSync(path.join(root, p)));
     assert.deepEqual(gone, [], `docs/architecture.md names paths that do not exist: ${gone.join(', ')}`);
   });
+
+  it("lists the modules in lint's order (MODULE_ORDER in eslint.config.js), every module of src/modules/", () => {
+    const config = fs.readFileSync(path.join(root, 'eslint.config.js'), 'utf8');
+    const declared =
+      /const MODULE_ORDER = \[([^\]]*)\]/
+        .exec(config)?.[1]
+        .match(/'[^']+'/g)
+        ?.map((m) => m.slice(1, -1)) ?? [];
+    const listed = /```module-order\n([^`]*)```/.exec(doc)?.[1].trim().split(/,\s*/) ?? [];
+    assert.deepEqual(listed, declared, 'docs/architecture.md lists the modules as MODULE_ORDER does');
+    const modules = fs
+      .readdirSync(path.join(root, 'src/modules'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
+    assert.deepEqual([...declared].sort(), modules, 'MODULE_ORDER names every folder of src/modules/, once');
+  });
 });
