@@ -16,7 +16,6 @@ const ENTRY = './src/{main.ts,cli/**,server/**}';
 const APP = './src/{app,services}.ts';
 const HTTP = './src/http/{!(schemas)/**,*.ts}';
 const MODULES = './src/modules/**';
-const MODULE_HTTP_FACING = 'src/modules/**/{*.routes,*.page,page.render,media-body,representation}.ts';
 const BASE = ['src/db/**', 'src/outbound/**', 'src/shared/**', 'src/http/schemas/**', 'src/*.ts'];
 
 /** The layers a file may not import, for the files that `files` matches and `ignores` leaves. */
@@ -27,6 +26,61 @@ const layerRule = (files, ignores, forbidden, message) => ({
     'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [{ target: './src/**', from: forbidden, message }] }],
   },
 });
+
+// The feature modules, bottom to top (docs/architecture.md): a module imports only modules before
+// it in this list, types included, so the graph of modules runs one way. What several share and
+// none owns lives below them all, in src/shared/ (and src/http/schemas/ for schemas).
+const MODULE_ORDER = [
+  'venues',
+  'audit',
+  'idempotency',
+  'webhooks',
+  'reference',
+  'media',
+  'settings',
+  'availability',
+  'menu',
+  'merch',
+  'translations',
+  'orders',
+  'staff',
+  'guest',
+  'docs',
+  'console',
+  'guest-page',
+  'health',
+];
+/** Inside a module only its HTTP-facing files (routes, pages and what renders or parses for them) use the HTTP layer. */
+const HTTP_FACING = '{*.routes,*.page,page.render,media-body,representation}.ts';
+
+/**
+ * One module's import rules: the layers above it (and, outside its HTTP-facing files, the HTTP
+ * layer), and every module after it in MODULE_ORDER.
+ */
+function moduleRules(name, index) {
+  const later = MODULE_ORDER.slice(index + 1);
+  const order = {
+    target: './src/**',
+    from: later.length > 0 ? later.map((m) => `./src/modules/${m}/**`) : ['./src/modules/__none__/**'],
+    message: `a module imports only modules below it (MODULE_ORDER in eslint.config.js); ${name} is below ${later.join(', ')}`,
+  };
+  const rules = (forbidden, message) => ({
+    'import-x/no-restricted-paths': [
+      'error',
+      { basePath: import.meta.dirname, zones: [{ target: './src/**', from: forbidden, message }, order] },
+    ],
+  });
+  return [
+    {
+      files: [`src/modules/${name}/**/*.ts`],
+      rules: rules([ENTRY, APP, HTTP], 'services and repositories do not use the HTTP layer: what they share with it lives in src/shared/'),
+    },
+    {
+      files: [`src/modules/${name}/**/${HTTP_FACING}`],
+      rules: rules([ENTRY, APP], 'app.ts and services.ts wire everything: only main, cli and server import them'),
+    },
+  ];
+}
 
 // A module reaches another module through its service (or its schemas and views), never through
 // its repository: the SQL of a table has one owner.
@@ -81,12 +135,7 @@ export default tseslint.config(
     [ENTRY, APP],
     'app.ts and services.ts wire everything: only main, cli and server import them',
   ),
-  layerRule(
-    ['src/modules/**/*.ts'],
-    [MODULE_HTTP_FACING],
-    [ENTRY, APP, HTTP],
-    'services and repositories do not use the HTTP layer: what they share with it lives in src/shared/',
-  ),
+  ...MODULE_ORDER.flatMap(moduleRules),
   layerRule(
     BASE,
     ['src/main.ts', 'src/app.ts', 'src/services.ts'],
