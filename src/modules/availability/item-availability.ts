@@ -3,8 +3,8 @@
 // menu and order placement all judge by this one file.
 import { createHash } from 'node:crypto';
 import { ORDERING_HORIZON_MS } from '../../limits.js';
+import { MAX_OPTION_QUANTITY, rulesOf } from '../../shared/modifier-rules.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
-import { MAX_OPTION_QUANTITY, rulesOf } from '../menu/modifier-rules.js';
 import { AVAILABILITY_REASONS, type AvailabilityReason, type AvailabilityValue } from './availability.schemas.js';
 import { sharedHours, type WeeklyHours } from './opening-hours.js';
 
