@@ -89,6 +89,37 @@ const foreignRepository = {
   message: "another module's repository is its own: go through that module's service",
 };
 
+/** src/shared/ files written free of Node and of the DOM, for the server and the browser scripts alike. */
+const BROWSER_SAFE_SHARED = 'src/shared/{money,modifier-rules,pricing}.ts';
+
+/** Code the browser scripts may run from src/: written free of Node and of the DOM for both sides. */
+const BROWSER_SAFE = [
+  '!**/src/shared/money.js',
+  '!**/src/shared/modifier-rules.js',
+  '!**/src/shared/pricing.js',
+  '!**/src/modules/guest-page/shared/*.js',
+];
+
+/** The imports a browser surface's files may not make: the other surface, and server code as values. */
+const webRule = (files, otherSurface, message) => ({
+  files: [files],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { group: otherSurface, message },
+          {
+            group: ['**/src/**/*.js', ...BROWSER_SAFE],
+            allowTypeImports: true,
+            message: "a browser script takes the server's types only (import type); code it runs is written for both sides in src/shared/",
+          },
+        ],
+      },
+    ],
+  },
+});
+
 export default tseslint.config(
   { ignores: ['dist/', 'packages/*/dist/', 'node_modules/', 'data/', '.tmp/', 'bench/results/'] },
   js.configs.recommended,
@@ -146,4 +177,26 @@ export default tseslint.config(
     files: ['src/modules/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [foreignRepository] }] },
   },
+  // Written for the browser too (the guest page and the console run them): they import nothing of
+  // Node, of the DOM or of the rest of the server, only each other.
+  {
+    files: [BROWSER_SAFE_SHARED],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(?!\\./(money|modifier-rules|pricing)\\.js$)', message: 'runs in the browser too: it imports only its peers' },
+          ],
+        },
+      ],
+    },
+  },
+  // The browser scripts: what the guest page and the console share lives in web/shared/, never in
+  // one of them. Of the server they run only the code written for both sides (src/shared/'s money,
+  // modifier rules and pricing; the guest page's shared words and views); its schemas they import as
+  // types only, so nothing else of the server enters a bundle.
+  webRule('web/guest/**/*.ts', ['../console/*'], 'the console is its own page: what both use goes in web/shared/'),
+  webRule('web/console/**/*.ts', ['../guest/*'], 'the guest page is its own page: what both use goes in web/shared/'),
+  webRule('web/shared/**/*.ts', ['../guest/*', '../console/*'], 'web/shared/ serves both pages and imports neither'),
 );

@@ -22,16 +22,15 @@ function findTests(dir) {
 }
 const testFiles = files.length ? files : testDirs.flatMap(findTests);
 
-function newestMtime(dir) {
-  return fs.readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
-    const full = path.join(dir, entry.name);
-    return Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
-  }, 0);
+/** The newest modification time of a file, or of any file under a folder. */
+function newestMtime(source) {
+  if (!fs.statSync(source).isDirectory()) return fs.statSync(source).mtimeMs;
+  return fs.readdirSync(source).reduce((newest, name) => Math.max(newest, newestMtime(path.join(source, name))), 0);
 }
 
-/** Runs `npm run <script>` when `output` is missing or older than any file under `sourceDirs`. */
-function rebuildIfStale(output, sourceDirs, script) {
-  const newest = Math.max(...sourceDirs.map((dir) => newestMtime(path.join(root, dir))));
+/** Runs `npm run <script>` when `output` is missing or older than any file of `sources` (files, or folders). */
+function rebuildIfStale(output, sources, script) {
+  const newest = Math.max(...sources.map((source) => newestMtime(path.join(root, source))));
   if (fs.existsSync(path.join(root, output)) && fs.statSync(path.join(root, output)).mtimeMs >= newest) return;
   const build = spawnSync('npm', ['run', '--silent', script], { stdio: 'inherit', cwd: root });
   if (build.status !== 0) process.exit(build.status ?? 1);
@@ -41,8 +40,10 @@ function rebuildIfStale(output, sourceDirs, script) {
 // built again here, so the tests run what the tree holds: the CLI and `carta serve` tests run the
 // start bundle (bin/carta.js), the browser tests the guest page's script and styles.
 rebuildIfStale('dist/bundle/carta.js', ['src'], 'build:server');
-rebuildIfStale('dist/web/.vite/manifest.json', ['web/guest', 'src/modules/guest-page/shared'], 'build:web');
-rebuildIfStale('dist/console-web/.vite/manifest.json', ['web/console'], 'build:web');
+// The code both sides run (src/shared/'s money, modifier rules and pricing) is in the pages' bundles too.
+const BOTH_SIDES = ['web/shared', 'src/shared/money.ts', 'src/shared/modifier-rules.ts', 'src/shared/pricing.ts'];
+rebuildIfStale('dist/web/.vite/manifest.json', ['web/guest', 'src/modules/guest-page/shared', ...BOTH_SIDES], 'build:web');
+rebuildIfStale('dist/console-web/.vite/manifest.json', ['web/console', ...BOTH_SIDES], 'build:web');
 
 const env = { ...process.env };
 let templateDir = null;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createCartaClient, type CartaClient, type Order, type SyncCatalogResult, type SyncMenu, type SyncProgress } from '@carta/client';
 import { loadIntegratorConfig } from '../config.js';
-import { formatMoney } from '../modules/guest-page/shared/money.js';
+import { formatMoney } from '../shared/money.js';
 import { menuToSyncInput } from '../modules/menu/menu-export.js';
 import { VERSION } from '../version.js';
 import { dryRunChangesText, paletteFor } from './diff-text.js';

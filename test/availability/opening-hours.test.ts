@@ -1,12 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  Hours,
-  openingHoursProblems,
-  type DatedHours,
-  type OpeningHoursValue,
-  type WeeklyHours,
-} from '../../src/shared/opening-hours.js';
+import { Hours, openingHoursProblems, type DatedHours, type OpeningHoursValue, type WeeklyHours } from '../../src/shared/opening-hours.js';
 
 const at = (iso: string) => Date.parse(iso);
 const HOUR = 3_600_000;

@@ -13,16 +13,18 @@ import {
 } from '../../src/modules/guest-page/shared/availability.js';
 import { cleanFilter, filteredOut, foodFacts, NO_FILTER } from '../../src/modules/guest-page/shared/food.js';
 import { FOOD_NAMES, foodNames } from '../../src/modules/guest-page/shared/food-names.js';
-import { formatMoney, minorDigits } from '../../src/modules/guest-page/shared/money.js';
+import { formatMoney, minorDigits } from '../../src/shared/money.js';
 import { ALLERGEN_CODES, ALLERGENS, DIETARY_LABEL_CODES, DIETARY_LABELS, LANGUAGES } from '../../src/shared/catalog.js';
 import { finalNote, stepStates } from '../../src/modules/guest-page/shared/page-data.js';
 import { fill, UI_LANGUAGES, uiStrings, untranslated } from '../../src/modules/guest-page/shared/strings.js';
-import { Cart, unitPrice, type MenuProduct } from '../../web/guest/cart.js';
-import { defaultQuantities, groupNeed, optionCap, ruleText, takesStepper, type RuleGroup } from '../../web/guest/rules.js';
+import { Cart, linePayable, linePrice } from '../../web/guest/cart.js';
+import type { MenuGroup } from '../../web/guest/menu-types.js';
+import { groupNeed, ruleText, takesStepper } from '../../web/guest/rule-text.js';
+import { guestGroup, guestOption, guestProduct } from '../helpers/guest-menu.js';
 
-// The guest page's pure parts (docs/guest-page.md): money, the status steps, and the cart's sums,
-// which must be the server's (decisions 2). The cart runs here without a browser: its storage
-// falls back to memory.
+// The guest page's pure parts (docs/guest-page.md): money, the status steps, the rules in words, and
+// the cart's sums, which are the server's (src/shared/pricing.ts, decisions 2). The cart runs here
+// without a browser: its storage falls back to memory.
 
 describe('guest page: money', () => {
   it('formats minor units in the ISO 4217 digits of the currency, not Intl cash digits', () => {
@@ -79,35 +81,39 @@ describe('guest page: status steps', () => {
 });
 
 describe('guest page: the cart', () => {
-  const burger: MenuProduct = {
+  const burger = guestProduct({
     id: 'b',
     name: 'Burger',
-    description: null,
     effectivePriceMinor: 2200,
     promoPriceMinor: 1800,
-    modifierGroups: [
-      {
-        id: 'g',
-        name: 'Extras',
-        type: 'add_ingredients',
-        isRequired: false,
-        minSelections: 0,
-        maxSelections: null,
-        maxQuantityPerOption: null,
-        options: [{ id: 'cheese', name: 'Cheese', action: 'add', priceAdjustment: 100, isDefault: false }],
-      },
-    ],
-  };
+    modifierGroups: [guestGroup({ options: [guestOption({ id: 'cheese', name: 'Cheese', priceAdjustment: 100 })] })],
+  });
   const products = new Map([[burger.id, burger]]);
+  const terms = { deliveryFeeMinor: 300, freeDeliveryFromMinor: 5000 };
 
   it('keeps lines at the regular price and the promotion as the discount, as the server does', () => {
-    assert.equal(unitPrice(burger, [{ optionId: 'cheese', quantity: 2 }]), 2400);
+    assert.equal(linePrice(burger, [{ optionId: 'cheese', quantity: 2 }]), 2400);
+    assert.equal(linePayable(burger, [{ optionId: 'cheese', quantity: 2 }]), 2000, 'what the guest pays: the promotion off');
+    assert.equal(linePrice(burger, [{ optionId: 'gone', quantity: 1 }]), 2200, 'an option no longer on the menu costs nothing');
     const cart = new Cart(`test-${process.pid}`);
     cart.add({ productId: 'b', quantity: 2, modifiers: [{ optionId: 'cheese', quantity: 1 }] });
     // Free delivery and the minimum order compare with this subtotal, before the discount.
-    assert.equal(cart.subtotal(products), 4600);
-    assert.equal(cart.discount(products), 800);
+    assert.deepEqual(cart.sums(products, 'pickup', terms), {
+      subtotalAmount: 4600,
+      deliveryFee: 0,
+      discountAmount: 800,
+      totalAmount: 3800,
+    });
+    assert.deepEqual(cart.sums(products, 'delivery', terms), {
+      subtotalAmount: 4600,
+      deliveryFee: 300,
+      discountAmount: 800,
+      totalAmount: 4100,
+    });
     assert.equal(cart.count, 2);
+    cart.add({ productId: 'b', quantity: 1, modifiers: [{ optionId: 'cheese', quantity: 1 }] });
+    assert.equal(cart.sums(products, 'delivery', terms).deliveryFee, 0, 'free from 50.00 of subtotal, the discount not taken off');
+    assert.equal(cart.sums(new Map(), 'pickup', terms).subtotalAmount, 0, 'lines of products not on the menu count nothing');
   });
 
   it('gives one key while the same order is retried and a new one once it changed', () => {
@@ -119,29 +125,47 @@ describe('guest page: the cart', () => {
     cart.add({ productId: 'b', quantity: 1, modifiers: [] });
     assert.equal(cart.lines[0].quantity, 2, 'the same line grows');
   });
-});
 
-// Modifier rules (decisions 15) as the product dialog says and keeps them.
-describe('guest page: modifier rules', () => {
-  const en = uiStrings('en');
-  const group = (rules: Partial<RuleGroup>, options = 4): RuleGroup => ({
-    name: 'Sauces',
-    type: 'add_ingredients',
-    minSelections: 0,
-    maxSelections: null,
-    maxQuantityPerOption: null,
-    options: Array.from({ length: options }, (_, i) => ({ id: `o${i}`, isDefault: false })),
-    ...rules,
+  it('holds a line to 99, as the server does, and takes it out at 0', () => {
+    const cart = new Cart(`max-${process.pid}`);
+    cart.add({ productId: 'b', quantity: 98, modifiers: [] });
+    cart.add({ productId: 'b', quantity: 5, modifiers: [] });
+    assert.equal(cart.lines[0].quantity, 99);
+    cart.setQuantity(0, 150);
+    assert.equal(cart.lines[0].quantity, 99);
+    cart.setQuantity(0, 0);
+    assert.equal(cart.count, 0);
   });
 
+  it("drops a cart line that no longer meets its groups' rules after a publish, or whose option left the menu", () => {
+    const product = (rules: Partial<MenuGroup>) =>
+      guestProduct({ id: 'p', modifierGroups: [guestGroup({ ...rules, options: ['o0', 'o1'] })] });
+    const cart = new Cart(`rules-${process.pid}`);
+    cart.add({ productId: 'p', quantity: 1, modifiers: [{ optionId: 'o0', quantity: 3 }] });
+    cart.reconcile(new Map([['p', product({ maxQuantityPerOption: 3 })]]));
+    assert.equal(cart.lines.length, 1, 'three of one, as allowed');
+    cart.reconcile(new Map([['p', product({ maxQuantityPerOption: 2 })]]));
+    assert.equal(cart.lines.length, 0, 'three where two are allowed: dropped');
+    cart.add({ productId: 'p', quantity: 1, modifiers: [{ optionId: 'o0', quantity: 1 }] });
+    cart.reconcile(new Map([['p', product({ minSelections: 2 })]]));
+    assert.equal(cart.lines.length, 0, 'one where two are needed: dropped');
+    cart.add({ productId: 'p', quantity: 1, modifiers: [{ optionId: 'o9', quantity: 1 }] });
+    cart.reconcile(new Map([['p', product({})]]));
+    assert.equal(cart.lines.length, 0, 'an option no longer on the menu: dropped');
+  });
+});
+
+// Modifier rules (decisions 15) in the product dialog's words; the rules themselves are
+// src/shared/modifier-rules.ts's, tested in test/shared/modifier-rules.test.ts.
+describe('guest page: modifier rules in words', () => {
+  const en = uiStrings('en');
+  const group = (rules: Partial<MenuGroup>, options = 4) =>
+    guestGroup({ name: 'Sauces', ...rules, options: Array.from({ length: options }, (_, i) => `o${i}`) });
+
   it('says each rule in words', () => {
-    const says = (rules: Partial<RuleGroup>, options?: number) => ruleText(group(rules, options), en);
-    assert.equal(says({ type: 'single_choice', minSelections: 1, maxSelections: 1 }), 'Choose 1');
-    assert.equal(
-      says({ type: 'single_choice', minSelections: 0, maxSelections: 1 }),
-      'Optional',
-      'an optional single choice offers "None"',
-    );
+    const says = (rules: Partial<MenuGroup>, options?: number) => ruleText(group(rules, options), en);
+    assert.equal(says({ type: 'single_choice', isRequired: true }), 'Choose 1');
+    assert.equal(says({ type: 'single_choice', isRequired: false }), 'Optional', 'an optional single choice offers "None"');
     assert.equal(says({ minSelections: 2, maxSelections: 3 }), 'Choose 2–3');
     assert.equal(says({ minSelections: 2, maxSelections: 2 }), 'Choose 2');
     assert.equal(says({ minSelections: 2 }), 'Choose at least 2');
@@ -153,15 +177,13 @@ describe('guest page: modifier rules', () => {
     assert.equal(ruleText(group({ minSelections: 2, maxSelections: 3 }), uiStrings('es')), 'Elige de 2 a 3');
   });
 
-  it('gives a stepper to an extra taken more than once, up to its own and its group limit', () => {
-    assert.equal(optionCap(group({})), 99);
-    assert.equal(optionCap(group({ maxQuantityPerOption: 3 })), 3);
-    assert.equal(optionCap(group({ maxQuantityPerOption: 3, maxSelections: 2 })), 2);
+  it('gives a stepper to an extra taken more than once', () => {
     assert.equal(takesStepper(group({ maxQuantityPerOption: 3 })), true);
+    assert.equal(takesStepper(group({})), true, 'up to 99');
     assert.equal(takesStepper(group({ maxQuantityPerOption: 1 })), false, 'once: a checkbox');
     assert.equal(takesStepper(group({ maxSelections: 1 })), false, 'one in all: a checkbox');
     assert.equal(takesStepper(group({ type: 'remove_ingredients' })), false);
-    assert.equal(takesStepper(group({ type: 'single_choice', minSelections: 1, maxSelections: 1 })), false);
+    assert.equal(takesStepper(group({ type: 'single_choice', isRequired: true })), false);
   });
 
   it('says what a group still needs, naming it, counting the quantities', () => {
@@ -184,87 +206,8 @@ describe('guest page: modifier rules', () => {
       null,
       'one option twice is two',
     );
-    assert.equal(
-      groupNeed(group({ name: 'Size', type: 'single_choice', minSelections: 1, maxSelections: 1 }), new Map(), en),
-      'Size: choose 1',
-    );
+    assert.equal(groupNeed(group({ name: 'Size', type: 'single_choice', isRequired: true }), new Map(), en), 'Size: choose 1');
     assert.equal(groupNeed(group({}), new Map(), en), null);
-  });
-
-  it('preselects the defaults that can be chosen, once each, within the group', () => {
-    const withDefaults = (rules: Partial<RuleGroup>) => {
-      const g = group(rules);
-      g.options = g.options.map((o) => ({ ...o, isDefault: o.id !== 'o3' }));
-      return g;
-    };
-    assert.deepEqual(
-      [...defaultQuantities([withDefaults({})], () => true)],
-      [
-        ['o0', 1],
-        ['o1', 1],
-        ['o2', 1],
-      ],
-    );
-    assert.deepEqual(
-      [...defaultQuantities([withDefaults({ maxSelections: 2 })], () => true)],
-      [
-        ['o0', 1],
-        ['o1', 1],
-      ],
-      'no more than the group takes',
-    );
-    assert.deepEqual(
-      [...defaultQuantities([withDefaults({})], (id) => id !== 'o0')],
-      [
-        ['o1', 1],
-        ['o2', 1],
-      ],
-      'not a sold-out one',
-    );
-  });
-
-  it('starts a required single choice on its default, else on its first option that can be chosen', () => {
-    const size = (defaultId: string | null, rules: Partial<RuleGroup> = {}) => {
-      const g = group({ type: 'single_choice', minSelections: 1, maxSelections: 1, ...rules });
-      g.options = g.options.map((o) => ({ ...o, isDefault: o.id === defaultId }));
-      return g;
-    };
-    assert.deepEqual([...defaultQuantities([size('o2')], () => true)], [['o2', 1]], 'its default');
-    assert.deepEqual([...defaultQuantities([size(null)], () => true)], [['o0', 1]], 'no default: the first');
-    assert.deepEqual(
-      [...defaultQuantities([size('o0')], (id) => id !== 'o0')],
-      [['o1', 1]],
-      'a sold-out default: the first that can be chosen',
-    );
-    assert.deepEqual([...defaultQuantities([size(null)], () => false)], [], 'nothing can be chosen: nothing chosen');
-    assert.deepEqual([...defaultQuantities([size(null, { minSelections: 0 })], () => true)], [], 'an optional one starts on "None"');
-  });
-
-  it("drops a cart line that no longer meets its groups' rules after a publish", () => {
-    const product = (rules: Partial<RuleGroup>): MenuProduct => ({
-      id: 'p',
-      name: 'Burger',
-      description: null,
-      effectivePriceMinor: 1000,
-      promoPriceMinor: null,
-      modifierGroups: [
-        {
-          ...group(rules),
-          id: 'g',
-          isRequired: false,
-          options: group(rules).options.map((o) => ({ ...o, name: o.id, action: 'add', priceAdjustment: 0 })),
-        },
-      ],
-    });
-    const cart = new Cart(`rules-${process.pid}`);
-    cart.add({ productId: 'p', quantity: 1, modifiers: [{ optionId: 'o0', quantity: 3 }] });
-    cart.reconcile(new Map([['p', product({ maxQuantityPerOption: 3 })]]));
-    assert.equal(cart.lines.length, 1, 'three of one, as allowed');
-    cart.reconcile(new Map([['p', product({ maxQuantityPerOption: 2 })]]));
-    assert.equal(cart.lines.length, 0, 'three where two are allowed: dropped');
-    cart.add({ productId: 'p', quantity: 1, modifiers: [{ optionId: 'o0', quantity: 1 }] });
-    cart.reconcile(new Map([['p', product({ minSelections: 2 })]]));
-    assert.equal(cart.lines.length, 0, 'one where two are needed: dropped');
   });
 });
 

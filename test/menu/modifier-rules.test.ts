@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ruleBreaches, rulesOf } from '../../src/modules/menu/modifier-rules.js';
 import { call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { createOrder, expectStatus, placeOrder, publish, setUpOrderMenu, type MenuIds } from '../helpers/orders.js';
 import { counts, syncCalls } from '../helpers/sync.js';
@@ -8,7 +7,7 @@ import { counts, syncCalls } from '../helpers/sync.js';
 // Modifier rules (decisions 15): minSelections, maxSelections and maxQuantityPerOption on groups,
 // isDefault on options, through sync (fixed values replaced with a warning, impossible rules a
 // per-item error, bad values a 400), the menu reads, snapshots, the guest menu and guest orders.
-// Every test makes its own venue.
+// Every test makes its own venue. The rules' own unit tests: test/shared/modifier-rules.test.ts.
 
 let t: TestApp;
 before(async () => {
@@ -509,35 +508,5 @@ describe('availability against the rules', () => {
     expectStatus(await mark([{ ref: 'mayo', available: false, until: soon }]), 200);
     const p = await product(v, 'burger');
     assert.deepEqual(p.availability, { available: false, until: new Date(soon).toISOString(), reason: 'required_choice_unavailable' });
-  });
-});
-
-describe('rulesOf and ruleBreaches', () => {
-  it('gives a group stored or published before modifier rules its type defaults', () => {
-    assert.deepEqual(rulesOf({ type: 'single_choice', isRequired: true }), {
-      minSelections: 1,
-      maxSelections: 1,
-      maxQuantityPerOption: null,
-    });
-    assert.deepEqual(rulesOf({ type: 'single_choice', isRequired: false }), {
-      minSelections: 0,
-      maxSelections: 1,
-      maxQuantityPerOption: null,
-    });
-    assert.deepEqual(rulesOf({ type: 'add_ingredients', isRequired: false }), {
-      minSelections: 0,
-      maxSelections: null,
-      maxQuantityPerOption: null,
-    });
-    assert.deepEqual(rulesOf({ type: 'remove_ingredients', isRequired: false, minSelections: 3 }), {
-      minSelections: 0,
-      maxSelections: null,
-      maxQuantityPerOption: null,
-    });
-  });
-
-  it('holds an option without its own cap to 99', () => {
-    const chosen = new Map([['a', { name: 'A', quantity: 100 }]]);
-    assert.deepEqual(ruleBreaches({ type: 'add_ingredients', isRequired: false }, chosen), ["'A' at most 99 time(s) (got 100)"]);
   });
 });

@@ -1,11 +1,12 @@
-// The order board (issue 40): the orders of GET /console/api/board in their columns, kept live by
+// The order board: the orders of GET /console/api/board in their columns, kept live by
 // the order stream (EventSource resumes with Last-Event-ID by itself), moved with the status
 // buttons. Per order id the board keeps the version with the latest updatedAt, whichever way it came.
+import { byId, h, replace } from '../shared/dom.js';
 import { api, leftPage, messageOf } from './api.js';
 import { orderCard, showAge, ticket, type VenueClock } from './card.js';
 import { beep } from './sound.js';
 import type { Board, Order, OrderStatus } from './types.js';
-import { byId, choose, clearAlert, h, replace, showAlert, shown } from './ui.js';
+import { choose, clearAlert, showAlert, shown } from './ui.js';
 
 const COLUMNS = ['new', 'confirmed', 'preparing', 'delivering'] as const;
 type Column = (typeof COLUMNS)[number] | 'done';

@@ -1,7 +1,8 @@
-// One order on the board: an <article> named by its order number (issue 40), with what the
+// One order on the board: an <article> named by its order number, with what the
 // kitchen needs and the buttons of the moves the status machine allows from where it is.
+import { h } from '../shared/dom.js';
 import type { Order, OrderStatus } from './types.js';
-import { formatTime, h, money } from './ui.js';
+import { formatTime, money } from './ui.js';
 
 export interface VenueClock {
   timezone: string;
@@ -24,7 +25,7 @@ const STATUS_LABELS: Record<OrderStatus, string> = {
   cancelled: 'Cancelled',
 };
 
-/** The buttons, by the status each moves to, in the order of a kitchen's day; names fixed by issue 40. */
+/** The buttons, by the status each moves to, in the order of a kitchen's day (docs/console.md names them). */
 export const MOVES: readonly { to: OrderStatus; label: string }[] = [
   { to: 'confirmed', label: 'Confirm' },
   { to: 'preparing', label: 'Start preparing' },

@@ -2,12 +2,12 @@
 // header, the tabs, the empty columns); this script fills the board and keeps it live, and draws
 // the Service tab and, for owners, the Staff tab.
 import './console.css';
+import { byId } from '../shared/dom.js';
 import { startBoard } from './board.js';
 import { startService, type ServiceControl } from './service.js';
 import { startSound } from './sound.js';
 import { startStaff, type StaffControl } from './staff.js';
 import type { Board } from './types.js';
-import { byId } from './ui.js';
 
 type View = 'orders' | 'service' | 'staff';
 

@@ -1,9 +1,10 @@
-// The service controls (issue 40): ordering open, paused or closed, with the pause buttons; the
+// The service controls: ordering open, paused or closed, with the pause buttons; the
 // ordering settings for managers; dishes and ingredients marked sold out for an hour, until
 // closing or until turned back, from a searchable list; what is sold out now, put back on sale.
+import { byId, h, replace } from '../shared/dom.js';
 import { api, messageOf } from './api.js';
 import type { Ordering, Role, Service, ServiceItem } from './types.js';
-import { byId, choose, clearAlert, formatTime, h, replace, showAlert } from './ui.js';
+import { choose, clearAlert, formatTime, showAlert } from './ui.js';
 
 type Kind = 'products' | 'ingredients';
 type Duration = 'hour' | 'closing' | 'back';

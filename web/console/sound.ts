@@ -1,7 +1,7 @@
 // The new-order sound: a short two-tone beep made with the Web Audio API (no audio file to load).
 // Browsers start audio only after a tap or a key on the page, so it is off until the staff switch
 // it on; the choice is remembered, and a remembered "on" starts at the first tap after a reload.
-import { byId } from './ui.js';
+import { byId } from '../shared/dom.js';
 
 const KEY = 'carta.console.sound';
 let context: AudioContext | null = null;

@@ -1,9 +1,10 @@
 // The Staff tab, for owners (decisions 17): the venue's members, an invite form whose link is
 // shown once with a copy button, a role changed, a member disabled or enabled, a new link (also
 // the password reset), a member removed after a confirmation. The server checks the role too.
+import { byId, h, replace } from '../shared/dom.js';
 import { api, messageOf } from './api.js';
 import type { Invited, Role, StaffList, StaffMember } from './types.js';
-import { byId, choose, clearAlert, h, replace, showAlert } from './ui.js';
+import { choose, clearAlert, showAlert } from './ui.js';
 
 const ROLES: { value: Role; label: string }[] = [
   { value: 'staff', label: 'Staff: orders and service' },

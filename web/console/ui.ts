@@ -1,8 +1,6 @@
 // What the board's views share: the alert region, the confirmation dialog, times and amounts.
-import { formatMoney } from '../../src/modules/guest-page/shared/money.js';
-import { byId, h, replace } from '../guest/dom.js';
-
-export { byId, h, replace };
+import { formatMoney } from '../../src/shared/money.js';
+import { byId, h } from '../shared/dom.js';
 
 /** Shows a failed action's message in the page's alert region (role="alert", read out at once). */
 export function showAlert(message: string): void {

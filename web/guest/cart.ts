@@ -1,55 +1,10 @@
 // The cart: lines of product + options, kept in local storage per venue so a reload (or a trip
-// to another language) keeps it; priced from the guest menu as the server will price it.
-import type { ItemAvailability, OrderingInfo } from '../../src/modules/guest-page/shared/availability.js';
-import type { FoodInfo } from '../../src/modules/guest-page/shared/food.js';
-import { meetsRules } from './rules.js';
+// to another language) keeps it; priced from the guest menu with the server's own arithmetic and
+// rules (src/shared/pricing.ts, src/shared/modifier-rules.ts), so its sums are the order's.
+import { meetsRules } from '../../src/shared/modifier-rules.js';
+import { MAX_LINE_QUANTITY, orderSums, unitPrice, unitSaving, type DeliveryTerms, type OrderSums } from '../../src/shared/pricing.js';
+import type { MenuOption, MenuProduct } from './menu-types.js';
 import { load, randomKey, save } from './storage.js';
-
-export interface MenuOption {
-  id: string;
-  name: string;
-  action: string;
-  priceAdjustment: number;
-  /** Preselected when the dish is opened (decisions 15). */
-  isDefault: boolean;
-  /** Live availability (decisions 13); absent reads as available. */
-  availability?: ItemAvailability;
-  /** Allergen codes of its ingredient (decisions 14). */
-  allergens?: string[];
-}
-
-export interface MenuGroup {
-  id: string;
-  name: string;
-  type: string;
-  isRequired: boolean;
-  /** The fewest choices, counted as the sum of the chosen quantities (decisions 15). */
-  minSelections: number;
-  /** The most choices; null: no limit. */
-  maxSelections: number | null;
-  /** How often one option may be taken; null: up to 99. */
-  maxQuantityPerOption: number | null;
-  options: MenuOption[];
-}
-
-/** A product of the guest menu JSON, with its food information (decisions 14). */
-export interface MenuProduct extends FoodInfo {
-  id: string;
-  name: string;
-  description: string | null;
-  effectivePriceMinor: number;
-  promoPriceMinor: number | null;
-  modifierGroups: MenuGroup[];
-  /** The stored photo (largest variant first); null without one. */
-  image?: { variants: { url: string; width: number; height: number }[] } | null;
-  /** Live availability (decisions 13); absent reads as available. */
-  availability?: ItemAvailability;
-}
-
-export interface GuestMenu {
-  products: MenuProduct[];
-  ordering?: OrderingInfo;
-}
 
 export interface CartModifier {
   optionId: string;
@@ -73,22 +28,25 @@ export function basePrice(p: MenuProduct): number {
   return p.promoPriceMinor ?? p.effectivePriceMinor;
 }
 
-/** A live promotion's saving per unit: the server keeps lines at the regular price and sums these as the discount. */
-export function unitSaving(p: MenuProduct): number {
-  return p.promoPriceMinor === null ? 0 : p.effectivePriceMinor - p.promoPriceMinor;
-}
-
 export function optionsOf(p: MenuProduct): Map<string, MenuOption> {
   return new Map(p.modifierGroups.flatMap((g) => g.options.map((o) => [o.id, o] as const)));
 }
 
-/**
- * A line's unit price as the server computes it (decisions 2): effectivePriceMinor plus the options.
- * A promotion is not in it: it is the order's discount (unitSaving).
- */
-export function unitPrice(p: MenuProduct, modifiers: CartModifier[]): number {
+/** A line's unit price as the server computes it: effectivePriceMinor plus the options (a promotion is the order's discount). */
+export function linePrice(p: MenuProduct, modifiers: readonly CartModifier[]): number {
   const options = optionsOf(p);
-  return modifiers.reduce((sum, m) => sum + (options.get(m.optionId)?.priceAdjustment ?? 0) * m.quantity, p.effectivePriceMinor);
+  return unitPrice(
+    p.effectivePriceMinor,
+    modifiers.flatMap((m) => {
+      const option = options.get(m.optionId);
+      return option ? [{ priceAdjustment: option.priceAdjustment, quantity: m.quantity }] : [];
+    }),
+  );
+}
+
+/** What one unit of the line costs the guest: its price less a live promotion's saving. */
+export function linePayable(p: MenuProduct, modifiers: readonly CartModifier[]): number {
+  return linePrice(p, modifiers) - unitSaving(p.effectivePriceMinor, p.promoPriceMinor);
 }
 
 const sameModifiers = (a: CartModifier[], b: CartModifier[]) =>
@@ -117,7 +75,7 @@ export class Cart {
    * rules (a publish since the cart was filled). Lines of products or options sold out since stay:
    * the checkout names them, to be removed.
    */
-  reconcile(products: Map<string, MenuProduct>): void {
+  reconcile(products: ReadonlyMap<string, MenuProduct>): void {
     const kept = this.stored.lines.filter((l) => {
       const p = products.get(l.productId);
       if (!p) return false;
@@ -130,7 +88,7 @@ export class Cart {
   add(line: CartLine): void {
     const same = this.stored.lines.find((l) => l.productId === line.productId && sameModifiers(l.modifiers, line.modifiers));
     const lines = same
-      ? this.stored.lines.map((l) => (l === same ? { ...l, quantity: Math.min(99, l.quantity + line.quantity) } : l))
+      ? this.stored.lines.map((l) => (l === same ? { ...l, quantity: Math.min(MAX_LINE_QUANTITY, l.quantity + line.quantity) } : l))
       : [...this.stored.lines, line];
     this.write({ lines });
   }
@@ -139,25 +97,22 @@ export class Cart {
     const lines =
       quantity <= 0
         ? this.stored.lines.filter((_, i) => i !== index)
-        : this.stored.lines.map((l, i) => (i === index ? { ...l, quantity: Math.min(99, quantity) } : l));
+        : this.stored.lines.map((l, i) => (i === index ? { ...l, quantity: Math.min(MAX_LINE_QUANTITY, quantity) } : l));
     this.write({ lines });
   }
 
-  /** The sum of the lines at their regular prices: what the minimum order and free delivery compare with. */
-  subtotal(products: Map<string, MenuProduct>): number {
-    return this.sum(products, (p, l) => unitPrice(p, l.modifiers) * l.quantity);
-  }
-
-  /** What live promotions take off. */
-  discount(products: Map<string, MenuProduct>): number {
-    return this.sum(products, (p, l) => unitSaving(p) * l.quantity);
-  }
-
-  private sum(products: Map<string, MenuProduct>, of: (p: MenuProduct, l: CartLine) => number): number {
-    return this.stored.lines.reduce((sum, l) => {
+  /**
+   * The order's sums as the server will make them: the lines of products on the menu at their
+   * regular prices, live promotions as the discount, the delivery fee of `type`.
+   */
+  sums(products: ReadonlyMap<string, MenuProduct>, type: string, terms: DeliveryTerms): OrderSums {
+    const lines = this.stored.lines.flatMap((l) => {
       const p = products.get(l.productId);
-      return p ? sum + of(p, l) : sum;
-    }, 0);
+      return p
+        ? [{ unitPrice: linePrice(p, l.modifiers), unitSaving: unitSaving(p.effectivePriceMinor, p.promoPriceMinor), quantity: l.quantity }]
+        : [];
+    });
+    return orderSums(lines, type, terms);
   }
 
   /**

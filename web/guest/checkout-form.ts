@@ -3,7 +3,7 @@
 // that goes as soon as the guest fixes its field.
 import type { GuestOrderType } from '../../src/modules/guest-page/shared/page-data.js';
 import { fill, type UiStrings } from '../../src/modules/guest-page/shared/strings.js';
-import { byId, h } from './dom.js';
+import { byId, h } from '../shared/dom.js';
 
 /** Fields of the order form, by the name the server's errors start with. */
 export const FIELDS = [
@@ -25,7 +25,7 @@ type ContactField = (typeof CONTACT)[number];
 const DELIVERY_ONLY: readonly Field[] = ['deliveryAddress', 'deliveryNotes'];
 
 /**
- * What each order type needs (issue 38). The contract requires the address of a delivery only
+ * What each order type needs. The contract requires the address of a delivery only
  * (decisions 2); the page also asks a pickup's name, which the counter calls, and a delivery's name
  * and phone, for the courier. At a table nothing: the order carries the table.
  */

@@ -4,7 +4,7 @@
 import { cleanFilter, filteredOut, NO_FILTER, type FoodFilter } from '../../src/modules/guest-page/shared/food.js';
 import type { PageData } from '../../src/modules/guest-page/shared/page-data.js';
 import { fill } from '../../src/modules/guest-page/shared/strings.js';
-import { byId, h, replace } from './dom.js';
+import { byId, h, replace } from '../shared/dom.js';
 import { load, save } from './storage.js';
 
 const codesOf = (value: string | undefined) => (value ? value.split(' ') : []);

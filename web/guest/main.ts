@@ -3,7 +3,7 @@
 import './guest.css';
 import type { PageData, StatusPageData } from '../../src/modules/guest-page/shared/page-data.js';
 import { startCarousel } from './carousel.js';
-import { byId, pageData } from './dom.js';
+import { byId, pageData } from '../shared/dom.js';
 import { startFilter } from './filter.js';
 import { startMenu } from './menu.js';
 import { startStatus } from './status.js';

@@ -9,10 +9,10 @@ import {
   type GuestOrderType,
   type StatusPageData,
 } from '../../src/modules/guest-page/shared/page-data.js';
-import { byId, h, replace } from './dom.js';
+import { byId, h, replace } from '../shared/dom.js';
 
 /**
- * Polling, the fallback: a change shows within 2 s (issue 38), a poll every 1.5 s plus its round
+ * Polling, the fallback: a change shows within 2 s, a poll every 1.5 s plus its round
  * trip. Each poll is one request of the per-IP budget (50 in 10 s), where the stream takes one in
  * all: guests of one café share an address. A 429 waits for its Retry-After.
  */

@@ -3,7 +3,7 @@
 // menu and order placement all judge by this one file.
 import { createHash } from 'node:crypto';
 import { ORDERING_HORIZON_MS } from '../../limits.js';
-import { MAX_OPTION_QUANTITY, rulesOf } from '../menu/modifier-rules.js';
+import { MAX_OPTION_QUANTITY, rulesOf } from '../../shared/modifier-rules.js';
 import { AVAILABILITY_REASONS, type AvailabilityReason, type AvailabilityValue } from './availability.schemas.js';
 import { sharedHours, type WeeklyHours } from '../../shared/opening-hours.js';
 

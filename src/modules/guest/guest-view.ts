@@ -1,5 +1,6 @@
 // The guest's view of a published snapshot (decisions section 2): active categories, visible
 // products, names in the requested locale (falling back to the venue default), effective prices.
+import { effectivePrice } from '../../shared/pricing.js';
 import type { OrderingView } from '../availability/availability.schemas.js';
 import { optionAvailability, productAvailability, type AvailabilityState } from '../availability/item-availability.js';
 import type { MediaImageView } from '../media/media.schemas.js';
@@ -13,11 +14,6 @@ type Translations = Record<string, Record<string, string>>;
 
 export function translate(translations: Translations, field: string, locale: string, fallback: string, base: string): string {
   return translations[locale]?.[field] ?? translations[fallback]?.[field] ?? base;
-}
-
-/** Spec 2.3: the sale price applies only while isSaleActive and set. */
-export function effectivePrice(p: { priceMinor: number; salePriceMinor: number | null; isSaleActive: boolean }): number {
-  return p.isSaleActive && p.salePriceMinor !== null ? p.salePriceMinor : p.priceMinor;
 }
 
 /**

@@ -1,5 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
+import { MAX_OPTION_QUANTITY } from '../../shared/modifier-rules.js';
+import { MAX_LINE_QUANTITY } from '../../shared/pricing.js';
 import { Availability, Ordering } from '../availability/availability.schemas.js';
 import { MediaImage } from '../media/media.schemas.js';
 import { Nutrition, ScheduleEntry } from '../menu/menu.schemas.js';
@@ -122,13 +124,13 @@ export const GuestOrderBody = Type.Object(
       Type.Object(
         {
           productId: Type.String({ minLength: 1, maxLength: 64 }),
-          quantity: Type.Integer({ minimum: 1, maximum: 99 }),
+          quantity: Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY }),
           modifiers: Type.Optional(
             Type.Array(
               Type.Object(
                 {
                   optionId: Type.String({ minLength: 1, maxLength: 64 }),
-                  quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 99 })),
+                  quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_OPTION_QUANTITY })),
                 },
                 { additionalProperties: false },
               ),

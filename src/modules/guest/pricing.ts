@@ -1,12 +1,15 @@
 // Server-side pricing of a guest order (decisions section 2). Pure: the snapshot, the settings
-// and the request in; the priced lines or every validation error out.
+// and the request in; the priced lines or every validation error out. The arithmetic and the
+// modifier rules are the shared layer's (src/shared/pricing.ts, src/shared/modifier-rules.ts),
+// which the guest page's cart runs too.
+import { lineBreaches, type ChosenOption } from '../../shared/modifier-rules.js';
+import { effectivePrice, orderSums, unitPrice, unitSaving, type LineAmounts, type PricedChoice } from '../../shared/pricing.js';
 import { optionAvailability, productAvailability, type AvailabilityState } from '../availability/item-availability.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
-import { ruleBreaches } from '../menu/modifier-rules.js';
 import type { NewOrder } from '../orders/guest-orders.js';
 import type { OrderConfigValue } from '../settings/settings.schemas.js';
 import type { GuestOrderInput } from './guest.schemas.js';
-import { effectivePrice, guestVisible } from './guest-view.js';
+import { guestVisible } from './guest-view.js';
 
 export interface PricingContext {
   doc: MenuDocumentValue;
@@ -29,8 +32,6 @@ export interface UnavailableItem {
 
 export type PricedOrder = Pick<NewOrder, 'items' | 'subtotalAmount' | 'deliveryFee' | 'discountAmount' | 'totalAmount'>;
 
-const NOTHING_CHOSEN: ReadonlyMap<string, { name: string; quantity: number }> = new Map();
-
 const TYPE_SWITCH = { delivery: 'deliveryEnabled', pickup: 'pickupEnabled', dine_in: 'dineInEnabled' } as const;
 
 export function priceOrder(
@@ -52,7 +53,7 @@ export function priceOrder(
   const products = new Map(guestVisible(ctx.doc).products.map((p) => [p.id, p]));
 
   const items: PricedOrder['items'] = [];
-  let discountAmount = 0;
+  const amounts: LineAmounts[] = [];
   input.items.forEach((line, i) => {
     const product = products.get(line.productId);
     if (!product) {
@@ -64,14 +65,8 @@ export function priceOrder(
     // An unavailable product is listed once, whatever its options (decisions 13).
     if (!available.available)
       unavailable.push({ productId: product.id, optionId: null, until: available.until, label: `'${product.name}'` });
-    // Each group's chosen options with their summed quantities, for the modifier rules (decisions 15).
-    const chosenPerGroup = new Map<string, Map<string, { name: string; quantity: number }>>();
+    const chosen: (ChosenOption & PricedChoice)[] = [];
     const modifiers: PricedOrder['items'][number]['modifiers'] = [];
-    let unitPrice = effectivePrice(product);
-    // A live promotion lowers the base price (never the modifiers); the line keeps the regular
-    // price and the saving is the order's discount (decisions 2: total = subtotal + fee - discount).
-    const promo = ctx.promoPrice(product);
-    if (promo !== null) discountAmount += (unitPrice - promo) * line.quantity;
     (line.modifiers ?? []).forEach((m, j) => {
       const found = options.get(m.optionId);
       if (!found) {
@@ -88,12 +83,7 @@ export function priceOrder(
         });
       }
       const quantity = m.quantity ?? 1;
-      let chosen = chosenPerGroup.get(found.group.id);
-      if (!chosen) chosenPerGroup.set(found.group.id, (chosen = new Map()));
-      const taken = chosen.get(found.option.id);
-      if (taken) taken.quantity += quantity;
-      else chosen.set(found.option.id, { name: found.option.ingredientName, quantity });
-      unitPrice += found.option.priceAdjustment * quantity;
+      chosen.push({ optionId: m.optionId, quantity, priceAdjustment: found.option.priceAdjustment });
       modifiers.push({
         groupName: found.group.name,
         ingredientExternalId: found.option.ingredientExternalId,
@@ -102,33 +92,30 @@ export function priceOrder(
         quantity,
       });
     });
-    for (const group of product.modifierGroups) {
-      for (const breach of ruleBreaches(group, chosenPerGroup.get(group.id) ?? NOTHING_CHOSEN)) {
-        errors.push(`items[${i}].modifiers: ${product.name} / ${group.name}: ${breach}`);
-      }
+    // Each group's chosen quantities against its rules (decisions 15).
+    for (const { group, breach } of lineBreaches(product.modifierGroups, chosen, (o) => o.ingredientName)) {
+      errors.push(`items[${i}].modifiers: ${product.name} / ${group.name}: ${breach}`);
     }
+    // A live promotion lowers the base price (never the modifiers); the line keeps the regular
+    // price and the saving is the order's discount (decisions 2: total = subtotal + fee - discount).
+    const effective = effectivePrice(product);
+    const price = unitPrice(effective, chosen);
+    amounts.push({ unitPrice: price, unitSaving: unitSaving(effective, ctx.promoPrice(product)), quantity: line.quantity });
     items.push({
       productId: product.id,
       productExternalId: product.externalId,
       productName: product.name,
       quantity: line.quantity,
-      unitPrice,
-      totalPrice: unitPrice * line.quantity,
+      unitPrice: price,
+      totalPrice: price * line.quantity,
       modifiers,
     });
   });
 
-  const subtotalAmount = items.reduce((sum, it) => sum + it.totalPrice, 0);
-  if (errors.length === 0 && subtotalAmount < orderConfig.minOrderMinor) {
-    errors.push(`the subtotal ${subtotalAmount} is below the minimum order ${orderConfig.minOrderMinor}`);
+  const sums = orderSums(amounts, input.type, orderConfig);
+  if (errors.length === 0 && sums.subtotalAmount < orderConfig.minOrderMinor) {
+    errors.push(`the subtotal ${sums.subtotalAmount} is below the minimum order ${orderConfig.minOrderMinor}`);
   }
   if (errors.length > 0) return { errors, order: null, unavailable };
-
-  const free = orderConfig.freeDeliveryFromMinor !== null && subtotalAmount >= orderConfig.freeDeliveryFromMinor;
-  const deliveryFee = input.type === 'delivery' && !free ? orderConfig.deliveryFeeMinor : 0;
-  return {
-    errors,
-    unavailable,
-    order: { items, subtotalAmount, deliveryFee, discountAmount, totalAmount: subtotalAmount + deliveryFee - discountAmount },
-  };
+  return { errors, unavailable, order: { items, ...sums } };
 }

@@ -1,5 +1,5 @@
+import { groupFields } from '../../shared/modifier-rules.js';
 import type { MenuDocumentValue, SyncInput } from './menu.schemas.js';
-import { groupFields } from './modifier-rules.js';
 
 type Section = 'categories' | 'ingredients' | 'products';
 

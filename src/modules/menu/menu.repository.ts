@@ -43,7 +43,7 @@ export interface StoredModifierGroup {
   name: string;
   type: 'single_choice' | 'add_ingredients' | 'remove_ingredients';
   isRequired: boolean;
-  /** Absent on groups stored before modifier rules: modifier-rules.ts rulesOf gives the type's defaults. */
+  /** Absent on groups stored before modifier rules: src/shared/modifier-rules.ts rulesOf gives the type's defaults. */
   minSelections?: number;
   maxSelections?: number | null;
   maxQuantityPerOption?: number | null;

@@ -1,9 +1,9 @@
 // Rows -> the read shapes of decisions section 3. One builder for the menu document, the product
 // read and the PATCH response, so every path shows a product the same way.
 import { nextTurn } from '../../next-turn.js';
+import { groupFields, rulesOf } from '../../shared/modifier-rules.js';
 import type { MediaImageView } from '../media/media.schemas.js';
 import { effectiveAllergens } from './food-info.js';
-import { groupFields, rulesOf } from './modifier-rules.js';
 import type { StoredImage } from '../media/stored-image.js';
 import type { CategoryRow, IngredientRow, MenuRows, ProductRow } from './menu.repository.js';
 import type { MenuDocumentValue, ProductViewValue } from './menu.schemas.js';

@@ -3,6 +3,7 @@
 // a dry run returns its counts. Both run this same code, so they cannot disagree.
 import { createHash } from 'node:crypto';
 import { jsonEqual } from '../../stable-json.js';
+import { rulesOf, syncRules } from '../../shared/modifier-rules.js';
 import type {
   CategoryInputValue,
   IngredientInputValue,
@@ -27,7 +28,6 @@ import type {
 } from './menu.repository.js';
 import { checkTranslations, localeCount, mergeTranslations } from './translations.js';
 import { sentFoodColumns, unknownCodes } from './food-info.js';
-import { rulesOf, syncRules } from './modifier-rules.js';
 
 /**
  * What the plan needs of the stored menu. Items whose stored sync hash equals the request's are

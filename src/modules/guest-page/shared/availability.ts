@@ -2,26 +2,14 @@
 // script (decisions 13): "Sold out until 18:30", "Ordering is paused until 19:30.", the days and
 // times a guest can order for. Times are instants, shown in the venue's timezone (the guest's own
 // when Intl does not know the zone), in the page's language.
+import type { AvailabilityValue, OrderingView } from '../../availability/availability.schemas.js';
 import { fill, type UiStrings } from './strings.js';
 
-export type AvailabilityReason = 'sold_out' | 'ingredient_sold_out' | 'required_choice_unavailable' | 'category_schedule';
-
-/** A product's or an option's `availability` in the guest menu. */
-export interface ItemAvailability {
-  available: boolean;
-  until: string | null;
-  reason: AvailabilityReason | null;
-}
+/** A product's or an option's `availability` in the guest menu (the server's schema; a type only, for the script). */
+export type ItemAvailability = AvailabilityValue;
 
 /** The guest menu's `ordering`. */
-export interface OrderingInfo {
-  open: boolean;
-  reason: 'not_accepting' | 'paused' | 'closed' | null;
-  opensAt: string | null;
-  closesAt: string | null;
-  prepTimeMinutes: number;
-  scheduledOrders: { enabled: boolean; maxDaysAhead: number };
-}
+export type OrderingInfo = OrderingView;
 
 /** Open windows of the venue's hours, [start, end) in epoch milliseconds, sorted and apart. */
 export type OpenWindow = [number, number];

@@ -1,4 +1,6 @@
-// Shared by the server's first paint and the page's script, so a price reads the same in both.
+// Amounts in minor units as a guest or the staff read them. Free of Node and of the DOM: the guest
+// page's first paint, the CLI and both browser scripts (web/guest, web/console) format with it, so a
+// price reads the same everywhere.
 
 /**
  * Digits after the decimal point of a currency's minor unit (ISO 4217): amounts in the API are
@@ -38,7 +40,7 @@ function formatter(locale: string, currency: string, signed: boolean): Intl.Numb
 /**
  * Minor units in the currency's own precision (CLP has none, most two), in the guest's locale.
  * `signed` always shows the sign (a price adjustment "+€0.70", a discount "-€1.00"), placed by Intl
- * with the bidi marks the locale needs, so right to left it stays by its number (issue 38).
+ * with the bidi marks the locale needs, so right to left it stays by its number.
  */
 export function formatMoney(minor: number, currency: string, locale: string, signed = false): string {
   return formatter(locale, currency, signed).format(minor / 10 ** minorDigits(currency));

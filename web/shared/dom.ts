@@ -1,5 +1,6 @@
-// The page's tiny view helper: elements from tag, attributes and children. Text always goes in as
-// text nodes, never as HTML, so a venue's `<script>` stays words on the screen.
+// The pages' tiny view helper (the guest page's script and the console's board both use it):
+// elements from tag, attributes and children. Text always goes in as text nodes, never as HTML, so
+// a venue's `<script>` stays words on the screen.
 
 type Child = Node | string | number | null | undefined | false;
 type Attr = string | number | boolean | null | undefined | ((event: Event) => void);
