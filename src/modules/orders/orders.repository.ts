@@ -319,7 +319,6 @@ export async function findOrderByGuestToken(db: Queryable, venueId: string, toke
   return rows[0] ?? null;
 }
 
-/** An order with its guest token, for an Idempotency-Key replay of its creation. */
 /**
  * The venue's guest orders (those with a token) changed after `after`, oldest change first, at
  * most `limit`, with their tokens: one range scan of orders_updated_idx for all of a venue's live
@@ -340,6 +339,7 @@ export async function listGuestChanges(
   return rows;
 }
 
+/** An order with its guest token, for an Idempotency-Key replay of its creation. */
 export async function findOrderWithToken(
   db: Queryable,
   venueId: string,
