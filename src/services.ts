@@ -26,6 +26,7 @@ import { MenuService } from './modules/menu/menu.service.js';
 import { ProductsService } from './modules/menu/products.service.js';
 import { SyncService } from './modules/menu/sync.service.js';
 import { OrdersService } from './modules/orders/orders.service.js';
+import { OrderPlacement } from './modules/orders/place-order.js';
 import { OrderStreams, type OrderStreamOptions } from './modules/orders/order-stream.js';
 import { ReferenceService, type RouteEntry } from './modules/reference/reference.service.js';
 import { SettingsService } from './modules/settings/settings.service.js';
@@ -131,7 +132,10 @@ export function createServices(
   const signInLimiter = new RateLimiter(signInStore ?? new MemoryRateStore(), clock);
   const orders = new OrdersService(db, webhookEvents);
   const boardFeeds = new BoardFeeds(db, orders, boardFeedOptions);
-  const guest = new GuestService(db, menuCache, urls, new GuestMerch(db, urls, clock), webhookEvents, availability);
+  const tables = new TablesService(db, config.publicBaseUrl);
+  const guestMerch = new GuestMerch(db, urls, clock);
+  const orderPlacement = new OrderPlacement(db, tables, guestMerch, availability, webhookEvents);
+  const guest = new GuestService(db, menuCache, urls, guestMerch, availability, orderPlacement);
   staff.onMembersChanged = (venueId) => boardFeeds.recheck(venueId);
   // A suspended or canceled venue's boards end as a disabled member's do: their sessions' check fails.
   venues.onSubscriptionChanged = (venueId) => boardFeeds.recheck(venueId);
@@ -149,13 +153,14 @@ export function createServices(
     cleanup: new CleanupService(db),
     translations: new TranslationsService(db),
     orders,
+    orderPlacement,
     orderStreams: new OrderStreams(db, orderStreams),
     guest,
     idempotency: new IdempotencyService(db),
     banners: new BannersService(db, urls, media),
     publications: new PublicationsService(db, menuService, availability, media, webhookEvents),
     promotions: new PromotionsService(db),
-    tables: new TablesService(db, config.publicBaseUrl),
+    tables,
     webhooks: new WebhooksService(db, config.ssrfTestAllow),
     webhookDeliveries: new WebhookDeliveriesService(db, webhookEvents),
     webhookEvents,

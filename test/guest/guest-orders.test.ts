@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { purgeExpiredOrderKeys } from '../../src/modules/orders/guest-orders.js';
 import { admin, call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 import {
   burgerLine,
@@ -590,7 +589,7 @@ describe('guest order placement', () => {
       expectStatus(await placeOrder(t.app, other.v.slug, orderBody(other.ids), 'key-old'), 201);
       const db = t.database.db;
       await db.query(`update order_idempotency_keys set created_at = now() - interval '25 hours' where key = 'key-old'`);
-      await purgeExpiredOrderKeys(db, v.id);
+      await t.services.orderPlacement.purgeExpiredKeys(v.id);
       const { rows } = await db.query<{ venue_id: string; key: string }>(
         'select venue_id, key from order_idempotency_keys where venue_id = any($1::uuid[]) order by key, venue_id',
         [[v.id, other.v.id]],

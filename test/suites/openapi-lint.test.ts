@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import { ERROR_CODE_DOCS } from '../../src/errors.js';
 import { validatorCompiler } from '../../src/http/validation.js';
 import { SettingsPatchBody } from '../../src/modules/settings/settings.schemas.js';
-import { GuestOrderBody } from '../../src/modules/guest/guest.schemas.js';
+import { GuestOrderBody } from '../../src/modules/orders/order-body.schemas.js';
 import { CleanupBody, ProductPatchBody, SyncBody } from '../../src/modules/menu/menu.schemas.js';
 import { OrderStatusBody } from '../../src/modules/orders/orders.schemas.js';
 import { call, createVenue, startApp, type TestApp } from '../helpers/app.js';

@@ -13,7 +13,7 @@ import {
 } from '../../src/modules/guest-page/shared/availability.js';
 import type { GuestOrderType, PageData } from '../../src/modules/guest-page/shared/page-data.js';
 import { fill } from '../../src/modules/guest-page/shared/strings.js';
-import type { GuestOrderInput } from '../../src/modules/guest/guest.schemas.js';
+import type { GuestOrderInput } from '../../src/modules/orders/order-body.schemas.js';
 import type { OrderSums } from '../../src/shared/pricing.js';
 import { optionsOf, type Cart, type CartLine } from './cart.js';
 import type { GuestMenu, MenuProduct } from './menu-types.js';

@@ -4,9 +4,9 @@ import { effectivePrice } from '../../shared/pricing.js';
 import type { OrderingView } from '../availability/availability.schemas.js';
 import { optionAvailability, productAvailability, type AvailabilityState } from '../availability/item-availability.js';
 import type { MediaImageView } from '../media/media.schemas.js';
-import type { LiveMerch } from '../merch/guest-merch.js';
+import { promoPrice, type LiveMerch } from '../merch/guest-merch.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
-import { productWithDefaults } from '../menu/menu.views.js';
+import { guestVisible, productWithDefaults } from '../menu/menu.views.js';
 import type { OpeningHoursValue, OrderConfigValue } from '../settings/settings.schemas.js';
 import type { GuestMenuView } from './guest.schemas.js';
 
@@ -14,18 +14,6 @@ type Translations = Record<string, Record<string, string>>;
 
 export function translate(translations: Translations, field: string, locale: string, fallback: string, base: string): string {
   return translations[locale]?.[field] ?? translations[fallback]?.[field] ?? base;
-}
-
-/**
- * What guests see of a snapshot (decisions section 2): active categories, and visible products
- * outside inactive categories (a product in an inactive category is hidden with it, spec 2.1).
- * The guest menu shows exactly this, and only this can be ordered.
- */
-export function guestVisible(doc: MenuDocumentValue) {
-  const categories = doc.categories.filter((c) => c.isActive);
-  const active = new Set(categories.map((c) => c.id));
-  const products = doc.products.filter((p) => p.menuVisible && (p.categoryId === null || active.has(p.categoryId)));
-  return { categories, products };
 }
 
 export interface GuestVenueInfo {
@@ -43,12 +31,6 @@ export interface GuestVenueInfo {
   logo: MediaImageView | null;
   /** The guest page's accent (decisions 18): `#rrggbb`, AA against white; null for Carta's own. */
   accentColor: string | null;
-}
-
-/** A live promotional price applies when it is below the product's own effective price. */
-export function promoPrice(p: { id: string; priceMinor: number; salePriceMinor: number | null; isSaleActive: boolean }, merch: LiveMerch) {
-  const promo = merch.prices.get(p.id);
-  return promo && promo.priceMinor < effectivePrice(p) ? promo : null;
 }
 
 /**

@@ -8,7 +8,8 @@ import type { GuestOrderStreams } from './guest-order-stream.js';
 import type { GuestService } from './guest.service.js';
 import { Order } from '../orders/orders.schemas.js';
 import { guestOrderPath } from './guest.paths.js';
-import { GuestMenu, GuestMenuQuery, GuestOrder, GuestOrderBody, GuestOrderParams, SlugParams } from './guest.schemas.js';
+import { GuestOrderBody } from '../orders/order-body.schemas.js';
+import { GuestMenu, GuestMenuQuery, GuestOrder, GuestOrderParams, SlugParams } from './guest.schemas.js';
 
 /** The services these routes call. */
 type RouteServices = { guest: GuestService; guestOrderStreams: GuestOrderStreams };

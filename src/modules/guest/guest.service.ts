@@ -1,44 +1,37 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { EpochMemo } from '../../db/epoch-memo.js';
-import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
-import { uuidv7 } from '../../ids.js';
 import { remember } from '../../lru.js';
-import { stableStringify } from '../../stable-json.js';
 import type { CachedBody, MenuCache } from '../menu/menu-cache.js';
 import { publicationDocument } from '../menu/menu.service.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
-import {
-  findGuestOrder,
-  guestOrderClock,
-  guestOrdersChangedAfter,
-  insertGuestOrder,
-  replayGuestOrder,
-  type NewOrder,
-} from '../orders/guest-orders.js';
+import { findGuestOrder, guestOrderClock, guestOrdersChangedAfter } from '../orders/guest-orders.js';
 import { loadOrderViews } from '../orders/order-reads.js';
+import type { OrderPlacement, PlacedOrder } from '../orders/place-order.js';
 import type { OrderView } from '../orders/orders.schemas.js';
 import type { MediaUrls } from '../media/stored-image.js';
 import { effectiveLanguages, effectiveOrderConfig } from '../settings/settings.service.js';
 import { PLAN_DEFINITIONS, requireActiveSubscription } from '../venues/plans.js';
 import { findGuestVenue, type GuestVenueRow } from './guest.repository.js';
-import type { GuestMenuView, GuestOrderInput, GuestOrderView } from './guest.schemas.js';
-import { guestMenu, guestVisible, promoPrice, type GuestVenueInfo } from './guest-view.js';
+import type { GuestOrderInput } from '../orders/order-body.schemas.js';
+import type { GuestMenuView, GuestOrderView } from './guest.schemas.js';
+import { guestVisible } from '../menu/menu.views.js';
+import { guestMenu, type GuestVenueInfo } from './guest-view.js';
 import type { GuestMerch } from '../merch/guest-merch.js';
-import { activeTable } from '../merch/tables.service.js';
-import { priceOrder, type UnavailableItem } from './pricing.js';
 import type { AvailabilityService } from '../availability/availability.service.js';
 import type { OrderingView } from '../availability/availability.schemas.js';
 import { scheduledCategories, type ScheduledCategory } from '../availability/item-availability.js';
-import { sharedHours } from '../../shared/opening-hours.js';
-import { orderingAt, scheduledForProblems } from '../availability/ordering.js';
-import { instantOf } from '../../shared/timestamps.js';
-import type { AppError } from '../../errors.js';
+import { sharedHours, type Hours } from '../../shared/opening-hours.js';
+import { orderingAt } from '../availability/ordering.js';
+import type { OrderConfigValue } from '../settings/settings.schemas.js';
+
+/** The order settings as guests meet them: delivery shows as enabled only where the plan includes it. */
+function guestOrderConfig(v: GuestVenueRow): OrderConfigValue {
+  const config = effectiveOrderConfig(v.order_config);
+  return { ...config, deliveryEnabled: config.deliveryEnabled && PLAN_DEFINITIONS[v.plan].features.hasDelivery };
+}
 
 function venueInfo(v: GuestVenueRow, urls: MediaUrls): GuestVenueInfo {
-  const hasDelivery = PLAN_DEFINITIONS[v.plan].features.hasDelivery;
-  const config = effectiveOrderConfig(v.order_config);
   return {
     slug: v.slug,
     name: v.name,
@@ -48,8 +41,7 @@ function venueInfo(v: GuestVenueRow, urls: MediaUrls): GuestVenueInfo {
     cardStyle: v.card_style ?? 'minimalism',
     timezone: v.timezone ?? 'UTC',
     openingHours: v.opening_hours,
-    // Delivery shows as enabled only where the plan includes it.
-    orderConfig: { ...config, deliveryEnabled: config.deliveryEnabled && hasDelivery },
+    orderConfig: guestOrderConfig(v),
     logo: urls.view(v.id, v.logo),
     accentColor: v.theme?.accentColor ?? null,
   };
@@ -63,16 +55,6 @@ export interface GuestMenuRead {
   build: () => Promise<GuestMenuView>;
 }
 
-export interface PlacedOrder {
-  order: OrderView;
-  /** The guest's token for the order's public view (null only for orders made before tokens existed). */
-  token: string | null;
-  /** true when an Idempotency-Key replay returned the first order. */
-  replayed: boolean;
-}
-
-/** 24 random bytes: a token nobody guesses, URL-safe as it is. */
-const newGuestToken = () => randomBytes(24).toString('base64url');
 const GUEST_TOKEN = /^[A-Za-z0-9_-]{32}$/;
 
 /** A guest order's ETag: its last change on the venue's order clock. */
@@ -115,16 +97,6 @@ function guestOrderView(order: OrderView): GuestOrderView {
   };
 }
 
-/** 409 ITEM_UNAVAILABLE: each thing asked for once, named in the message (decisions 13). */
-function unavailableError(found: UnavailableItem[], scheduled: boolean): AppError {
-  const unique = [...new Map(found.map((u) => [`${u.productId}:${u.optionId}`, u])).values()];
-  const names = unique.map((u) => `${u.label}${u.until === null ? '' : ` (until ${u.until})`}`);
-  return errors.itemUnavailable(
-    `Not available ${scheduled ? 'at the scheduled time' : 'now'}: ${names.join(', ')}`,
-    unique.map(({ productId, optionId, until }) => ({ productId, optionId, until })),
-  );
-}
-
 /** Parsed published snapshots kept for pricing and the guest view (they never change). */
 const MAX_SNAPSHOTS = 500;
 
@@ -137,6 +109,8 @@ export class GuestService {
   private readonly scheduled = new WeakMap<MenuDocumentValue, ScheduledCategory[]>();
   /** The ordering state last computed for a venue row (one per settings version), while it holds. */
   private readonly orderings = new WeakMap<GuestVenueRow, { at: number; validUntil: number; view: OrderingView; key: string }>();
+  /** The opening hours of a venue row (one per settings version). */
+  private readonly hoursOf = new WeakMap<GuestVenueRow, Hours>();
 
   private readonly venues: EpochMemo<GuestVenueRow | null>;
 
@@ -145,8 +119,8 @@ export class GuestService {
     private readonly cache: MenuCache,
     private readonly urls: MediaUrls,
     private readonly merch: GuestMerch,
-    private readonly events: WebhookEvents,
     private readonly availability: AvailabilityService,
+    private readonly placement: OrderPlacement,
   ) {
     this.venues = new EpochMemo(db);
   }
@@ -161,26 +135,28 @@ export class GuestService {
     return categories;
   }
 
-  private hours(venue: GuestVenueRow) {
-    return sharedHours(venue.opening_hours, venue.timezone ?? 'UTC');
+  private hours(venue: GuestVenueRow): Hours {
+    let hours = this.hoursOf.get(venue);
+    if (!hours) this.hoursOf.set(venue, (hours = sharedHours(venue.opening_hours, venue.timezone ?? 'UTC')));
+    return hours;
   }
 
   /** Whether guests can order now (decisions 13), kept until the clock passes its next change. */
-  private orderingNow(venue: GuestVenueRow, info: GuestVenueInfo): { view: OrderingView; key: string } {
+  private orderingNow(venue: GuestVenueRow): { view: OrderingView; key: string } {
     const now = this.availability.clock();
     const kept = this.orderings.get(venue);
     if (kept && kept.at <= now && now < kept.validUntil) return kept;
-    const { view, validUntil } = orderingAt(info.orderConfig, this.hours(venue), now);
+    const { view, validUntil } = orderingAt(guestOrderConfig(venue), this.hours(venue), now);
     const state = { at: now, validUntil, view, key: JSON.stringify(view) };
     this.orderings.set(venue, state);
     return state;
   }
 
   /** What is live now of availability for this snapshot, and of ordering. */
-  private async liveAvailability(venue: GuestVenueRow, info: GuestVenueInfo, doc: MenuDocumentValue) {
+  private async liveAvailability(venue: GuestVenueRow, doc: MenuDocumentValue) {
     const marks = await this.availability.marks(venue.id);
     const availability = this.availability.stateNow(marks, this.scheduledOf(doc));
-    const ordering = this.orderingNow(venue, info);
+    const ordering = this.orderingNow(venue);
     return { availability, ordering: ordering.view, key: `${availability.key}|${ordering.key}` };
   }
 
@@ -213,26 +189,6 @@ export class GuestService {
     return doc;
   }
 
-  /**
-   * The first order of a live Idempotency-Key, or 409 when the key came with another body.
-   * Guest orders keep keys of their own rather than the /v1 idempotency step, because decisions 2
-   * replays the order a key made (200), not the first response, and the order's one statement
-   * records the key where the /v1 step would add two round trips to every order (docs/architecture.md).
-   */
-  private async replay(venueId: string, key: string, requestHash: string): Promise<PlacedOrder | null> {
-    const previous = await replayGuestOrder(this.db, venueId, key, requestHash);
-    return previous && { ...previous, replayed: true };
-  }
-
-  /** A dine-in order's table: an active table of this venue, named by its id; otherwise errors. */
-  private async table(venueId: string, input: GuestOrderInput): Promise<{ id: string | null; name: string | null; errors: string[] }> {
-    if (input.tableId === undefined) return { id: null, name: null, errors: [] };
-    if (input.type !== 'dine_in') return { id: null, name: null, errors: ['tableId is only for dine_in orders'] };
-    const table = await activeTable(this.db, venueId, input.tableId);
-    if (!table) return { id: null, name: null, errors: ['tableId is not an active table of this venue'] };
-    return { id: table.id, name: table.name, errors: [] };
-  }
-
   /** What is live of merchandising, by the venue's timezone (UTC until one is set, as in settings). */
   private liveMerch(venue: GuestVenueRow) {
     return this.merch.live(venue.id, venue.timezone ?? 'UTC');
@@ -258,7 +214,7 @@ export class GuestService {
     const locale = choose(info.languages, info.defaultLanguage);
     const merch = await this.liveMerch(venue);
     const doc = await this.snapshot(venue.id, venue.latest_publication_id);
-    const live = await this.liveAvailability(venue, info, doc);
+    const live = await this.liveAvailability(venue, doc);
     const version = `${venue.latest_publication_id}:${venue.settings_updated_at?.getTime() ?? 0}:${venue.plan}:${merch.version}:${live.key}`;
     return {
       venueId: venue.id,
@@ -277,91 +233,23 @@ export class GuestService {
     return this.cache.get(read.venueId, `guest:${read.locale}`, read.version, async () => JSON.stringify(await read.build()));
   }
 
+  /** Places an order at a venue open to guests, against its published menu (orders/place-order.ts). */
   async placeOrder(slug: string, input: GuestOrderInput, idempotencyKey: string | undefined): Promise<PlacedOrder> {
     const venue = await this.venue(slug);
-    const info = venueInfo(venue, this.urls);
-    const requestHash = createHash('sha256').update(stableStringify(input)).digest('hex');
-    const doc = await this.snapshot(venue.id, venue.latest_publication_id);
-    const merch = await this.liveMerch(venue);
-    const table = await this.table(venue.id, input);
-    const marks = await this.availability.marks(venue.id);
-    const now = this.availability.clock();
-    const config = info.orderConfig;
-    const scheduleErrors = input.scheduledFor === undefined ? [] : scheduledForProblems(input.scheduledFor, config, this.hours(venue), now);
-    // Items are judged at the moment the order is for: now, or its scheduledFor (decisions 13).
-    const categories = this.scheduledOf(doc);
-    const availability =
-      input.scheduledFor === undefined || scheduleErrors.length > 0
-        ? this.availability.stateNow(marks, categories)
-        : this.availability.stateAt(marks, categories, instantOf(input.scheduledFor).getTime());
-    const priced = priceOrder(input, {
-      doc,
-      orderConfig: config,
-      hasDelivery: PLAN_DEFINITIONS[venue.plan].features.hasDelivery,
-      promoPrice: (product) => promoPrice(product, merch)?.priceMinor ?? null,
-      availability,
-    });
-    // A retry of a request that already made its order gets that order back (decisions 2), even
-    // when the menu, the settings or the clock would now refuse the same request. Looked up only
-    // on a refusal: a new key (the common case) is recorded by the order's own statement below.
-    const refuse = async (error: AppError): Promise<PlacedOrder> => {
-      const replay = idempotencyKey === undefined ? null : await this.replay(venue.id, idempotencyKey, requestHash);
-      if (replay) return replay;
-      throw error;
-    };
-    const problems = [...table.errors, ...scheduleErrors, ...priced.errors];
-    // In the order of decisions 13: not accepting and scheduledFor (400), closed now (409), the items.
-    if (!config.acceptingOrders || scheduleErrors.length > 0) return refuse(errors.validation(problems));
-    if (input.scheduledFor === undefined) {
-      const ordering = this.orderingNow(venue, info).view;
-      if (!ordering.open) {
-        const when = ordering.opensAt === null ? '' : `; it opens at ${ordering.opensAt}`;
-        return refuse(
-          errors.orderingClosed(
-            `Ordering is ${ordering.reason === 'paused' ? 'paused' : 'closed'} now${when}`,
-            ordering.reason as string,
-            ordering.opensAt,
-          ),
-        );
-      }
-    }
-    if (problems.length > 0 || !priced.order) return refuse(errors.validation(problems));
-    if (priced.unavailable.length > 0) return refuse(unavailableError(priced.unavailable, input.scheduledFor !== undefined));
-    const order = priced.order;
-    const key = idempotencyKey === undefined ? null : { key: idempotencyKey, requestHash };
-    const token = newGuestToken();
-    const newOrder: NewOrder = {
-      id: uuidv7(),
-      type: input.type,
-      customerName: input.customerName ?? null,
-      customerPhone: input.customerPhone ?? null,
-      customerEmail: input.customerEmail ?? null,
-      deliveryAddress: input.deliveryAddress ?? null,
-      deliveryNotes: input.deliveryNotes ?? null,
-      paymentMethod: input.paymentMethod,
-      comment: input.comment ?? null,
-      changeFromAmount: input.changeFromAmount ?? null,
-      scheduledFor: input.scheduledFor === undefined ? null : instantOf(input.scheduledFor),
-      tableId: table.id,
-      tableName: table.name,
+    const menu = await this.snapshot(venue.id, venue.latest_publication_id);
+    const at = {
+      id: venue.id,
       currency: venue.currency,
+      timeZone: venue.timezone ?? 'UTC',
+      hasDelivery: PLAN_DEFINITIONS[venue.plan].features.hasDelivery,
+      orderConfig: guestOrderConfig(venue),
+      hours: this.hours(venue),
+      ordering: this.orderingNow(venue).view,
       publicationId: venue.latest_publication_id,
-      guestToken: token,
-      ...order,
+      menu,
+      scheduledCategories: this.scheduledOf(menu),
     };
-    // The outbox is part of the order's own statement (one round trip under the venue's order lock),
-    // which builds the event's body from the rows it inserts.
-    const event = (await this.events.wanted(venue.id, 'order.created')) ? this.events.head('order.created') : null;
-    const inserted = await insertGuestOrder(this.db, venue.id, newOrder, key, event);
-    if (inserted) {
-      this.events.queued(venue.id, inserted.queued);
-      return { order: inserted.order, token, replayed: false };
-    }
-    // Two requests with one key: the insert that lost waited for the winner's commit, whose order
-    // this one answers with (or 409 when its body differs).
-    const replay = await this.replay(venue.id, idempotencyKey!, requestHash);
-    if (!replay) throw errors.idempotencyKeyReused();
-    return replay;
+    return this.placement.place(at, input, idempotencyKey);
   }
 
   /**

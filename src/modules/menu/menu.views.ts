@@ -227,3 +227,15 @@ export function withReadDefaults(doc: MenuDocumentValue): MenuDocumentValue {
   if (current) return doc;
   return { ...doc, ingredients: doc.ingredients.map(ingredientWithDefaults), products: doc.products.map(productWithDefaults) };
 }
+
+/**
+ * What guests see of a snapshot (decisions section 2): active categories, and visible products
+ * outside inactive categories (a product in an inactive category is hidden with it, spec 2.1).
+ * The guest menu shows exactly this, and only this can be ordered.
+ */
+export function guestVisible(doc: MenuDocumentValue) {
+  const categories = doc.categories.filter((c) => c.isActive);
+  const active = new Set(categories.map((c) => c.id));
+  const products = doc.products.filter((p) => p.menuVisible && (p.categoryId === null || active.has(p.categoryId)));
+  return { categories, products };
+}

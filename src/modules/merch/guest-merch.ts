@@ -2,6 +2,7 @@
 // schedule holds right now in the venue's timezone. Nothing here waits for a publish: a promotion
 // that starts at 18:00 is on the menu, and in the prices, at 18:00.
 import { createHash } from 'node:crypto';
+import { effectivePrice } from '../../shared/pricing.js';
 import { EpochMemo } from '../../db/epoch-memo.js';
 import type { Database } from '../../db/port.js';
 import type { MediaImageView } from '../media/media.schemas.js';
@@ -133,4 +134,10 @@ export class GuestMerch {
       prices,
     };
   }
+}
+
+/** A live promotional price applies when it is below the product's own effective price. */
+export function promoPrice(p: { id: string; priceMinor: number; salePriceMinor: number | null; isSaleActive: boolean }, merch: LiveMerch) {
+  const promo = merch.prices.get(p.id);
+  return promo && promo.priceMinor < effectivePrice(p) ? promo : null;
 }

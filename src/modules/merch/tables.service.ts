@@ -21,12 +21,6 @@ const newToken = () => randomBase62(22);
 const PLAIN_FIELDS = { externalId: 'external_id', name: 'name', seats: 'seats', zone: 'zone', isActive: 'is_active' } as const;
 
 /** QR tables (decisions section 8): CRUD, plan limit, their codes and printable sheets. */
-/** An active table of the venue by its id, or null: what a dine-in order may name. */
-export async function activeTable(db: Queryable, venueId: string, id: string): Promise<{ id: string; name: string } | null> {
-  const row = await findTable(db, venueId, id);
-  return row && row.is_active ? { id: row.id, name: row.name } : null;
-}
-
 export class TablesService {
   constructor(
     private readonly db: Database,
@@ -186,13 +180,19 @@ export class TablesService {
     );
   }
 
-  /** What a guest's QR code leads to; an unknown or deactivated table is 404 TABLE_NOT_FOUND. */
+  /** An active table of the venue by its id, or null: what a dine-in order may name. */
+  async activeTable(venueId: string, id: string): Promise<{ id: string; name: string } | null> {
+    const row = await findTable(this.db, venueId, id);
+    return row && row.is_active ? { id: row.id, name: row.name } : null;
+  }
+
   /** The page of an active table (its QR link's path), or null: where a dine-in guest goes back to. */
   async guestPath(venueId: string, tableId: string): Promise<string | null> {
     const row = await findTable(this.db, venueId, tableId);
     return row && row.is_active ? `/t/${row.token}` : null;
   }
 
+  /** What a guest's QR code leads to; an unknown or deactivated table is 404 TABLE_NOT_FOUND. */
   async forGuest(token: string): Promise<GuestTableView> {
     const row = await findTableByToken(this.db, token);
     if (!row || !row.is_active) throw errors.tableNotFound();

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/port.js';
+import { SqlParams } from '../../db/sql-params.js';
 import { outboxCall, payloadSql, type EventHead } from '../webhooks/outbox-sql.js';
 import { allowedTransitions, type OrderStatus } from '../../shared/order-status.js';
 import { lineViews } from './order-view.js';
@@ -57,14 +58,14 @@ const ORDER_COLUMNS = `id, order_number, status, type, customer_name, customer_p
   delivery_fee, discount_amount, total_amount, created_at, updated_at, confirmed_at, completed_at`;
 
 /**
- * The upsert that ticks a venue's order clock: `$1` the venue, `increment` the numbers it takes
- * (1 for a new order, 0 for a change). It takes the clock's row lock, held to commit, and gives
- * a timestamp strictly after every earlier order write of the venue. Because the lock
- * serialises the venue's order writes, a change can never commit with an updated_at older than
- * one a poller has already seen: the updatedSince cursor is lossless.
+ * The upsert that ticks a venue's order clock: `venue` the venue's placeholder, `increment` the
+ * numbers it takes (1 for a new order, 0 for a change). It takes the clock's row lock, held to
+ * commit, and gives a timestamp strictly after every earlier order write of the venue. Because the
+ * lock serialises the venue's order writes, a change can never commit with an updated_at older
+ * than one a poller has already seen: the updatedSince cursor is lossless.
  */
-const tickClock = (increment: 0 | 1, when = 'true') => `insert into order_clocks as c (venue_id, last_number, last_ts)
-       select $1, ${increment}, date_trunc('milliseconds', clock_timestamp()) where ${when}
+const tickClock = (venue: string, increment: 0 | 1, when = 'true') => `insert into order_clocks as c (venue_id, last_number, last_ts)
+       select ${venue}, ${increment}, date_trunc('milliseconds', clock_timestamp()) where ${when}
        on conflict (venue_id) do update set
          last_number = c.last_number + ${increment},
          last_ts = greatest(date_trunc('milliseconds', clock_timestamp()), c.last_ts + interval '1 millisecond')
@@ -78,7 +79,7 @@ export async function readOrderClock(db: Queryable, venueId: string): Promise<Da
 
 /** Takes the venue's order clock for a change to an order (no new number); returns its timestamp. */
 export async function lockOrderClock(db: Queryable, venueId: string): Promise<Date> {
-  const { rows } = await db.query<{ last_ts: Date }>(tickClock(0), [venueId]);
+  const { rows } = await db.query<{ last_ts: Date }>(tickClock('$1', 0), [venueId]);
   return rows[0].last_ts;
 }
 
@@ -211,84 +212,94 @@ export async function insertOrder(
 ): Promise<(InsertedOrder & { queued: number }) | null> {
   const { items, modifiers } = newOrderLines(o);
   const lines = lineViews(items, modifiers).get(o.id) ?? [];
-  const payload = payloadSql({
-    venue: '$1::uuid',
-    id: '$26::uuid',
-    type: '$27::text',
-    timestamp: '$28::text',
-    data: `json_build_object('order', ${orderJson('p', '$29::json', '$30::json')})`,
+  const params = new SqlParams();
+  const p = params.add({
+    venue: venueId,
+    order: o.id,
+    key: key?.key ?? null,
+    requestHash: key?.requestHash ?? null,
+    items: JSON.stringify(items),
+    modifiers: JSON.stringify(modifiers),
   });
-  const outbox =
-    event === null
-      ? ''
-      : `, queued as (select ${outboxCall({ venue: '$1::uuid', id: '$26::uuid', type: '$27::text', payload })} as id from placed p)`;
+  // The order's own columns; its number and times come from the clock.
+  const order = params.row({
+    type: o.type,
+    customer_name: o.customerName,
+    customer_phone: o.customerPhone,
+    customer_email: o.customerEmail,
+    delivery_address: o.deliveryAddress,
+    delivery_notes: o.deliveryNotes,
+    payment_method: o.paymentMethod,
+    comment: o.comment,
+    change_from_amount: o.changeFromAmount,
+    scheduled_for: o.scheduledFor,
+    table_id: o.tableId,
+    table_name: o.tableName,
+    currency: o.currency,
+    subtotal_amount: o.subtotalAmount,
+    delivery_fee: o.deliveryFee,
+    discount_amount: o.discountAmount,
+    total_amount: o.totalAmount,
+    publication_id: o.publicationId,
+    guest_token: o.guestToken,
+  });
+  const queued = event === null ? '' : `, queued as (select ${orderCreated(params, p.venue, event, lines)} as id from placed p)`;
   const { rows } = await db.query<OrderRow & { queued: number }>(
     `with recorded as (
        insert into order_idempotency_keys as k (venue_id, key, request_hash, order_id)
-       select $1, $24, $25, $2 where $24::text is not null
+       select ${p.venue}, ${p.key}, ${p.requestHash}, ${p.order} where ${p.key}::text is not null
        on conflict (venue_id, key) do update set request_hash = excluded.request_hash, order_id = excluded.order_id, created_at = now()
        where k.created_at < now() - interval '24 hours'
        returning 1
      ), clock as (
-       ${tickClock(1, '($24::text is null or exists (select 1 from recorded))')}
+       ${tickClock(p.venue, 1, `(${p.key}::text is null or exists (select 1 from recorded))`)}
      ), placed as (
-       insert into orders (venue_id, id, order_number, status, type, customer_name, customer_phone, customer_email,
-         delivery_address, delivery_notes, payment_method, comment, change_from_amount, scheduled_for, table_id, table_name,
-         currency, subtotal_amount, delivery_fee, discount_amount, total_amount, publication_id, guest_token, created_at, updated_at)
-       select $1, $2, clock.last_number::text, 'new', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-              $19, $20, $21, clock.last_ts, clock.last_ts
+       insert into orders (venue_id, id, order_number, status, ${order.columns}, created_at, updated_at)
+       select ${p.venue}, ${p.order}, clock.last_number::text, 'new', ${order.values}, clock.last_ts, clock.last_ts
        from clock
        returning ${ORDER_COLUMNS}
      ), lines as (
        insert into order_items (venue_id, order_id, position, product_id, product_external_id, product_name, quantity,
          unit_price, total_price)
-       select $1, $2, r.position, r.product_id, r.product_external_id, r.product_name, r.quantity, r.unit_price, r.total_price
-       from clock, jsonb_to_recordset($22::jsonb) as r(position int, product_id uuid, product_external_id text, product_name text,
-         quantity int, unit_price int, total_price int)
+       select ${p.venue}, ${p.order}, r.position, r.product_id, r.product_external_id, r.product_name, r.quantity, r.unit_price,
+              r.total_price
+       from clock, jsonb_to_recordset(${p.items}::jsonb) as r(position int, product_id uuid, product_external_id text,
+         product_name text, quantity int, unit_price int, total_price int)
      ), choices as (
        insert into order_item_modifiers (venue_id, order_id, item_position, position, group_name, ingredient_external_id,
          ingredient_name, price_adjustment, quantity)
-       select $1, $2, r.item_position, r.position, r.group_name, r.ingredient_external_id, r.ingredient_name,
+       select ${p.venue}, ${p.order}, r.item_position, r.position, r.group_name, r.ingredient_external_id, r.ingredient_name,
               r.price_adjustment, r.quantity
-       from clock, jsonb_to_recordset($23::jsonb) as r(item_position int, position int, group_name text,
+       from clock, jsonb_to_recordset(${p.modifiers}::jsonb) as r(item_position int, position int, group_name text,
          ingredient_external_id text, ingredient_name text, price_adjustment int, quantity int)
-     )${outbox}, notified as (
+     )${queued}, notified as (
        select ${notify} as sent
      )
      select placed.*, ${event === null ? '0' : '(select count(*) from queued)::int'} as queued
      from placed, notified`,
-    [
-      venueId,
-      o.id,
-      o.type,
-      o.customerName,
-      o.customerPhone,
-      o.customerEmail,
-      o.deliveryAddress,
-      o.deliveryNotes,
-      o.paymentMethod,
-      o.comment,
-      o.changeFromAmount,
-      o.scheduledFor,
-      o.tableId,
-      o.tableName,
-      o.currency,
-      o.subtotalAmount,
-      o.deliveryFee,
-      o.discountAmount,
-      o.totalAmount,
-      o.publicationId,
-      o.guestToken,
-      JSON.stringify(items),
-      JSON.stringify(modifiers),
-      key?.key ?? null,
-      key?.requestHash ?? null,
-      ...(event === null ? [] : [event.id, event.type, event.timestamp, JSON.stringify(allowedTransitions('new')), JSON.stringify(lines)]),
-    ],
+    params.values,
   );
   if (rows.length === 0) return null;
-  const { queued, ...row } = rows[0];
-  return { row, lines, queued };
+  const { queued: count, ...row } = rows[0];
+  return { row, lines, queued: count };
+}
+
+/**
+ * The write of an order's `order.created` event as an SQL expression of the order's statement,
+ * through the outbox's fragments (webhooks/outbox-sql.ts): its body is built from the order row
+ * `p` the statement inserts (orderJson), with `lines` the order's lines as the statement writes them.
+ */
+function orderCreated(params: SqlParams, venue: string, event: EventHead, lines: OrderView['items']): string {
+  const e = params.add({
+    id: event.id,
+    type: event.type,
+    timestamp: event.timestamp,
+    transitions: JSON.stringify(allowedTransitions('new')),
+    lines: JSON.stringify(lines),
+  });
+  const head = { venue: `${venue}::uuid`, id: `${e.id}::uuid`, type: `${e.type}::text` };
+  const data = `json_build_object('order', ${orderJson('p', `${e.transitions}::json`, `${e.lines}::json`)})`;
+  return outboxCall({ ...head, payload: payloadSql({ ...head, timestamp: `${e.timestamp}::text`, data }) });
 }
 
 export async function findOrder(db: Queryable, venueId: string, orderId: string, forUpdate = false): Promise<OrderRow | null> {
@@ -308,7 +319,6 @@ export async function findOrderByGuestToken(db: Queryable, venueId: string, toke
   return rows[0] ?? null;
 }
 
-/** An order with its guest token, for an Idempotency-Key replay of its creation. */
 /**
  * The venue's guest orders (those with a token) changed after `after`, oldest change first, at
  * most `limit`, with their tokens: one range scan of orders_updated_idx for all of a venue's live
@@ -329,6 +339,7 @@ export async function listGuestChanges(
   return rows;
 }
 
+/** An order with its guest token, for an Idempotency-Key replay of its creation. */
 export async function findOrderWithToken(
   db: Queryable,
   venueId: string,

@@ -6,10 +6,10 @@ import { lineBreaches, type ChosenOption } from '../../shared/modifier-rules.js'
 import { effectivePrice, orderSums, unitPrice, unitSaving, type LineAmounts, type PricedChoice } from '../../shared/pricing.js';
 import { optionAvailability, productAvailability, type AvailabilityState } from '../availability/item-availability.js';
 import type { MenuDocumentValue } from '../menu/menu.schemas.js';
-import type { NewOrder } from '../orders/guest-orders.js';
+import type { NewOrder } from './guest-orders.js';
 import type { OrderConfigValue } from '../settings/settings.schemas.js';
-import type { GuestOrderInput } from './guest.schemas.js';
-import { guestVisible } from './guest-view.js';
+import type { GuestOrderInput } from './order-body.schemas.js';
+import { guestVisible } from '../menu/menu.views.js';
 
 export interface PricingContext {
   doc: MenuDocumentValue;
