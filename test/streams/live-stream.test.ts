@@ -4,7 +4,7 @@ import type { WriteListener, WriteScope } from '../../src/db/port.js';
 import { AppError } from '../../src/errors.js';
 import { nextTurn } from '../../src/next-turn.js';
 import type { EventSink } from '../../src/shared/event-sink.js';
-import { LiveStream, LiveStreams, type LiveStreamOptions, type StreamClock, type StreamReader } from '../../src/shared/live-stream.js';
+import { LiveStream, LiveStreams, type StreamClock, type StreamReader } from '../../src/shared/live-stream.js';
 import { VenueFeeds } from '../../src/shared/venue-feed.js';
 
 // The one lifecycle of the live streams (src/shared/live-stream.ts, venue-feed.ts) on its own:
@@ -156,7 +156,7 @@ class Reader implements StreamReader {
   }
 }
 
-function setUp(options: LiveStreamOptions = {}) {
+function setUp() {
   const clock = new ManualClock();
   const writes = new Writes();
   const streams: LiveStreams<Reader> = new LiveStreams(
@@ -168,19 +168,19 @@ function setUp(options: LiveStreamOptions = {}) {
         for (const stream of scope ? streams.of(scope.venueId) : streams.all()) stream.wake();
       },
     },
-    { clock, batch: BATCH, heartbeatMs: HEARTBEAT, slowReaderMs: SLOW, pollMs: POLL, ...options },
+    { clock, batch: BATCH, heartbeatMs: HEARTBEAT, slowReaderMs: SLOW, pollMs: POLL },
   );
   /** Opens a stream on a new sink (taken only once admitted). */
-  const open = async (venueId = 'v1', caps: LiveStream['caps'] = [], prepare?: () => Promise<void>) => {
+  const open = async (venueId = 'v1', caps: LiveStream['caps'] = []) => {
     const reader = new Reader(streams, venueId, caps);
     const sink = new Sink();
-    await streams.open(reader.live, () => sink, prepare);
+    await streams.open(reader.live, () => sink);
     return { reader, sink, stream: reader.live };
   };
   return { clock, writes, streams, open };
 }
 
-/** Lets the scheduled reads run (a read is due on the next turn after a wake, and takes a turn). */
+/** Lets the scheduled reads run (a read is due on the next turn after a wake, and takes a few). */
 async function settle(): Promise<void> {
   for (let i = 0; i < 40; i += 1) await nextTurn();
 }
