@@ -46,12 +46,11 @@ import { translationsRoutes } from './modules/translations/translations.routes.j
 import { adminRoutes } from './modules/venues/admin.routes.js';
 import { consoleRoutes } from './modules/console/console.routes.js';
 import { consoleApiRoutes } from './modules/console/console-api.routes.js';
-import type { BoardFeedOptions } from './modules/console/board-feed.js';
 import { staffAdminRoutes } from './modules/staff/staff.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import type { Resolver } from './outbound/guarded-connector.js';
 import type { DispatcherOptions } from './modules/webhooks/dispatcher.js';
-import type { OrderStreamOptions } from './modules/orders/order-stream.js';
+import type { LiveStreamOptions } from './shared/live-stream.js';
 import { createServices, openBlobStore, type Services } from './services.js';
 import { VERSION } from './version.js';
 
@@ -67,8 +66,8 @@ export interface AppDeps {
   /** Tests: faster webhook polling and retries. */
   webhookDispatch?: DispatcherOptions;
   /** Tests: faster order stream heartbeats, smaller caps. */
-  orderStreams?: OrderStreamOptions;
-  boardFeeds?: BoardFeedOptions;
+  orderStreams?: LiveStreamOptions;
+  boardFeeds?: LiveStreamOptions;
   /** Tests: a shorter drain of an answered request's body before its connection closes. */
   lingeringClose?: LingeringClose;
 }

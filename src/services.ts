@@ -27,7 +27,7 @@ import { ProductsService } from './modules/menu/products.service.js';
 import { SyncService } from './modules/menu/sync.service.js';
 import { OrdersService } from './modules/orders/orders.service.js';
 import { OrderPlacement } from './modules/orders/place-order.js';
-import { OrderStreams, type OrderStreamOptions } from './modules/orders/order-stream.js';
+import { OrderStreams } from './modules/orders/order-stream.js';
 import { ReferenceService, type RouteEntry } from './modules/reference/reference.service.js';
 import { SettingsService } from './modules/settings/settings.service.js';
 import { TranslationsService } from './modules/translations/translations.service.js';
@@ -41,9 +41,10 @@ import { RateLimiter } from './http/rate-limit/limiter.js';
 import { MemoryRateStore } from './http/rate-limit/memory-store.js';
 import type { RateStore } from './http/rate-limit/store.js';
 import { StaffService } from './modules/staff/staff.service.js';
-import { BoardFeeds, type BoardFeedOptions } from './modules/console/board-feed.js';
+import { BoardFeeds } from './modules/console/board-feed.js';
 import { BoardService } from './modules/console/board.service.js';
 import { GuestOrderStreams } from './modules/guest/guest-order-stream.js';
+import type { LiveStreamOptions } from './shared/live-stream.js';
 import { WebhookDeliveriesService } from './modules/webhooks/deliveries.service.js';
 import { WebhookDispatcher, type DispatcherOptions } from './modules/webhooks/dispatcher.js';
 import { WebhookEvents } from './modules/webhooks/webhook-events.js';
@@ -66,9 +67,9 @@ export interface ServiceDeps {
   /** Tests: faster webhook retries and polling. */
   webhookDispatch?: DispatcherOptions;
   /** Tests: faster heartbeats, smaller caps. */
-  orderStreams?: OrderStreamOptions;
+  orderStreams?: LiveStreamOptions;
   /** Tests: the console boards' heartbeats and caps. */
-  boardFeeds?: BoardFeedOptions;
+  boardFeeds?: LiveStreamOptions;
   /**
    * Where console sign-in counts its failures: the rate limiter's store (Redis when set); one of
    * its own in memory when rate limits are off, since the sign-in limits never are.

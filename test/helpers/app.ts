@@ -5,8 +5,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { QueryListener } from '../../src/db/port.js';
 import type { App } from '../../src/http/types.js';
 import type { DispatcherOptions } from '../../src/modules/webhooks/dispatcher.js';
-import type { OrderStreamOptions } from '../../src/modules/orders/order-stream.js';
-import type { BoardFeedOptions } from '../../src/modules/console/board-feed.js';
+import type { LiveStreamOptions } from '../../src/shared/live-stream.js';
 import type { LingeringClose } from '../../src/http/plugins/lingering-close.js';
 import type { Services } from '../../src/services.js';
 import type { Resolver } from '../../src/outbound/guarded-connector.js';
@@ -33,8 +32,8 @@ export async function startApp(
     resolve?: Resolver;
     clock?: () => number;
     webhookDispatch?: DispatcherOptions;
-    orderStreams?: OrderStreamOptions;
-    boardFeeds?: BoardFeedOptions;
+    orderStreams?: LiveStreamOptions;
+    boardFeeds?: LiveStreamOptions;
     lingeringClose?: LingeringClose;
   } = {},
 ): Promise<TestApp> {

@@ -3,7 +3,7 @@ import { conditionalView, sendCached } from '../../http/etag-reply.js';
 import type { App } from '../../http/types.js';
 import { SSE_HEADERS, sseResponse } from '../../http/sse.js';
 import { clientKey } from '../../http/rate-limit/limiter.js';
-import { STREAM_RETRY_MS } from '../orders/order-stream.js';
+import { STREAM_RETRY_MS } from '../../shared/live-stream.js';
 import type { GuestOrderStreams } from './guest-order-stream.js';
 import type { GuestService } from './guest.service.js';
 import { Order } from '../orders/orders.schemas.js';

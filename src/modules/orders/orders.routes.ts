@@ -16,7 +16,7 @@ import {
   OrderStreamHeaders,
   OrderStreamQuery,
 } from './orders.schemas.js';
-import { STREAM_RETRY_MS } from './order-stream.js';
+import { STREAM_RETRY_MS } from '../../shared/live-stream.js';
 
 /** The services these routes call. */
 type RouteServices = { apiKeys: ApiKeysService; orderStreams: OrderStreams; orders: OrdersService };
