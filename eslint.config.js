@@ -64,10 +64,17 @@ function moduleRules(name, index) {
     from: later.length > 0 ? later.map((m) => `./src/modules/${m}/**`) : ['./src/modules/__none__/**'],
     message: `a module imports only modules below it (MODULE_ORDER in eslint.config.js); ${name} is below ${later.join(', ')}`,
   };
+  // A module below is reached through its surface, its index.ts, never through its other files.
+  const surfaces = MODULE_ORDER.slice(0, index).map((m) => ({
+    target: './src/**',
+    from: `./src/modules/${m}`,
+    except: ['./index.ts'],
+    message: `another module is reached through its surface: import from '../${m}/index.js'`,
+  }));
   const rules = (forbidden, message) => ({
     'import-x/no-restricted-paths': [
       'error',
-      { basePath: import.meta.dirname, zones: [{ target: './src/**', from: forbidden, message }, order] },
+      { basePath: import.meta.dirname, zones: [{ target: './src/**', from: forbidden, message }, order, ...surfaces] },
     ],
   });
   return [

@@ -84,4 +84,13 @@ describe('docs/architecture.md', () => {
       .sort();
     assert.deepEqual([...declared].sort(), modules, 'MODULE_ORDER names every folder of src/modules/, once');
   });
+
+  it('lists the modules with a surface (index.ts): those another module uses', () => {
+    const listed = /```module-surfaces\n([^`]*)```/.exec(doc)?.[1].trim().split(/,\s*/) ?? [];
+    const withIndex = fs
+      .readdirSync(path.join(root, 'src/modules'), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && fs.existsSync(path.join(root, 'src/modules', e.name, 'index.ts')))
+      .map((e) => e.name);
+    assert.deepEqual([...listed].sort(), withIndex.sort(), 'docs/architecture.md lists every module with an index.ts');
+  });
 });

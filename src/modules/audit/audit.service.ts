@@ -2,7 +2,7 @@ import type { Database, Queryable } from '../../db/port.js';
 import { listEnvelope, pageWindow } from '../../shared/pagination.js';
 import { uuidv7 } from '../../ids.js';
 import type { AuditAction } from '../../operations.js';
-import type { VenueContext } from '../venues/api-keys.service.js';
+import type { VenueContext } from '../venues/index.js';
 import { insertAuditEntries, listAuditEntries } from './audit.repository.js';
 import type { AuditListView, AuditQueryValue } from './audit.schemas.js';
 

@@ -3,8 +3,8 @@ import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { AVAILABILITY_MAX_AHEAD_MS } from '../../limits.js';
 import { instantOf } from '../../shared/timestamps.js';
-import { audit, type Actor } from '../audit/audit.service.js';
-import type { WebhookEvents } from '../webhooks/webhook-events.js';
+import { audit, type Actor } from '../audit/index.js';
+import type { WebhookEvents } from '../webhooks/index.js';
 import { allMarks, deleteMarks, upsertMarks, type MarkKind, type MarkRow } from './availability.repository.js';
 import type {
   AvailabilityListValue,

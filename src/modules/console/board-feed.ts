@@ -3,8 +3,7 @@ import { BOARD_STREAMS_PER_VENUE } from '../../limits.js';
 import type { EventSink } from '../../shared/event-sink.js';
 import { LiveStream, LiveStreams, type LiveStreamOptions, type StreamLog, type StreamReader } from '../../shared/live-stream.js';
 import { VenueFeeds } from '../../shared/venue-feed.js';
-import { frame } from '../orders/order-stream.js';
-import type { OrdersService } from '../orders/orders.service.js';
+import { frame, type OrdersService } from '../orders/index.js';
 
 export interface OpenBoard {
   venueId: string;

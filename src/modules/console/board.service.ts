@@ -1,13 +1,11 @@
 import type { Database } from '../../db/port.js';
-import type { Actor } from '../audit/audit.service.js';
-import type { AvailabilityService } from '../availability/availability.service.js';
+import type { Actor } from '../audit/index.js';
+import { type AvailabilityService, orderingAt } from '../availability/index.js';
 import { sharedHours } from '../../shared/opening-hours.js';
-import { orderingAt } from '../availability/ordering.js';
 import { wallClock, zonedToInstant } from '../../shared/schedule.js';
-import type { OrdersService } from '../orders/orders.service.js';
-import type { SettingsView } from '../settings/settings.schemas.js';
-import type { SettingsService } from '../settings/settings.service.js';
-import type { ConsoleSession } from '../staff/sessions.service.js';
+import type { OrdersService } from '../orders/index.js';
+import type { SettingsView, SettingsService } from '../settings/index.js';
+import type { ConsoleSession } from '../staff/index.js';
 import { serviceItems } from './board.repository.js';
 import type { BoardView, BoardOrderingView, OrderingPatchInput, ServiceView } from './console.schemas.js';
 

@@ -2,12 +2,10 @@ import { Type } from 'typebox';
 import { limitVenue, type RateLimiter } from '../../http/rate-limit/limiter.js';
 import { SSE_HEADERS, sseResponse } from '../../http/sse.js';
 import type { App } from '../../http/types.js';
-import { AvailabilityPutBody, AvailabilityPutResult } from '../availability/availability.schemas.js';
-import type { AvailabilityService } from '../availability/availability.service.js';
-import { Order, OrderIdParams, OrderStatusBody } from '../orders/orders.schemas.js';
-import type { OrdersService } from '../orders/orders.service.js';
-import type { ConsoleAuthService } from '../staff/sessions.service.js';
+import { AvailabilityPutBody, AvailabilityPutResult, type AvailabilityService } from '../availability/index.js';
+import { Order, OrderIdParams, OrderStatusBody, type OrdersService } from '../orders/index.js';
 import {
+  type ConsoleAuthService,
   StaffCreateBody,
   StaffInvited,
   StaffList,
@@ -15,9 +13,10 @@ import {
   StaffMember,
   StaffParams,
   StaffPatchBody,
-} from '../staff/staff.schemas.js';
-import type { StaffCall, StaffService } from '../staff/staff.service.js';
-import { isSubscriptionActive, PLAN_DEFINITIONS } from '../venues/plans.js';
+  type StaffCall,
+  type StaffService,
+} from '../staff/index.js';
+import { isSubscriptionActive, PLAN_DEFINITIONS } from '../venues/index.js';
 import type { BoardFeeds } from './board-feed.js';
 import type { BoardService } from './board.service.js';
 import { consoleCall, isChange, type ConsoleCall } from './console-auth.js';

@@ -2,10 +2,9 @@
 // change, and the role each route needs, all checked here on the server before a handler runs.
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../../errors.js';
-import type { Actor } from '../audit/audit.service.js';
-import type { ConsoleAuthService, ConsoleSession } from '../staff/sessions.service.js';
-import type { STAFF_ROLES } from '../staff/staff.schemas.js';
-import { PLAN_DEFINITIONS, requireActiveSubscription } from '../venues/plans.js';
+import type { Actor } from '../audit/index.js';
+import type { ConsoleAuthService, ConsoleSession, STAFF_ROLES } from '../staff/index.js';
+import { PLAN_DEFINITIONS, requireActiveSubscription } from '../venues/index.js';
 import { readCookies, sameToken, sessionCsrf, tokenValue } from './csrf.js';
 
 /** A signed-in call: the session, its token (the board's stream re-checks it) and the actor its changes are made as. */

@@ -2,7 +2,7 @@
 // build:web`, run by `npm install`), served from memory under hashed names with year-long caching.
 import { CONSOLE_BUILD_DIR as BUILD_DIR } from '../../paths.js';
 import { loadBuiltAssets, type BuiltAssets } from '../../shared/built-assets.js';
-import { Representation } from '../docs/representation.js';
+import { Representation } from '../docs/index.js';
 
 export const CONSOLE_ASSETS_PATH = '/console/assets';
 

@@ -6,11 +6,10 @@ import { clientKey } from '../../http/rate-limit/limiter.js';
 import { shownPath } from '../../http/request-logger.js';
 import type { App } from '../../http/types.js';
 import type { BoardFeeds } from './board-feed.js';
-import { IMMUTABLE, Representation, sendRepresentation } from '../docs/representation.js';
-import type { ConsoleAuthService, ConsoleSession } from '../staff/sessions.service.js';
-import { LOCK_MS, SESSION_MAX_MS } from '../staff/sessions.service.js';
+import { IMMUTABLE, Representation, sendRepresentation } from '../docs/index.js';
+import { type ConsoleAuthService, type ConsoleSession, LOCK_MS, SESSION_MAX_MS } from '../staff/index.js';
 import { clearCookie, consoleCookieNames, cookie, newCsrfValue, readCookies, sameToken, sessionCsrf, tokenValue } from './csrf.js';
-import { isSubscriptionActive } from '../venues/plans.js';
+import { isSubscriptionActive } from '../venues/index.js';
 import { CONSOLE_CSS, CONSOLE_CSS_PATH, homePage, inactivePage, invitePage, messagePage, signInPage } from './console.page.js';
 import { CONSOLE_ASSETS_PATH, loadConsoleAssets } from './console.assets.js';
 

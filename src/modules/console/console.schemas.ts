@@ -1,9 +1,9 @@
 // The board's API shapes (docs/console.md): one schema each, for validation, types and serialization.
 import { Type, type Static } from 'typebox';
 import { Nullable, StringEnum } from '../../http/schemas/common.js';
-import { ORDERING_REASONS } from '../availability/availability.schemas.js';
-import { Order } from '../orders/orders.schemas.js';
-import { STAFF_ROLES } from '../staff/staff.schemas.js';
+import { ORDERING_REASONS } from '../availability/index.js';
+import { Order } from '../orders/index.js';
+import { STAFF_ROLES } from '../staff/index.js';
 
 const DateTime = Type.String({ format: 'date-time' });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { remember } from '../../lru.js';
 import { GUEST_BUILD_DIR as BUILD_DIR } from '../../paths.js';
 import { ASSET_TYPES, loadBuiltAssets, type BuiltAssets } from '../../shared/built-assets.js';
-import { Representation } from '../docs/representation.js';
+import { Representation } from '../docs/index.js';
 
 export const GUEST_ASSETS_PATH = '/assets/guest';
 

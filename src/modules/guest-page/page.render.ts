@@ -3,8 +3,8 @@
 // value from a venue goes through escapeHtml, and the script's data through jsonForHtml.
 import { escapeHtml as e, jsonForHtml } from '../../http/html.js';
 import { formatMoney } from '../../shared/money.js';
-import type { MediaImageView } from '../media/media.schemas.js';
-import type { GuestMenuView, GuestOrderView } from '../guest/guest.schemas.js';
+import type { MediaImageView } from '../media/index.js';
+import type { GuestMenuView, GuestOrderView } from '../guest/index.js';
 import { foodFacts, type FoodFacts, type FoodNames, type NutritionRow } from './shared/food.js';
 import type { PageData, StatusPageData } from './shared/page-data.js';
 import { FINAL_STATUSES, finalNote, stepStates } from './shared/page-data.js';

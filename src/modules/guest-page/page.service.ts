@@ -1,12 +1,9 @@
 // The guest page (docs/guest-page.md): which menu, language and ordering a link gets,
 // and the rendered bytes, cached by what they are built from like the guest menu JSON.
 import { LRUCache } from 'lru-cache';
-import { Representation } from '../docs/representation.js';
-import { guestOrderPath, guestVenuePath } from '../guest/guest.paths.js';
-import type { GuestService } from '../guest/guest.service.js';
-import type { GuestVenueInfo } from '../guest/guest-view.js';
-import type { GuestOrderView } from '../guest/guest.schemas.js';
-import type { TablesService } from '../merch/tables.service.js';
+import { Representation } from '../docs/index.js';
+import { guestOrderPath, guestVenuePath, type GuestService, type GuestVenueInfo, type GuestOrderView } from '../guest/index.js';
+import type { TablesService } from '../merch/index.js';
 import { LANGUAGES } from '../../shared/catalog.js';
 import type { Hours } from '../../shared/opening-hours.js';
 import { sharedHours } from '../../shared/opening-hours.js';

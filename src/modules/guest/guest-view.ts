@@ -1,13 +1,11 @@
 // The guest's view of a published snapshot (decisions section 2): active categories, visible
 // products, names in the requested locale (falling back to the venue default), effective prices.
 import { effectivePrice } from '../../shared/pricing.js';
-import type { OrderingView } from '../availability/availability.schemas.js';
-import { optionAvailability, productAvailability, type AvailabilityState } from '../availability/item-availability.js';
-import type { MediaImageView } from '../media/media.schemas.js';
-import { promoPrice, type LiveMerch } from '../merch/guest-merch.js';
-import type { MenuDocumentValue } from '../menu/menu.schemas.js';
-import { guestVisible, productWithDefaults } from '../menu/menu.views.js';
-import type { OpeningHoursValue, OrderConfigValue } from '../settings/settings.schemas.js';
+import { type OrderingView, optionAvailability, productAvailability, type AvailabilityState } from '../availability/index.js';
+import type { MediaImageView } from '../media/index.js';
+import { promoPrice, type LiveMerch } from '../merch/index.js';
+import { type MenuDocumentValue, guestVisible, productWithDefaults } from '../menu/index.js';
+import type { OpeningHoursValue, OrderConfigValue } from '../settings/index.js';
 import type { GuestMenuView } from './guest.schemas.js';
 
 type Translations = Record<string, Record<string, string>>;

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/port.js';
-import type { StoredImage } from '../media/stored-image.js';
-import type { Plan, SubscriptionStatus } from '../venues/plans.js';
-import type { OpeningHoursValue, OrderConfigValue, ThemeValue } from '../settings/settings.schemas.js';
+import type { StoredImage } from '../media/index.js';
+import type { Plan, SubscriptionStatus } from '../venues/index.js';
+import type { OpeningHoursValue, OrderConfigValue, ThemeValue } from '../settings/index.js';
 
 export interface GuestVenueRow {
   id: string;

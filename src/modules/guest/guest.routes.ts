@@ -6,9 +6,8 @@ import { clientKey } from '../../http/rate-limit/limiter.js';
 import { STREAM_RETRY_MS } from '../../shared/live-stream.js';
 import type { GuestOrderStreams } from './guest-order-stream.js';
 import type { GuestService } from './guest.service.js';
-import { Order } from '../orders/orders.schemas.js';
+import { Order, GuestOrderBody } from '../orders/index.js';
 import { guestOrderPath } from './guest.paths.js';
-import { GuestOrderBody } from '../orders/order-body.schemas.js';
 import { GuestMenu, GuestMenuQuery, GuestOrder, GuestOrderParams, SlugParams } from './guest.schemas.js';
 
 /** The services these routes call. */

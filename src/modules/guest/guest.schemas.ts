@@ -1,11 +1,11 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
-import { Availability, Ordering } from '../availability/availability.schemas.js';
-import { MediaImage } from '../media/media.schemas.js';
-import { Nutrition, ScheduleEntry } from '../menu/menu.schemas.js';
-import { OrderConfig } from '../settings/settings.schemas.js';
+import { Availability, Ordering } from '../availability/index.js';
+import { MediaImage } from '../media/index.js';
+import { Nutrition, ScheduleEntry } from '../menu/index.js';
+import { OrderConfig } from '../settings/index.js';
 import { ORDER_STATUSES } from '../../shared/order-status.js';
-import { ORDER_TYPES, PAYMENT_METHODS } from '../orders/orders.schemas.js';
+import { ORDER_TYPES, PAYMENT_METHODS } from '../orders/index.js';
 
 export const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 80 }) });
 export const GuestMenuQuery = Type.Object({ locale: Type.Optional(Type.String({ maxLength: 16 })) });

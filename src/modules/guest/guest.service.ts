@@ -2,28 +2,32 @@ import { EpochMemo } from '../../db/epoch-memo.js';
 import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { remember } from '../../lru.js';
-import type { CachedBody, MenuCache } from '../menu/menu-cache.js';
-import { publicationDocument } from '../menu/menu.service.js';
-import type { MenuDocumentValue } from '../menu/menu.schemas.js';
-import { findGuestOrder, guestOrderClock, guestOrdersChangedAfter } from '../orders/guest-orders.js';
-import { loadOrderViews } from '../orders/order-reads.js';
-import type { OrderPlacement, PlacedOrder } from '../orders/place-order.js';
-import type { OrderView } from '../orders/orders.schemas.js';
-import type { MediaUrls } from '../media/stored-image.js';
-import { effectiveLanguages, effectiveOrderConfig } from '../settings/settings.service.js';
-import { PLAN_DEFINITIONS, requireActiveSubscription } from '../venues/plans.js';
+import { type CachedBody, type MenuCache, publicationDocument, type MenuDocumentValue, guestVisible } from '../menu/index.js';
+import {
+  findGuestOrder,
+  guestOrderClock,
+  guestOrdersChangedAfter,
+  loadOrderViews,
+  type OrderPlacement,
+  type PlacedOrder,
+  type OrderView,
+  type GuestOrderInput,
+} from '../orders/index.js';
+import type { MediaUrls } from '../media/index.js';
+import { effectiveLanguages, effectiveOrderConfig, type OrderConfigValue } from '../settings/index.js';
+import { PLAN_DEFINITIONS, requireActiveSubscription } from '../venues/index.js';
 import { findGuestVenue, type GuestVenueRow } from './guest.repository.js';
-import type { GuestOrderInput } from '../orders/order-body.schemas.js';
 import type { GuestMenuView, GuestOrderView } from './guest.schemas.js';
-import { guestVisible } from '../menu/menu.views.js';
 import { guestMenu, type GuestVenueInfo } from './guest-view.js';
-import type { GuestMerch } from '../merch/guest-merch.js';
-import type { AvailabilityService } from '../availability/availability.service.js';
-import type { OrderingView } from '../availability/availability.schemas.js';
-import { scheduledCategories, type ScheduledCategory } from '../availability/item-availability.js';
+import type { GuestMerch } from '../merch/index.js';
+import {
+  type AvailabilityService,
+  type OrderingView,
+  scheduledCategories,
+  type ScheduledCategory,
+  orderingAt,
+} from '../availability/index.js';
 import { sharedHours, type Hours } from '../../shared/opening-hours.js';
-import { orderingAt } from '../availability/ordering.js';
-import type { OrderConfigValue } from '../settings/settings.schemas.js';
 
 /** The order settings as guests meet them: delivery shows as enabled only where the plan includes it. */
 function guestOrderConfig(v: GuestVenueRow): OrderConfigValue {

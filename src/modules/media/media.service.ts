@@ -3,7 +3,7 @@ import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { isUuid } from '../../ids.js';
 import type { OutboundFetcher } from '../../outbound/fetch-bytes.js';
-import { audit, type Actor } from '../audit/audit.service.js';
+import { audit, type Actor } from '../audit/index.js';
 import { lockMenu } from '../../db/venue-locks.js';
 import type { BlobStore, BlobToStore } from './blob-store.js';
 import type { ImageProcessor, ProcessedImage } from './image-processor.js';

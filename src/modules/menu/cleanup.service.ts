@@ -1,7 +1,7 @@
 import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { isUuid } from '../../ids.js';
-import { audit, type Actor } from '../audit/audit.service.js';
+import { audit, type Actor } from '../audit/index.js';
 import * as menu from './menu.repository.js';
 import type { CleanupInput, CleanupResult } from './menu.schemas.js';
 import { lockMenu } from '../../db/venue-locks.js';

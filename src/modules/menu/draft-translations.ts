@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/port.js';
 import { isUuid } from '../../ids.js';
 import type { AuditAction } from '../../operations.js';
-import type { AuditRecord } from '../audit/audit.service.js';
+import type { AuditRecord } from '../audit/index.js';
 import type { TranslationsInput } from './translations.schemas.js';
 import * as menu from './menu.repository.js';
 import { mergeTranslations } from './translations.js';

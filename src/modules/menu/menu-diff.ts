@@ -1,7 +1,7 @@
 // The diff of two menu documents (decisions 16): pure, on the read shape of decisions 3, so a
 // snapshot, the published menu and the draft compare alike.
 import { jsonEqual, stableStringify } from '../../stable-json.js';
-import { urlFile } from '../media/stored-image.js';
+import { urlFile } from '../media/index.js';
 import type { MenuDocumentValue, ProductViewValue } from './menu.schemas.js';
 import { documentSlices, type ItemSlice } from './document-slices.js';
 import { ingredientWithDefaults, productWithDefaults, withReadDefaults } from './menu.views.js';

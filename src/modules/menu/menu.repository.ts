@@ -1,7 +1,7 @@
 import { LargeText, type Queryable } from '../../db/port.js';
 import { isUuid } from '../../ids.js';
 import { jsonArrayInTurns } from '../../next-turn.js';
-import type { StoredImage } from '../media/stored-image.js';
+import type { StoredImage } from '../media/index.js';
 import type { StoredTranslations } from './translations.schemas.js';
 import type { ScheduleEntryValue } from './menu.schemas.js';
 

@@ -1,8 +1,8 @@
 import { Type, type Static, type TOptional } from 'typebox';
 import { DECIMALS_KEYWORD, HhMm, Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
 import { CLEANUP_ARRAY_CAP, SYNC_ARRAY_CAPS, SYNC_NESTED_CAPS } from '../../limits.js';
-import { Availability } from '../availability/availability.schemas.js';
-import { MediaImage } from '../media/media.schemas.js';
+import { Availability } from '../availability/index.js';
+import { MediaImage } from '../media/index.js';
 import {
   ALLERGEN_CODES,
   BADGE_COLORS,

@@ -1,11 +1,11 @@
 import { EpochMemo } from '../../db/epoch-memo.js';
-import type { WebhookEvents } from '../webhooks/webhook-events.js';
+import type { WebhookEvents } from '../webhooks/index.js';
 import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { isUuid, uuidv7 } from '../../ids.js';
-import { audit, type Actor } from '../audit/audit.service.js';
-import { imageKeys, type MediaUrls } from '../media/stored-image.js';
-import type { VenueContext } from '../venues/api-keys.service.js';
+import { audit, type Actor } from '../audit/index.js';
+import { imageKeys, type MediaUrls, type MediaService } from '../media/index.js';
+import type { VenueContext } from '../venues/index.js';
 import type { CachedBody, MenuCache } from './menu-cache.js';
 import * as menu from './menu.repository.js';
 import type { MenuDocumentValue, PublishResult } from './menu.schemas.js';
@@ -14,15 +14,14 @@ import { menuDocumentInTurns, stringifyInTurns, withReadDefaults } from './menu.
 import { lockMenu } from '../../db/venue-locks.js';
 import { remember } from '../../lru.js';
 import { DAY_MS, PUBLICATION_RETENTION } from '../../limits.js';
-import type { MediaService } from '../media/media.service.js';
 import * as publications from './publications.repository.js';
-import type { AvailabilityService } from '../availability/availability.service.js';
 import {
+  type AvailabilityService,
   scheduledCategories,
   withAvailability,
   type AvailabilityState,
   type ScheduledCategory,
-} from '../availability/item-availability.js';
+} from '../availability/index.js';
 
 /** What a menu version is: the draft's version, or the publication (none yet: null). */
 function documentKey(state: menu.MenuStateRow, version: 'draft' | 'published'): string | null {

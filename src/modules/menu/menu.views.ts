@@ -2,9 +2,8 @@
 // read and the PATCH response, so every path shows a product the same way.
 import { nextTurn } from '../../next-turn.js';
 import { groupFields, rulesOf } from '../../shared/modifier-rules.js';
-import type { MediaImageView } from '../media/media.schemas.js';
+import type { MediaImageView, StoredImage } from '../media/index.js';
 import { effectiveAllergens } from './food-info.js';
-import type { StoredImage } from '../media/stored-image.js';
 import type { CategoryRow, IngredientRow, MenuRows, ProductRow } from './menu.repository.js';
 import type { MenuDocumentValue, ProductViewValue } from './menu.schemas.js';
 

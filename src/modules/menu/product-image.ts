@@ -1,6 +1,5 @@
 import { errors } from '../../errors.js';
-import type { ImageRoutes } from '../media/image.routes.js';
-import { ownerOf, type ImageTarget } from '../media/image-targets.js';
+import { type ImageRoutes, ownerOf, type ImageTarget } from '../media/index.js';
 import { bumpDraftVersion, findOneByRef, setProductImage, type ProductRow } from './menu.repository.js';
 import { ProductRefParams } from './menu.schemas.js';
 

@@ -2,10 +2,9 @@ import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { assertIfMatch, etagOf } from '../../shared/etag.js';
 import { stableStringify } from '../../stable-json.js';
-import { audit, type Actor } from '../audit/audit.service.js';
-import type { MediaService } from '../media/media.service.js';
-import { imageKeys, type MediaUrls } from '../media/stored-image.js';
-import { readSettings } from '../settings/settings.service.js';
+import { audit, type Actor } from '../audit/index.js';
+import { type MediaService, imageKeys, type MediaUrls } from '../media/index.js';
+import { readSettings } from '../settings/index.js';
 import * as menu from './menu.repository.js';
 import type { ProductPatchInput, ProductViewValue } from './menu.schemas.js';
 import { productView, type ImageView } from './menu.views.js';
@@ -13,8 +12,7 @@ import { checkTranslations, mergeTranslations } from './translations.js';
 import { lockMenu } from '../../db/venue-locks.js';
 import { jsonEqual } from '../../stable-json.js';
 import { sentFoodColumns, unknownCodes, type FoodColumns } from './food-info.js';
-import type { AvailabilityService } from '../availability/availability.service.js';
-import { withProductAvailability } from '../availability/item-availability.js';
+import { type AvailabilityService, withProductAvailability } from '../availability/index.js';
 
 export interface ProductRead {
   product: ProductViewValue;

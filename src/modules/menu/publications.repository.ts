@@ -1,5 +1,5 @@
 import { LargeText, type Queryable } from '../../db/port.js';
-import type { StoredImage } from '../media/stored-image.js';
+import type { StoredImage } from '../media/index.js';
 
 // menu_publications (decisions 16): the immutable snapshots publish writes, their history and retention.
 

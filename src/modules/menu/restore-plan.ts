@@ -1,7 +1,7 @@
 // What a restore writes (decisions 16): the draft rows that hold a snapshot's content again, and
 // the draft items the snapshot lacks. Pure: the snapshot and the draft's keys in, the writes out.
 import { groupFields } from '../../shared/modifier-rules.js';
-import { imageKeys, storedImageOf, type StoredImage } from '../media/stored-image.js';
+import { imageKeys, storedImageOf, type StoredImage } from '../media/index.js';
 import type { CategoryWrite, IngredientWrite, ProductWrite, StoredModifierGroup } from './menu.repository.js';
 import type { MenuDocumentValue } from './menu.schemas.js';
 import { productVersion, type DraftKeys } from './publications.repository.js';

@@ -3,9 +3,9 @@ import { DeadlineExceededError, type Database, type Queryable } from '../../db/p
 import { errors, type BulkLimitCode } from '../../errors.js';
 import { uuidv7 } from '../../ids.js';
 import { nextTurn } from '../../next-turn.js';
-import { audit, type Actor } from '../audit/audit.service.js';
-import { planUsage } from '../reference/reference.service.js';
-import { readSettings } from '../settings/settings.service.js';
+import { audit, type Actor } from '../audit/index.js';
+import { planUsage } from '../reference/index.js';
+import { readSettings } from '../settings/index.js';
 import * as menu from './menu.repository.js';
 import type { SectionResultValue, SyncInput, SyncResult } from './menu.schemas.js';
 import { ItemDigestCache } from './item-digests.js';

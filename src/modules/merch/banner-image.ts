@@ -1,7 +1,6 @@
 import { errors } from '../../errors.js';
 import { IdParams } from '../../http/schemas/common.js';
-import type { ImageRoutes } from '../media/image.routes.js';
-import { ownerOf, type ImageTarget } from '../media/image-targets.js';
+import { type ImageRoutes, ownerOf, type ImageTarget } from '../media/index.js';
 import { findBanner, setBannerImage } from './banners.repository.js';
 
 /** A banner acts live (decisions 8 as docs/merchandising.md reads it): its image shows at once. */

@@ -1,9 +1,7 @@
 import type { Queryable } from '../../db/port.js';
 import { isUuid } from '../../ids.js';
-import type { AuditRecord } from '../audit/audit.service.js';
-import { locales, type TranslationsApplied } from '../menu/draft-translations.js';
-import { mergeTranslations } from '../menu/translations.js';
-import type { TranslationsInput } from '../menu/translations.schemas.js';
+import type { AuditRecord } from '../audit/index.js';
+import { locales, type TranslationsApplied, mergeTranslations, type TranslationsInput } from '../menu/index.js';
 import { findBannersByIds, updateBannerTranslations, type BannerRow } from './banners.repository.js';
 
 /** Merges banners' translations (PUT /v1/translations) in the caller's transaction: banners act live, no draft moves. */

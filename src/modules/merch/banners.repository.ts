@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/port.js';
-import type { StoredImage } from '../media/stored-image.js';
-import type { StoredTranslations } from '../menu/translations.schemas.js';
+import type { StoredImage } from '../media/index.js';
+import type { StoredTranslations } from '../menu/index.js';
 import { findRow, listRows, selectRows } from '../../db/keyed-rows.js';
 
 export interface BannerRow {

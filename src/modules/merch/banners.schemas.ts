@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { ListEnvelope, Nullable, Timestamp } from '../../http/schemas/common.js';
-import { MediaImage } from '../media/media.schemas.js';
-import { BannerTranslations } from '../menu/translations.schemas.js';
+import { MediaImage } from '../media/index.js';
+import { BannerTranslations } from '../menu/index.js';
 import { MerchExternalId, MerchSortOrder, ScheduleTime } from './merch.schemas.js';
 
 const bannerFields = {

@@ -2,7 +2,7 @@
 // decided by the database, plan limits.
 import { FOREIGN_KEY_VIOLATION, type Queryable, sqlState, UNIQUE_VIOLATION, violatedConstraint } from '../../db/port.js';
 import { AppError, errors } from '../../errors.js';
-import { findProductByRef } from '../menu/products.service.js';
+import { findProductByRef } from '../menu/index.js';
 import { normaliseScheduleTime, scheduleInstant } from '../../shared/schedule.js';
 
 export interface ScheduleInput {

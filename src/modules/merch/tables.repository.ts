@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/port.js';
-import type { SubscriptionStatus } from '../venues/plans.js';
+import type { SubscriptionStatus } from '../venues/index.js';
 import { findRow, listRows } from '../../db/keyed-rows.js';
 
 export interface TableRow {

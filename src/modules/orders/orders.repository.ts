@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/port.js';
 import { SqlParams } from '../../db/sql-params.js';
-import { outboxCall, payloadSql, type EventHead } from '../webhooks/outbox-sql.js';
+import { outboxCall, payloadSql, type EventHead } from '../webhooks/index.js';
 import { allowedTransitions, type OrderStatus } from '../../shared/order-status.js';
 import { lineViews } from './order-view.js';
 import type { OrderView } from './orders.schemas.js';

@@ -4,7 +4,7 @@ import { actorOf } from '../../http/actor.js';
 import type { App } from '../../http/types.js';
 import type { OrderStreams } from './order-stream.js';
 import type { OrdersService } from './orders.service.js';
-import type { ApiKeysService } from '../venues/api-keys.service.js';
+import type { ApiKeysService } from '../venues/index.js';
 import { serveCached } from '../../http/serve-cached.js';
 import { SSE_HEADERS, sseResponse } from '../../http/sse.js';
 import {

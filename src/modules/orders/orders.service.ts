@@ -1,10 +1,10 @@
 import { EpochMemo } from '../../db/epoch-memo.js';
-import type { WebhookEvents } from '../webhooks/webhook-events.js';
+import type { WebhookEvents } from '../webhooks/index.js';
 import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { listEnvelope, pageWindow } from '../../shared/pagination.js';
 import { isUuid } from '../../ids.js';
-import { audit, type Actor } from '../audit/audit.service.js';
+import { audit, type Actor } from '../audit/index.js';
 import { ORDER_STATUSES, canTransition, transitionErrorMessage, type OrderStatus } from '../../shared/order-status.js';
 import * as orders from './orders.repository.js';
 import type { OrderListQueryValue, OrderListView, OrderStreamQueryValue, OrderView } from './orders.schemas.js';

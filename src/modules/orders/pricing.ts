@@ -4,12 +4,11 @@
 // which the guest page's cart runs too.
 import { lineBreaches, type ChosenOption } from '../../shared/modifier-rules.js';
 import { effectivePrice, orderSums, unitPrice, unitSaving, type LineAmounts, type PricedChoice } from '../../shared/pricing.js';
-import { optionAvailability, productAvailability, type AvailabilityState } from '../availability/item-availability.js';
-import type { MenuDocumentValue } from '../menu/menu.schemas.js';
+import { optionAvailability, productAvailability, type AvailabilityState } from '../availability/index.js';
+import { type MenuDocumentValue, guestVisible } from '../menu/index.js';
 import type { NewOrder } from './guest-orders.js';
-import type { OrderConfigValue } from '../settings/settings.schemas.js';
+import type { OrderConfigValue } from '../settings/index.js';
 import type { GuestOrderInput } from './order-body.schemas.js';
-import { guestVisible } from '../menu/menu.views.js';
 
 export interface PricingContext {
   doc: MenuDocumentValue;

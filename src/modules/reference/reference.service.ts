@@ -12,7 +12,7 @@ import {
   VENUE_RATE_WINDOW_SEC,
 } from '../../limits.js';
 import { ORDER_STATUSES, ORDER_STATUS_TRANSITIONS } from '../../shared/order-status.js';
-import type { VenueContext } from '../venues/api-keys.service.js';
+import type { VenueContext } from '../venues/index.js';
 import {
   BADGE_COLORS,
   ALLERGENS,

@@ -1,5 +1,4 @@
-import type { ImageRoutes } from '../media/image.routes.js';
-import type { ImageTarget } from '../media/image-targets.js';
+import type { ImageRoutes, ImageTarget } from '../media/index.js';
 import { findLogo, setLogo } from './settings.repository.js';
 
 /** The venue's logo is a setting: settings and the guest menu show it at once, without a publish. */

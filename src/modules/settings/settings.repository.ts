@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/port.js';
-import type { StoredImage } from '../media/stored-image.js';
+import type { StoredImage } from '../media/index.js';
 import type { OpeningHoursValue, OrderConfigValue, ThemeValue } from './settings.schemas.js';
 
 export interface SettingsRow {

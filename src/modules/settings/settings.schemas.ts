@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { HhMm, Nullable, StringEnum, Timestamp } from '../../http/schemas/common.js';
-import { MediaImage } from '../media/media.schemas.js';
+import { MediaImage } from '../media/index.js';
 import { DAYS } from '../../shared/schedule.js';
 import { CARD_STYLES, LANGUAGES } from '../../shared/catalog.js';
 

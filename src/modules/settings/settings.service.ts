@@ -1,8 +1,8 @@
 import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { assertIfMatch, etagOf } from '../../shared/etag.js';
-import { audit, type Actor } from '../audit/audit.service.js';
-import type { MediaUrls } from '../media/stored-image.js';
+import { audit, type Actor } from '../audit/index.js';
+import type { MediaUrls } from '../media/index.js';
 import { findSettings, saveSettings, type SettingsRow } from './settings.repository.js';
 import { PAUSE_MAX_AHEAD_MS } from '../../limits.js';
 import { openingHoursProblems } from '../../shared/opening-hours.js';

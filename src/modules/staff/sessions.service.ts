@@ -1,7 +1,6 @@
 import type { Database } from '../../db/port.js';
 import { uuidv7 } from '../../ids.js';
-import type { Plan, SubscriptionStatus } from '../venues/plans.js';
-import type { VenuesService } from '../venues/venues.service.js';
+import type { Plan, SubscriptionStatus, VenuesService } from '../venues/index.js';
 import { passwordProblem } from './password-strength.js';
 import { PASSWORD_MAX_LENGTH, type PasswordHasher } from './passwords.js';
 import * as staff from './staff.repository.js';

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas/common.js';
 import type { App } from '../../http/types.js';
-import { VenueParams } from '../venues/venues.schemas.js';
+import { VenueParams } from '../venues/index.js';
 import type { StaffService } from './staff.service.js';
 import { StaffCreateBody, StaffInvited, StaffList, StaffListQuery, StaffMember, StaffParams, StaffPatchBody } from './staff.schemas.js';
 

@@ -3,8 +3,8 @@ import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { randomBase62, uuidv7 } from '../../ids.js';
 import { listEnvelope, pageWindow } from '../../shared/pagination.js';
-import { auditFrom, withMember, type AuditRecord, type ConsoleMember } from '../audit/audit.service.js';
-import type { VenuesService } from '../venues/venues.service.js';
+import { auditFrom, withMember, type AuditRecord, type ConsoleMember } from '../audit/index.js';
+import type { VenuesService } from '../venues/index.js';
 import * as staff from './staff.repository.js';
 import type {
   StaffCreateInput,

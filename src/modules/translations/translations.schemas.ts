@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { TRANSLATIONS_SECTION_CAP } from '../../limits.js';
-import { BannerTranslations, NameTranslations, ProductTranslations } from '../menu/translations.schemas.js';
+import { BannerTranslations, NameTranslations, ProductTranslations } from '../menu/index.js';
 
-export type { TranslationsInput } from '../menu/translations.schemas.js';
+export type { TranslationsInput } from '../menu/index.js';
 
 const Ref = Type.String({ minLength: 1, maxLength: 255, description: 'externalId or opaque id' });
 const section = <T extends object>(item: T) => Type.Optional(Type.Array(item as never, { maxItems: TRANSLATIONS_SECTION_CAP }));

@@ -1,10 +1,9 @@
 import type { Database } from '../../db/port.js';
 import { errors } from '../../errors.js';
-import { audit, type Actor } from '../audit/audit.service.js';
-import { translateDraft } from '../menu/draft-translations.js';
-import { checkTranslations } from '../menu/translations.js';
-import { translateBanners } from '../merch/banner-translations.js';
-import { readSettings } from '../settings/settings.service.js';
+import { audit, type Actor } from '../audit/index.js';
+import { translateDraft, checkTranslations } from '../menu/index.js';
+import { translateBanners } from '../merch/index.js';
+import { readSettings } from '../settings/index.js';
 import type { TranslationsInput, TranslationsResult } from './translations.schemas.js';
 import { lockMenu } from '../../db/venue-locks.js';
 

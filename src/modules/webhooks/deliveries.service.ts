@@ -2,7 +2,7 @@ import type { Database, Queryable } from '../../db/port.js';
 import { errors } from '../../errors.js';
 import { listEnvelope, pageWindow } from '../../shared/pagination.js';
 import { isUuid } from '../../ids.js';
-import { audit, type Actor } from '../audit/audit.service.js';
+import { audit, type Actor } from '../audit/index.js';
 import { findDelivery, listDeliveries, redeliver, type DeliveryRow } from './deliveries.repository.js';
 import type { WebhookEvents } from './webhook-events.js';
 import { findEndpoint } from './webhooks.repository.js';

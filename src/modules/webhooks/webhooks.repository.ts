@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/port.js';
 import { isUuid } from '../../ids.js';
 import { countRows, deleteRow, findRow, listRows } from '../../db/keyed-rows.js';
-import type { KeyMode } from '../venues/venues.schemas.js';
+import type { KeyMode } from '../venues/index.js';
 import type { WebhookEvent } from './webhooks.schemas.js';
 
 export interface WebhookEndpointRow {

@@ -5,7 +5,7 @@ import { listEnvelope, pageWindow } from '../../shared/pagination.js';
 import { uuidv7 } from '../../ids.js';
 import { WEBHOOK_ENDPOINTS_PER_VENUE } from '../../limits.js';
 import type { AllowedEndpoint } from '../../outbound/guarded-connector.js';
-import { audit, type Actor } from '../audit/audit.service.js';
+import { audit, type Actor } from '../audit/index.js';
 import { assertRoom, ChangeSet } from '../../shared/writes.js';
 import { endpointUrl } from './endpoint-url.js';
 import { SECRET_PREFIX } from './webhook-sender.js';

@@ -2,7 +2,7 @@
 // script (decisions 13): "Sold out until 18:30", "Ordering is paused until 19:30.", the days and
 // times a guest can order for. Times are instants, shown in the venue's timezone (the guest's own
 // when Intl does not know the zone), in the page's language.
-import type { AvailabilityValue, OrderingView } from '../../availability/availability.schemas.js';
+import type { AvailabilityValue, OrderingView } from '../../availability/index.js';
 import { fill, type UiStrings } from './strings.js';
 
 /** A product's or an option's `availability` in the guest menu (the server's schema; a type only, for the script). */

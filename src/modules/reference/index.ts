@@ -1,0 +1,3 @@
+// The reference module's surface: what other modules may use of it (lint: a module imports another only
+// through its index.ts). Everything else in the folder is the module's own.
+export { planUsage } from './reference.service.js';
