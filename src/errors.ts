@@ -177,7 +177,7 @@ export const errors = {
   /** Decisions 8: a create past the plan's maxBanners / maxQrTables. */
   merchLimit: (code: MerchLimitCode, what: string, details: { limit: number; available: number; requested: number }) =>
     new AppError({ statusCode: 400, message: `The plan allows ${details.limit} ${what}; delete one or upgrade the plan`, code, details }),
-  /** Issue 16: a webhook endpoint past the per-venue cap, in the shape of the plan limits. */
+  /** A webhook endpoint past the per-venue cap, in the shape of the plan limits. */
   webhookEndpointLimit: (details: { limit: number; available: number; requested: number }) =>
     new AppError({
       statusCode: 400,
@@ -185,7 +185,7 @@ export const errors = {
       message: `A venue can have ${details.limit} webhook endpoints; delete one first`,
       details,
     }),
-  /** Issue 16: one more live order stream than a venue may hold open on one server. */
+  /** One more live order stream than a venue may hold open on one server. */
   streamLimit: (limit: number) =>
     new AppError({
       statusCode: 429,

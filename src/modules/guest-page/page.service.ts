@@ -102,7 +102,7 @@ function themedAssets(assets: GuestAssets, info: GuestVenueInfo): PageAssets {
 
 export const menuPagePath = (slug: string) => `/m/${encodeURIComponent(slug)}`;
 
-/** Where an order is served, in words (issue 38): its table as named, the venue's counter, or the guest's address. */
+/** Where an order is served, in words: its table as named, the venue's counter, or the guest's address. */
 function whereServed(order: Pick<GuestOrderView, 'type' | 'tableName'>, venueName: string, strings: UiStrings): string {
   if (order.type === 'pickup') return fill(strings.wherePickup, { venue: venueName });
   if (order.type === 'delivery') return strings.whereDelivery;

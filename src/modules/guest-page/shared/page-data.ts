@@ -56,7 +56,7 @@ export type StepState = 'done' | 'current' | 'todo';
 /**
  * Where an order is among its steps; none once cancelled. Delivering is a step of deliveries, and
  * of any order the venue moves there (the state machine allows it for every type). A completed
- * order has every step done, the last too: it looks finished, not like a step to come (issue 38).
+ * order has every step done, the last too: it looks finished, not like a step to come.
  */
 export function stepStates(status: GuestOrderStatus, type: GuestOrderType): { step: (typeof STATUS_STEPS)[number]; state: StepState }[] {
   if (status === 'cancelled') return [];

@@ -181,7 +181,7 @@ export function directionOf(locale: string): 'rtl' | 'ltr' {
 }
 
 /**
- * A table's name as the guest reads it (issue 38): as the venue wrote it ("Table 5", "Terrace 2"),
+ * A table's name as the guest reads it as the venue wrote it ("Table 5", "Terrace 2"),
  * so "Table" is never said twice; a name with no letter at all ("5", "12") gets the word
  * ("Table 5"), which a bare number would not say.
  */
