@@ -33,8 +33,6 @@ import { SettingsService } from './modules/settings/settings.service.js';
 import { TranslationsService } from './modules/translations/translations.service.js';
 import { ApiKeysService } from './modules/venues/api-keys.service.js';
 import { VenuesService } from './modules/venues/venues.service.js';
-import { ConsoleAuthService } from './modules/staff/sessions.service.js';
-import { PasswordHasher } from './modules/staff/passwords.js';
 import { consoleCookieNames } from './modules/console/csrf.js';
 import { SignInBudget } from './http/rate-limit/sign-in-budget.js';
 import { RateLimiter } from './http/rate-limit/limiter.js';
@@ -43,6 +41,8 @@ import type { RateStore } from './http/rate-limit/store.js';
 import { StaffService } from './modules/staff/staff.service.js';
 import { BoardFeeds } from './modules/console/board-feed.js';
 import { BoardService } from './modules/console/board.service.js';
+import { PasswordHasher } from './modules/console/passwords.js';
+import { ConsoleAuthService } from './modules/console/sessions.service.js';
 import { GuestOrderStreams } from './modules/guest/guest-order-stream.js';
 import type { LiveStreamOptions } from './shared/live-stream.js';
 import { WebhookDeliveriesService } from './modules/webhooks/deliveries.service.js';
@@ -166,7 +166,7 @@ export function createServices(
     webhookDeliveries: new WebhookDeliveriesService(db, webhookEvents),
     webhookEvents,
     webhookSender,
-    // Decisions 17: staff accounts (the operator's side) and the console's sign-in and sessions.
+    // Decisions 17: staff accounts (the operator's side, staff/) and the console's sign-in and sessions (console/).
     staff,
     consoleAuth: new ConsoleAuthService(
       db,

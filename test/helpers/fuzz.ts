@@ -10,7 +10,7 @@ import { injectBounded } from './inject-bounded.js';
 import { routeTable, type RouteKey } from './route-table.js';
 import { pathologicalBodies } from './stall-bodies.js';
 import { sessionCsrf } from '../../src/modules/console/csrf.js';
-import { signedIn } from '../staff/console-client.js';
+import { signedIn } from '../console/console-client.js';
 import { DAY_MS } from '../../src/limits.js';
 
 // Property-based fuzzing of every route the router serves (issue 12, docs/security.md). Each case

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { admin, assertError, call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
-import { invite } from './console-client.js';
+import { invite } from '../console/console-client.js';
 
 // The operator's staff API (decisions 17).
 describe('staff accounts through the operator API', () => {

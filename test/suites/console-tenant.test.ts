@@ -4,7 +4,7 @@ import { sessionCsrf } from '../../src/modules/console/csrf.js';
 import { admin, call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { createOrder, orderBody, setUpOrderMenu } from '../helpers/orders.js';
 import { routeTable } from '../helpers/route-table.js';
-import { signedIn } from '../staff/console-client.js';
+import { signedIn } from '../console/console-client.js';
 
 /*
  * Tenant isolation of the board's API (issue 40), beside the /v1 matrix: every /console/api route

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { errors } from '../../errors.js';
-import type { SignInLimits } from '../../modules/staff/sessions.service.js';
+import type { SignInLimits } from '../../modules/console/sessions.service.js';
 import type { RateLimiter } from './limiter.js';
 import type { BucketCheck } from './store.js';
 

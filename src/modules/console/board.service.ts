@@ -5,7 +5,7 @@ import { sharedHours } from '../../shared/opening-hours.js';
 import { wallClock, zonedToInstant } from '../../shared/schedule.js';
 import type { OrdersService } from '../orders/index.js';
 import type { SettingsView, SettingsService } from '../settings/index.js';
-import type { ConsoleSession } from '../staff/index.js';
+import type { ConsoleSession } from './sessions.service.js';
 import { serviceItems } from './board.repository.js';
 import type { BoardView, BoardOrderingView, OrderingPatchInput, ServiceView } from './console.schemas.js';
 

@@ -5,7 +5,6 @@ import type { App } from '../../http/types.js';
 import { AvailabilityPutBody, AvailabilityPutResult, type AvailabilityService } from '../availability/index.js';
 import { Order, OrderIdParams, OrderStatusBody, type OrdersService } from '../orders/index.js';
 import {
-  type ConsoleAuthService,
   StaffCreateBody,
   StaffInvited,
   StaffList,
@@ -21,6 +20,7 @@ import type { BoardFeeds } from './board-feed.js';
 import type { BoardService } from './board.service.js';
 import { consoleCall, isChange, type ConsoleCall } from './console-auth.js';
 import { Board, BoardOrderingResult, BoardStreamQuery, OrderingPatchBody, PauseBody, Service } from './console.schemas.js';
+import type { ConsoleAuthService } from './sessions.service.js';
 
 type RouteServices = {
   availability: AvailabilityService;

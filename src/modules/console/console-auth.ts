@@ -3,7 +3,8 @@
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../../errors.js';
 import type { Actor } from '../audit/index.js';
-import type { ConsoleAuthService, ConsoleSession, STAFF_ROLES } from '../staff/index.js';
+import type { STAFF_ROLES } from '../staff/index.js';
+import type { ConsoleAuthService, ConsoleSession } from './sessions.service.js';
 import { PLAN_DEFINITIONS, requireActiveSubscription } from '../venues/index.js';
 import { readCookies, sameToken, sessionCsrf, tokenValue } from './csrf.js';
 

@@ -1,7 +1,8 @@
 // The console's server-rendered pages (docs/console.md): no script, no inline style (the strict
 // CSP), one stylesheet from this origin. Every value goes through escapeHtml.
 import { escapeHtml as e } from '../../http/html.js';
-import { type ConsoleSession, PASSWORD_MIN_LENGTH } from '../staff/index.js';
+import { PASSWORD_MIN_LENGTH } from './passwords.js';
+import type { ConsoleSession } from './sessions.service.js';
 
 export const CONSOLE_CSS_PATH = '/console/assets/console.css';
 

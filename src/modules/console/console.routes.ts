@@ -7,7 +7,7 @@ import { shownPath } from '../../http/request-logger.js';
 import type { App } from '../../http/types.js';
 import type { BoardFeeds } from './board-feed.js';
 import { IMMUTABLE, Representation, sendRepresentation } from '../docs/index.js';
-import { type ConsoleAuthService, type ConsoleSession, LOCK_MS, SESSION_MAX_MS } from '../staff/index.js';
+import { type ConsoleAuthService, type ConsoleSession, LOCK_MS, SESSION_MAX_MS } from './sessions.service.js';
 import { clearCookie, consoleCookieNames, cookie, newCsrfValue, readCookies, sameToken, sessionCsrf, tokenValue } from './csrf.js';
 import { isSubscriptionActive } from '../venues/index.js';
 import { CONSOLE_CSS, CONSOLE_CSS_PATH, homePage, inactivePage, invitePage, messagePage, signInPage } from './console.page.js';

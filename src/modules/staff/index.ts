@@ -1,8 +1,5 @@
 // The staff module's surface: what other modules may use of it (lint: a module imports another only
 // through its index.ts). Everything else in the folder is the module's own.
-export { PASSWORD_MIN_LENGTH } from './passwords.js';
-export { LOCK_MS, SESSION_MAX_MS } from './sessions.service.js';
-export type { ConsoleAuthService, ConsoleSession } from './sessions.service.js';
 export {
   STAFF_ROLES,
   StaffCreateBody,
@@ -13,4 +10,9 @@ export {
   StaffParams,
   StaffPatchBody,
 } from './staff.schemas.js';
+export { hashToken, newToken } from './staff.service.js';
 export type { StaffCall, StaffService } from './staff.service.js';
+// The console's sign-in reads a member and writes their password in its own transactions (an
+// invite is taken, the password set and the sessions ended together): the member's SQL stays here.
+export { deleteMemberSessions, findMember, rehashPassword, setPassword } from './staff.repository.js';
+export type { StaffRole, StaffRow } from './staff.repository.js';

@@ -4,7 +4,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig, SCRYPT_COST, type Config } from '../../src/config.js';
 import type { App } from '../../src/http/types.js';
 import { SIGN_IN_BUDGET, SIGN_IN_WAITING_PER_ADDRESS } from '../../src/http/rate-limit/sign-in-budget.js';
-import { PasswordHasher } from '../../src/modules/staff/passwords.js';
+import { PasswordHasher } from '../../src/modules/console/passwords.js';
 import { admin, ADMIN_TOKEN, createVenue, TEST_SCRYPT_COST, type VenueFixture } from '../helpers/app.js';
 import { testDatabase, type TestDatabase } from '../helpers/db.js';
 import { csrfOf, invite, PASSWORD, tokenOf } from './console-client.js';

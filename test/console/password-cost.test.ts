@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { PasswordHasher } from '../../src/modules/staff/passwords.js';
+import { PasswordHasher } from '../../src/modules/console/passwords.js';
 
 // A hash made before the cost rose verifies at its own, lower cost, and the hashes that pad it to
 // today's make a wrong password for such a member take what an unknown email's dummy takes.

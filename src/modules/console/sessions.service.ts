@@ -1,10 +1,10 @@
 import type { Database } from '../../db/port.js';
 import { uuidv7 } from '../../ids.js';
+import * as staff from '../staff/index.js';
 import type { Plan, SubscriptionStatus, VenuesService } from '../venues/index.js';
 import { passwordProblem } from './password-strength.js';
 import { PASSWORD_MAX_LENGTH, type PasswordHasher } from './passwords.js';
-import * as staff from './staff.repository.js';
-import { hashToken, newToken } from './staff.service.js';
+import * as sessions from './sessions.repository.js';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -91,7 +91,7 @@ export class ConsoleAuthService {
 
   /** Whether the invite link still works (exists, not used, not expired). */
   async inviteValid(token: string): Promise<boolean> {
-    const invite = await staff.findInviteByHash(this.db, hashToken(token));
+    const invite = await sessions.findInviteByHash(this.db, staff.hashToken(token));
     return invite !== null && invite.expires_at.getTime() > this.clock();
   }
 
@@ -101,7 +101,7 @@ export class ConsoleAuthService {
    * `address` is the client's: known for the member from now on.
    */
   async acceptInvite(token: string, password: string, address: string): Promise<InviteOutcome> {
-    const invite = await staff.findInviteByHash(this.db, hashToken(token));
+    const invite = await sessions.findInviteByHash(this.db, staff.hashToken(token));
     if (!invite || invite.expires_at.getTime() <= this.clock()) return { ok: false, reason: 'invalid' };
     const member = await staff.findMember(this.db, invite.venue_id, invite.staff_id);
     if (!member) return { ok: false, reason: 'invalid' };
@@ -113,11 +113,11 @@ export class ConsoleAuthService {
     const taken = await this.db.transaction(
       async (tx) => {
         // Deleting the invite is what uses it: of two submissions at once, one deletes it.
-        if (!(await staff.takeInvite(tx, invite.venue_id, invite.id))) return false;
+        if (!(await sessions.takeInvite(tx, invite.venue_id, invite.id))) return false;
         await staff.setPassword(tx, invite.venue_id, invite.staff_id, passwordHash, at);
         await staff.deleteMemberSessions(tx, invite.venue_id, invite.staff_id);
-        await staff.clearFailuresAndLocks(tx, invite.venue_id, invite.staff_id);
-        await staff.rememberAddress(tx, invite.venue_id, invite.staff_id, address, at);
+        await sessions.clearFailuresAndLocks(tx, invite.venue_id, invite.staff_id);
+        await sessions.rememberAddress(tx, invite.venue_id, invite.staff_id, address, at);
         return true;
       },
       { venueId: invite.venue_id },
@@ -146,12 +146,12 @@ export class ConsoleAuthService {
       await refund();
       throw err;
     }
-    let members: staff.SignInMemberRow[];
-    let candidate: staff.SignInMemberRow | null;
+    let members: sessions.SignInMemberRow[];
+    let candidate: sessions.SignInMemberRow | null;
     let matched = false;
     let rehashed: string | null = null;
     try {
-      members = await staff.findSignInMembers(
+      members = await sessions.findSignInMembers(
         this.db,
         normalized,
         address,
@@ -173,9 +173,9 @@ export class ConsoleAuthService {
     if (!matched || !candidate) return this.failed(members, candidate, password, address, now);
     await refund();
     if (rehashed) await staff.rehashPassword(this.db.unread, candidate.venue_id, candidate.id, candidate.password_hash!, rehashed);
-    const { token, hash } = newToken();
-    await staff.signedInFrom(this.db.unread, candidate.venue_id, candidate.id, address, new Date(now));
-    await staff.insertSession(this.db.unread, candidate.venue_id, {
+    const { token, hash } = staff.newToken();
+    await sessions.signedInFrom(this.db.unread, candidate.venue_id, candidate.id, address, new Date(now));
+    await sessions.insertSession(this.db.unread, candidate.venue_id, {
       id: uuidv7(),
       staffId: candidate.id,
       tokenHash: hash,
@@ -186,8 +186,8 @@ export class ConsoleAuthService {
 
   /** Counts the failure from `address` for every member with the email not locked there yet; the fifth locks. */
   private async failed(
-    members: staff.SignInMemberRow[],
-    candidate: staff.SignInMemberRow | null,
+    members: sessions.SignInMemberRow[],
+    candidate: sessions.SignInMemberRow | null,
     password: string,
     address: string,
     now: number,
@@ -195,10 +195,10 @@ export class ConsoleAuthService {
     let lockedUntil: Date | null = null;
     for (const m of members) {
       if (m.locked) continue;
-      const count = await staff.recordFailure(this.db.unread, m.venue_id, m.id, address, new Date(now), new Date(now - LOCK_WINDOW_MS));
+      const count = await sessions.recordFailure(this.db.unread, m.venue_id, m.id, address, new Date(now), new Date(now - LOCK_WINDOW_MS));
       if (count >= LOCK_FAILURES) {
         lockedUntil = new Date(now + LOCK_MS);
-        await staff.lockAddress(this.db.unread, m.venue_id, m.id, address, lockedUntil);
+        await sessions.lockAddress(this.db.unread, m.venue_id, m.id, address, lockedUntil);
       }
     }
     return {
@@ -211,15 +211,16 @@ export class ConsoleAuthService {
 
   /** The session the cookie's token names, or null when there is none or it has expired (then it is deleted). */
   async session(token: string): Promise<ConsoleSession | null> {
-    const row = await staff.findSessionByHash(this.db, hashToken(token));
+    const row = await sessions.findSessionByHash(this.db, staff.hashToken(token));
     if (!row) return null;
     const now = this.clock();
     const expired = now - row.last_seen_at.getTime() > SESSION_IDLE_MS || now - row.created_at.getTime() > SESSION_MAX_MS;
     if (expired || row.member_disabled) {
-      await staff.deleteSession(this.db.unread, row.venue_id, row.id);
+      await sessions.deleteSession(this.db.unread, row.venue_id, row.id);
       return null;
     }
-    if (now - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) await staff.touchSession(this.db.unread, row.venue_id, row.id, new Date(now));
+    if (now - row.last_seen_at.getTime() >= TOUCH_EVERY_MS)
+      await sessions.touchSession(this.db.unread, row.venue_id, row.id, new Date(now));
     const venue = await this.venues.get(row.venue_id);
     return {
       sessionId: row.id,
@@ -237,7 +238,7 @@ export class ConsoleAuthService {
   /** Deletes what has ended on the clock: sessions past their expiry, invite links past theirs, old failures. */
   async sweep(): Promise<number> {
     const now = this.clock();
-    return staff.sweepExpired(this.db.unread, {
+    return sessions.sweepExpired(this.db.unread, {
       idleBefore: new Date(now - SESSION_IDLE_MS),
       openedBefore: new Date(now - SESSION_MAX_MS),
       now: new Date(now),
@@ -247,11 +248,11 @@ export class ConsoleAuthService {
   }
 
   async signOut(session: ConsoleSession): Promise<void> {
-    await staff.deleteSession(this.db.unread, session.venueId, session.sessionId);
+    await sessions.deleteSession(this.db.unread, session.venueId, session.sessionId);
   }
 }
 
-function failureReason(members: staff.SignInMemberRow[], candidate: staff.SignInMemberRow | null, password: string): SignInFailure {
+function failureReason(members: sessions.SignInMemberRow[], candidate: sessions.SignInMemberRow | null, password: string): SignInFailure {
   if (candidate) return password.length > PASSWORD_MAX_LENGTH ? 'too_long' : 'wrong_password';
   if (members.length === 0) return 'unknown_email';
   if (members.some((m) => m.locked)) return 'locked';
