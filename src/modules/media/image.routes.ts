@@ -17,7 +17,7 @@ import { ImageDeleted, ImageSourceBody, ImageUploadQuery, MediaImage, type Image
  */
 export interface ImageRoutes {
   target: ImageTarget;
-  /** The owner's path under /v1, without `/image` (`/products/:ref`), or the image's own (`/logo`). */
+  /** The image's path under /v1 (`/products/:ref/image`, `/logo`). */
   path: string;
   params?: TSchema;
   /** The owner's reference in the path params ('' for the venue's one logo). */
@@ -103,11 +103,10 @@ export function imageRoutes(services: RouteServices, images: readonly ImageRoute
   return async function routes(app: App): Promise<void> {
     registerMediaBody(app);
     for (const image of images) {
-      const path = image.path === '/logo' ? image.path : `${image.path}/image`;
       const preoptimizable = image.preoptimized !== undefined;
       const params = image.params ? { params: image.params } : {};
       app.post(
-        path,
+        image.path,
         {
           ...upload(preoptimizable),
           schema: {
@@ -136,7 +135,7 @@ export function imageRoutes(services: RouteServices, images: readonly ImageRoute
         },
       );
       app.delete(
-        path,
+        image.path,
         {
           schema: {
             operationId: image.remove.operationId,

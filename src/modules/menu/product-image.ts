@@ -20,7 +20,7 @@ export const productImage: ImageTarget = {
 /** POST|DELETE /v1/products/:ref/image (media/image.routes.ts). */
 export const productImageRoutes: ImageRoutes = {
   target: productImage,
-  path: '/products/:ref',
+  path: '/products/:ref/image',
   params: ProductRefParams,
   refOf: (params) => params.ref,
   preoptimized:

@@ -19,7 +19,7 @@ export const bannerImage: ImageTarget = {
 /** POST|DELETE /v1/banners/:id/image (media/image.routes.ts). */
 export const bannerImageRoutes: ImageRoutes = {
   target: bannerImage,
-  path: '/banners/:id',
+  path: '/banners/:id/image',
   params: IdParams,
   refOf: (params) => params.id,
   preoptimized:
