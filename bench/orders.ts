@@ -34,7 +34,7 @@ export const ORDER_BENCH_MENU = {
           { ingredientExternalId: 'brioche', priceAdjustment: 150 },
         ],
       },
-      // Rules every order line must meet (decisions 15): one to three extras, cheese at most twice.
+      // Rules every order line must meet: one to three extras, cheese at most twice.
       {
         name: 'Extras',
         type: 'add_ingredients',

@@ -256,7 +256,7 @@ const GROUP_TYPES = ['single_choice', 'add_ingredients', 'remove_ingredients'] a
 type ModifierGroupType = (typeof GROUP_TYPES)[number];
 const BADGE_COLORS = ['RED', 'PURPLE', 'YELLOW', 'GREEN', 'BLUE', 'GREY'] as const;
 const CARD_STYLES = ['minimalism', 'compact', 'premium'] as const;
-// The codes of decisions 14 (the reference's lists), kept here so the fixture has no runtime import.
+// The food information codes (the reference's lists), kept here so the fixture has no runtime import.
 const ALLERGENS = [
   'gluten',
   'crustaceans',
@@ -314,7 +314,7 @@ function codes<T>(rng: Rng, list: readonly T[], k: number): T[] {
     .map((i) => list[i]);
 }
 
-/** Food information for every product (decisions 14): allergens, traces, labels, spice, calories and nutrition. */
+/** Food information for every product: allergens, traces, labels, spice, calories and nutrition. */
 function foodInformation(
   rng: Rng,
 ): Pick<ProductItem, 'allergens' | 'mayContain' | 'dietaryLabels' | 'spiceLevel' | 'calories' | 'nutrition'> {
@@ -477,7 +477,7 @@ function modifierGroup(
   });
   const group: ModifierGroupItem = { name: nameIn('en'), type, options };
   if (type === 'single_choice') group.isRequired = rng.chance(0.8);
-  // Modifier rules (decisions 15), drawn from no stream so the rest of a seed's menu stays the same.
+  // Modifier rules, drawn from no stream so the rest of a seed's menu stays the same.
   if (type === 'add_ingredients')
     Object.assign(group, { maxSelections: Math.min(50, Math.max(1, options.length - 2)), maxQuantityPerOption: 3 });
   if (locales.length > 0) group.translations = Object.fromEntries(locales.map((l) => [l, { name: nameIn(l) }]));

@@ -121,7 +121,7 @@ export async function buildApp({
     // proxy-addr takes a hop count too, which Fastify's types leave out.
     trustProxy: config.trustProxy as boolean | string[],
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
-    // Every error, whoever raises it (router, HTTP parser), in the spec's envelope.
+    // Every error, whoever raises it (router, HTTP parser), in the error envelope.
     frameworkErrors: frameworkErrors(bindLog, hsts),
     clientErrorHandler,
     // A request read while closing is served like any other (the shutdown waits for it, then the

@@ -133,7 +133,7 @@ export const ENVIRONMENT = {
     default: 'http://HOST:PORT',
     doc: "Base of public links (QR table URLs, media) and the OpenAPI document's server (`/` when unset)",
   },
-  SYNC_TIMEOUT_MS: { default: '30000', doc: 'The sync transaction window (spec 4.1 rule 11)' },
+  SYNC_TIMEOUT_MS: { default: '30000', doc: 'The sync transaction window' },
   SHUTDOWN_TIMEOUT_MS: { default: '10000', doc: 'How long a graceful shutdown waits for in-flight requests' },
   HEADERS_TIMEOUT_MS: { default: '10000', doc: "A request's headers must arrive within this (else 408 and the connection closes)" },
   BODY_TIMEOUT_MS: { default: '30000', doc: 'A JSON body must arrive within this after its headers (else 408 and the connection closes)' },
@@ -225,7 +225,7 @@ function mediaS3(env: Env): S3Settings | null {
 
 /**
  * SSRF_TEST_ALLOW: `host:port` entries, each a loopback address or localhost, so a test server can
- * stand in for a remote host (decisions 7). Never in production: it opens a hole in the guard.
+ * stand in for a remote host. Never in production: it opens a hole in the guard.
  */
 function ssrfTestAllow(env: Env): AllowedEndpoint[] {
   const raw = env.SSRF_TEST_ALLOW || '';

@@ -1,9 +1,9 @@
-// The closed catalogue of application errors (spec section 7). Every error the service
+// The closed catalogue of application errors. Every error the service
 // returns on purpose is made here, with its status, code and message, and rendered once by
-// src/http/error-handler.ts into the spec's envelope.
+// src/http/error-handler.ts into the error envelope.
 import { ORDER_STREAMS_PER_VENUE, WEBHOOK_ENDPOINTS_PER_VENUE } from './limits.js';
 
-// Spec 7 also names INGREDIENT_NOT_FOUND and MODIFIER_GROUP_NOT_FOUND; no operation answers them
+// INGREDIENT_NOT_FOUND and MODIFIER_GROUP_NOT_FOUND are left out: no operation answers them
 // (unknown ingredients are sync warnings, unknown modifier groups are listed in notFound), so they
 // join the catalogue with the first error that sends them. Validation failures carry no code.
 export type ErrorCode =
@@ -132,7 +132,7 @@ export const ERROR_CODE_DOCS: Readonly<Record<ErrorCode, string>> = {
   STAFF_EMAIL_TAKEN: 'another staff member of this venue has that email (compared in lower case)',
   SIGNED_OUT: 'console API: no console session, or it has ended (idle 12 h, 7 days, sign-out, disabled, removed, reset); sign in again',
   CSRF_TOKEN_INVALID: "console API: a change without the session's CSRF token in X-CSRF-Token (docs/console.md)",
-  ROLE_REQUIRED: "console API: the member's role does not allow this (staff < manager < owner, decisions 17)",
+  ROLE_REQUIRED: "console API: the member's role does not allow this (staff < manager < owner)",
   STAFF_SELF_CHANGE: 'console: an owner cannot change their own role, disable or remove themselves; another owner or the operator can',
   STREAM_LIMIT_REACHED: `the venue holds ${ORDER_STREAMS_PER_VENUE} order streams open on this server, the most it may (a guest's order stream: 500 per venue, 50 per address, 3 per order); close one, or retry after Retry-After`,
 };
@@ -170,11 +170,11 @@ export type BulkLimitCode = 'CATEGORY_BULK_LIMIT_EXCEEDED' | 'INGREDIENT_BULK_LI
 
 export const errors = {
   validation: (list: string[]) => new AppError({ statusCode: 400, message: 'Validation failed', errors: list }),
-  /** A validation failure whose message itself must name the parameter (decisions section 5). */
+  /** A validation failure whose message itself must name the parameter. */
   invalidParameter: (message: string) => new AppError({ statusCode: 400, message, errors: [message] }),
   bulkLimit: (code: BulkLimitCode, details: { limit: number; available: number; requested: number }) =>
     new AppError({ statusCode: 400, message: 'Bad Request Exception', code, details }),
-  /** Decisions 8: a create past the plan's maxBanners / maxQrTables. */
+  /** A create past the plan's maxBanners / maxQrTables. */
   merchLimit: (code: MerchLimitCode, what: string, details: { limit: number; available: number; requested: number }) =>
     new AppError({ statusCode: 400, message: `The plan allows ${details.limit} ${what}; delete one or upgrade the plan`, code, details }),
   /** A webhook endpoint past the per-venue cap, in the shape of the plan limits. */
@@ -242,10 +242,10 @@ export const errors = {
   webhookNotFound: () => new AppError({ statusCode: 404, code: 'WEBHOOK_NOT_FOUND', message: 'Webhook endpoint not found' }),
   webhookDeliveryNotFound: () =>
     new AppError({ statusCode: 404, code: 'WEBHOOK_DELIVERY_NOT_FOUND', message: 'Webhook delivery not found' }),
-  // Spec 4.4: order lookups carry a message only, no code.
+  // Order lookups carry a message only, no code.
   orderNotFound: () => new AppError({ statusCode: 404, message: 'Order not found' }),
 
-  // Conflicts name the field, not the value sent (docs/security.md); an externalId names the item (decisions 11).
+  // Conflicts name the field, not the value sent (docs/security.md); an externalId names the item.
   slugTaken: () => new AppError({ statusCode: 409, code: 'SLUG_ALREADY_EXISTS', message: 'The slug is already taken' }),
   externalIdTaken: (externalId: string) =>
     new AppError({
@@ -303,7 +303,7 @@ export const errors = {
       code: 'SYNC_TOO_LARGE',
       message: `Sync did not finish within ${Math.round(windowMs / 1000)} s; nothing was written. Split the payload and retry`,
     }),
-  // Media (spec 7, decisions 7): 413 for the two size caps, 400 for every other media code.
+  // Media: 413 for the two size caps, 400 for every other media code.
   invalidImageSource: (message = 'Send exactly one of base64 or url') =>
     new AppError({ statusCode: 400, code: 'INVALID_IMAGE_SOURCE', message }),
   invalidSourceUrl: (message: string) => new AppError({ statusCode: 400, code: 'INVALID_SOURCE_URL', message }),

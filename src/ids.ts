@@ -17,7 +17,7 @@ function random16(): Buffer {
 }
 
 // UUIDv7 (RFC 9562): time-ordered, so new rows append to the end of their indexes, and opaque
-// to clients (decisions section 0: never sequential integers).
+// to clients (never sequential integers).
 export function uuidv7(now: number = Date.now()): string {
   const bytes = random16();
   bytes.writeUIntBE(now, 0, 6);

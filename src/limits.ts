@@ -1,4 +1,4 @@
-// Request limits (spec 8.1, 8.2, 8.4; decisions section 10). The validators, the body-size
+// Request limits. The validators, the body-size
 // caps, the rate limiters and GET /v1/reference all read these same constants.
 
 export const MB = 1024 * 1024;
@@ -6,7 +6,7 @@ export const MB = 1024 * 1024;
 export const BODY_LIMIT_BYTES = 5 * MB;
 export const MEDIA_BODY_LIMIT_BYTES = 21 * MB;
 
-/** Media (decisions section 7): the decoded image or the downloaded source, at most. */
+/** Media: the decoded image or the downloaded source, at most. */
 export const MEDIA_BINARY_CAP_BYTES = 15 * MB;
 /** The fast lane takes a ready WebP of at most this size. */
 export const PREOPTIMIZED_MAX_BYTES = 1 * MB;
@@ -28,19 +28,19 @@ export const CLEANUP_ARRAY_CAP = 1000;
 export const TRANSLATIONS_SECTION_CAP = 500;
 export const DAY_MS = 86_400_000;
 
-/** PUT /v1/availability entries per section, and how far ahead a sold-out mark may end (decisions 13). */
+/** PUT /v1/availability entries per section, and how far ahead a sold-out mark may end. */
 export const AVAILABILITY_SECTION_MAX = 500;
 export const AVAILABILITY_MAX_AHEAD_MS = 30 * DAY_MS;
-/** How far ahead the guest menu looks for when ordering opens or closes (decisions 13). */
+/** How far ahead the guest menu looks for when ordering opens or closes. */
 export const ORDERING_HORIZON_MS = 14 * DAY_MS;
-/** A pause of ordering ends at most this far ahead (decisions 13). */
+/** A pause of ordering ends at most this far ahead. */
 export const PAUSE_MAX_AHEAD_MS = DAY_MS;
 export const SYNC_WINDOW_MS = 30_000;
 
 /**
  * Webhook endpoints a venue (and, apart, its sandbox) may register (docs/events.md). One number for
  * every plan that has them: webhooks ride on the paid plans' ordersApi feature, and those plans
- * share their limits (decisions 9).
+ * share their limits.
  */
 export const WEBHOOK_ENDPOINTS_PER_VENUE = 10;
 /**
@@ -79,5 +79,5 @@ export const VENUE_RATE_LIMITS: Readonly<Record<VenueBucket, { free: number; pai
   heavy: { free: 10, paid: 60 },
 };
 
-/** Publications kept (decisions 16): every one of the last 90 days, and always the latest 20. */
+/** Publications kept: every one of the last 90 days, and always the latest 20. */
 export const PUBLICATION_RETENTION = { days: 90, latest: 20 } as const;

@@ -1,5 +1,5 @@
-// Named operations: the audit log's action values (spec 4.6, plus product.update from
-// decisions section 4 and the webhook endpoints' actions of docs/events.md), shared by the audit
+// Named operations: the audit log's action values (among them product.update
+// and the webhook endpoints' actions of docs/events.md), shared by the audit
 // writer, its list filter and the OpenAPI document.
 
 export const AUDIT_ACTIONS = [
@@ -37,7 +37,7 @@ export const AUDIT_ACTIONS = [
   'webhook.delete',
   'webhook.test',
   'webhook.retry',
-  // Decisions 17: the operator's (or, later, an owner's) changes to a venue's staff.
+  // The operator's (or, later, an owner's) changes to a venue's staff.
   'staff.invite',
   'staff.update',
   'staff.reinvite',

@@ -166,7 +166,7 @@ export function createServices(
     webhookDeliveries: new WebhookDeliveriesService(db, webhookEvents),
     webhookEvents,
     webhookSender,
-    // Decisions 17: staff accounts (the operator's side, staff/) and the console's sign-in and sessions (console/).
+    // Staff accounts (the operator's side, staff/) and the console's sign-in and sessions (console/).
     staff,
     consoleAuth: new ConsoleAuthService(
       db,

@@ -6,7 +6,7 @@ import { printJson as json, table } from './table.js';
 import { wallClock } from '../shared/schedule.js';
 import { dateOf, formatLocal, parseDuration, parseUntil, UNTIL_FORMS } from './venue-time.js';
 
-// The service-day commands (decisions 13), over HTTP with CARTA_URL and CARTA_API_KEY like the other
+// The service-day commands, over HTTP with CARTA_URL and CARTA_API_KEY like the other
 // integrator commands: `carta availability list|off|on` (sold out, live, no publish), `carta hours`
 // (the opening hours and whether guests can order now) and `carta pause` (orderConfig.pausedUntil).
 // Times given or shown are the venue's wall clock (settings.timezone).

@@ -1,6 +1,6 @@
 import type { MenuDiff, SyncCatalogResult } from '@carta/client';
 
-// How `carta diff` and `carta push --dry-run` print what changes (decisions 16): one line per item,
+// How `carta diff` and `carta push --dry-run` print what changes: one line per item,
 // `+` added or created, `-` removed, `~` changed with its read-shape field names. Coloured only for
 // a person: stdout a terminal and NO_COLOR absent or empty (https://no-color.org).
 

@@ -68,7 +68,7 @@ function readMenuFile(file: string): SyncMenu {
 /**
  * `carta push menu.json`: any size of catalogue, in requests within the caps; per-item errors
  * printed; exit code 1 when any item failed (nothing is published then). A dry run also prints
- * each item it would create or update, with the fields an update changes (decisions 16).
+ * each item it would create or update, with the fields an update changes.
  */
 export async function push(
   file: string,

@@ -4,7 +4,7 @@ import { client, defaultTerminal, type Terminal } from './integrator.js';
 import { printJson as json, table } from './table.js';
 import { formatLocal } from './venue-time.js';
 
-// The publication history commands (decisions 16), over HTTP with CARTA_URL and CARTA_API_KEY like
+// The publication history commands, over HTTP with CARTA_URL and CARTA_API_KEY like
 // the other integrator commands: `carta publications` (the kept publications, times in the venue's
 // timezone), `carta diff [from] [to]` and `carta restore <id> [--publish]`.
 

@@ -1,4 +1,4 @@
-// `carta staff invite|list|update|reinvite|remove` (decisions 17): the operator's staff API, through
+// `carta staff invite|list|update|reinvite|remove`: the operator's staff API, through
 // the same Operator as `carta venue` and `carta key` (in-process, or the running server's /admin/v1).
 import { type Command, Option } from 'commander';
 import { assertValid } from '../http/validation.js';

@@ -117,7 +117,7 @@ export function registerErrorHandling(app: FastifyInstance, notFound: NotFoundGa
       else if (known.statusCode >= 500) request.log.error({ err: error }, known.message);
       return send(reply, request, known, hsts);
     }
-    // Never show a stack or SQL to the client (spec 7): log it with the request id instead.
+    // Never show a stack or SQL to the client: log it with the request id instead.
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, request, internalError(), hsts);
   });

@@ -21,40 +21,39 @@ export interface OpenApiOptions {
 const TAGS = [
   {
     name: 'reference',
-    description:
-      'The reference catalogue (units, statuses, languages, limits), the venue plan and its usage (spec 2.9), and this document.',
+    description: 'The reference catalogue (units, statuses, languages, limits), the venue plan and its usage, and this document.',
   },
   {
     name: 'menu',
     description:
-      'The draft menu: bulk sync of categories, ingredients and products by externalId (spec 4.1), reads with ETags, ' +
-      'one product at a time (spec 4.2), publish to an immutable snapshot, cleanup and delete (decisions 3 and 4).',
+      'The draft menu: bulk sync of categories, ingredients and products by externalId, reads with ETags, ' +
+      'one product at a time, publish to an immutable snapshot, cleanup and delete.',
   },
   {
     name: 'settings',
     description:
-      'Venue settings: languages, card style, timezone, order configuration, opening hours, pauses and scheduled orders, with ETag and If-Match (decisions 6 and 13).',
+      'Venue settings: languages, card style, timezone, order configuration, opening hours, pauses and scheduled orders, with ETag and If-Match.',
   },
-  { name: 'translations', description: 'Bulk translation writes for every translatable entity, all or nothing (decisions 6).' },
+  { name: 'translations', description: 'Bulk translation writes for every translatable entity, all or nothing.' },
   {
     name: 'media',
     description:
       'Product and banner images and the venue logo, from base64 or a URL, checked and stored as WebP variants; ' +
-      'the public, immutable image files under /media (decisions 7).',
+      'the public, immutable image files under /media.',
   },
   {
     name: 'availability',
     description:
-      'Live availability (decisions 13): products and ingredients sold out now or until a time. It takes effect at once on the menu reads, ' +
+      'Live availability: products and ingredients sold out now or until a time. It takes effect at once on the menu reads, ' +
       'the guest menu and order placement, needs no publish and survives publishes. Opening hours and pauses are settings.',
   },
-  { name: 'banners', description: 'Menu banners with an image, a link or a product, live by their schedule (decisions 8).' },
-  { name: 'promotions', description: 'Promotions and their products at promotional prices, live by their schedule (decisions 8).' },
-  { name: 'tables', description: 'QR tables: a link per table for guests, its QR code as SVG or PNG, and printable sheets (decisions 8).' },
+  { name: 'banners', description: 'Menu banners with an image, a link or a product, live by their schedule.' },
+  { name: 'promotions', description: 'Promotions and their products at promotional prices, live by their schedule.' },
+  { name: 'tables', description: 'QR tables: a link per table for guests, its QR code as SVG or PNG, and printable sheets.' },
   {
     name: 'orders',
     description:
-      'Orders placed by guests: list, poll by updatedSince, read, and move along the status machine (spec 3.1, 4.4, 4.5). ' +
+      'Orders placed by guests: list, poll by updatedSince, read, and move along the status machine. ' +
       'Paid plans only (403 PAID_PLAN_REQUIRED on free).',
   },
   {
@@ -63,15 +62,15 @@ const TAGS = [
       "Webhook endpoints: where the venue's events (order.created, order.updated, menu.published, menu.availability_changed) are sent, signed with a secret " +
       'in the Standard Webhooks format that can be rotated (docs/events.md). Paid plans only (403 PAID_PLAN_REQUIRED on free).',
   },
-  { name: 'audit', description: 'The audit trail of every mutating call (spec 4.6).' },
+  { name: 'audit', description: 'The audit trail of every mutating call.' },
   {
     name: 'guest',
     description:
-      "The public guest API (decisions 2): a venue's published menu, placing orders and following them by their token, and where a table's QR code leads. " +
+      "The public guest API: a venue's published menu, placing orders and following them by their token, and where a table's QR code leads. " +
       'No key; only the per-IP limits apply.',
   },
-  { name: 'operator', description: 'Provisioning venues, plans and API keys with the operator token (decisions 1). Not audited.' },
-  { name: 'health', description: 'Liveness and readiness probes for load balancers and orchestrators (decisions 0). Not rate limited.' },
+  { name: 'operator', description: 'Provisioning venues, plans and API keys with the operator token. Not audited.' },
+  { name: 'health', description: 'Liveness and readiness probes for load balancers and orchestrators. Not rate limited.' },
 ];
 
 const DESCRIPTION = `Venue menu and orders API: sync a venue's menu, publish it, and read and advance the orders its guests place.
@@ -112,8 +111,7 @@ export async function registerOpenApi(app: FastifyInstance, { version, serverUrl
           apiKey: {
             type: 'http',
             scheme: 'bearer',
-            description:
-              "A venue's API key (spec 5): `carta_live_` or `carta_test_` and 32 base62 characters, issued through the operator API.",
+            description: "A venue's API key: `carta_live_` or `carta_test_` and 32 base62 characters, issued through the operator API.",
           },
           adminToken: {
             type: 'http',
@@ -146,13 +144,13 @@ function withoutKeyword(value: unknown, keyword: string, inProperties = false): 
   );
 }
 
-/** GET /v1/openapi.json (spec 4 and 9), which lists itself like any other operation. */
+/** GET /v1/openapi.json, which lists itself like any other operation. */
 export const OPENAPI_ROUTE_SCHEMA = {
   operationId: 'getOpenApiDocument',
   tags: ['reference'],
   summary: 'This OpenAPI document',
   description:
-    'The machine-readable catalogue of the API (spec 4 and 9): OpenAPI 3.1, generated from the schemas the routes validate and ' +
+    'The machine-readable catalogue of the API: OpenAPI 3.1, generated from the schemas the routes validate and ' +
     'serialise with, so it cannot drift from them. No key needed; an Authorization header is ignored.',
   // Sent as the text built once (openApiDocument), so this documents the body and serialises nothing.
   response: {

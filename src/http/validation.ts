@@ -13,7 +13,7 @@ const addFormats: AddFormats = typeof formatsModule.default === 'function' ? for
 
 // Bodies are validated as sent: no type coercion (a "12" price is an error, not 12), no
 // defaults injected (an omitted field means "keep" in sync and patch), and nothing stripped
-// (an unknown property is an error, spec 4). Query strings and path params arrive as text,
+// (an unknown property is an error). Query strings and path params arrive as text,
 // so they are coerced and get their defaults. Every input is checked by a validator that stops at
 // its first error; only an invalid one is explained by one that reports them all (bounded-errors.ts).
 type Part = 'body' | 'other';
@@ -256,7 +256,7 @@ function ruleText(e: ErrorObject): string {
 export const MAX_LISTED_ERRORS = 100;
 
 /**
- * ajv errors -> the spec's errors[] entries, each starting with the field path (decisions 11):
+ * ajv errors -> the error envelope's errors[] entries, each starting with the field path:
  * `products[3].priceMinor must be >= 0`, `products[0].colour is not allowed`. At most
  * MAX_LISTED_ERRORS of them, then one line for the rest (`body has 20 more errors and 380 more invalid items, not listed`).
  */

@@ -1,8 +1,8 @@
 // Which addresses Carta may connect to on a client's behalf (remote image URLs, later webhooks):
 // public unicast only. The ranges come from ipaddr.js, not from a table of our own; this file only
 // decides what to do with the forms that embed an IPv4 address (mapped, NAT64, 6to4), which are
-// judged by the address they carry (decisions section 7: "any hop resolving to a loopback, private,
-// link-local, CGNAT, multicast, reserved or metadata address is BLOCKED_SOURCE_URL").
+// judged by the address they carry: any hop resolving to a loopback, private,
+// link-local, CGNAT, multicast, reserved or metadata address is BLOCKED_SOURCE_URL.
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 

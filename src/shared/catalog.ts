@@ -1,4 +1,4 @@
-// Static catalog data of spec 2.9 that validators across modules share.
+// Static catalog data that validators across modules share.
 
 export const UNITS = ['PCS', 'G', 'ML'] as const;
 export const BADGE_COLORS = ['RED', 'PURPLE', 'YELLOW', 'GREEN', 'BLUE', 'GREY'] as const;
@@ -11,7 +11,7 @@ export const MODIFIER_TYPES_DEPRECATED = {
   multiple_choice: 'Deprecated: accepted for backward compatibility and stored as add_ingredients',
 } as const;
 
-/** The 14 allergens of EU Regulation 1169/2011 Annex II, in its order, with English names (decisions 14). */
+/** The 14 allergens of EU Regulation 1169/2011 Annex II, in its order, with English names. */
 export const ALLERGENS = [
   { code: 'gluten', name: 'Cereals containing gluten' },
   { code: 'crustaceans', name: 'Crustaceans' },
@@ -40,7 +40,7 @@ export const DIETARY_LABELS = [
 ] as const;
 export const DIETARY_LABEL_CODES = DIETARY_LABELS.map((l) => l.code);
 
-/** Nutrition values per portion, in grams (decisions 14). */
+/** Nutrition values per portion, in grams. */
 export const NUTRIENTS = ['fat', 'saturatedFat', 'carbohydrate', 'sugars', 'fibre', 'protein', 'salt'] as const;
 
 export type Currency = (typeof CURRENCIES)[number];

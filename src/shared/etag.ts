@@ -11,7 +11,7 @@ export function entityTags(header: string): string[] {
   return header.split(',').map((t) => t.trim().replace(/^W\//, ''));
 }
 
-/** If-Match on a write: a stale tag is 412 STALE_RESOURCE (spec 4.2). Absent = unconditional. */
+/** If-Match on a write: a stale tag is 412 STALE_RESOURCE. Absent = unconditional. */
 export function assertIfMatch(ifMatch: string | undefined, currentEtag: string): void {
   if (ifMatch === undefined) return;
   if (ifMatch.trim() === '*') return;

@@ -1,4 +1,4 @@
-// Modifier rules (decisions 15): how many choices a group takes, counted as the sum of the chosen
+// Modifier rules: how many choices a group takes, counted as the sum of the chosen
 // options' quantities, and how often one option may be taken. Pure, free of Node and of the DOM:
 // sync, the reads and guest orders on the server, and the guest page's product dialog and cart in
 // the browser run these same functions, so what a group accepts is decided in one place.
@@ -76,7 +76,7 @@ export function syncRules(
     error = `${label}: minSelections ${rules.minSelections} is greater than maxSelections ${rules.maxSelections}`;
   } else if (group.type !== 'single_choice' && rules.minSelections > options * (rules.maxQuantityPerOption ?? MAX_OPTION_QUANTITY)) {
     // single_choice's minimum follows isRequired, and a required group whose options were all
-    // skipped for unknown ingredients stays a warning (spec 4.1 rule 5: the product is still saved).
+    // skipped for unknown ingredients stays a warning (the product is still saved).
     error = `${label}: minSelections ${rules.minSelections} is more than its ${options} option(s) can give`;
   } else if (group.type === 'single_choice' && defaults > 1) {
     error = `${label}: at most one option of a single_choice group may be isDefault (got ${defaults})`;

@@ -1,4 +1,4 @@
-// Opening hours and category schedules (decisions sections 3 and 13), read against an instant.
+// Opening hours and category schedules, read against an instant.
 //
 // Hours are `null` (always open) or `{ weekly, exceptions }` in the venue's timezone. Several
 // entries of one day or date are split shifts (at most 3); a day missing from `weekly` is closed;
@@ -38,7 +38,7 @@ export interface OpeningHoursValue {
 const MINUTE = 60_000;
 const DAY_MINUTES = 1440;
 const WEEK_MINUTES = 7 * DAY_MINUTES;
-/** How far ahead the questions look by default (decisions 13: opensAt/closesAt within 14 days). */
+/** How far ahead the questions look by default (opensAt/closesAt within 14 days). */
 export const HOURS_HORIZON_MS = 14 * DAY_MS;
 /** Shifts of one day or date. */
 export const MAX_SHIFTS = 3;

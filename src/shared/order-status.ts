@@ -1,4 +1,4 @@
-// The order state machine (spec 3.1): the one table that status updates enforce and that
+// The order state machine: the one table that status updates enforce and that
 // GET /v1/reference shows as orderStatusTransitions.
 
 export const ORDER_STATUSES = ['new', 'confirmed', 'preparing', 'delivering', 'completed', 'cancelled'] as const;
@@ -25,7 +25,7 @@ export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
   return ORDER_STATUS_TRANSITIONS[from].includes(to);
 }
 
-/** The 422 message of spec 3.1 rule 2 (wording from decisions section 5). */
+/** The 422 message of a status change the table does not allow. */
 export function transitionErrorMessage(from: OrderStatus, to: OrderStatus): string {
   const next = ORDER_STATUS_TRANSITIONS[from];
   if (next.length === 0) {

@@ -1,4 +1,4 @@
-// The arithmetic of an order's price (decisions 2): a line's unit price, a live promotion's saving,
+// The arithmetic of an order's price: a line's unit price, a live promotion's saving,
 // the delivery fee and the order's sums. Pure, free of Node and of the DOM: the server prices a
 // guest order with it (src/modules/guest/pricing.ts) and the guest page's cart shows the same
 // amounts before the order is sent, so the two cannot disagree.
@@ -6,7 +6,7 @@
 /** How many of one product an order line takes at most (the order body's limit; an option's is MAX_OPTION_QUANTITY). */
 export const MAX_LINE_QUANTITY = 99;
 
-/** Spec 2.3: the sale price applies only while isSaleActive and set. */
+/** The sale price applies only while isSaleActive and set. */
 export function effectivePrice(p: { priceMinor: number; salePriceMinor: number | null; isSaleActive: boolean }): number {
   return p.isSaleActive && p.salePriceMinor !== null ? p.salePriceMinor : p.priceMinor;
 }

@@ -1,4 +1,4 @@
-// Banner and promotion schedules (decisions section 8, settings.timezone of decisions 6).
+// Banner and promotion schedules, read in the venue's settings.timezone.
 //
 // `startsAt` / `endsAt` take an ISO 8601 date and time. Without an offset it is a wall-clock time in
 // the venue's timezone ("starts at 18:00" means 18:00 where the venue is, whatever the season);

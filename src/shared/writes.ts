@@ -2,7 +2,7 @@
 // create under a plan's limit.
 import { jsonEqual } from '../stable-json.js';
 
-/** Decisions 8 and 11: a create past the plan's limit, with { limit, available, requested }. */
+/** A create past the plan's limit, with { limit, available, requested }. */
 export function assertRoom(
   limit: number,
   current: number,

@@ -1,4 +1,4 @@
-// The Staff tab, for owners (decisions 17): the venue's members, an invite form whose link is
+// The Staff tab, for owners: the venue's members, an invite form whose link is
 // shown once with a copy button, a role changed, a member disabled or enabled, a new link (also
 // the password reset), a member removed after a confirmation. The server checks the role too.
 import { byId, h, replace } from '../shared/dom.js';

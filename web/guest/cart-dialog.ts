@@ -194,7 +194,7 @@ export class CartDialog {
     );
   }
 
-  /** The sums as the server makes them (decisions 2): subtotal + delivery fee - discount, thresholds on the subtotal. */
+  /** The sums as the server makes them: subtotal + delivery fee - discount, thresholds on the subtotal. */
   private totals(): HTMLElement {
     const { data, t, money, signedMoney } = this.view;
     const { subtotalAmount, discountAmount, deliveryFee, totalAmount } = this.state.sums();

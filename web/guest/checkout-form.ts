@@ -25,8 +25,8 @@ type ContactField = (typeof CONTACT)[number];
 const DELIVERY_ONLY: readonly Field[] = ['deliveryAddress', 'deliveryNotes'];
 
 /**
- * What each order type needs. The contract requires the address of a delivery only
- * (decisions 2); the page also asks a pickup's name, which the counter calls, and a delivery's name
+ * What each order type needs. The order API requires the address of a delivery only;
+ * the page also asks a pickup's name, which the counter calls, and a delivery's name
  * and phone, for the courier. At a table nothing: the order carries the table.
  */
 const NEEDED: Record<GuestOrderType, readonly Field[]> = {

@@ -1,4 +1,4 @@
-// The guest's food filter (decisions 14): hide every dish that contains the allergens ticked, and
+// The guest's food filter: hide every dish that contains the allergens ticked, and
 // keep vegetarian or vegan dishes only. It reads the codes the server put on each card, so it works
 // before the menu JSON is in, and it is kept for the visit (session storage, per venue).
 import { cleanFilter, filteredOut, NO_FILTER, type FoodFilter } from '../../src/modules/guest-page/shared/food.js';

@@ -1,5 +1,5 @@
 // What the product dialog shows of the dish besides its choices: its photo, and its food
-// information in words (decisions 14).
+// information in words.
 import { foodFacts } from '../../src/modules/guest-page/shared/food.js';
 import { h } from '../shared/dom.js';
 import type { MenuProduct } from './menu-types.js';

@@ -4,7 +4,7 @@
 import type { OrderingInfo } from '../../src/modules/guest-page/shared/availability.js';
 import type { PageData } from '../../src/modules/guest-page/shared/page-data.js';
 
-/** The error envelope (spec section 7) as the checkout reads it; details as ITEM_UNAVAILABLE and ORDERING_CLOSED give them. */
+/** The error envelope as the checkout reads it; details as ITEM_UNAVAILABLE and ORDERING_CLOSED give them. */
 export interface ErrorEnvelope {
   code?: string;
   message?: string;

@@ -1,5 +1,5 @@
 // The product dialog: the dish's photo and food information, its modifier groups under the rules
-// the server enforces (decisions 15), how many, and "Add" with the live price. Its state is a
+// the server enforces, how many, and "Add" with the live price. Its state is a
 // ProductChoice (product-choice.ts); this draws it and keeps it.
 import { namesOf } from '../../src/modules/guest-page/shared/food.js';
 import { fill } from '../../src/modules/guest-page/shared/strings.js';
@@ -98,7 +98,7 @@ export class ProductDialog {
     );
     form.addEventListener('submit', (event) => {
       event.preventDefault();
-      // The rules the server enforces (decisions 15): every group marked that needs more.
+      // The rules the server enforces: every group marked that needs more.
       const missing = choice.needs(t);
       for (const group of product.modifierGroups) markGroup(group, missing.find((m) => m.group === group)?.need ?? null);
       if (missing.length > 0) {

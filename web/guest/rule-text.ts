@@ -1,4 +1,4 @@
-// The modifier rules (decisions 15) as the product dialog says them: each group's rule in words,
+// The modifier rules as the product dialog says them: each group's rule in words,
 // what a group still needs, and which options take a stepper. The rules themselves are the
 // server's own (src/shared/modifier-rules.ts); only the words and the controls are the page's.
 import { fill, type UiStrings } from '../../src/modules/guest-page/shared/strings.js';

@@ -1,4 +1,4 @@
-// The time an order is for, as the checkout picks it (scheduled orders, decisions 13): "as soon as
+// The time an order is for, as the checkout picks it (scheduled orders): "as soon as
 // possible" or a day of the venue's zone, then one of that day's quarter hours. No DOM: the
 // checkout's picker (when-picker.ts) draws it, the unit tests drive it.
 

@@ -1,4 +1,4 @@
-// The checkout's "when" (scheduled orders, decisions 13): why ordering is closed now, if it is;
+// The checkout's "when" (scheduled orders): why ordering is closed now, if it is;
 // with scheduled orders, a day ("As soon as possible" first while open) and a quarter hour inside
 // the opening hours. The pick is the state's TimePick (time-pick.ts).
 import { orderingMessage } from '../../src/modules/guest-page/shared/availability.js';

@@ -23,7 +23,7 @@ import { CLIENT_VERSION } from './version.js';
 export interface CartaClientOptions extends RetryOptions {
   /** Where the server is, e.g. `https://carta.example.com` (the /v1 paths are appended). */
   baseUrl: string;
-  /** Sent as `Authorization: Bearer <apiKey>` (spec 5). */
+  /** Sent as `Authorization: Bearer <apiKey>`. */
   apiKey?: string;
   /** A fetch to use instead of the global one (a proxy agent, a test double). */
   fetch?: typeof fetch;
@@ -43,8 +43,8 @@ export interface CartaClient {
   /** GET /v1/menu; `locale` resolves names client-side from the translation maps. */
   getMenu(options?: { version?: 'draft' | 'published'; locale?: string }): Promise<Menu>;
   /**
-   * GET /v1/publications: the kept publications, newest first, a page at a time (decisions 16:
-   * every one of the last 90 days and always the latest 20).
+   * GET /v1/publications: the kept publications, newest first, a page at a time
+   * (every one of the last 90 days and always the latest 20).
    */
   listPublications(query?: PublicationListQuery): Promise<PublicationPage>;
   /** GET /v1/publications/:id: that snapshot in the read shape of getMenu; unknown: CartaError 404 PUBLICATION_NOT_FOUND. */

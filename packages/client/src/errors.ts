@@ -16,7 +16,7 @@ export interface CartaErrorInit {
 }
 
 /**
- * A request that failed: the server's error envelope (spec 7) as fields, so callers branch on
+ * A request that failed: the server's error envelope as fields, so callers branch on
  * `code`, never on `message`. A network failure that outlasted the retries has statusCode 0 and
  * code NETWORK_ERROR, with the underlying error as `cause`.
  */

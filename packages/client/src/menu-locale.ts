@@ -2,7 +2,7 @@ import type { Menu } from './types.js';
 
 type Translations = Record<string, Record<string, string>>;
 
-/** The translated value of a field, or the stored one (spec 2.6: a locale or field may be missing). */
+/** The translated value of a field, or the stored one (a locale or field may be missing). */
 function pick(translations: Translations | undefined, locale: string, field: string, fallback: string): string;
 function pick(translations: Translations | undefined, locale: string, field: string, fallback: string | null): string | null;
 function pick(translations: Translations | undefined, locale: string, field: string, fallback: string | null): string | null {

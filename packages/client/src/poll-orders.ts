@@ -15,12 +15,12 @@ export interface PollOrdersOptions {
   intervalMs?: number;
 }
 
-/** The largest page GET /v1/orders gives (decisions 5). */
+/** The largest page GET /v1/orders gives. */
 const PAGE_LIMIT = 100;
 const BEGINNING = '1970-01-01T00:00:00.000Z';
 
 /**
- * The lossless cursor loop of decisions 5: `updatedSince` is inclusive and the list comes in
+ * The lossless cursor loop: `updatedSince` is inclusive and the list comes in
  * (updatedAt, id) order, so the cursor is the last item's updatedAt and the (id, updatedAt)
  * pairs already delivered at that instant are dropped. No change is missed however writes
  * interleave with the polls; each version of an order is delivered once.

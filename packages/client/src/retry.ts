@@ -6,7 +6,7 @@ export interface RetryOptions {
   maxRetries?: number;
   /** First backoff step when the server gives no Retry-After (default 1000 ms, doubling). */
   baseDelayMs?: number;
-  /** Cap of one backoff step (default 30 000 ms, spec 8.4). */
+  /** Cap of one backoff step (default 30 000 ms). */
   maxDelayMs?: number;
   /**
    * A Retry-After longer than this is not waited for: the response is returned as it is (a
@@ -97,7 +97,7 @@ function sleep(ms: number, signal: AbortSignal | null): Promise<void> {
   });
 }
 
-/** Why a response is worth repeating, or null. 429 and 503 carry Retry-After (spec 7, 8.4). */
+/** Why a response is worth repeating, or null. 429 and 503 carry Retry-After. */
 async function retryableCode(response: Response): Promise<string | undefined | null> {
   if (response.status !== 429 && response.status !== 503 && response.status !== 409) return null;
   let code: string | undefined;
@@ -142,7 +142,7 @@ export function retryingFetch(baseFetch: typeof fetch, policy: RetryPolicy): (re
       if (code === null) return response;
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
       if (retryAfter !== null && retryAfter > policy.maxRetryAfterMs) return response;
-      // The server's delay is a floor (spec 8.4); a little jitter keeps waiting clients apart.
+      // The server's delay is a floor; a little jitter keeps waiting clients apart.
       const delayMs = retryAfter === null ? backoffDelay(policy, retry + 1) : retryAfter + Math.floor(policy.random() * 250);
       await response.body?.cancel().catch(() => undefined);
       policy.onRetry?.({ method: request.method, url: request.url, retry: retry + 1, delayMs, statusCode: response.status, code });

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Liveness probe
-         * @description Answers `{ "status": "ok" }` while the process serves requests, without touching the database (decisions 0).
+         * @description Answers `{ "status": "ok" }` while the process serves requests, without touching the database.
          *
          *     **Errors:** 400 ("Malformed HTTP request").
          */
@@ -35,7 +35,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Answers `{ "status": "ready" }` when the database answers within 2 s, else 503 `{ "status": "unavailable" }` (decisions 0), also while the server shuts down: take the instance out of the load balancer until it is ready again.
+         * @description Answers `{ "status": "ready" }` when the database answers within 2 s, else 503 `{ "status": "unavailable" }`, also while the server shuts down: take the instance out of the load balancer until it is ready again.
          *
          *     **Errors:** 400 ("Malformed HTTP request").
          */
@@ -57,7 +57,7 @@ export interface paths {
         };
         /**
          * This OpenAPI document
-         * @description The machine-readable catalogue of the API (spec 4 and 9): OpenAPI 3.1, generated from the schemas the routes validate and serialise with, so it cannot drift from them. No key needed; an Authorization header is ignored.
+         * @description The machine-readable catalogue of the API: OpenAPI 3.1, generated from the schemas the routes validate and serialise with, so it cannot drift from them. No key needed; an Authorization header is ignored.
          *
          *     **Errors:** 429 (`RATE_LIMITED`).
          */
@@ -79,7 +79,7 @@ export interface paths {
         };
         /**
          * Read the reference catalogue and plan limits
-         * @description Static catalogue data (units, badge colours, modifier types, order statuses and transitions, card styles, currencies, languages, request and rate limits, the resources index) and the venue plan: its limits, usage and features (spec 2.9). A plan change shows on the next call. Available on every plan with an active subscription.
+         * @description Static catalogue data (units, badge colours, modifier types, order statuses and transitions, card styles, currencies, languages, request and rate limits, the resources index) and the venue plan: its limits, usage and features. A plan change shows on the next call. Available on every plan with an active subscription.
          *
          *     **Errors:** 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
          */
@@ -103,13 +103,13 @@ export interface paths {
         put?: never;
         /**
          * Sync the draft menu
-         * @description Bulk upsert of categories, ingredients and products (with modifier groups and inline translations) by `externalId` (spec 4.1).
+         * @description Bulk upsert of categories, ingredients and products (with modifier groups and inline translations) by `externalId`.
          *     - Unknown externalIds are created, known ones updated, identical ones skipped: repeating a request is safe.
          *     - Sections run in the order categories, ingredients, products, in one transaction; a product may reference items created earlier in the same request.
          *     - An omitted field keeps its stored value; `null` clears a nullable one; `[]` clears ingredientExternalIds or modifierGroups (a non-empty array replaces the whole set).
          *     - An unknown categoryExternalId or ingredientExternalId is skipped with a warning, and the product is still saved.
          *     - Per-item failures (INVALID_LOCALE, LOCALE_NOT_ENABLED, EMPTY_TRANSLATION; isSaleActive without a sale price; modifier rules no order could meet) are listed in the section's errors[]; the other items are saved.
-         *     - Modifier rules (decisions 15): a fixed minSelections or maxSelections of single_choice or remove_ingredients sent with another value is replaced, with a warning.
+         *     - Modifier rules: a fixed minSelections or maxSelections of single_choice or remove_ingredients sent with another value is replaced, with a warning.
          *     - Caps per request: 200 categories, 200 ingredients, 500 products (200 recommended); per product 20 modifier groups, 50 options each, 100 ingredient references.
          *     - Plan limits count new items only; past one, `CATEGORY_BULK_LIMIT_EXCEEDED`, `INGREDIENT_BULK_LIMIT_EXCEEDED` or `PRODUCT_BULK_LIMIT_EXCEEDED` rejects the whole request.
          *     - Past the 30-second window the request is 413 `SYNC_TOO_LARGE` and nothing is written: split the payload and retry.
@@ -135,7 +135,7 @@ export interface paths {
         };
         /**
          * Read the menu
-         * @description The draft (`version=draft`, the default) or the latest published snapshot (`version=published`), with everything and its flags: hidden products and inactive categories included (decisions 3). The guest menu is the filtered view. The response has an ETag; If-None-Match with it answers 304. `version=published` before the first publish is 404 `MENU_NOT_PUBLISHED`.
+         * @description The draft (`version=draft`, the default) or the latest published snapshot (`version=published`), with everything and its flags: hidden products and inactive categories included. The guest menu is the filtered view. The response has an ETag; If-None-Match with it answers 304. `version=published` before the first publish is 404 `MENU_NOT_PUBLISHED`.
          *
          *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`); 404 (`MENU_NOT_PUBLISHED`); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
          */
@@ -159,7 +159,7 @@ export interface paths {
         put?: never;
         /**
          * Publish the draft menu
-         * @description Makes an immutable snapshot of the draft, which guests see from then on (spec 3.2, decisions 3); every call makes a new one. The body is absent or `{}`. Audited as `menu.publish`; heavy bucket.
+         * @description Makes an immutable snapshot of the draft, which guests see from then on; every call makes a new one. The body is absent or `{}`. Audited as `menu.publish`; heavy bucket.
          *
          *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `READ_ONLY_KEY`); 409 (`IDEMPOTENCY_KEY_REUSED`, `IDEMPOTENCY_KEY_IN_PROGRESS`); 413 (`PAYLOAD_TOO_LARGE`); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
          */
@@ -181,7 +181,7 @@ export interface paths {
         put?: never;
         /**
          * Clean up menu items
-         * @description Cleans up the listed items (decisions 4); `ref` is an externalId or an id, at most 1000 items.
+         * @description Cleans up the listed items; `ref` is an externalId or an id, at most 1000 items.
          *     - Products are hidden (`menuVisible` false) and soft-deleted: they still count toward the plan, and a later sync of their externalId restores them.
          *     - Categories and ingredients are deleted: products lose that category, compositions that ingredient, and options on it are removed.
          *     - Unknown refs are listed in notFound, not errors.
@@ -207,7 +207,7 @@ export interface paths {
         };
         /**
          * Read one product
-         * @description One product of the draft in the read shape of GET /v1/menu (decisions 3); `ref` is its externalId or its id. The response has the ETag that PATCH takes in If-Match; If-None-Match with it answers 304.
+         * @description One product of the draft in the read shape of GET /v1/menu; `ref` is its externalId or its id. The response has the ETag that PATCH takes in If-Match; If-None-Match with it answers 304.
          *
          *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`); 404 (`PRODUCT_NOT_FOUND`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
          */
@@ -216,7 +216,7 @@ export interface paths {
         post?: never;
         /**
          * Delete one product
-         * @description Deletes the product for good, which frees its plan capacity (spec 3.2, decisions 4), and its image unless a published snapshot still shows it. `ref` is its externalId or its id. Audited as `product.delete`.
+         * @description Deletes the product for good, which frees its plan capacity, and its image unless a published snapshot still shows it. `ref` is its externalId or its id. Audited as `product.delete`.
          *
          *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `READ_ONLY_KEY`); 404 (`PRODUCT_NOT_FOUND`); 409 (`IDEMPOTENCY_KEY_REUSED`, `IDEMPOTENCY_KEY_IN_PROGRESS`); 413 (`PAYLOAD_TOO_LARGE`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
          */
@@ -225,7 +225,7 @@ export interface paths {
         head?: never;
         /**
          * Update one product
-         * @description Partial update of one product of the draft (spec 4.2); `ref` is its externalId or its id.
+         * @description Partial update of one product of the draft; `ref` is its externalId or its id.
          *     - An omitted field keeps its value, `null` clears a nullable one, a value sets it.
          *     - The category is `categoryRef` (externalId or id; `null` detaches): an unknown one is 404 `CATEGORY_NOT_FOUND`, not a warning as in sync.
          *     - Translations are checked at once: 400 `INVALID_LOCALE`, `LOCALE_NOT_ENABLED` or `EMPTY_TRANSLATION`. isSaleActive true without a sale price (sent or stored) is a validation failure.
@@ -247,7 +247,7 @@ export interface paths {
         };
         /**
          * List publications
-         * @description The venue's kept publications in the list envelope, newest first (decisions 16). Kept: every publication of the last 90 days, and always the latest 20; older ones are pruned at the next publish, with the images no kept snapshot or draft item uses.
+         * @description The venue's kept publications in the list envelope, newest first. Kept: every publication of the last 90 days, and always the latest 20; older ones are pruned at the next publish, with the images no kept snapshot or draft item uses.
          *
          *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
          */
@@ -291,7 +291,7 @@ export interface paths {
         };
         /**
          * Diff two menus
-         * @description What changes from one menu to another (decisions 16); `from` and `to` are each `draft`, `published` or a publication id (defaults: from `published`, to `draft`).
+         * @description What changes from one menu to another; `from` and `to` are each `draft`, `published` or a publication id (defaults: from `published`, to `draft`).
          *     - Items match by `ref`, the externalId, else the id: `added`, `removed`, and `changed` with the read-shape field names that differ, in alphabetical order.
          *     - Not compared: `updatedAt`, ids, names copied from another item (a composition's and an option's ingredient names), and what derives from other fields (`effectiveAllergens`, `availability`, options' `allergens`).
          *     - A cleaned-up product is `changed` with `menuVisible`, not removed.
@@ -319,7 +319,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a publication into the draft
-         * @description In one transaction the draft becomes that snapshot's content (decisions 16):
+         * @description In one transaction the draft becomes that snapshot's content:
          *     - its categories, ingredients and products are written with its values (cleaned-up products come back as it had them, images included);
          *     - draft items it lacks are cleaned up as by POST /v1/cleanup: products hidden, categories and ingredients deleted;
          *     - with `{ "publish": true }` the result is published in the same transaction; the new publication's `restoredFrom` is this id.
@@ -344,14 +344,14 @@ export interface paths {
         };
         /**
          * List what is sold out now
-         * @description The products and ingredients marked sold out now, by name, each with `until` (null: until marked available) (decisions 13). A mark whose `until` has passed is not listed: it ended by itself.
+         * @description The products and ingredients marked sold out now, by name, each with `until` (null: until marked available). A mark whose `until` has passed is not listed: it ended by itself.
          *
          *     **Errors:** 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
          */
         get: operations["listAvailability"];
         /**
          * Mark products and ingredients sold out, or available again
-         * @description Takes effect at once on the menu reads, the guest menu and order placement; needs no publish and survives publishes (decisions 13).
+         * @description Takes effect at once on the menu reads, the guest menu and order placement; needs no publish and survives publishes.
          *     - `available: false` marks the item sold out until `until` (ISO 8601 with an offset, in the future, at most 30 days ahead), or until marked available when `until` is omitted or null.
          *     - `available: true` clears the mark (no mark: nothing happens).
          *     - A sold-out ingredient makes unavailable every product whose composition includes it and every `add` option on it; a product whose required choice has no option left is unavailable.
@@ -379,7 +379,7 @@ export interface paths {
         };
         /**
          * Read the venue settings
-         * @description The venue's settings (decisions 6): name, languages, card style, timezone, order configuration and logo. The response has the ETag that PATCH takes in If-Match; If-None-Match with it answers 304.
+         * @description The venue's settings: name, languages, card style, timezone, order configuration and logo. The response has the ETag that PATCH takes in If-Match; If-None-Match with it answers 304.
          *
          *     **Errors:** 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
          */
@@ -391,11 +391,11 @@ export interface paths {
         head?: never;
         /**
          * Update the venue settings
-         * @description Changes the fields sent; every field is optional (decisions 6).
+         * @description Changes the fields sent; every field is optional.
          *     - `enabledLanguages` come from the reference languages; the default language is always enabled. Enable a locale here before syncing translations in it.
          *     - `timezone` is an IANA zone (e.g. Europe/Kyiv); banner and promotion schedules are read in it.
          *     - `orderConfig` fields other than `pausedUntil`, `prepTimeMinutes` and `scheduledOrders` need a plan with delivery: 403 `DELIVERY_NOT_AVAILABLE` otherwise.
-         *     - `openingHours` (null: always open) and the pause and scheduled orders of decisions 13; nested objects merge field by field.
+         *     - `openingHours` (null: always open) and the pause and scheduled orders; nested objects merge field by field.
          *     - If-Match with the ETag of a read makes a concurrent change fail with 412 `STALE_RESOURCE`.
          *
          *     Audited as `settings.update` (the names of the changed fields).
@@ -415,8 +415,8 @@ export interface paths {
         get?: never;
         /**
          * Write translations in bulk
-         * @description Merges translations into products, categories and ingredients (by `ref`: externalId or id), modifier groups and banners (by `id`), at most 500 entries per section (decisions 6).
-         *     - The merge rules of spec 2.6: an omitted locale or field keeps its text, an empty string clears it. Allowed fields: products name, description, badgeLabel; banners title, subtitle; the others name.
+         * @description Merges translations into products, categories and ingredients (by `ref`: externalId or id), modifier groups and banners (by `id`), at most 500 entries per section.
+         *     - The merge rules: an omitted locale or field keeps its text, an empty string clears it. Allowed fields: products name, description, badgeLabel; banners title, subtitle; the others name.
          *     - All or nothing: a locale outside the reference languages, not enabled for the venue, or with no text is a 400 (`INVALID_LOCALE`, `LOCALE_NOT_ENABLED`, `EMPTY_TRANSLATION`) and nothing is written.
          *     - Entries that match nothing are listed in notFound, not errors.
          *
@@ -441,7 +441,7 @@ export interface paths {
         };
         /**
          * List the audit trail
-         * @description Every mutating call of the venue, newest first, in the list envelope (spec 4.6): sync, publish, cleanup, product changes, settings, media, merchandising, translations and order status changes; not reads or dry runs. `action` filters by exact match. `changes` is a summary (counts, refs, the names of changed fields), never field values, images or secrets.
+         * @description Every mutating call of the venue, newest first, in the list envelope: sync, publish, cleanup, product changes, settings, media, merchandising, translations and order status changes; not reads or dry runs. `action` filters by exact match. `changes` is a summary (counts, refs, the names of changed fields), never field values, images or secrets.
          *
          *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
          */
@@ -463,7 +463,7 @@ export interface paths {
         };
         /**
          * List orders
-         * @description The venue's orders in the list envelope (spec 4.4, decisions 5), filtered by `status` (comma-separated), `type`, `createdFrom` and `createdTo` (inclusive).
+         * @description The venue's orders in the list envelope, filtered by `status` (comma-separated), `type`, `createdFrom` and `createdTo` (inclusive).
          *     - Without `updatedSince`: newest first (createdAt, then id, descending).
          *     - With `updatedSince` (alias `since`; inclusive): oldest change first (updatedAt, then id, ascending). To poll without losing an order, take the last item's updatedAt as the next cursor and drop the (id, updatedAt) pairs already seen.
          *     - Timestamps need a timezone (`Z` or `+hh:mm`): a naive one is a 400 whose message names the parameter (no code).
@@ -519,7 +519,7 @@ export interface paths {
         };
         /**
          * Read one order
-         * @description One order (spec 2.7) with allowedTransitions, the statuses it can move to next. An unknown id is 404 `Order not found` with no code (spec 4.4). Paid plans only: 403 `PAID_PLAN_REQUIRED` on free, checked before the 404.
+         * @description One order with allowedTransitions, the statuses it can move to next. An unknown id is 404 `Order not found` with no code. Paid plans only: 403 `PAID_PLAN_REQUIRED` on free, checked before the 404.
          *
          *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `PAID_PLAN_REQUIRED`); 404 ("Order not found"); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
          */
@@ -547,7 +547,7 @@ export interface paths {
         head?: never;
         /**
          * Change the status of an order
-         * @description Moves an order along the status machine (spec 3.1, decisions 5): new -> confirmed -> preparing -> (delivering ->) completed, and to cancelled from any status but a terminal one.
+         * @description Moves an order along the status machine: new -> confirmed -> preparing -> (delivering ->) completed, and to cancelled from any status but a terminal one.
          *     - The status the order already has succeeds with 200 and changes nothing.
          *     - Any other jump is 422 `INVALID_STATUS_TRANSITION`; the message names both statuses and the allowed ones, and completed and cancelled allow none.
          *     - A real transition bumps updatedAt (confirmedAt and completedAt are set the first time) and is audited as `order.status_update`.
@@ -570,7 +570,7 @@ export interface paths {
         put?: never;
         /**
          * Set a product's image
-         * @description Sets the image of a product of the draft (`ref`: its externalId or id): square within 2% (`IMAGE_NOT_SQUARE`) and at least 320x320 (`IMAGE_TOO_SMALL`), stored as WebP 1024, 512 and 256 (decisions 7). The draft menu shows it at once, guests after a publish.
+         * @description Sets the image of a product of the draft (`ref`: its externalId or id): square within 2% (`IMAGE_NOT_SQUARE`) and at least 320x320 (`IMAGE_TOO_SMALL`), stored as WebP 1024, 512 and 256. The draft menu shows it at once, guests after a publish.
          *     The body is exactly one of `{ "base64": "..." }` or `{ "url": "https://..." }` (else 400 `INVALID_IMAGE_SOURCE`), at most 15 MB of image (413 `FILE_TOO_LARGE` for base64, `SOURCE_TOO_LARGE` for a URL) in a body of at most 21 MB.
          *     - A URL is http(s) without credentials (`INVALID_SOURCE_URL`); one whose host, at any of at most 3 redirects, resolves to a loopback, private, link-local or other reserved address, or does not resolve at all (the same answer, so internal names cannot be probed), is `BLOCKED_SOURCE_URL`; one that cannot be fetched is `SOURCE_FETCH_FAILED`.
          *     - Bytes that are not a JPEG, PNG, WebP, AVIF, GIF or TIFF are `INVALID_IMAGE`. The image is re-encoded as WebP without metadata.
@@ -605,7 +605,7 @@ export interface paths {
         put?: never;
         /**
          * Set a banner's image
-         * @description Sets the image of a banner: 3:1 within 2% (`IMAGE_WRONG_ASPECT_RATIO`) and at least 960x320 (`IMAGE_TOO_SMALL`), stored as WebP 1536x512 and 768x256 (decisions 7). Guests see it at once.
+         * @description Sets the image of a banner: 3:1 within 2% (`IMAGE_WRONG_ASPECT_RATIO`) and at least 960x320 (`IMAGE_TOO_SMALL`), stored as WebP 1536x512 and 768x256. Guests see it at once.
          *     The body is exactly one of `{ "base64": "..." }` or `{ "url": "https://..." }` (else 400 `INVALID_IMAGE_SOURCE`), at most 15 MB of image (413 `FILE_TOO_LARGE` for base64, `SOURCE_TOO_LARGE` for a URL) in a body of at most 21 MB.
          *     - A URL is http(s) without credentials (`INVALID_SOURCE_URL`); one whose host, at any of at most 3 redirects, resolves to a loopback, private, link-local or other reserved address, or does not resolve at all (the same answer, so internal names cannot be probed), is `BLOCKED_SOURCE_URL`; one that cannot be fetched is `SOURCE_FETCH_FAILED`.
          *     - Bytes that are not a JPEG, PNG, WebP, AVIF, GIF or TIFF are `INVALID_IMAGE`. The image is re-encoded as WebP without metadata.
@@ -640,7 +640,7 @@ export interface paths {
         put?: never;
         /**
          * Set the venue's logo
-         * @description Sets the venue's logo: square within 2% (`IMAGE_NOT_SQUARE`) and at least 320x320 (`IMAGE_TOO_SMALL`), stored as WebP 1024, 512 and 256 (decisions 7). Settings and the guest menu show it at once, without a publish.
+         * @description Sets the venue's logo: square within 2% (`IMAGE_NOT_SQUARE`) and at least 320x320 (`IMAGE_TOO_SMALL`), stored as WebP 1024, 512 and 256. Settings and the guest menu show it at once, without a publish.
          *     The body is exactly one of `{ "base64": "..." }` or `{ "url": "https://..." }` (else 400 `INVALID_IMAGE_SOURCE`), at most 15 MB of image (413 `FILE_TOO_LARGE` for base64, `SOURCE_TOO_LARGE` for a URL) in a body of at most 21 MB.
          *     - A URL is http(s) without credentials (`INVALID_SOURCE_URL`); one whose host, at any of at most 3 redirects, resolves to a loopback, private, link-local or other reserved address, or does not resolve at all (the same answer, so internal names cannot be probed), is `BLOCKED_SOURCE_URL`; one that cannot be fetched is `SOURCE_FETCH_FAILED`.
          *     - Bytes that are not a JPEG, PNG, WebP, AVIF, GIF or TIFF are `INVALID_IMAGE`. The image is re-encoded as WebP without metadata.
@@ -672,7 +672,7 @@ export interface paths {
         };
         /**
          * List banners
-         * @description The venue's banners in the list envelope, live or not, by sortOrder, then oldest first (decisions 8).
+         * @description The venue's banners in the list envelope, live or not, by sortOrder, then oldest first.
          *
          *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
          */
@@ -680,7 +680,7 @@ export interface paths {
         put?: never;
         /**
          * Create a banner
-         * @description Creates a banner (decisions 8), live from the moment it is active and within its schedule; its image is set with POST /v1/banners/{id}/image.
+         * @description Creates a banner, live from the moment it is active and within its schedule; its image is set with POST /v1/banners/{id}/image.
          *     - Past the plan's maxBanners: 400 `BANNER_LIMIT_REACHED` with details { limit, available, requested }.
          *     - `linkUrl` must be https; `productRef` (a product externalId or id) must exist: 404 `PRODUCT_NOT_FOUND`.
          *     - `startsAt` and `endsAt` without an offset are read in the venue timezone; endsAt must be after startsAt.
@@ -725,7 +725,7 @@ export interface paths {
         head?: never;
         /**
          * Update a banner
-         * @description Changes the fields sent (decisions 8): an omitted field keeps its value, `null` clears a nullable one.
+         * @description Changes the fields sent: an omitted field keeps its value, `null` clears a nullable one.
          *     - The rules of create apply: https `linkUrl`, an existing `productRef` (404 `PRODUCT_NOT_FOUND`), endsAt after startsAt, translations checked at once, a free externalId (409 `EXTERNAL_ID_ALREADY_EXISTS`).
          *     - If-Match with the ETag of a read makes a concurrent change fail with 412 `STALE_RESOURCE`.
          *
@@ -745,7 +745,7 @@ export interface paths {
         };
         /**
          * List promotions
-         * @description The venue's promotions with their items in the list envelope, live or not, by sortOrder (decisions 8).
+         * @description The venue's promotions with their items in the list envelope, live or not, by sortOrder.
          *
          *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
          */
@@ -753,7 +753,7 @@ export interface paths {
         put?: never;
         /**
          * Create a promotion
-         * @description Creates a promotion (decisions 8), live while active and within its schedule (`startsAt` and `endsAt` without an offset are read in the venue timezone; endsAt must be after startsAt). Add its products with POST /v1/promotions/{id}/items. A taken externalId is 409 `EXTERNAL_ID_ALREADY_EXISTS`. The response has the ETag that PATCH takes in If-Match. Audited as `promotion.create`.
+         * @description Creates a promotion, live while active and within its schedule (`startsAt` and `endsAt` without an offset are read in the venue timezone; endsAt must be after startsAt). Add its products with POST /v1/promotions/{id}/items. A taken externalId is 409 `EXTERNAL_ID_ALREADY_EXISTS`. The response has the ETag that PATCH takes in If-Match. Audited as `promotion.create`.
          *
          *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `READ_ONLY_KEY`); 409 (`IDEMPOTENCY_KEY_REUSED`, `IDEMPOTENCY_KEY_IN_PROGRESS`, `EXTERNAL_ID_ALREADY_EXISTS`); 413 (`PAYLOAD_TOO_LARGE`); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
          */
@@ -791,7 +791,7 @@ export interface paths {
         head?: never;
         /**
          * Update a promotion
-         * @description Changes the fields sent (decisions 8): an omitted field keeps its value, `null` clears a nullable one; endsAt must stay after startsAt and an externalId must be free (409 `EXTERNAL_ID_ALREADY_EXISTS`). If-Match with the ETag of a read makes a concurrent change fail with 412 `STALE_RESOURCE`. Audited as `promotion.update`.
+         * @description Changes the fields sent: an omitted field keeps its value, `null` clears a nullable one; endsAt must stay after startsAt and an externalId must be free (409 `EXTERNAL_ID_ALREADY_EXISTS`). If-Match with the ETag of a read makes a concurrent change fail with 412 `STALE_RESOURCE`. Audited as `promotion.update`.
          *
          *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `READ_ONLY_KEY`); 404 (`PROMOTION_NOT_FOUND`); 409 (`IDEMPOTENCY_KEY_REUSED`, `IDEMPOTENCY_KEY_IN_PROGRESS`, `EXTERNAL_ID_ALREADY_EXISTS`); 412 (`STALE_RESOURCE`); 413 (`PAYLOAD_TOO_LARGE`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
          */
@@ -815,7 +815,7 @@ export interface paths {
         put?: never;
         /**
          * Add a product to a promotion
-         * @description Puts a product (`productRef`: its externalId or id; 404 `PRODUCT_NOT_FOUND`) in a promotion, with its promotional price (decisions 8). While the promotion is live, guests pay it (an order shows the difference as its discount; the lowest price wins when several promotions hold the product); a null price shows the product in the promotion at its own price. A product already in the promotion is 409 `DUPLICATE_PROMOTION_ITEM`. Audited as `promotion.item_add`.
+         * @description Puts a product (`productRef`: its externalId or id; 404 `PRODUCT_NOT_FOUND`) in a promotion, with its promotional price. While the promotion is live, guests pay it (an order shows the difference as its discount; the lowest price wins when several promotions hold the product); a null price shows the product in the promotion at its own price. A product already in the promotion is 409 `DUPLICATE_PROMOTION_ITEM`. Audited as `promotion.item_add`.
          *
          *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `READ_ONLY_KEY`); 404 (`PROMOTION_NOT_FOUND`, `PRODUCT_NOT_FOUND`); 409 (`IDEMPOTENCY_KEY_REUSED`, `IDEMPOTENCY_KEY_IN_PROGRESS`, `DUPLICATE_PROMOTION_ITEM`); 413 (`PAYLOAD_TOO_LARGE`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
          */
@@ -869,7 +869,7 @@ export interface paths {
         };
         /**
          * List tables
-         * @description The venue's QR tables in the list envelope, by name (decisions 8).
+         * @description The venue's QR tables in the list envelope, by name.
          *
          *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
          */
@@ -877,7 +877,7 @@ export interface paths {
         put?: never;
         /**
          * Create a table
-         * @description Creates a QR table with its guest link, `qrUrl` (`PUBLIC_BASE_URL/t/<token>`), printed as the table's QR code (decisions 8).
+         * @description Creates a QR table with its guest link, `qrUrl` (`PUBLIC_BASE_URL/t/<token>`), printed as the table's QR code.
          *     - Past the plan's maxQrTables: 400 `TABLE_LIMIT_REACHED` with details { limit, available, requested }.
          *     - The name is unique per venue, ignoring case (409 `TABLE_NAME_ALREADY_EXISTS`); so is an externalId (409 `EXTERNAL_ID_ALREADY_EXISTS`).
          *
@@ -941,7 +941,7 @@ export interface paths {
         head?: never;
         /**
          * Update a table
-         * @description Changes the fields sent (decisions 8): an omitted field keeps its value, `null` clears a nullable one; the name and externalId must stay unique (409 `TABLE_NAME_ALREADY_EXISTS`, `EXTERNAL_ID_ALREADY_EXISTS`). A deactivated table's link stops working. If-Match with the ETag of a read makes a concurrent change fail with 412 `STALE_RESOURCE`. Audited as `table.update`.
+         * @description Changes the fields sent: an omitted field keeps its value, `null` clears a nullable one; the name and externalId must stay unique (409 `TABLE_NAME_ALREADY_EXISTS`, `EXTERNAL_ID_ALREADY_EXISTS`). A deactivated table's link stops working. If-Match with the ETag of a read makes a concurrent change fail with 412 `STALE_RESOURCE`. Audited as `table.update`.
          *
          *     **Errors:** 400 ("Validation failed"); 401 ("Missing API key", "Invalid API key format", "Invalid API key"); 403 (`SUBSCRIPTION_INACTIVE`, `READ_ONLY_KEY`); 404 (`TABLE_NOT_FOUND`); 409 (`IDEMPOTENCY_KEY_REUSED`, `IDEMPOTENCY_KEY_IN_PROGRESS`, `TABLE_NAME_ALREADY_EXISTS`, `EXTERNAL_ID_ALREADY_EXISTS`); 412 (`STALE_RESOURCE`); 413 (`PAYLOAD_TOO_LARGE`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
          */
@@ -1178,7 +1178,7 @@ export interface paths {
         };
         /**
          * Download an image file
-         * @description One stored variant of an image, as the `imageUrl` and `variants[].url` of the reads link it (decisions 7): `<venueId>/<sha256>.webp`. Public and immutable: `Cache-Control: public, max-age=31536000, immutable`, with the hash as a strong ETag (If-None-Match answers 304). Per-IP rate limits: a request that finds its image takes no slot, one that does not (404) takes one; after a miss refused 429, until its Retry-After, only images the server holds in memory are served to that address.
+         * @description One stored variant of an image, as the `imageUrl` and `variants[].url` of the reads link it: `<venueId>/<sha256>.webp`. Public and immutable: `Cache-Control: public, max-age=31536000, immutable`, with the hash as a strong ETag (If-None-Match answers 304). Per-IP rate limits: a request that finds its image takes no slot, one that does not (404) takes one; after a miss refused 429, until its Retry-After, only images the server holds in memory are served to that address.
          *
          *     **Errors:** 400 ("Validation failed"); 404 ("Image not found"); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
          */
@@ -1200,7 +1200,7 @@ export interface paths {
         };
         /**
          * Read a venue's menu as guests see it
-         * @description The latest published snapshot, filtered for guests (decisions 2): active categories and visible products only, names in `?locale=` (falling back to the venue's default language), `effectivePriceMinor`, option ids for orders, and the live banners and promotions.
+         * @description The latest published snapshot, filtered for guests: active categories and visible products only, names in `?locale=` (falling back to the venue's default language), `effectivePriceMinor`, option ids for orders, and the live banners and promotions.
          *     - An unknown venue is 404 `VENUE_NOT_FOUND`; one that never published is 404 `MENU_NOT_PUBLISHED`; an inactive subscription is 403 `SUBSCRIPTION_INACTIVE`.
          *     - The response has an ETag; If-None-Match with it answers 304.
          *
@@ -1228,9 +1228,9 @@ export interface paths {
         put?: never;
         /**
          * Place a guest order
-         * @description Places an order at the venue (decisions 2); it starts in `new`. Products and options are the ids of GET /guest/v1/venues/{slug}/menu.
+         * @description Places an order at the venue; it starts in `new`. Products and options are the ids of GET /guest/v1/venues/{slug}/menu.
          *     - Prices come from the latest published snapshot, never from the client: unitPrice = effectivePriceMinor (or a live promotional price) + the options; deliveryFee from the settings for delivery orders.
-         *     - 400 `Validation failed` (no code) with one errors[] entry per problem: an unknown or hidden product, an option not of that product, a group's modifier rules broken (decisions 15: minSelections, maxSelections, maxQuantityPerOption, counted in quantities; `items[0].modifiers: Burger / Sauces: choose at least 2 (got 1)`), a quantity outside 1..99, delivery without deliveryAddress, an order type disabled in settings or not in the plan, changeFromAmount with a non-cash payment, orders not accepted, a subtotal under minOrderMinor.
+         *     - 400 `Validation failed` (no code) with one errors[] entry per problem: an unknown or hidden product, an option not of that product, a group's modifier rules broken (minSelections, maxSelections, maxQuantityPerOption, counted in quantities; `items[0].modifiers: Burger / Sauces: choose at least 2 (got 1)`), a quantity outside 1..99, delivery without deliveryAddress, an order type disabled in settings or not in the plan, changeFromAmount with a non-cash payment, orders not accepted, a subtotal under minOrderMinor.
          *     - An `Idempotency-Key` repeated with the same body within 24 hours returns the first order with 200; with another body it is 409 `IDEMPOTENCY_KEY_REUSED`.
          *     - The `Location` header names the order's guest view, GET /guest/v1/venues/{slug}/orders/{token}: its last segment is an unguessable token that reads this order and nothing else (a replay gives the same one).
          *     - An unknown venue is 404 `VENUE_NOT_FOUND`; one that never published is 404 `MENU_NOT_PUBLISHED`; an inactive subscription is 403 `SUBSCRIPTION_INACTIVE`.
@@ -1307,7 +1307,7 @@ export interface paths {
         };
         /**
          * Resolve a table's QR token
-         * @description Where a table's QR code leads (decisions 8): the venue's slug, for its guest menu, and the table (id, name, zone), whose id a guest order takes as tableId. An unknown or deactivated table is 404 `TABLE_NOT_FOUND`; a venue whose subscription is inactive is 403 `SUBSCRIPTION_INACTIVE`.
+         * @description Where a table's QR code leads: the venue's slug, for its guest menu, and the table (id, name, zone), whose id a guest order takes as tableId. An unknown or deactivated table is 404 `TABLE_NOT_FOUND`; a venue whose subscription is inactive is 403 `SUBSCRIPTION_INACTIVE`.
          *
          *     **Errors:** 400 ("Validation failed"); 403 (`SUBSCRIPTION_INACTIVE`); 404 (`TABLE_NOT_FOUND`); 414 ("A path segment is longer than 512 characters"); 429 (`RATE_LIMITED`); 503 (`DATABASE_UNAVAILABLE`).
          */
@@ -1331,7 +1331,7 @@ export interface paths {
         put?: never;
         /**
          * Create a venue
-         * @description Creates a venue with its sandbox twin (slug `<slug>-sandbox`), which test keys act on (decisions 1). `plan` defaults to free, `subscriptionStatus` to active, `defaultLanguage` to en; the slug is derived from the name when omitted. A taken slug is 409 `SLUG_ALREADY_EXISTS`.
+         * @description Creates a venue with its sandbox twin (slug `<slug>-sandbox`), which test keys act on. `plan` defaults to free, `subscriptionStatus` to active, `defaultLanguage` to en; the slug is derived from the name when omitted. A taken slug is 409 `SLUG_ALREADY_EXISTS`.
          *
          *     **Errors:** 400 ("Validation failed"); 401 ("Invalid admin token"); 404 ("Route {method} {path} not found"); 409 (`SLUG_ALREADY_EXISTS`); 413 (`PAYLOAD_TOO_LARGE`); 429 (`RATE_LIMITED`); 503 (`LOCK_TIMEOUT`, `DATABASE_UNAVAILABLE`).
          */
@@ -1524,7 +1524,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description The error envelope of every 4xx and 5xx response (spec section 7) */
+        /** @description The error envelope of every 4xx and 5xx response */
         ErrorResponse: {
             statusCode: number;
             message: string;
@@ -1696,13 +1696,13 @@ export interface operations {
                         cardStyles: string[];
                         currencies: string[];
                         languages: string[];
-                        /** @description The 14 allergens of EU Regulation 1169/2011 Annex II, in its order (decisions 14) */
+                        /** @description The 14 allergens of EU Regulation 1169/2011 Annex II, in its order */
                         allergens: {
                             code: string;
                             /** @description English name */
                             name: string;
                         }[];
-                        /** @description Dietary labels a product may carry (decisions 14) */
+                        /** @description Dietary labels a product may carry */
                         dietaryLabels: {
                             code: string;
                             /** @description English name */
@@ -1997,7 +1997,7 @@ export interface operations {
                             skipped: number;
                             errors: string[];
                             warnings: string[];
-                            /** @description Dry runs only (decisions 16): each item the sync would create or update */
+                            /** @description Dry runs only: each item the sync would create or update */
                             changes?: {
                                 externalId: string;
                                 /** @enum {string} */
@@ -2012,7 +2012,7 @@ export interface operations {
                             skipped: number;
                             errors: string[];
                             warnings: string[];
-                            /** @description Dry runs only (decisions 16): each item the sync would create or update */
+                            /** @description Dry runs only: each item the sync would create or update */
                             changes?: {
                                 externalId: string;
                                 /** @enum {string} */
@@ -2027,7 +2027,7 @@ export interface operations {
                             skipped: number;
                             errors: string[];
                             warnings: string[];
-                            /** @description Dry runs only (decisions 16): each item the sync would create or update */
+                            /** @description Dry runs only: each item the sync would create or update */
                             changes?: {
                                 externalId: string;
                                 /** @enum {string} */
@@ -4423,7 +4423,7 @@ export interface operations {
                                 closeTime?: string;
                             }[];
                         } | null;
-                        /** @description The guest page's look (decisions 18) */
+                        /** @description The guest page's look */
                         theme: {
                             /** @description #rrggbb with a contrast of at least 4.5:1 against white (WCAG AA), read in lower case; null: Carta's own */
                             accentColor: string | null;
@@ -4637,7 +4637,7 @@ export interface operations {
                                 closeTime?: string;
                             }[];
                         } | null;
-                        /** @description The guest page's look (decisions 18) */
+                        /** @description The guest page's look */
                         theme: {
                             /** @description #rrggbb with a contrast of at least 4.5:1 against white (WCAG AA), read in lower case; null: Carta's own */
                             accentColor: string | null;
@@ -11925,7 +11925,7 @@ export interface operations {
                                 maxDaysAhead: number;
                             };
                         };
-                        /** @description Whether guests can order now (decisions 13) */
+                        /** @description Whether guests can order now */
                         ordering: {
                             open: boolean;
                             reason: ("not_accepting" | "paused" | "closed") | null;
@@ -12024,7 +12024,7 @@ export interface operations {
                                 name: string;
                                 type: string;
                                 isRequired: boolean;
-                                /** @description The fewest choices, counted as the sum of the chosen quantities (decisions 15) */
+                                /** @description The fewest choices, counted as the sum of the chosen quantities */
                                 minSelections: number;
                                 maxSelections: number | null;
                                 maxQuantityPerOption: number | null;

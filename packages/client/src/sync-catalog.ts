@@ -22,7 +22,7 @@ export interface SectionResult {
   skipped: number;
   errors: string[];
   warnings: string[];
-  /** Dry runs: each item the sync would create or update, with the fields an update changes (decisions 16); [] otherwise. */
+  /** Dry runs: each item the sync would create or update, with the fields an update changes; [] otherwise. */
   changes: SyncChange[];
 }
 
@@ -49,7 +49,7 @@ export interface SyncCatalogOptions {
   dryRun?: boolean;
   /** Called once before the first request (requestsDone 0) and after every request. */
   onProgress?: (progress: SyncProgress) => void;
-  /** At most this many products per request (default 200, spec 4.1 rule 10's advice; at most 500). */
+  /** At most this many products per request (default 200; at most 500). */
   productsPerRequest?: number;
 }
 
@@ -142,7 +142,7 @@ export async function syncCatalog(api: Client<paths>, menu: SyncMenu, options: S
   const report = () => options.onProgress?.({ requestsDone: result.requests, requestsTotal, result: copy(result) });
   report();
 
-  // Nothing to send at all still asks the server, for its answer to an empty sync (spec 4.1 rule 7).
+  // Nothing to send at all still asks the server, for its answer to an empty sync.
   for (let chunk = queue.shift(); chunk; chunk = queue.shift()) {
     const { body, indices } = chunkBody(chunk);
     const { data, error, response } = await api.POST('/v1/sync', { body, params: { query: dryRun ? { dryRun: true } : {} } });

@@ -42,7 +42,7 @@ export interface ChunkLimits extends Sections<number> {
   bytes: number;
 }
 
-/** Spec 4.1 rule 10 and 8.1: the array caps, and a body comfortably under the 5 MB cap. */
+/** The array caps, and a body comfortably under the 5 MB cap. */
 export const SERVER_CAPS: Sections<number> = { categories: 200, ingredients: 200, products: 500 };
 export const DEFAULT_REQUEST_BYTES = 4 * 1024 * 1024;
 
@@ -54,7 +54,7 @@ function jsonBytes(value: unknown): number {
 }
 
 /**
- * Spec 4.1 rule 6 across chunks: a repeated externalId is sent once, its last occurrence, at the
+ * Across chunks, a repeated externalId is sent once, its last occurrence, at the
  * place of its first (what the server does within one request), with the server's warning.
  */
 function lastOccurrences<S extends SectionName>(section: S, items: readonly Items[S][] | undefined, warnings: string[]): Entry<S>[] {
@@ -147,8 +147,8 @@ function tryAdd<S extends 'categories' | 'ingredients'>(chunk: SyncChunk, sectio
 }
 
 /**
- * The requests, in order. Categories and ingredients go first, side by side (spec 4.1 rule 2:
- * within a request they are written before the products, so products that refer to them follow
+ * The requests, in order. Categories and ingredients go first, side by side
+ * (within a request they are written before the products, so products that refer to them follow
  * in the same or a later request). A real run lets the products start in the last of those
  * requests; a dry run, which writes nothing, sends each product chunk with the categories and
  * ingredients its products refer to, so its warnings are the ones a real run would give.
@@ -213,7 +213,7 @@ export function chunkBody(chunk: SyncChunk): { body: SyncMenu; indices: Sections
 }
 
 /**
- * Validation messages name positions in the request (`products[3].priceMinor ...`, decisions 11);
+ * Validation messages name positions in the request (`products[3].priceMinor ...`);
  * a chunk's positions are mapped back to the caller's arrays.
  */
 export function mapErrorPaths(errors: readonly string[], indices: Sections<number[]>): string[] {

@@ -31,7 +31,7 @@ create table ingredients (
 );
 
 -- Composition (ingredient_ids) and modifier groups live on the product row: a sync replaces
--- them wholesale (spec 4.1 rule 4), so one row per product keeps every write a single statement.
+-- them wholesale, so one row per product keeps every write a single statement.
 -- modifier_groups: [{ id, name, type, isRequired, sortOrder, translations,
 --                     options: [{ id, ingredientId, action, priceAdjustment, sortOrder }] }]
 create table products (
@@ -52,7 +52,7 @@ create table products (
   modifier_groups jsonb not null default '[]',
   sort_order integer not null default 0,
   menu_visible boolean not null default true,
-  -- Set by cleanup (soft delete); a later sync of the externalId clears it (spec 3.2).
+  -- Set by cleanup (soft delete); a later sync of the externalId clears it.
   cleaned_up_at timestamptz(3),
   image_url text,
   translations jsonb not null default '{}',
@@ -66,7 +66,7 @@ create table products (
 );
 create index products_category_idx on products (venue_id, category_id);
 
--- Venue settings (decisions section 6); one row per venue, created lazily with the defaults.
+-- Venue settings; one row per venue, created lazily with the defaults.
 create table venue_settings (
   venue_id uuid primary key references venues (id) on delete cascade,
   enabled_languages text[] not null,
@@ -97,7 +97,7 @@ create table menu_publications (
 );
 create index menu_publications_latest_idx on menu_publications (venue_id, published_at desc, id desc);
 
--- One entry per mutating /v1 call, written in the call's transaction (spec 2.8, 4.6).
+-- One entry per mutating /v1 call, written in the call's transaction.
 create table audit_log (
   venue_id uuid not null references venues (id) on delete cascade,
   id uuid not null,

@@ -1,4 +1,4 @@
--- Orders placed by guests (decisions section 2), read and moved along by integrations.
+-- Orders placed by guests, read and moved along by integrations.
 
 -- One row per venue: the order-number sequence and the last order timestamp. Every order write
 -- takes this row's lock, so a venue's order writes are serialised and each gets an updated_at

@@ -1,4 +1,4 @@
--- Media (decisions section 7). Image bytes are kept once per venue under the sha256 of the stored
+-- Media. Image bytes are kept once per venue under the sha256 of the stored
 -- (re-encoded) bytes; products, the logo and published snapshots refer to them by key, and a blob
 -- goes when the last of them lets go (media.repository.ts, deleteUnreferencedBlobs).
 create table media_blobs (

@@ -1,4 +1,4 @@
--- Merchandising (decisions section 8): banners, promotions with items, QR tables. They act live:
+-- Merchandising: banners, promotions with items, QR tables. They act live:
 -- guests see them by their schedule, without a publish (docs/merchandising.md).
 --
 -- Schedules (starts_at, ends_at) are kept as sent, normalised: 'YYYY-MM-DDTHH:MM:SS' is a wall-clock

@@ -1,4 +1,4 @@
--- Live availability (decisions section 13): sold-out marks on draft products and ingredients, and the
+-- Live availability: sold-out marks on draft products and ingredients, and the
 -- venue's opening hours. Neither is menu content: a publish leaves them as they are, and a read
 -- compares a mark's `until` with the clock (an expired mark is as good as none until a PUT
 -- overwrites or removes it). A deleted product or ingredient takes its mark with it.

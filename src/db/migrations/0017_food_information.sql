@@ -1,4 +1,4 @@
--- Food information (decisions 14): allergens on ingredients; declared allergens, traces, dietary
+-- Food information: allergens on ingredients; declared allergens, traces, dietary
 -- labels, spice level, calories and nutrition per portion on products. Code lists are kept in the
 -- reference's order; nutrition as sent ({ fat, saturatedFat, ... } in grams), null when unset.
 

@@ -1,4 +1,4 @@
--- Staff and the venue console (decisions 17): the people of a venue, their one-use invite links,
+-- Staff and the venue console: the people of a venue, their one-use invite links,
 -- their console sessions and the failed sign-ins that lock an email for a while. Tokens are kept
 -- as sha256 hashes only; passwords as scrypt hashes. The look-ups by token hash and by email are
 -- cross-venue by nature (they find the tenant), like an API key's by hash.

@@ -7,7 +7,7 @@ import { limitVenue, type RateLimiter } from '../rate-limit/limiter.js';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * The /v1 gate of one route, in the order of decisions section 11: authentication and
+ * The /v1 gate of one route, in this order: authentication and
  * subscription (in the service), the read-only flag on writes, the route's plan feature, then the
  * venue's rate limits. (The per-IP limits ran before this.) Synchronous while the key is
  * memoised and no limiter is on: the request gate then goes on in the same turn.

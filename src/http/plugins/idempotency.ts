@@ -32,7 +32,7 @@ function requestHash(request: FastifyRequest): string {
 }
 
 /**
- * Idempotency-Key on every /v1 write (decisions 2's semantics, extended: docs/security.md). Runs
+ * Idempotency-Key on every /v1 write (docs/security.md). Runs
  * after authentication and validation, so a refused request takes no key; the response is
  * recorded before it is sent, so a client that saw it always gets it replayed.
  */

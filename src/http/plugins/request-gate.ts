@@ -79,8 +79,8 @@ function runSteps(steps: Step[], from: number, request: FastifyRequest, reply: F
 
 /**
  * Everything that runs before a route's own work, as one onRequest hook built per route when the
- * route is registered: the request's logger, the x-request-id header, the per-IP limits
- * (decisions 10), catching up with other instances' writes, then the prefix's authentication
+ * route is registered: the request's logger, the x-request-id header, the per-IP limits,
+ * catching up with other instances' writes, then the prefix's authentication
  * (which applies the read-only flag, plan feature and venue limits).
  * Built once per route so a request pays no look-up of its route's options and no hook chain:
  * the hot reads (a 304, an idle poll) are mostly this hook. It is a callback hook, not an async

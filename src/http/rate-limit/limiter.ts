@@ -69,7 +69,7 @@ function setHeaders(reply: Pick<FastifyReply, 'header'>, buckets: BucketState[])
 
 const REFUSED_MAX = 10_000;
 
-/** Per-IP and per-venue rolling-window limits (spec 8.4, decisions 10) over one store. */
+/** Per-IP and per-venue rolling-window limits over one store. */
 export class RateLimiter {
   /** Told the bucket of every 429 (GET /metrics). */
   onRejected: ((bucket: string) => void) | null = null;
@@ -191,7 +191,7 @@ export async function limitVenue(
   try {
     await limiter.take(reply, venueChecks(venueId, tier, routeBuckets(request, config)), request.ipCharge?.token);
   } catch (err) {
-    // A rejected request consumes nothing anywhere (decisions 10): give back the IP slots, and
+    // A rejected request consumes nothing anywhere: give back the IP slots, and
     // report them as given back.
     if (request.ipCharge) {
       await limiter.refund(request.ipCharge.checks, request.ipCharge.token);

@@ -13,12 +13,12 @@ export const ErrorResponse = Type.Object(
     timestamp: Type.String({ format: 'date-time' }),
     path: Type.String(),
   },
-  { $id: 'ErrorResponse', description: 'The error envelope of every 4xx and 5xx response (spec section 7)' },
+  { $id: 'ErrorResponse', description: 'The error envelope of every 4xx and 5xx response' },
 );
 
 export const ErrorRef = Type.Ref('ErrorResponse');
 
-/** An error sent without a code (spec 7: only some errors define one), named by its message. */
+/** An error sent without a code (only some errors define one), named by its message. */
 export interface Uncoded {
   message: string;
   when?: string;
@@ -95,7 +95,7 @@ function errorResponse(status: ErrorStatus, cases: readonly ErrorCase[]) {
 }
 
 /**
- * The error responses of an operation (spec 7): the ErrorResponse envelope under each status, with
+ * The error responses of an operation: the ErrorResponse envelope under each status, with
  * a description naming every code (or uncoded message) it can carry and, where a code comes with
  * one, the Retry-After header. A route lists what its own work can answer; documentRoute adds
  * what its surface answers for every route (authentication, limits, idempotency, shutdown).
@@ -120,7 +120,7 @@ export function withErrorResponses(responses: Record<string, unknown>, shared: E
   return out;
 }
 
-/** The list envelope (spec 4.6) around items of one shape. */
+/** The list envelope around items of one shape. */
 export function ListEnvelope<T extends TSchema>(item: T) {
   return Type.Object({
     items: Type.Array(item),

@@ -17,7 +17,7 @@ export function auditRoutes(services: RouteServices) {
           tags: ['audit'],
           summary: 'List the audit trail',
           description:
-            'Every mutating call of the venue, newest first, in the list envelope (spec 4.6): sync, publish, cleanup, product changes, settings, media, ' +
+            'Every mutating call of the venue, newest first, in the list envelope: sync, publish, cleanup, product changes, settings, media, ' +
             'merchandising, translations and order status changes; not reads or dry runs. `action` filters by exact match. ' +
             '`changes` is a summary (counts, refs, the names of changed fields), never field values, images or secrets.',
           querystring: AuditQuery,

@@ -6,7 +6,7 @@ import type { VenueContext } from '../venues/index.js';
 import { insertAuditEntries, listAuditEntries } from './audit.repository.js';
 import type { AuditListView, AuditQueryValue } from './audit.schemas.js';
 
-/** A person of the venue acting in the console (decisions 17), named in the audit entries. */
+/** A person of the venue acting in the console, named in the audit entries. */
 export interface ConsoleMember {
   id: string;
   name: string;
@@ -26,7 +26,7 @@ export interface AuditRecord {
   action: AuditAction;
   entityType: string;
   entityRef?: string | null;
-  /** A summary only: counts, refs, changed field names, locales; never values (spec 2.8). */
+  /** A summary only: counts, refs, changed field names, locales; never values. */
   changes: Record<string, unknown>;
 }
 
@@ -43,12 +43,12 @@ export async function audit(tx: Queryable, actor: Actor, records: AuditRecord[])
   );
 }
 
-/** Decisions 17: a console change names the member (id and name) in `changes.actor`. */
+/** A console change names the member (id and name) in `changes.actor`. */
 export function withMember(record: AuditRecord, member: ConsoleMember): AuditRecord {
   return { ...record, changes: { ...record.changes, actor: { id: member.id, name: member.name } } };
 }
 
-/** Where a change came from: an API key, the operator (API or CLI), or the venue console (decisions 17). */
+/** Where a change came from: an API key, the operator (API or CLI), or the venue console. */
 export type AuditSource = 'api_key' | 'operator' | 'console';
 
 /** `audit` for a change made without an API key: the venue named, and its source. */

@@ -9,7 +9,7 @@ type RouteServices = { availability: AvailabilityService };
 
 const tags = ['availability'];
 
-/** /v1/availability (decisions 13): sold-out marks, live, without a publish. */
+/** /v1/availability: sold-out marks, live, without a publish. */
 export function availabilityRoutes(services: RouteServices) {
   const { availability } = services;
 
@@ -22,7 +22,7 @@ export function availabilityRoutes(services: RouteServices) {
           tags,
           summary: 'List what is sold out now',
           description:
-            'The products and ingredients marked sold out now, by name, each with `until` (null: until marked available) (decisions 13). ' +
+            'The products and ingredients marked sold out now, by name, each with `until` (null: until marked available). ' +
             'A mark whose `until` has passed is not listed: it ended by itself.',
           response: { 200: AvailabilityList },
         },
@@ -38,7 +38,7 @@ export function availabilityRoutes(services: RouteServices) {
           tags,
           summary: 'Mark products and ingredients sold out, or available again',
           description: [
-            'Takes effect at once on the menu reads, the guest menu and order placement; needs no publish and survives publishes (decisions 13).',
+            'Takes effect at once on the menu reads, the guest menu and order placement; needs no publish and survives publishes.',
             '- `available: false` marks the item sold out until `until` (ISO 8601 with an offset, in the future, at most 30 days ahead), or until marked available when `until` is omitted or null.',
             '- `available: true` clears the mark (no mark: nothing happens).',
             '- A sold-out ingredient makes unavailable every product whose composition includes it and every `add` option on it; a product whose required choice has no option left is unavailable.',

@@ -5,7 +5,7 @@ import { AVAILABILITY_SECTION_MAX } from '../../limits.js';
 export const AVAILABILITY_REASONS = ['sold_out', 'ingredient_sold_out', 'required_choice_unavailable', 'category_schedule'] as const;
 export type AvailabilityReason = (typeof AVAILABILITY_REASONS)[number];
 
-/** What a product, option or ingredient shows of live availability (decisions 13). */
+/** What a product, option or ingredient shows of live availability. */
 export const Availability = Type.Object(
   {
     available: Type.Boolean(),
@@ -103,6 +103,6 @@ export const Ordering = Type.Object(
     prepTimeMinutes: Type.Integer(),
     scheduledOrders: Type.Object({ enabled: Type.Boolean(), maxDaysAhead: Type.Integer() }),
   },
-  { description: 'Whether guests can order now (decisions 13)' },
+  { description: 'Whether guests can order now' },
 );
 export type OrderingView = Static<typeof Ordering>;

@@ -27,7 +27,7 @@ export interface LiveMarks {
 const SECTIONS = { products: 'product', ingredients: 'ingredient' } as const satisfies Record<string, MarkKind>;
 
 /**
- * Sold-out marks (decisions 13): set through PUT /v1/availability, listed by GET, and read by the
+ * Sold-out marks: set through PUT /v1/availability, listed by GET, and read by the
  * menu reads, the guest menu and order placement against the injected clock. A mark ends by
  * itself when its `until` passes: reads compare, no job runs.
  */

@@ -1,4 +1,4 @@
-// What is available when (decisions 13), pure: sold-out marks and category schedules in, the
+// What is available when, pure: sold-out marks and category schedules in, the
 // availability of products, options and ingredients at one instant out. The menu reads, the guest
 // menu and order placement all judge by this one file.
 import { createHash } from 'node:crypto';
@@ -131,7 +131,7 @@ export function optionAvailability(option: OptionLike, state: AvailabilityState)
 }
 
 /**
- * When a group whose minSelections (decisions 15) its available options cannot give gets enough
+ * When a group whose minSelections its available options cannot give gets enough
  * options back: undefined while it can be met, null when no end is known. A group with no options
  * at all requires nothing (sync keeps it with a warning).
  */
@@ -193,7 +193,7 @@ export function withProductAvailability<P extends ProductLike>(
   };
 }
 
-/** A menu document read with availability on every product, option and ingredient (decisions 13). */
+/** A menu document read with availability on every product, option and ingredient. */
 export function withAvailability<D extends MenuLike>(doc: D, state: AvailabilityState): D {
   return {
     ...doc,

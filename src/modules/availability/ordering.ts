@@ -1,4 +1,4 @@
-// Whether guests may order now (decisions 13), pure: the order settings, the opening hours and an
+// Whether guests may order now, pure: the order settings, the opening hours and an
 // instant in; the guest menu's `ordering` object and the rules for `scheduledFor` out.
 import { DAY_MS, ORDERING_HORIZON_MS } from '../../limits.js';
 import type { OrderingView } from './availability.schemas.js';
@@ -43,7 +43,7 @@ export function orderingAt(config: OrderingConfig, hours: Hours, at: number): { 
   };
 }
 
-/** Problems of a `scheduledFor` (decisions 13), each naming it; none: the time is acceptable. */
+/** Problems of a `scheduledFor`, each naming it; none: the time is acceptable. */
 export function scheduledForProblems(scheduledFor: string, config: OrderingConfig, hours: Hours, now: number): string[] {
   const at = Date.parse(scheduledFor);
   if (!config.scheduledOrders.enabled) return ['scheduledFor is not accepted: this venue does not take scheduled orders'];

@@ -17,7 +17,7 @@ export interface ConsoleCall {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The least role a console API route needs (staff < manager < owner, decisions 17). */
+    /** The least role a console API route needs (staff < manager < owner). */
     role?: StaffRole;
   }
   interface FastifyRequest {
@@ -42,7 +42,7 @@ export function consoleActor(session: ConsoleSession, requestId: string): Actor 
 }
 
 /**
- * Who calls, checked first on every console API route, in the order of /v1's gate (decisions 11):
+ * Who calls, checked first on every console API route, in the order of /v1's gate:
  * 401 SIGNED_OUT without a live session; 403 SUBSCRIPTION_INACTIVE while the venue's subscription
  * is suspended or canceled (the rule /v1 applies, reads included); 403 CSRF_TOKEN_INVALID on a
  * change without the session's token in X-CSRF-Token; 403 ROLE_REQUIRED below the route's role.

@@ -40,7 +40,7 @@ const signInLimited = (retryAfterSec: number) =>
 const FORM_EXPIRED = 'This form has expired. Reload the page and try again.';
 
 /**
- * The venue console (decisions 17, docs/console.md): invite links, sign-in, sign-out and the
+ * The venue console (docs/console.md): invite links, sign-in, sign-out and the
  * console's home. Its own scope, for the HTML forms' body parser; the session cookie is the only
  * credential it takes (an API key means nothing here, and /v1 never reads the cookie).
  */

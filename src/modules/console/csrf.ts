@@ -1,4 +1,4 @@
-// Console cookies and CSRF tokens (decisions 17; the scheme is in docs/decisions.md). A signed-in
+// Console cookies and CSRF tokens (the scheme is in docs/decisions.md). A signed-in
 // form carries a token derived from the session's own secret (HMAC of the cookie's token), so
 // nothing more is stored and it dies with the session; the sign-in and invite forms, before any
 // session, use a double-submit cookie: a random value both in an HttpOnly SameSite=Strict cookie and

@@ -1,4 +1,4 @@
-// Staff passwords (decisions 17): scrypt with a random salt per password and its parameters stored
+// Staff passwords: scrypt with a random salt per password and its parameters stored
 // with the hash, compared in constant time; judged by a strength estimator when set.
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { SCRYPT_COST, type ScryptCost } from '../../config.js';

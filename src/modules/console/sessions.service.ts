@@ -8,11 +8,11 @@ import * as sessions from './sessions.repository.js';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
-/** Decisions 17: a session ends after 12 hours without a request, and after 7 days in any case. */
+/** A session ends after 12 hours without a request, and after 7 days in any case. */
 export const SESSION_IDLE_MS = 12 * HOUR;
 export const SESSION_MAX_MS = 7 * 24 * HOUR;
 /**
- * Decisions 17, per client address (docs/decisions.md): five failed sign-ins for one email from one
+ * Per client address (docs/decisions.md): five failed sign-ins for one email from one
  * address within 15 minutes lock that email for that address for 15 minutes.
  */
 export const LOCK_FAILURES = 5;
@@ -74,7 +74,7 @@ export interface SignInLimits {
 }
 
 /**
- * The console's accounts side (decisions 17): invite links that set a password, sign-in with its
+ * The console's accounts side: invite links that set a password, sign-in with its
  * limits and locks, sessions with idle and absolute expiry on the injected clock. Sessions, failures and the
  * last-seen time are bookkeeping no memo reads, written through `db.unread` (they move no epoch).
  */

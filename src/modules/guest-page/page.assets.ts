@@ -16,7 +16,7 @@ const ICON = new Representation('image/svg+xml', Buffer.from(ICON_SVG));
 export const GUEST_ICON_URL = `${GUEST_ASSETS_PATH}/icon-${ICON.hash}.svg`;
 
 /**
- * The venue's accent colour (decisions 18) as a stylesheet of its own, named by the colour:
+ * The venue's accent colour as a stylesheet of its own, named by the colour:
  * `accent-0b5d4b.css` holds `:root { --accent: #0b5d4b; }`. A file from this origin keeps the CSP
  * at `style-src 'self'` (no inline style, no nonce, which a cached page could not carry), the page
  * cache and its ETag stay as they are, and every venue of one colour shares one immutable file.

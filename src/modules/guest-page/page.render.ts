@@ -12,17 +12,17 @@ import { directionOf, fill, tableLabel, type UiStrings } from './shared/strings.
 
 type Product = GuestMenuView['products'][number];
 
-/** The card styles of the reference (spec 2.9); anything else reads as the default. */
+/** The card styles of the reference; anything else reads as the default. */
 export const CARD_STYLES = ['minimalism', 'compact', 'premium'] as const;
 export type CardStyle = (typeof CARD_STYLES)[number];
 
-/** A category's own style wins over the venue's (spec 2.1: null inherits it). */
+/** A category's own style wins over the venue's (null inherits it). */
 export function cardStyleOf(own: string | null, venue: string): CardStyle {
   const known = (s: string | null): s is CardStyle => (CARD_STYLES as readonly string[]).includes(s as string);
   return known(own) ? own : known(venue) ? venue : 'minimalism';
 }
 
-/** The badge colours of the reference (spec 2.3), each a class of the stylesheet (CSP: no inline style). */
+/** The badge colours of the reference, each a class of the stylesheet (CSP: no inline style). */
 export const BADGE_COLORS = ['RED', 'PURPLE', 'YELLOW', 'GREEN', 'BLUE', 'GREY'] as const;
 
 function badgeClass(color: string | null): string {
@@ -131,7 +131,7 @@ function nutritionTable(rows: NutritionRow[], strings: UiStrings, captionClass =
 }
 
 /**
- * A dish's food information in words (decisions 14): dietary labels and spice as tags, allergens
+ * A dish's food information in words: dietary labels and spice as tags, allergens
  * and traces as lines, and nutrition per portion behind a disclosure, readable without the script.
  */
 function foodHtml(facts: FoodFacts, strings: UiStrings): string {

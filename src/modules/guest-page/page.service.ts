@@ -32,7 +32,7 @@ const CACHE_BYTES = 64 * 1024 * 1024;
 const MAX_WINDOWS = 200;
 
 /**
- * The open windows of `hours` between `from` and `to` (decisions 13: Hours, in the venue's zone),
+ * The open windows of `hours` between `from` and `to` (Hours, in the venue's zone),
  * each [start, end) in epoch milliseconds, clipped to `to`.
  */
 export function openWindows(hours: Hours, from: number, to: number): OpenWindow[] {

@@ -1,4 +1,4 @@
-// The guest's view of a published snapshot (decisions section 2): active categories, visible
+// The guest's view of a published snapshot: active categories, visible
 // products, names in the requested locale (falling back to the venue default), effective prices.
 import { effectivePrice } from '../../shared/pricing.js';
 import { type OrderingView, optionAvailability, productAvailability, type AvailabilityState } from '../availability/index.js';
@@ -23,11 +23,11 @@ export interface GuestVenueInfo {
   cardStyle: string;
   /** IANA zone the venue's times are in (opening hours, "sold out until 18:30"). */
   timezone: string;
-  /** When guests may order (decisions 13); null: always open. */
+  /** When guests may order; null: always open. */
   openingHours: OpeningHoursValue | null;
   orderConfig: OrderConfigValue;
   logo: MediaImageView | null;
-  /** The guest page's accent (decisions 18): `#rrggbb`, AA against white; null for Carta's own. */
+  /** The guest page's accent: `#rrggbb`, AA against white; null for Carta's own. */
   accentColor: string | null;
 }
 

@@ -19,7 +19,7 @@ const orderConfig = { noStore: true as const };
 // The order's token reads it: masked in logs and error paths like a key.
 const orderViewConfig = { noStore: true as const, secretParams: ['token'] };
 
-/** Public routes, no key (decisions section 2); only the per-IP limits apply. */
+/** Public routes, no key; only the per-IP limits apply. */
 export function guestRoutes(services: RouteServices) {
   return async function routes(app: App): Promise<void> {
     app.get(
@@ -30,7 +30,7 @@ export function guestRoutes(services: RouteServices) {
           tags,
           summary: "Read a venue's menu as guests see it",
           description: [
-            'The latest published snapshot, filtered for guests (decisions 2): active categories and visible products only, names in `?locale=` ' +
+            'The latest published snapshot, filtered for guests: active categories and visible products only, names in `?locale=` ' +
               "(falling back to the venue's default language), `effectivePriceMinor`, option ids for orders, and the live banners and promotions.",
             '- An unknown venue is 404 `VENUE_NOT_FOUND`; one that never published is 404 `MENU_NOT_PUBLISHED`; an inactive subscription is 403 `SUBSCRIPTION_INACTIVE`.',
             '- The response has an ETag; If-None-Match with it answers 304.',
@@ -62,11 +62,11 @@ export function guestRoutes(services: RouteServices) {
           tags,
           summary: 'Place a guest order',
           description: [
-            'Places an order at the venue (decisions 2); it starts in `new`. Products and options are the ids of GET /guest/v1/venues/{slug}/menu.',
+            'Places an order at the venue; it starts in `new`. Products and options are the ids of GET /guest/v1/venues/{slug}/menu.',
             '- Prices come from the latest published snapshot, never from the client: unitPrice = effectivePriceMinor (or a live promotional price) + ' +
               'the options; deliveryFee from the settings for delivery orders.',
             '- 400 `Validation failed` (no code) with one errors[] entry per problem: an unknown or hidden product, an option not of that product, ' +
-              "a group's modifier rules broken (decisions 15: minSelections, maxSelections, maxQuantityPerOption, counted in quantities; " +
+              "a group's modifier rules broken (minSelections, maxSelections, maxQuantityPerOption, counted in quantities; " +
               '`items[0].modifiers: Burger / Sauces: choose at least 2 (got 1)`), a quantity outside 1..99, delivery without deliveryAddress, an order type ' +
               'disabled in settings or not in the plan, changeFromAmount with a non-cash payment, orders not accepted, a subtotal under minOrderMinor.',
             '- An `Idempotency-Key` repeated with the same body within 24 hours returns the first order with 200; with another body it is 409 ' +

@@ -25,7 +25,7 @@ const GuestGroup = Type.Object({
   name: Type.String(),
   type: Type.String(),
   isRequired: Type.Boolean(),
-  minSelections: Type.Integer({ description: 'The fewest choices, counted as the sum of the chosen quantities (decisions 15)' }),
+  minSelections: Type.Integer({ description: 'The fewest choices, counted as the sum of the chosen quantities' }),
   maxSelections: Nullable(Type.Integer({ description: 'The most choices (sum of quantities); null: no limit' })),
   maxQuantityPerOption: Nullable(Type.Integer({ description: 'How often one option may be taken; null: up to 99' })),
   options: Type.Array(GuestOption),

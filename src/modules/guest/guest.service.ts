@@ -104,7 +104,7 @@ function guestOrderView(order: OrderView): GuestOrderView {
 /** Parsed published snapshots kept for pricing and the guest view (they never change). */
 const MAX_SNAPSHOTS = 500;
 
-/** The public guest surface (decisions section 2): the published menu and order placement. */
+/** The public guest surface: the published menu and order placement. */
 export class GuestService {
   /** Parsed snapshots by publication id: immutable, so never stale. */
   private readonly snapshots = new Map<string, MenuDocumentValue>();
@@ -145,7 +145,7 @@ export class GuestService {
     return hours;
   }
 
-  /** Whether guests can order now (decisions 13), kept until the clock passes its next change. */
+  /** Whether guests can order now, kept until the clock passes its next change. */
   private orderingNow(venue: GuestVenueRow): { view: OrderingView; key: string } {
     const now = this.availability.clock();
     const kept = this.orderings.get(venue);

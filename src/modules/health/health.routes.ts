@@ -36,7 +36,7 @@ function within<T>(ms: number, work: Promise<T>): Promise<T> {
 
 /**
  * Liveness without touching the database; readiness when the database answers and the server is
- * not shutting down (decisions 0).
+ * not shutting down.
  */
 export function healthRoutes(db: Database) {
   return async function routes(app: App): Promise<void> {
@@ -54,7 +54,7 @@ export function healthRoutes(db: Database) {
           operationId: 'getHealth',
           tags,
           summary: 'Liveness probe',
-          description: 'Answers `{ "status": "ok" }` while the process serves requests, without touching the database (decisions 0).',
+          description: 'Answers `{ "status": "ok" }` while the process serves requests, without touching the database.',
           response: { 200: Status('Alive: `ok`'), ...probeErrors },
         },
       },
@@ -70,8 +70,8 @@ export function healthRoutes(db: Database) {
           tags,
           summary: 'Readiness probe',
           description:
-            `Answers \`{ "status": "ready" }\` when the database answers within ${READY_TIMEOUT_MS / 1000} s, else 503 \`{ "status": "unavailable" }\` ` +
-            '(decisions 0), also while the server shuts down: take the instance out of the load balancer until it is ready again.',
+            `Answers \`{ "status": "ready" }\` when the database answers within ${READY_TIMEOUT_MS / 1000} s, else 503 \`{ "status": "unavailable" }\`, ` +
+            'also while the server shuts down: take the instance out of the load balancer until it is ready again.',
           response: {
             200: Status('Ready: `ready`'),
             503: Status('Not ready, `unavailable`: the database did not answer in time'),

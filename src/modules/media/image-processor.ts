@@ -1,4 +1,4 @@
-// Decode, check and re-encode with sharp (decisions section 7). The work runs on libuv's threads,
+// Decode, check and re-encode with sharp. The work runs on libuv's threads,
 // never on the event loop; how many images run at once is MediaCapacity's business.
 import type { Metadata, Sharp, SharpOptions } from 'sharp';
 import { errors } from '../../errors.js';
@@ -15,7 +15,7 @@ interface ImageSpec {
   sizes: readonly (readonly [number, number])[];
 }
 
-/** Within 2% of the ratio (decisions section 7). */
+/** Within 2% of the ratio. */
 const RATIO_TOLERANCE = 0.02;
 
 const SQUARE: ImageSpec = {
@@ -134,7 +134,7 @@ export class ImageProcessor {
     return meta;
   }
 
-  /** The checks of decisions section 7 on the image as it will be shown (after EXIF rotation). */
+  /** The aspect-ratio and minimum-size checks on the image as it will be shown (after EXIF rotation). */
   private check(kind: ImageKind, width: number, height: number): void {
     const spec = IMAGE_SPECS[kind];
     const off = Math.abs(width / height - spec.ratio) / spec.ratio;
@@ -182,7 +182,7 @@ export class ImageProcessor {
   }
 
   /**
-   * The fast lane (decisions 7): a WebP already at the largest size is kept byte for byte; only its
+   * The fast lane: a WebP already at the largest size is kept byte for byte; only its
    * smaller variants are made here. It must carry no EXIF or XMP, since it is served as sent.
    */
   async processPreoptimized(kind: ImageKind, bytes: Buffer): Promise<ProcessedImage> {

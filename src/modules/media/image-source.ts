@@ -1,4 +1,4 @@
-// The bytes of an upload (decisions section 7): exactly one of `base64` or `url`, each capped at
+// The bytes of an upload: exactly one of `base64` or `url`, each capped at
 // 15 MB of binary (FILE_TOO_LARGE for base64, SOURCE_TOO_LARGE for a URL), checked before the bytes
 // are decoded or while they stream in.
 import { errors } from '../../errors.js';
@@ -9,7 +9,7 @@ import type { ImageSourceInput } from './media.schemas.js';
 
 export interface SourceBytes {
   bytes: Buffer;
-  /** For the audit log: how the image came, and from where without query or fragment (spec 2.8). */
+  /** For the audit log: how the image came, and from where without query or fragment. */
   audit: { source: 'base64' } | { source: 'url'; sourceUrl: string };
 }
 

@@ -1,5 +1,5 @@
 // What an image belongs to: how to find the owner (its 404), how to set its image, and how the
-// audit log names the change (spec 4.6). Each owner's module declares its target (the product's in
+// audit log names the change. Each owner's module declares its target (the product's in
 // menu/, the banner's in merch/, the logo's in settings/): the SQL of its table stays there.
 import type { Queryable } from '../../db/port.js';
 import type { AppError } from '../../errors.js';

@@ -33,7 +33,7 @@ type RouteServices = { media: MediaService };
 
 const tags = ['media'];
 
-/** What every upload can answer from its source and bytes (decisions 7); each route adds its own rules. */
+/** What every upload can answer from its source and bytes; each route adds its own rules. */
 const SOURCE_ERRORS = [
   'INVALID_IMAGE_SOURCE',
   'INVALID_SOURCE_URL',
@@ -62,7 +62,7 @@ const UPLOAD_DESCRIPTION = [
 ].join('\n');
 
 /**
- * Image ingest and removal under /v1 (decisions section 7), for each kind of image in `images`, in
+ * Image ingest and removal under /v1, for each kind of image in `images`, in
  * that order. Uploads take a 21 MB body, draw from the media bucket (media-fast with
  * ?preoptimized=true), and are admitted once their body has arrived (media-capacity.ts): past
  * capacity the answer is 503 MEDIA_BUSY. One Fastify scope, so the uploads' own JSON parser

@@ -18,7 +18,7 @@ export interface ReceiveLimits {
 export const SMALL_UPLOAD_BYTES = 1.5 * MB;
 
 /**
- * Bounds what image ingest may hold at once (decisions 7: "at capacity: 503 MEDIA_BUSY").
+ * Bounds what image ingest may hold at once (at capacity: 503 MEDIA_BUSY).
  *
  * - `slots` images are processed side by side; the others admitted wait for a slot.
  * - At most `slots + queue` ingest requests are admitted at all, once their body has arrived: each

@@ -11,7 +11,7 @@ type RouteServices = { media: MediaService };
 const tags = ['media'];
 
 /**
- * GET /media/<venueId>/<sha256>.webp: public, immutable bytes (decisions 7). The key is the hash of
+ * GET /media/<venueId>/<sha256>.webp: public, immutable bytes. The key is the hash of
  * the bytes, so it is the strong ETag and the URL never needs to change meaning. A miss counts
  * against the per-IP limits and a found image does not: a guest's menu page loads one image per
  * product at once and a CDN pulls from few addresses, while misses asked for in a stream would
@@ -30,7 +30,7 @@ export function mediaFileRoutes(services: RouteServices, limiter: RateLimiter | 
           tags,
           summary: 'Download an image file',
           description:
-            'One stored variant of an image, as the `imageUrl` and `variants[].url` of the reads link it (decisions 7): `<venueId>/<sha256>.webp`. ' +
+            'One stored variant of an image, as the `imageUrl` and `variants[].url` of the reads link it: `<venueId>/<sha256>.webp`. ' +
             'Public and immutable: `Cache-Control: public, max-age=31536000, immutable`, with the hash as a strong ETag (If-None-Match answers 304). ' +
             'Per-IP rate limits: a request that finds its image takes no slot, one that does not (404) takes one; after a miss refused 429, ' +
             'until its Retry-After, only images the server holds in memory are served to that address.',

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 
 /**
- * An image as every read shows it, and the 201 of an upload (decisions section 7):
+ * An image as every read shows it, and the 201 of an upload:
  * `{ imageUrl, variants, width, height, bytes }`. `imageUrl` is the largest variant.
  */
 export const MediaImage = Type.Object({

@@ -44,7 +44,7 @@ function toStored(processed: ProcessedImage): { image: StoredImage; blobs: BlobT
 }
 
 /**
- * Image ingest, removal and serving (decisions section 7). An upload is read and processed outside
+ * Image ingest, removal and serving. An upload is read and processed outside
  * any transaction; only storing the blobs, pointing the owner at them and letting go of the blobs
  * nothing else uses is one transaction, under the venue's menu lock.
  */
@@ -92,7 +92,7 @@ export class MediaService {
           action: target.action,
           entityType: target.entityType,
           entityRef: owner.ref,
-          // Sizes only: never the bytes, nor the source URL's query string (spec 2.8).
+          // Sizes only: never the bytes, nor the source URL's query string.
           changes: {
             ...source.audit,
             preoptimized: options.preoptimized,

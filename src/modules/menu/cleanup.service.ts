@@ -9,13 +9,13 @@ import { lockMenu } from '../../db/venue-locks.js';
 type Kind = 'product' | 'category' | 'ingredient';
 const TABLES = { product: 'products', category: 'categories', ingredient: 'ingredients' } as const;
 
-/** Decisions section 4: hide products, delete categories and ingredients, list unknown refs. */
+/** Hide products, delete categories and ingredients, list unknown refs. */
 export class CleanupService {
   constructor(private readonly db: Database) {}
 
   async cleanup(actor: Actor, input: CleanupInput): Promise<CleanupResult> {
     if (input.items.length === 0 && input.force !== true) {
-      // Decisions 4: the message itself says force is needed (not only an errors[] entry).
+      // The message itself says force is needed (not only an errors[] entry).
       throw errors.invalidParameter('items is empty: send force: true to clean up every product, category and ingredient of the venue');
     }
     const venueId = actor.venue.venueId;

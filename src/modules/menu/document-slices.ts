@@ -42,7 +42,7 @@ function isName(bytes: Buffer, end: number): boolean {
 
 /**
  * The items of `categories`, `ingredients` and `products` in a menu document serialised as JSON
- * (the read shape of decisions 3), in document order. One pass over the bytes: strings are
+ * (the read shape), in document order. One pass over the bytes: strings are
  * skipped whole, and only the top-level names and each item's own `externalId` and `id` are read.
  */
 export function documentSlices(bytes: Buffer): DocumentSlices {

@@ -26,7 +26,7 @@ export function locales(entries: { translations: object }[]): string[] {
 }
 
 /**
- * Merges the draft menu's translations of PUT /v1/translations (spec 2.6 merge semantics) in the
+ * Merges the draft menu's translations of PUT /v1/translations (merge semantics) in the
  * caller's transaction, which holds the menu's lock; a change moves the draft version.
  */
 export async function translateDraft(tx: Queryable, venueId: string, input: TranslationsInput): Promise<TranslationsApplied> {

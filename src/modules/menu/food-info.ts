@@ -1,4 +1,4 @@
-// Food information (decisions 14): the reference's codes, their order, and what a product's
+// Food information: the reference's codes, their order, and what a product's
 // allergens come to. Shared by the sync planner, PATCH and the read shapes.
 import { ALLERGEN_CODES, DIETARY_LABEL_CODES, NUTRIENTS } from '../../shared/catalog.js';
 import type { ProductRow } from './menu.repository.js';
@@ -29,7 +29,7 @@ export function inReferenceOrder(codes: readonly string[], reference: readonly s
   return reference.filter((code) => codes.includes(code));
 }
 
-/** A product's declared allergens joined with its composition's, in the reference's order (decisions 14). */
+/** A product's declared allergens joined with its composition's, in the reference's order. */
 export function effectiveAllergens(declared: readonly string[], composition: readonly (readonly string[])[]): string[] {
   const all = new Set([...declared, ...composition.flat()]);
   return ALLERGEN_CODES.filter((code) => all.has(code));

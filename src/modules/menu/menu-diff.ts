@@ -1,4 +1,4 @@
-// The diff of two menu documents (decisions 16): pure, on the read shape of decisions 3, so a
+// The diff of two menu documents: pure, on the menu read shape, so a
 // snapshot, the published menu and the draft compare alike.
 import { jsonEqual, stableStringify } from '../../stable-json.js';
 import { urlFile } from '../media/index.js';
@@ -16,8 +16,7 @@ type ImageView = ProductViewValue['image'];
 type Same<V> = (a: V, b: V) => boolean;
 
 /**
- * How each read-shape field compares; null for those a diff never lists (decisions 16, "Precise
- * points"): ids, updatedAt, names copied from another item, fields derived from others and live
+ * How each read-shape field compares; null for those a diff never lists: ids, updatedAt, names copied from another item, fields derived from others and live
  * availability. Every field of the view must be named, so a field added to a view is a compile
  * error here until someone decides how it compares.
  */
@@ -71,7 +70,7 @@ function sameIngredientRefs(a: ProductViewValue['ingredients'], b: ProductViewVa
 type Kept<T> = { [K in keyof T]-?: boolean };
 
 // Options keep what the integrator sends; ids, the ingredient's name and allergens, and live
-// availability are not theirs (decisions 16).
+// availability are not theirs.
 const OPTION_KEPT: Kept<OptionView> = {
   id: false,
   ingredientExternalId: true,
@@ -145,7 +144,7 @@ function groupKey(g: GroupView): string {
 
 /**
  * Lists in menu order compare item by item. Items that order tells apart only by id (groups of
- * equal sortOrder and name, options of equal sortOrder; decisions 3) come in id order, and ids are
+ * equal sortOrder and name, options of equal sortOrder) come in id order, and ids are
  * new whenever groups are written again: a list with such ties also compares as a multiset of its
  * items' compared fields, so a reshuffle among equals is no change. Only lists that differ item by
  * item pay for that.
@@ -236,7 +235,7 @@ const entriesOf = <T extends { id: string; externalId: string | null }>(items: T
 
 /**
  * Items match by ref. `added` and `changed` follow the order of `to`, `removed` that of `from`:
- * each is its document's menu order (decisions 3), so a section reads like the menu. Two items
+ * each is its document's menu order, so a section reads like the menu. Two items
  * serialised to the same bytes are the same; any others are compared field by field.
  */
 function diffSection<T>(from: Entry<T>[], to: Entry<T>[], fields: Compared<T>): SectionDiffValue {
@@ -264,7 +263,7 @@ function diffSection<T>(from: Entry<T>[], to: Entry<T>[], fields: Compared<T>): 
 }
 
 /**
- * What changed from one menu document to another (decisions 16). Both are read with today's
+ * What changed from one menu document to another. Both are read with today's
  * defaults first (withReadDefaults), so a snapshot published before a field existed shows no change
  * in it. A cleaned-up product is still in the draft, hidden: it is `changed` with `menuVisible`.
  */

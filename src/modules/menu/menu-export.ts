@@ -4,7 +4,7 @@ import type { MenuDocumentValue, SyncInput } from './menu.schemas.js';
 type Section = 'categories' | 'ingredients' | 'products';
 
 export interface MenuExport {
-  /** The menu in the sync format (spec 2.1-2.5): syncing it back changes nothing. */
+  /** The menu in the sync format: syncing it back changes nothing. */
   body: SyncInput;
   /** Items made in the management app have no externalId, so a sync cannot name them. */
   omitted: Record<Section, number>;
@@ -55,7 +55,7 @@ export function menuToSyncInput(menu: MenuDocumentValue): MenuExport {
     translations: p.translations,
     categoryExternalId: p.categoryExternalId,
     ingredientExternalIds: p.ingredients.flatMap((i) => (i.externalId === null ? [] : [i.externalId])),
-    // The declared food information (decisions 14), not effectiveAllergens: the composition adds those.
+    // The declared food information, not effectiveAllergens: the composition adds those.
     allergens: p.allergens ?? [],
     mayContain: p.mayContain ?? [],
     dietaryLabels: p.dietaryLabels ?? [],

@@ -72,7 +72,7 @@ export interface ProductRow {
   cleaned_up_at: Date | null;
   image: StoredImage | null;
   translations: StoredTranslations;
-  /** Food information (decisions 14): code lists in the reference's order, nutrition as sent. */
+  /** Food information: code lists in the reference's order, nutrition as sent. */
   allergens: string[];
   may_contain: string[];
   dietary_labels: string[];
@@ -333,7 +333,7 @@ export async function deleteProduct(db: Queryable, venueId: string, productId: s
 
 // ---- cleanup -----------------------------------------------------------------------------------
 
-/** Hides products and marks them cleaned up (soft delete, spec 3.2); returns how many. */
+/** Hides products and marks them cleaned up (soft delete); returns how many. */
 export async function hideProducts(db: Queryable, venueId: string, productIds: string[] | 'all'): Promise<number> {
   const { rowCount } = await db.query(
     `update products set menu_visible = false, cleaned_up_at = coalesce(cleaned_up_at, now()),

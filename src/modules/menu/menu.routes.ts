@@ -34,20 +34,20 @@ export function menuRoutes(services: RouteServices) {
     app.post(
       '/sync',
       {
-        // A dry run skips the heavy bucket (spec 4.1); the limiter reads the query for that.
+        // A dry run skips the heavy bucket; the limiter reads the query for that.
         config: { buckets: (request) => ((request.query as { dryRun?: unknown }).dryRun === 'true' ? [] : ['heavy']) },
         schema: {
           operationId: 'syncMenu',
           tags,
           summary: 'Sync the draft menu',
           description: [
-            'Bulk upsert of categories, ingredients and products (with modifier groups and inline translations) by `externalId` (spec 4.1).',
+            'Bulk upsert of categories, ingredients and products (with modifier groups and inline translations) by `externalId`.',
             '- Unknown externalIds are created, known ones updated, identical ones skipped: repeating a request is safe.',
             '- Sections run in the order categories, ingredients, products, in one transaction; a product may reference items created earlier in the same request.',
             '- An omitted field keeps its stored value; `null` clears a nullable one; `[]` clears ingredientExternalIds or modifierGroups (a non-empty array replaces the whole set).',
             '- An unknown categoryExternalId or ingredientExternalId is skipped with a warning, and the product is still saved.',
             "- Per-item failures (INVALID_LOCALE, LOCALE_NOT_ENABLED, EMPTY_TRANSLATION; isSaleActive without a sale price; modifier rules no order could meet) are listed in the section's errors[]; the other items are saved.",
-            '- Modifier rules (decisions 15): a fixed minSelections or maxSelections of single_choice or remove_ingredients sent with another value is replaced, with a warning.',
+            '- Modifier rules: a fixed minSelections or maxSelections of single_choice or remove_ingredients sent with another value is replaced, with a warning.',
             '- Caps per request: 200 categories, 200 ingredients, 500 products (200 recommended); per product 20 modifier groups, 50 options each, 100 ingredient references.',
             '- Plan limits count new items only; past one, `CATEGORY_BULK_LIMIT_EXCEEDED`, `INGREDIENT_BULK_LIMIT_EXCEEDED` or `PRODUCT_BULK_LIMIT_EXCEEDED` rejects the whole request.',
             '- Past the 30-second window the request is 413 `SYNC_TOO_LARGE` and nothing is written: split the payload and retry.',
@@ -88,7 +88,7 @@ export function menuRoutes(services: RouteServices) {
           summary: 'Read the menu',
           description:
             'The draft (`version=draft`, the default) or the latest published snapshot (`version=published`), with everything and its flags: ' +
-            'hidden products and inactive categories included (decisions 3). The guest menu is the filtered view. ' +
+            'hidden products and inactive categories included. The guest menu is the filtered view. ' +
             'The response has an ETag; If-None-Match with it answers 304. `version=published` before the first publish is 404 `MENU_NOT_PUBLISHED`.',
           querystring: MenuQuery,
           response: { 200: MenuDocument, 304: NotModified, ...errorResponses({ 404: ['MENU_NOT_PUBLISHED'] }) },
@@ -113,7 +113,7 @@ export function menuRoutes(services: RouteServices) {
           tags,
           summary: 'Publish the draft menu',
           description:
-            'Makes an immutable snapshot of the draft, which guests see from then on (spec 3.2, decisions 3); every call makes a new one. ' +
+            'Makes an immutable snapshot of the draft, which guests see from then on; every call makes a new one. ' +
             'The body is absent or `{}`. Audited as `menu.publish`; heavy bucket.',
           body: PublishBody,
           response: { 201: PublishResponse },
@@ -131,7 +131,7 @@ export function menuRoutes(services: RouteServices) {
           tags,
           summary: 'Clean up menu items',
           description: [
-            'Cleans up the listed items (decisions 4); `ref` is an externalId or an id, at most 1000 items.',
+            'Cleans up the listed items; `ref` is an externalId or an id, at most 1000 items.',
             '- Products are hidden (`menuVisible` false) and soft-deleted: they still count toward the plan, and a later sync of their externalId restores them.',
             '- Categories and ingredients are deleted: products lose that category, compositions that ingredient, and options on it are removed.',
             '- Unknown refs are listed in notFound, not errors.',
@@ -159,7 +159,7 @@ export function menuRoutes(services: RouteServices) {
           tags,
           summary: 'Read one product',
           description:
-            'One product of the draft in the read shape of GET /v1/menu (decisions 3); `ref` is its externalId or its id. ' +
+            'One product of the draft in the read shape of GET /v1/menu; `ref` is its externalId or its id. ' +
             'The response has the ETag that PATCH takes in If-Match; If-None-Match with it answers 304.',
           params: ProductRefParams,
           response: { 200: ProductView, 304: NotModified, ...errorResponses({ 404: ['PRODUCT_NOT_FOUND'] }) },
@@ -184,7 +184,7 @@ export function menuRoutes(services: RouteServices) {
           tags,
           summary: 'Update one product',
           description: [
-            'Partial update of one product of the draft (spec 4.2); `ref` is its externalId or its id.',
+            'Partial update of one product of the draft; `ref` is its externalId or its id.',
             '- An omitted field keeps its value, `null` clears a nullable one, a value sets it.',
             '- The category is `categoryRef` (externalId or id; `null` detaches): an unknown one is 404 `CATEGORY_NOT_FOUND`, not a warning as in sync.',
             '- Translations are checked at once: 400 `INVALID_LOCALE`, `LOCALE_NOT_ENABLED` or `EMPTY_TRANSLATION`. isSaleActive true without a sale price (sent or stored) is a validation failure.',
@@ -224,7 +224,7 @@ export function menuRoutes(services: RouteServices) {
           tags,
           summary: 'Delete one product',
           description:
-            'Deletes the product for good, which frees its plan capacity (spec 3.2, decisions 4), and its image unless a published snapshot still shows it. ' +
+            'Deletes the product for good, which frees its plan capacity, and its image unless a published snapshot still shows it. ' +
             '`ref` is its externalId or its id. Audited as `product.delete`.',
           params: ProductRefParams,
           response: { 200: ProductDeleted, ...errorResponses({ 404: ['PRODUCT_NOT_FOUND'] }) },

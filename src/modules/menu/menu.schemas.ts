@@ -27,7 +27,7 @@ export const ScheduleEntry = Type.Object(
 );
 export type ScheduleEntryValue = Static<typeof ScheduleEntry>;
 
-// ---- sync input (spec 2.1-2.5) --------------------------------------------------------------
+// ---- sync input -----------------------------------------------------------------------------
 
 export const CategoryInput = Type.Object(
   {
@@ -44,7 +44,7 @@ export const CategoryInput = Type.Object(
 export type CategoryInputValue = Static<typeof CategoryInput>;
 
 /**
- * A list of codes of the reference (decisions 14). Any text passes the schema: an unknown code is
+ * A list of codes of the reference. Any text passes the schema: an unknown code is
  * the item's own error in a sync (the others are saved) and a 400 on PATCH.
  */
 const Codes = (what: string, codes: readonly string[]) =>
@@ -72,7 +72,7 @@ export const Nutrition = Type.Object(
   },
 );
 
-/** Food information of a product (decisions 14), in sync items and PATCH bodies alike. */
+/** Food information of a product, in sync items and PATCH bodies alike. */
 const foodFields = {
   allergens: Type.Optional(Codes('Allergens declared beyond those of the composition', ALLERGEN_CODES)),
   mayContain: Type.Optional(Codes('Allergens it may contain as traces', ALLERGEN_CODES)),
@@ -107,7 +107,7 @@ export const ModifierOptionInput = Type.Object(
   { additionalProperties: false },
 );
 
-/** Modifier rules (decisions 15), shared by sync items and reads. */
+/** Modifier rules, shared by sync items and reads. */
 const ruleFields = {
   minSelections: Type.Integer({
     minimum: 0,
@@ -148,7 +148,7 @@ export const ModifierGroupInput = Type.Object(
 );
 export type ModifierGroupInputValue = Static<typeof ModifierGroupInput>;
 
-/** Product fields shared by sync items and PATCH bodies (spec 2.3 and 4.2). */
+/** Product fields shared by sync items and PATCH bodies. */
 const productFields = {
   name: Name,
   description: Type.Optional(Type.String({ maxLength: 1000 })),
@@ -248,7 +248,7 @@ const SectionResult = Type.Object({
   skipped: Type.Integer(),
   errors: Type.Array(Type.String()),
   warnings: Type.Array(Type.String()),
-  changes: Type.Optional(Type.Array(Change, { description: 'Dry runs only (decisions 16): each item the sync would create or update' })),
+  changes: Type.Optional(Type.Array(Change, { description: 'Dry runs only: each item the sync would create or update' })),
 });
 export type SectionResultValue = Static<typeof SectionResult>;
 
@@ -264,9 +264,9 @@ export const SyncResponse = Type.Object({
 });
 export type SyncResult = Static<typeof SyncResponse>;
 
-// ---- read shapes (decisions section 3) ------------------------------------------------------
+// ---- read shapes ----------------------------------------------------------------------------
 
-// Reads always carry it; the stored snapshot does not (availability is live, decisions 13).
+// Reads always carry it; the stored snapshot does not (availability is live).
 const LiveAvailability = Type.Optional(Availability);
 
 const Translations = Type.Record(Type.String(), Type.Record(Type.String(), Type.String()));
@@ -382,10 +382,10 @@ export const PublishResponse = Type.Object({
 });
 export type PublishResult = Static<typeof PublishResponse>;
 
-// An absent body or {} (decisions section 3); the validator reads an absent body as {}.
+// An absent body or {}; the validator reads an absent body as {}.
 export const PublishBody = Type.Object({}, { additionalProperties: false });
 
-// ---- product patch and delete (spec 4.2, decisions 4) ---------------------------------------
+// ---- product patch and delete ---------------------------------------------------------------
 
 export const ProductRefParams = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 255 }) });
 
@@ -415,7 +415,7 @@ export type ProductPatchInput = Static<typeof ProductPatchBody>;
 
 export const ProductDeleted = Type.Object({ id: Type.String(), externalId: Nullable(Type.String()), deleted: Type.Literal(true) });
 
-// ---- cleanup (decisions section 4) ----------------------------------------------------------
+// ---- cleanup --------------------------------------------------------------------------------
 
 export const CleanupBody = Type.Object(
   {

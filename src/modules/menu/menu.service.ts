@@ -88,7 +88,7 @@ export class MenuService {
 
   /**
    * A menu's document as GET /v1/menu reads it (with availability): the draft, the latest
-   * publication, or the publication with that id (decisions 16). 404 MENU_NOT_PUBLISHED or
+   * publication, or the publication with that id. 404 MENU_NOT_PUBLISHED or
    * PUBLICATION_NOT_FOUND. The draft and the latest publication are parsed from the read's cached
    * bytes, a fraction of the cost of building the document again from its rows.
    */
@@ -141,7 +141,7 @@ export class MenuService {
   }
 
   /**
-   * A menu version with live availability on it (decisions 13): cached by the version and the
+   * A menu version with live availability on it: cached by the version and the
    * availability state, which moves when a mark is set, cleared or ends, or a category opens or closes.
    */
   async read(venue: VenueContext, version: 'draft' | 'published'): Promise<CachedBody> {
@@ -162,7 +162,7 @@ export class MenuService {
     );
   }
 
-  /** Spec 3.2: freezes the draft as an immutable snapshot; every call makes a new one. */
+  /** Freezes the draft as an immutable snapshot; every call makes a new one. */
   async publish(actor: Actor): Promise<PublishResult> {
     const venueId = actor.venue.venueId;
     const notify = await this.events.wanted(venueId, 'menu.published');
@@ -180,7 +180,7 @@ export class MenuService {
 
   /**
    * Publishes the draft in `tx`, which holds the venue's menu lock, and prunes the publications
-   * past retention (decisions 16: the last 90 days, and always the latest 20). Returns the webhook
+   * past retention (the last 90 days, and always the latest 20). Returns the webhook
    * events queued and the image keys released, for after commit.
    */
   async publishIn(

@@ -1,4 +1,4 @@
-// Rows -> the read shapes of decisions section 3. One builder for the menu document, the product
+// Rows -> the read shapes. One builder for the menu document, the product
 // read and the PATCH response, so every path shows a product the same way.
 import { nextTurn } from '../../next-turn.js';
 import { groupFields, rulesOf } from '../../shared/modifier-rules.js';
@@ -9,7 +9,7 @@ import type { MenuDocumentValue, ProductViewValue } from './menu.schemas.js';
 
 type Sortable = { sortOrder: number; name: string; id: string };
 
-/** Lists are ordered by sortOrder, then name, then id (decisions section 3). */
+/** Lists are ordered by sortOrder, then name, then id. */
 export function byMenuOrder(a: Sortable, b: Sortable): number {
   return a.sortOrder - b.sortOrder || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
@@ -108,7 +108,7 @@ type DocumentMeta = {
   generatedAt: string;
 };
 
-/** A menu's document in the read shape (decisions 3) from its rows; `products` built already when given. */
+/** A menu's document in the read shape from its rows; `products` built already when given. */
 export function menuDocument(rows: MenuRows, meta: DocumentMeta, image: ImageView, products?: ProductViewValue[]): MenuDocumentValue {
   const lookups = lookupsOf(rows.categories, rows.ingredients, image);
   return {
@@ -183,7 +183,7 @@ export async function stringifyInTurns(doc: MenuDocumentValue): Promise<string> 
 
 type IngredientView = MenuDocumentValue['ingredients'][number];
 
-/** An ingredient of a snapshot published before food information: its allergens read [] (decisions 14). */
+/** An ingredient of a snapshot published before food information: its allergens read []. */
 export function ingredientWithDefaults(i: IngredientView): IngredientView {
   return i.allergens !== undefined ? i : { ...i, allergens: [] };
 }
@@ -196,8 +196,8 @@ export type CurrentProductValue = ProductViewValue &
 
 /**
  * A product of a snapshot published before food information reads its lists as [] and its values
- * as null (decisions 14: unset fields); one published before modifier rules reads each group's type
- * defaults and no default option (decisions 15).
+ * as null (unset fields); one published before modifier rules reads each group's type
+ * defaults and no default option.
  */
 export function productWithDefaults(p: ProductViewValue): CurrentProductValue {
   if (p.allergens !== undefined && p.modifierGroups.every((g) => g.minSelections !== undefined)) return p as CurrentProductValue;
@@ -228,8 +228,8 @@ export function withReadDefaults(doc: MenuDocumentValue): MenuDocumentValue {
 }
 
 /**
- * What guests see of a snapshot (decisions section 2): active categories, and visible products
- * outside inactive categories (a product in an inactive category is hidden with it, spec 2.1).
+ * What guests see of a snapshot: active categories, and visible products
+ * outside inactive categories (a product in an inactive category is hidden with it).
  * The guest menu shows exactly this, and only this can be ordered.
  */
 export function guestVisible(doc: MenuDocumentValue) {

@@ -30,7 +30,7 @@ export const productImageRoutes: ImageRoutes = {
     summary: "Set a product's image",
     about:
       'Sets the image of a product of the draft (`ref`: its externalId or id): square within 2% (`IMAGE_NOT_SQUARE`) and at least 320x320 ' +
-      '(`IMAGE_TOO_SMALL`), stored as WebP 1024, 512 and 256 (decisions 7). The draft menu shows it at once, guests after a publish.',
+      '(`IMAGE_TOO_SMALL`), stored as WebP 1024, 512 and 256. The draft menu shows it at once, guests after a publish.',
     rules: ['IMAGE_NOT_SQUARE', 'PREOPTIMIZED_INVALID'],
     notFound: ['PRODUCT_NOT_FOUND'],
   },

@@ -70,7 +70,7 @@ const PATCH_FIELDS = {
   calories: 'calories',
 } as const satisfies Partial<Record<keyof ProductPatchInput, keyof menu.ProductRow>>;
 
-/** Food information a PATCH sets as a whole, normalised (decisions 14): column -> field name. */
+/** Food information a PATCH sets as a whole, normalised: column -> field name. */
 const FOOD_FIELDS: Record<keyof FoodColumns, string> = {
   allergens: 'allergens',
   may_contain: 'mayContain',
@@ -97,7 +97,7 @@ export class ProductsService {
     return this.read(this.db, venueId, row);
   }
 
-  /** Spec 4.2: omitted keeps, null clears, a value sets; If-Match guards against lost updates. */
+  /** Omitted keeps, null clears, a value sets; If-Match guards against lost updates. */
   async patch(actor: Actor, ref: string, input: ProductPatchInput, ifMatch: string | undefined): Promise<ProductRead> {
     const venueId = actor.venue.venueId;
     const unknown = unknownCodes(input);

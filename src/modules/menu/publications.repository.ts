@@ -1,7 +1,7 @@
 import { LargeText, type Queryable } from '../../db/port.js';
 import type { StoredImage } from '../media/index.js';
 
-// menu_publications (decisions 16): the immutable snapshots publish writes, their history and retention.
+// menu_publications: the immutable snapshots publish writes, their history and retention.
 
 export async function insertPublication(
   db: Queryable,
@@ -13,7 +13,7 @@ export async function insertPublication(
     json: string;
     counts: unknown;
     mediaKeys: string[];
-    /** The publication a restore made this one from (decisions 16). */
+    /** The publication a restore made this one from. */
     restoredFrom: string | null;
     /** Each product row's version (productVersion) as published. */
     productVersions: Record<string, string>;

@@ -10,7 +10,7 @@ type RouteServices = { publications: PublicationsService };
 
 const tags = ['menu'];
 
-/** Publication history, diff and restore (decisions 16). */
+/** Publication history, diff and restore. */
 export function publicationsRoutes(services: RouteServices) {
   const { publications } = services;
 
@@ -23,7 +23,7 @@ export function publicationsRoutes(services: RouteServices) {
           tags,
           summary: 'List publications',
           description:
-            "The venue's kept publications in the list envelope, newest first (decisions 16). Kept: every publication of the last 90 days, " +
+            "The venue's kept publications in the list envelope, newest first. Kept: every publication of the last 90 days, " +
             'and always the latest 20; older ones are pruned at the next publish, with the images no kept snapshot or draft item uses.',
           querystring: ListQuery,
           response: { 200: PublicationList },
@@ -56,7 +56,7 @@ export function publicationsRoutes(services: RouteServices) {
           tags,
           summary: 'Diff two menus',
           description: [
-            'What changes from one menu to another (decisions 16); `from` and `to` are each `draft`, `published` or a publication id (defaults: from `published`, to `draft`).',
+            'What changes from one menu to another; `from` and `to` are each `draft`, `published` or a publication id (defaults: from `published`, to `draft`).',
             '- Items match by `ref`, the externalId, else the id: `added`, `removed`, and `changed` with the read-shape field names that differ, in alphabetical order.',
             "- Not compared: `updatedAt`, ids, names copied from another item (a composition's and an option's ingredient names), and what derives from other fields (`effectiveAllergens`, `availability`, options' `allergens`).",
             '- A cleaned-up product is `changed` with `menuVisible`, not removed.',
@@ -78,7 +78,7 @@ export function publicationsRoutes(services: RouteServices) {
           tags,
           summary: 'Restore a publication into the draft',
           description: [
-            "In one transaction the draft becomes that snapshot's content (decisions 16):",
+            "In one transaction the draft becomes that snapshot's content:",
             '- its categories, ingredients and products are written with its values (cleaned-up products come back as it had them, images included);',
             '- draft items it lacks are cleaned up as by POST /v1/cleanup: products hidden, categories and ingredients deleted;',
             '- with `{ "publish": true }` the result is published in the same transaction; the new publication\'s `restoredFrom` is this id.',

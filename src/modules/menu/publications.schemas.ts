@@ -1,11 +1,11 @@
 import { Type, type Static } from 'typebox';
 import { ListEnvelope, Nullable, Timestamp } from '../../http/schemas/common.js';
 
-// ---- menu diff (decisions 16) ---------------------------------------------------------------
+// ---- menu diff ------------------------------------------------------------------------------
 
 const Ref = Type.String({ description: 'The externalId, else the id' });
 
-/** One section of a menu diff: items matched by ref (decisions 16). */
+/** One section of a menu diff: items matched by ref. */
 export const SectionDiff = Type.Object({
   added: Type.Array(Ref, { description: 'In `to`, not in `from`; in the order of `to`' }),
   removed: Type.Array(Ref, { description: 'In `from`, not in `to`; in the order of `from`' }),
@@ -23,7 +23,7 @@ export type SectionDiffValue = Static<typeof SectionDiff>;
 export const MenuDiffSections = Type.Object({ categories: SectionDiff, ingredients: SectionDiff, products: SectionDiff });
 export type MenuDiffSectionsValue = Static<typeof MenuDiffSections>;
 
-// ---- history and restore (decisions 16) ------------------------------------------------------
+// ---- history and restore --------------------------------------------------------------------
 
 const Counts = Type.Object({ categories: Type.Integer(), ingredients: Type.Integer(), products: Type.Integer() });
 

@@ -22,7 +22,7 @@ function menuRef(value: string): MenuRef {
   return value === 'draft' || value === 'published' ? value : { publicationId: value };
 }
 
-/** Publication history, diffs between menus, and restore (decisions 16). */
+/** Publication history, diffs between menus, and restore. */
 export class PublicationsService {
   constructor(
     private readonly db: Database,

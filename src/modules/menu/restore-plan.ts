@@ -1,4 +1,4 @@
-// What a restore writes (decisions 16): the draft rows that hold a snapshot's content again, and
+// What a restore writes: the draft rows that hold a snapshot's content again, and
 // the draft items the snapshot lacks. Pure: the snapshot and the draft's keys in, the writes out.
 import { groupFields } from '../../shared/modifier-rules.js';
 import { imageKeys, storedImageOf, type StoredImage } from '../media/index.js';

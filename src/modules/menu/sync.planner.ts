@@ -1,4 +1,4 @@
-// Plans a sync: every create/update/skip decision, warning and per-item error of spec 4.1,
+// Plans a sync: every create/update/skip decision, warning and per-item error of POST /v1/sync,
 // computed from the request and the stored rows, without writing. The real sync writes the plan;
 // a dry run returns its counts. Both run this same code, so they cannot disagree.
 import { createHash } from 'node:crypto';
@@ -61,9 +61,9 @@ export interface SyncPlan {
     ingredients: IngredientWrite[];
     products: ProductWrite[];
   };
-  /** Items the plan creates, per section: what plan limits count (spec 4.1 rule 9). */
+  /** Items the plan creates, per section: what plan limits count. */
   creates: Record<SectionName, number>;
-  /** What each created or updated item changes (decisions 16): a dry run's `changes`. */
+  /** What each created or updated item changes: a dry run's `changes`. */
   changes: Record<SectionName, SyncChange[]>;
   empty: boolean;
 }
@@ -86,7 +86,7 @@ export function referencedExternalIds(input: SyncInput): Record<SectionName, str
   };
 }
 
-/** Spec 4.1 rule 6: a repeated externalId warns once, and its last occurrence wins. */
+/** A repeated externalId warns once, and its last occurrence wins. */
 function lastOccurrences<T extends { externalId: string }>(items: T[], section: SectionName, warnings: string[]): T[] {
   const byId = new Map<string, T>();
   const repeated = new Set<string>();
@@ -134,7 +134,7 @@ export function* planSyncSteps(input: SyncInput, stored: StoredState, ctx: PlanC
   if (plan.empty) warnings.push('Nothing to sync: the request has no categories, ingredients or products');
 
   // externalId -> id of every category/ingredient a product may reference: stored ones, plus
-  // the ones this request creates (spec 4.1 rule 2).
+  // the ones this request creates.
   const categoryIds = new Map(stored.categoryIds);
   const ingredientIds = new Map(stored.ingredientIds);
 
@@ -226,14 +226,14 @@ export function* planSyncSteps(input: SyncInput, stored: StoredState, ctx: PlanC
       }
       const existing = stored.products.get(item.externalId);
       const next = mergeProduct(item, existing, merge);
-      // Warnings describe the request: an item that fails still reports them (decisions 15: a
+      // Warnings describe the request: an item that fails still reports them (a
       // replaced rule value is a warning before any other check).
       section.warnings.push(...itemWarnings);
       if (itemErrors.length > 0) {
         section.errors.push(...itemErrors);
         continue;
       }
-      // decisions section 11: a sale switched on with no sale price sent or stored is a per-item error.
+      // A sale switched on with no sale price sent or stored is a per-item error.
       if (next.is_sale_active && next.sale_price_minor === null) {
         section.errors.push(`${label}: isSaleActive is true but no salePriceMinor is sent or stored`);
         continue;
@@ -287,7 +287,7 @@ function mergeCategory(item: CategoryInputValue, existing: CategoryRow | undefin
   };
 }
 
-/** A row's read-shape fields (decisions 16), alphabetical, each with the column it is made of. */
+/** A row's read-shape fields, alphabetical, each with the column it is made of. */
 type FieldTable<R, F extends string> = readonly (readonly [field: F, column: (row: R) => unknown])[];
 
 const CATEGORY_FIELDS: FieldTable<Omit<CategoryRow, 'updated_at'>, keyof CategoryViewValue> = [
@@ -383,7 +383,7 @@ function forEachRef(item: ProductInputValue, fn: (kind: 'category' | 'ingredient
   for (const g of item.modifierGroups ?? []) for (const o of g.options) fn('ingredient', o.ingredientExternalId);
 }
 
-/** True when the item sends a selection count its group's type fixes, which sync replaces with a warning (decisions 15). */
+/** True when the item sends a selection count its group's type fixes, which sync replaces with a warning. */
 function sendsRules(item: ProductInputValue): boolean {
   return (item.modifierGroups ?? []).some((g) =>
     g.type === 'single_choice'
@@ -405,7 +405,7 @@ function hasUnresolvedRefs(item: ProductInputValue, categoryIds: Map<string, str
  * What a product row looks like to a sync: the item as sent and the ids its references resolve to
  * (everything the row is made of). A row written by a sync keeps this hash until any other path
  * changes the row (which clears it), so an identical item later can be skipped without reading
- * the row (spec 4.1 rule 1).
+ * the row.
  */
 function productSyncHash(
   item: ProductInputValue,
@@ -428,7 +428,7 @@ function mergeProduct(item: ProductInputValue, existing: ProductRow | undefined,
   if (refs.groups !== undefined) {
     if (existing && same(structure(withoutIds(existing.modifier_groups)), structure(refs.groups))) {
       // The same groups again keep their ids (option ids guests hold stay valid) and their stored
-      // translations, merged with any sent (spec 2.6: an omitted translation keeps its value).
+      // translations, merged with any sent (an omitted translation keeps its value).
       groups = existing.modifier_groups.map((g, i) => ({
         ...g,
         translations: mergeTranslations(g.translations, item.modifierGroups![i].translations),
@@ -498,7 +498,7 @@ function normaliseGroup(g: ModifierGroupInputValue, index: number, m: ProductMer
       isDefault: o.isDefault ?? false,
     });
   });
-  // Spec 2.4: honoured only for single_choice (default true there), false for every other type.
+  // Honoured only for single_choice (default true there), false for every other type.
   const isRequired = type === 'single_choice' ? (g.isRequired ?? true) : false;
   const rules = syncRules({ ...g, type, isRequired }, options.length, options.filter((o) => o.isDefault).length);
   for (const warning of rules.warnings) m.warnings.push(`${m.label}: ${warning}`);

@@ -19,7 +19,7 @@ const LIMIT_CODES: Record<SectionName, BulkLimitCode> = {
 };
 
 /**
- * Field rules the schema cannot express (decisions section 3): one schedule entry per day, and
+ * Field rules the schema cannot express: one schedule entry per day, and
  * opening hours required on open days. Like the schema, a violation rejects the whole request.
  */
 export function scheduleErrors(input: SyncInput): string[] {
@@ -36,7 +36,7 @@ export function scheduleErrors(input: SyncInput): string[] {
   return out;
 }
 
-/** Spec 4.1 rule 9: new items only, against everything stored (hidden products included). */
+/** New items only, against everything stored (hidden products included). */
 async function checkPlanLimits(tx: Queryable, actor: Actor, plan: SyncPlan): Promise<void> {
   const usage = await planUsage(tx, actor.venue.venueId);
   const limits = actor.venue.planDefinition.limits;
@@ -62,7 +62,7 @@ function unchangedOf(keys: menu.SyncKeyRow[], hashes: Map<string, string>): Set<
   return new Set(keys.filter((k) => k.sync_hash !== null && hashes.get(k.external_id) === k.sync_hash).map((k) => k.external_id));
 }
 
-/** Last occurrence wins, as in the plan (spec 4.1 rule 6). */
+/** Last occurrence wins, as in the plan. */
 function hashesOf<T extends { externalId: string }>(items: T[] | undefined, hash: (item: T) => string): Map<string, string> {
   return new Map((items ?? []).map((item) => [item.externalId, hash(item)]));
 }
@@ -150,7 +150,7 @@ export class SyncService {
     const venueId = actor.venue.venueId;
     const windowMs = this.config.syncTimeoutMs;
     try {
-      // Spec 4.1 rules 2 and 11: one transaction, bounded by the sync window.
+      // One transaction, bounded by the sync window.
       return await this.db.transaction(
         async (tx) => {
           await lockMenu(tx, venueId);
@@ -189,7 +189,7 @@ export class SyncService {
   }
 }
 
-/** A dry run's sections, each with the changes its items would make (decisions 16). */
+/** A dry run's sections, each with the changes its items would make. */
 function withChanges(plan: SyncPlan): SyncPlan['sections'] {
   const sections: SyncPlan['sections'] = {};
   for (const [name, section] of Object.entries(plan.sections) as [SectionName, SectionResultValue][]) {
@@ -198,7 +198,7 @@ function withChanges(plan: SyncPlan): SyncPlan['sections'] {
   return sections;
 }
 
-/** Counts only (spec 2.8): never names, prices or other values. */
+/** Counts only: never names, prices or other values. */
 function auditSummary(plan: SyncPlan): Record<string, unknown> {
   const changes: Record<string, unknown> = {};
   for (const [name, s] of Object.entries(plan.sections)) {

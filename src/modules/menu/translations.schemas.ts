@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 /** The longest text each translatable field takes: the same as the field itself. */
 const FIELD_MAX: Record<string, number> = { description: 1000, title: 120, subtitle: 240 };
 
-// Spec 2.6: a map keyed by locale; each value maps the entity's translatable fields to text.
+// A map keyed by locale; each value maps the entity's translatable fields to text.
 // Locale support is checked against the venue's settings (a per-item error in sync), so the
 // schema only fixes the shape and which fields each entity allows.
 export function TranslationsMap<const F extends readonly string[]>(fields: F) {

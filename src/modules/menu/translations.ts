@@ -11,7 +11,7 @@ export interface TranslationProblem {
 const SUPPORTED = new Set<string>(LANGUAGES);
 
 /**
- * Spec 2.6 checks for one entity's translations: the locale is supported and enabled, and no
+ * The checks for one entity's translations: the locale is supported and enabled, and no
  * locale is `{}` or holds a whitespace-only value (an empty string is allowed: it clears).
  */
 export function checkTranslations(
@@ -35,7 +35,7 @@ export function checkTranslations(
   return null;
 }
 
-/** Merge semantics of spec 2.6: omitted keeps, a value sets, "" clears. */
+/** Merge semantics: omitted keeps, a value sets, "" clears. */
 export function mergeTranslations(
   stored: StoredTranslations,
   input: Record<string, Record<string, string | undefined>> | undefined,

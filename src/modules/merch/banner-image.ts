@@ -3,7 +3,7 @@ import { IdParams } from '../../http/schemas/common.js';
 import { type ImageRoutes, ownerOf, type ImageTarget } from '../media/index.js';
 import { findBanner, setBannerImage } from './banners.repository.js';
 
-/** A banner acts live (decisions 8 as docs/merchandising.md reads it): its image shows at once. */
+/** A banner acts live (docs/merchandising.md): its image shows at once. */
 export const bannerImage: ImageTarget = {
   kind: 'banner',
   entityType: 'banner',
@@ -28,8 +28,8 @@ export const bannerImageRoutes: ImageRoutes = {
     operationId: 'uploadBannerImage',
     summary: "Set a banner's image",
     about:
-      'Sets the image of a banner: 3:1 within 2% (`IMAGE_WRONG_ASPECT_RATIO`) and at least 960x320 (`IMAGE_TOO_SMALL`), stored as WebP 1536x512 and 768x256 ' +
-      '(decisions 7). Guests see it at once.',
+      'Sets the image of a banner: 3:1 within 2% (`IMAGE_WRONG_ASPECT_RATIO`) and at least 960x320 (`IMAGE_TOO_SMALL`), stored as WebP 1536x512 and 768x256. ' +
+      'Guests see it at once.',
     rules: ['IMAGE_WRONG_ASPECT_RATIO', 'PREOPTIMIZED_INVALID'],
     notFound: ['BANNER_NOT_FOUND'],
   },

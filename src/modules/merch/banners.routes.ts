@@ -11,7 +11,7 @@ type RouteServices = { banners: BannersService };
 
 const tags = ['banners'];
 
-/** /v1/banners (decisions section 8). Images: POST|DELETE /v1/banners/:id/image (media routes). */
+/** /v1/banners. Images: POST|DELETE /v1/banners/:id/image (media routes). */
 export function bannersRoutes(services: RouteServices) {
   const { banners } = services;
 
@@ -23,7 +23,7 @@ export function bannersRoutes(services: RouteServices) {
           operationId: 'listBanners',
           tags,
           summary: 'List banners',
-          description: "The venue's banners in the list envelope, live or not, by sortOrder, then oldest first (decisions 8).",
+          description: "The venue's banners in the list envelope, live or not, by sortOrder, then oldest first.",
           querystring: ListQuery,
           response: { 200: BannerList },
         },
@@ -39,7 +39,7 @@ export function bannersRoutes(services: RouteServices) {
           tags,
           summary: 'Create a banner',
           description: [
-            'Creates a banner (decisions 8), live from the moment it is active and within its schedule; its image is set with POST /v1/banners/{id}/image.',
+            'Creates a banner, live from the moment it is active and within its schedule; its image is set with POST /v1/banners/{id}/image.',
             "- Past the plan's maxBanners: 400 `BANNER_LIMIT_REACHED` with details { limit, available, requested }.",
             '- `linkUrl` must be https; `productRef` (a product externalId or id) must exist: 404 `PRODUCT_NOT_FOUND`.',
             '- `startsAt` and `endsAt` without an offset are read in the venue timezone; endsAt must be after startsAt.',
@@ -86,7 +86,7 @@ export function bannersRoutes(services: RouteServices) {
           tags,
           summary: 'Update a banner',
           description: [
-            'Changes the fields sent (decisions 8): an omitted field keeps its value, `null` clears a nullable one.',
+            'Changes the fields sent: an omitted field keeps its value, `null` clears a nullable one.',
             '- The rules of create apply: https `linkUrl`, an existing `productRef` (404 `PRODUCT_NOT_FOUND`), endsAt after startsAt, ' +
               'translations checked at once, a free externalId (409 `EXTERNAL_ID_ALREADY_EXISTS`).',
             '- If-Match with the ETag of a read makes a concurrent change fail with 412 `STALE_RESOURCE`.',

@@ -48,7 +48,7 @@ const PLAIN_FIELDS = {
   sortOrder: 'sort_order',
 } as const;
 
-/** Banners (decisions section 8): CRUD, plan limit, translations; images through the media routes. */
+/** Banners: CRUD, plan limit, translations; images through the media routes. */
 export class BannersService {
   constructor(
     private readonly db: Database,
@@ -92,7 +92,7 @@ export class BannersService {
         const problem = checkTranslations(input.translations, new Set(settings.enabledLanguages));
         if (problem) throw errors.translation(problem.code, `Banner: ${problem.message}`);
         const schedule = nextSchedule(input, null, settings.timezone);
-        // Decisions 11: the plan limit before the work (resolving the product is part of the work).
+        // The plan limit before the work (resolving the product is part of the work).
         await lockMerch(tx, venueId);
         assertRoom(venue.planDefinition.limits.maxBanners, await countRows(tx, venueId, 'banners'), (d) =>
           errors.merchLimit('BANNER_LIMIT_REACHED', 'banners', d),

@@ -72,7 +72,7 @@ export async function mapViolations<T>(subject: { externalId?: string | null }, 
   }
 }
 
-/** Decisions 8: a banner's link must be https. */
+/** A banner's link must be https. */
 export function assertHttpsLink(linkUrl: string | null | undefined): void {
   if (linkUrl === undefined || linkUrl === null) return;
   let url: URL | null = null;

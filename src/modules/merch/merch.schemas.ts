@@ -1,4 +1,4 @@
-// Shapes shared by banners, promotions and tables (decisions section 8).
+// Shapes shared by banners, promotions and tables.
 import { Type } from 'typebox';
 import { Nullable } from '../../http/schemas/common.js';
 

@@ -21,7 +21,7 @@ type RouteServices = { promotions: PromotionsService };
 
 const tags = ['promotions'];
 
-/** /v1/promotions and /v1/promotions/:id/items (decisions section 8). */
+/** /v1/promotions and /v1/promotions/:id/items. */
 export function promotionsRoutes(services: RouteServices) {
   const { promotions } = services;
 
@@ -33,7 +33,7 @@ export function promotionsRoutes(services: RouteServices) {
           operationId: 'listPromotions',
           tags,
           summary: 'List promotions',
-          description: "The venue's promotions with their items in the list envelope, live or not, by sortOrder (decisions 8).",
+          description: "The venue's promotions with their items in the list envelope, live or not, by sortOrder.",
           querystring: ListQuery,
           response: { 200: PromotionList },
         },
@@ -49,7 +49,7 @@ export function promotionsRoutes(services: RouteServices) {
           tags,
           summary: 'Create a promotion',
           description:
-            'Creates a promotion (decisions 8), live while active and within its schedule (`startsAt` and `endsAt` without an offset are read in the venue ' +
+            'Creates a promotion, live while active and within its schedule (`startsAt` and `endsAt` without an offset are read in the venue ' +
             'timezone; endsAt must be after startsAt). Add its products with POST /v1/promotions/{id}/items. A taken externalId is 409 ' +
             '`EXTERNAL_ID_ALREADY_EXISTS`. The response has the ETag that PATCH takes in If-Match. Audited as `promotion.create`.',
           body: PromotionCreateBody,
@@ -83,7 +83,7 @@ export function promotionsRoutes(services: RouteServices) {
           tags,
           summary: 'Update a promotion',
           description:
-            'Changes the fields sent (decisions 8): an omitted field keeps its value, `null` clears a nullable one; endsAt must stay after startsAt and an ' +
+            'Changes the fields sent: an omitted field keeps its value, `null` clears a nullable one; endsAt must stay after startsAt and an ' +
             'externalId must be free (409 `EXTERNAL_ID_ALREADY_EXISTS`). If-Match with the ETag of a read makes a concurrent change fail with 412 ' +
             '`STALE_RESOURCE`. Audited as `promotion.update`.',
           params: IdParams,
@@ -137,7 +137,7 @@ export function promotionsRoutes(services: RouteServices) {
           tags,
           summary: 'Add a product to a promotion',
           description:
-            'Puts a product (`productRef`: its externalId or id; 404 `PRODUCT_NOT_FOUND`) in a promotion, with its promotional price (decisions 8). ' +
+            'Puts a product (`productRef`: its externalId or id; 404 `PRODUCT_NOT_FOUND`) in a promotion, with its promotional price. ' +
             'While the promotion is live, guests pay it (an order shows the difference as its discount; the lowest price wins when several promotions ' +
             'hold the product); a null price shows the product in the promotion at its own price. A product already in the promotion ' +
             'is 409 `DUPLICATE_PROMOTION_ITEM`. Audited as `promotion.item_add`.',

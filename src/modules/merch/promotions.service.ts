@@ -57,7 +57,7 @@ const PLAIN_FIELDS = {
   sortOrder: 'sort_order',
 } as const;
 
-/** Promotions and their items (decisions section 8). What they do to guests' prices: guest-merch.ts. */
+/** Promotions and their items. What they do to guests' prices: guest-merch.ts. */
 export class PromotionsService {
   constructor(private readonly db: Database) {}
 

@@ -13,7 +13,7 @@ const tags = ['tables'];
 
 const svgResponse = (description: string) => ({ description, content: { 'image/svg+xml': { schema: { type: 'string' } } } });
 
-/** /v1/tables (decisions section 8): tables, their QR codes and a printable sheet. */
+/** /v1/tables: tables, their QR codes and a printable sheet. */
 export function tablesRoutes(services: RouteServices) {
   const { tables } = services;
 
@@ -25,7 +25,7 @@ export function tablesRoutes(services: RouteServices) {
           operationId: 'listTables',
           tags,
           summary: 'List tables',
-          description: "The venue's QR tables in the list envelope, by name (decisions 8).",
+          description: "The venue's QR tables in the list envelope, by name.",
           querystring: ListQuery,
           response: { 200: TableList },
         },
@@ -41,7 +41,7 @@ export function tablesRoutes(services: RouteServices) {
           tags,
           summary: 'Create a table',
           description: [
-            "Creates a QR table with its guest link, `qrUrl` (`PUBLIC_BASE_URL/t/<token>`), printed as the table's QR code (decisions 8).",
+            "Creates a QR table with its guest link, `qrUrl` (`PUBLIC_BASE_URL/t/<token>`), printed as the table's QR code.",
             "- Past the plan's maxQrTables: 400 `TABLE_LIMIT_REACHED` with details { limit, available, requested }.",
             '- The name is unique per venue, ignoring case (409 `TABLE_NAME_ALREADY_EXISTS`); so is an externalId (409 `EXTERNAL_ID_ALREADY_EXISTS`).',
             '',
@@ -102,7 +102,7 @@ export function tablesRoutes(services: RouteServices) {
           tags,
           summary: 'Update a table',
           description:
-            'Changes the fields sent (decisions 8): an omitted field keeps its value, `null` clears a nullable one; the name and externalId must stay ' +
+            'Changes the fields sent: an omitted field keeps its value, `null` clears a nullable one; the name and externalId must stay ' +
             "unique (409 `TABLE_NAME_ALREADY_EXISTS`, `EXTERNAL_ID_ALREADY_EXISTS`). A deactivated table's link stops working. If-Match with the ETag " +
             'of a read makes a concurrent change fail with 412 `STALE_RESOURCE`. Audited as `table.update`.',
           params: IdParams,
@@ -211,7 +211,7 @@ export function guestTableRoutes(services: RouteServices) {
           tags: ['guest'],
           summary: "Resolve a table's QR token",
           description:
-            "Where a table's QR code leads (decisions 8): the venue's slug, for its guest menu, and the table (id, name, zone), whose id a guest order " +
+            "Where a table's QR code leads: the venue's slug, for its guest menu, and the table (id, name, zone), whose id a guest order " +
             'takes as tableId. An unknown or deactivated table is 404 `TABLE_NOT_FOUND`; a venue whose subscription is inactive is 403 `SUBSCRIPTION_INACTIVE`.',
           params: TokenParams,
           response: { 200: GuestTable, ...errorResponses({ 403: ['SUBSCRIPTION_INACTIVE'], 404: ['TABLE_NOT_FOUND'] }) },

@@ -20,7 +20,7 @@ const newToken = () => randomBase62(22);
 
 const PLAIN_FIELDS = { externalId: 'external_id', name: 'name', seats: 'seats', zone: 'zone', isActive: 'is_active' } as const;
 
-/** QR tables (decisions section 8): CRUD, plan limit, their codes and printable sheets. */
+/** QR tables: CRUD, plan limit, their codes and printable sheets. */
 export class TablesService {
   constructor(
     private readonly db: Database,

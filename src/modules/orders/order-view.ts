@@ -4,7 +4,7 @@ import type { OrderView } from './orders.schemas.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** Item and modifier rows -> each order's lines as the Order of spec 2.7 shows them, by order id. */
+/** Item and modifier rows -> each order's lines as the Order shows them, by order id. */
 export function lineViews(items: OrderItemRow[], modifiers: OrderModifierRow[]): Map<string, OrderView['items']> {
   const modifiersByItem = new Map<string, OrderModifierRow[]>();
   for (const m of modifiers) {
@@ -35,13 +35,13 @@ export function lineViews(items: OrderItemRow[], modifiers: OrderModifierRow[]):
   return itemsByOrder;
 }
 
-/** Rows -> the Order of spec 2.7, lines grouped under their orders. */
+/** Rows -> the Order, lines grouped under their orders. */
 export function orderViews(orders: OrderRow[], items: OrderItemRow[], modifiers: OrderModifierRow[]): OrderView[] {
   const itemsByOrder = lineViews(items, modifiers);
   return orders.map((o) => orderView(o, itemsByOrder.get(o.id) ?? []));
 }
 
-/** One order row and its lines (lineViews) -> the Order of spec 2.7. */
+/** One order row and its lines (lineViews) -> the Order. */
 export function orderView(o: OrderRow, items: OrderView['items']): OrderView {
   return {
     id: o.id,

@@ -167,7 +167,7 @@ function newOrderLines(o: NewOrder): { items: (OrderItemRow & { product_id: stri
 const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * The Order of spec 2.7 as JSON, built in SQL from an order row `o` (ORDER_COLUMNS), with JSON
+ * The Order as JSON, built in SQL from an order row `o` (ORDER_COLUMNS), with JSON
  * expressions for its allowed transitions and its lines: the same fields, in the same order and of
  * the same types, as orderViews (order-view.ts) gives the read; test/webhooks/webhook-delivery.test.ts holds
  * the two equal.

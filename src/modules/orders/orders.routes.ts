@@ -22,7 +22,7 @@ import { STREAM_RETRY_MS } from '../../shared/live-stream.js';
 type RouteServices = { apiKeys: ApiKeysService; orderStreams: OrderStreams; orders: OrdersService };
 
 const tags = ['orders'];
-// Spec 5 rule 7: the Orders API needs a paid plan; the gate runs before validation and 404s.
+// The Orders API needs a paid plan; the gate runs before validation and 404s.
 // Orders carry customers' contact details: no cache stores an answer (Cache-Control: no-store).
 const config = { planFeature: 'ordersApi' as const, noStore: true as const };
 
@@ -37,7 +37,7 @@ export function ordersRoutes(services: RouteServices) {
           tags,
           summary: 'List orders',
           description: [
-            "The venue's orders in the list envelope (spec 4.4, decisions 5), filtered by `status` (comma-separated), `type`, `createdFrom` and `createdTo` (inclusive).",
+            "The venue's orders in the list envelope, filtered by `status` (comma-separated), `type`, `createdFrom` and `createdTo` (inclusive).",
             '- Without `updatedSince`: newest first (createdAt, then id, descending).',
             '- With `updatedSince` (alias `since`; inclusive): oldest change first (updatedAt, then id, ascending). To poll without losing an order, ' +
               "take the last item's updatedAt as the next cursor and drop the (id, updatedAt) pairs already seen.",
@@ -137,7 +137,7 @@ export function ordersRoutes(services: RouteServices) {
           tags,
           summary: 'Read one order',
           description:
-            'One order (spec 2.7) with allowedTransitions, the statuses it can move to next. An unknown id is 404 `Order not found` with no code (spec 4.4). ' +
+            'One order with allowedTransitions, the statuses it can move to next. An unknown id is 404 `Order not found` with no code. ' +
             'Paid plans only: 403 `PAID_PLAN_REQUIRED` on free, checked before the 404.',
           params: OrderIdParams,
           response: { 200: Order, ...errorResponses({ 404: [{ message: 'Order not found' }] }) },
@@ -155,7 +155,7 @@ export function ordersRoutes(services: RouteServices) {
           tags,
           summary: 'Change the status of an order',
           description: [
-            'Moves an order along the status machine (spec 3.1, decisions 5): new -> confirmed -> preparing -> (delivering ->) completed, ' +
+            'Moves an order along the status machine: new -> confirmed -> preparing -> (delivering ->) completed, ' +
               'and to cancelled from any status but a terminal one.',
             '- The status the order already has succeeds with 200 and changes nothing.',
             '- Any other jump is 422 `INVALID_STATUS_TRANSITION`; the message names both statuses and the allowed ones, and completed and cancelled allow none.',

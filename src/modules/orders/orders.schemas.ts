@@ -24,7 +24,7 @@ export const OrderItem = Type.Object({
 });
 export type OrderItemView = Static<typeof OrderItem>;
 
-/** Spec 2.7, plus allowedTransitions so clients never hard-code the state machine. */
+/** One order, plus allowedTransitions so clients never hard-code the state machine. */
 export const Order = Type.Object({
   id: Type.String(),
   orderNumber: Type.String(),
@@ -58,7 +58,7 @@ export type OrderView = Static<typeof Order>;
 export const OrderList = ListEnvelope(Order);
 export type OrderListView = Static<typeof OrderList>;
 
-// Timestamps are checked by the service so the message can name the parameter (decisions 5).
+// Timestamps are checked by the service so the message can name the parameter.
 export const OrderListQuery = Type.Object({
   ...PageQuery,
   status: Type.Optional(Type.String({ description: 'Comma-separated statuses', maxLength: 200 })),

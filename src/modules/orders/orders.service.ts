@@ -12,7 +12,7 @@ import type { StreamStart } from './order-stream.js';
 import { loadOrderViews } from './order-reads.js';
 import { instantOf, inTimestampRange } from '../../shared/timestamps.js';
 
-// ISO 8601 date-time with an explicit zone: Z or +hh:mm / -hh:mm (decisions section 5).
+// ISO 8601 date-time with an explicit zone: Z or +hh:mm / -hh:mm.
 const ZONED_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
 /** Date.parse rolls impossible fields over (02-30 -> 03-02, 24:00 -> next day); refuse them instead. */
@@ -116,7 +116,7 @@ export class OrdersService {
     return (await loadOrderViews(this.db, venueId, [row]))[0];
   }
 
-  /** Spec 3.1: one transition table; the same status is a no-op 200; illegal jumps are 422. */
+  /** One transition table; the same status is a no-op 200; illegal jumps are 422. */
   async changeStatus(actor: Actor, orderId: string, to: OrderStatus): Promise<OrderView> {
     const venueId = actor.venue.venueId;
     if (!isUuid(orderId)) throw errors.orderNotFound();

@@ -1,4 +1,4 @@
-// Placing an order (decisions 2 and 13), read top to bottom in OrderPlacement.place: what the
+// Placing an order, read top to bottom in OrderPlacement.place: what the
 // decision needs is read at once, the request is checked, judged available and priced against it,
 // and the order is written with its Idempotency-Key and its `order.created` event in one statement.
 // The guest surface (guest.service.ts) finds the venue open to guests and its published menu, as
@@ -91,7 +91,7 @@ export class OrderPlacement {
       this.events.wanted(venue.id, 'order.created'),
     ]);
 
-    // The moment the order is for, and what is available then: now, or its scheduledFor (decisions 13).
+    // The moment the order is for, and what is available then: now, or its scheduledFor.
     const config = venue.orderConfig;
     const { scheduledFor } = input;
     const scheduleErrors =
@@ -101,7 +101,7 @@ export class OrderPlacement {
         ? this.availability.stateNow(marks, venue.scheduledCategories)
         : this.availability.stateAt(marks, venue.scheduledCategories, instantOf(scheduledFor).getTime());
 
-    // The price from the published menu and the live promotions, never from the client (decisions 2).
+    // The price from the published menu and the live promotions, never from the client.
     const priced = priceOrder(input, {
       doc: venue.menu,
       orderConfig: config,
@@ -110,7 +110,7 @@ export class OrderPlacement {
       availability,
     });
 
-    // Refusals in the order of decisions 13: orders not accepted or a bad scheduledFor (400), ordering
+    // Refusals in this order: orders not accepted or a bad scheduledFor (400), ordering
     // closed now (409), any other problem (400), then what is unavailable (409).
     const problems = [...table.errors, ...scheduleErrors, ...priced.errors];
     if (!config.acceptingOrders || scheduleErrors.length > 0) return this.refuse(venue.id, key, errors.validation(problems));
@@ -158,11 +158,11 @@ export class OrderPlacement {
 
   /**
    * A refusal, unless the request is the retry of one that already made its order: that order comes
-   * back (decisions 2), even when the menu, the settings or the clock would now refuse the same
+   * back, even when the menu, the settings or the clock would now refuse the same
    * request. Looked up only here: a new key (the common case) is recorded by the order's statement.
    *
-   * Guest orders keep keys of their own rather than the /v1 idempotency step, because decisions 2
-   * replays the order a key made (200), not the first response, and the order's one statement
+   * Guest orders keep keys of their own rather than the /v1 idempotency step, because a retried guest
+   * order replays the order its key made (200), not the first response, and the order's one statement
    * records the key where the /v1 step would add two round trips to every order.
    */
   private async refuse(venueId: string, key: OrderKey | null, refusal: AppError): Promise<PlacedOrder> {
@@ -203,7 +203,7 @@ function guestFields(input: GuestOrderInput) {
   };
 }
 
-/** 409 ORDERING_CLOSED: paused or outside the opening hours now, with when it opens (decisions 13). */
+/** 409 ORDERING_CLOSED: paused or outside the opening hours now, with when it opens. */
 function closedError(ordering: OrderingView): AppError {
   const when = ordering.opensAt === null ? '' : `; it opens at ${ordering.opensAt}`;
   return errors.orderingClosed(
@@ -213,7 +213,7 @@ function closedError(ordering: OrderingView): AppError {
   );
 }
 
-/** 409 ITEM_UNAVAILABLE: each thing asked for once, named in the message (decisions 13). */
+/** 409 ITEM_UNAVAILABLE: each thing asked for once, named in the message. */
 function unavailableError(found: UnavailableItem[], scheduled: boolean): AppError {
   const unique = [...new Map(found.map((u) => [`${u.productId}:${u.optionId}`, u])).values()];
   const names = unique.map((u) => `${u.label}${u.until === null ? '' : ` (until ${u.until})`}`);

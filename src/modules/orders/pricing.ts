@@ -1,4 +1,4 @@
-// Server-side pricing of a guest order (decisions section 2). Pure: the snapshot, the settings
+// Server-side pricing of a guest order. Pure: the snapshot, the settings
 // and the request in; the priced lines or every validation error out. The arithmetic and the
 // modifier rules are the shared layer's (src/shared/pricing.ts, src/shared/modifier-rules.ts),
 // which the guest page's cart runs too.
@@ -20,7 +20,7 @@ export interface PricingContext {
   availability: AvailabilityState;
 }
 
-/** Something an order asked for that is unavailable then (decisions 13, ITEM_UNAVAILABLE's details). */
+/** Something an order asked for that is unavailable then (ITEM_UNAVAILABLE's details). */
 export interface UnavailableItem {
   productId: string;
   optionId: string | null;
@@ -61,7 +61,7 @@ export function priceOrder(
     }
     const options = new Map(product.modifierGroups.flatMap((g) => g.options.map((o) => [o.id, { group: g, option: o }] as const)));
     const available = productAvailability(product, ctx.availability);
-    // An unavailable product is listed once, whatever its options (decisions 13).
+    // An unavailable product is listed once, whatever its options.
     if (!available.available)
       unavailable.push({ productId: product.id, optionId: null, until: available.until, label: `'${product.name}'` });
     const chosen: (ChosenOption & PricedChoice)[] = [];
@@ -91,12 +91,12 @@ export function priceOrder(
         quantity,
       });
     });
-    // Each group's chosen quantities against its rules (decisions 15).
+    // Each group's chosen quantities against its rules.
     for (const { group, breach } of lineBreaches(product.modifierGroups, chosen, (o) => o.ingredientName)) {
       errors.push(`items[${i}].modifiers: ${product.name} / ${group.name}: ${breach}`);
     }
     // A live promotion lowers the base price (never the modifiers); the line keeps the regular
-    // price and the saving is the order's discount (decisions 2: total = subtotal + fee - discount).
+    // price and the saving is the order's discount (total = subtotal + fee - discount).
     const effective = effectivePrice(product);
     const price = unitPrice(effective, chosen);
     amounts.push({ unitPrice: price, unitSaving: unitSaving(effective, ctx.promoPrice(product)), quantity: line.quantity });

@@ -18,7 +18,7 @@ export function referenceRoutes(services: RouteServices) {
           summary: 'Read the reference catalogue and plan limits',
           description:
             'Static catalogue data (units, badge colours, modifier types, order statuses and transitions, card styles, currencies, languages, ' +
-            'request and rate limits, the resources index) and the venue plan: its limits, usage and features (spec 2.9). ' +
+            'request and rate limits, the resources index) and the venue plan: its limits, usage and features. ' +
             'A plan change shows on the next call. Available on every plan with an active subscription.',
           response: { 200: Reference },
         },

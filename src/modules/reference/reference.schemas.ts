@@ -17,8 +17,8 @@ export const Reference = Type.Object({
   cardStyles: Type.Array(Type.String()),
   currencies: Type.Array(Type.String()),
   languages: Type.Array(Type.String()),
-  allergens: Type.Array(CodeName, { description: 'The 14 allergens of EU Regulation 1169/2011 Annex II, in its order (decisions 14)' }),
-  dietaryLabels: Type.Array(CodeName, { description: 'Dietary labels a product may carry (decisions 14)' }),
+  allergens: Type.Array(CodeName, { description: 'The 14 allergens of EU Regulation 1169/2011 Annex II, in its order' }),
+  dietaryLabels: Type.Array(CodeName, { description: 'Dietary labels a product may carry' }),
   requestLimits: Type.Object({
     bodyLimitMb: Type.Integer(),
     mediaBodyLimitMb: Type.Integer(),

@@ -33,12 +33,12 @@ export interface RouteEntry {
   url: string;
 }
 
-/** Plan usage (spec 8.3) in the caller's transaction: sync checks its limits against the same counts GET /v1/reference shows. */
+/** Plan usage in the caller's transaction: sync checks its limits against the same counts GET /v1/reference shows. */
 export function planUsage(db: Queryable, venueId: string): Promise<Usage> {
   return countUsage(db, venueId);
 }
 
-/** Groups /v1 routes by their first path segment: the `resources` index of spec 2.9. */
+/** Groups /v1 routes by their first path segment: the `resources` index of GET /v1/reference. */
 export function resourceIndex(routes: readonly RouteEntry[]): ReferenceView['resources'] {
   // Keyed by the segment as routed (`openapi.json`), so basePath is a real prefix of every operation.
   const bySegment = new Map<string, Set<string>>();

@@ -8,7 +8,7 @@ export interface Usage {
   tables: number;
 }
 
-/** Plan usage: every product counts, hidden and cleaned-up ones included (spec 8.3). */
+/** Plan usage: every product counts, hidden and cleaned-up ones included. */
 export async function countUsage(db: Queryable, venueId: string): Promise<Usage> {
   const { rows } = await db.query<Usage>(
     `select (select count(*)::int from products where venue_id = $1) as products,

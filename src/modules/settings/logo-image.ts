@@ -23,8 +23,8 @@ export const logoImageRoutes: ImageRoutes = {
     operationId: 'uploadLogo',
     summary: "Set the venue's logo",
     about:
-      "Sets the venue's logo: square within 2% (`IMAGE_NOT_SQUARE`) and at least 320x320 (`IMAGE_TOO_SMALL`), stored as WebP 1024, 512 and 256 " +
-      '(decisions 7). Settings and the guest menu show it at once, without a publish.',
+      "Sets the venue's logo: square within 2% (`IMAGE_NOT_SQUARE`) and at least 320x320 (`IMAGE_TOO_SMALL`), stored as WebP 1024, 512 and 256. " +
+      'Settings and the guest menu show it at once, without a publish.',
     rules: ['IMAGE_NOT_SQUARE'],
     notFound: [],
   },

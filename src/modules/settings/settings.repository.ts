@@ -68,7 +68,7 @@ export async function findLogo(db: Queryable, venueId: string): Promise<StoredIm
 
 /**
  * Sets (or clears) the venue's logo. The settings row is made on first use with the defaults a
- * missing row stands for (decisions 6); its updatedAt moves, so settings and guest reads refresh.
+ * missing row stands for; its updatedAt moves, so settings and guest reads refresh.
  */
 export async function setLogo(db: Queryable, venueId: string, image: StoredImage | null): Promise<void> {
   await db.query(

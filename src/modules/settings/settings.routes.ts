@@ -23,7 +23,7 @@ export function settingsRoutes(services: RouteServices) {
           tags,
           summary: 'Read the venue settings',
           description:
-            "The venue's settings (decisions 6): name, languages, card style, timezone, order configuration and logo. " +
+            "The venue's settings: name, languages, card style, timezone, order configuration and logo. " +
             'The response has the ETag that PATCH takes in If-Match; If-None-Match with it answers 304.',
           response: { 200: Settings, 304: NotModified },
         },
@@ -47,11 +47,11 @@ export function settingsRoutes(services: RouteServices) {
           tags,
           summary: 'Update the venue settings',
           description: [
-            'Changes the fields sent; every field is optional (decisions 6).',
+            'Changes the fields sent; every field is optional.',
             '- `enabledLanguages` come from the reference languages; the default language is always enabled. Enable a locale here before syncing translations in it.',
             '- `timezone` is an IANA zone (e.g. Europe/Kyiv); banner and promotion schedules are read in it.',
             '- `orderConfig` fields other than `pausedUntil`, `prepTimeMinutes` and `scheduledOrders` need a plan with delivery: 403 `DELIVERY_NOT_AVAILABLE` otherwise.',
-            '- `openingHours` (null: always open) and the pause and scheduled orders of decisions 13; nested objects merge field by field.',
+            '- `openingHours` (null: always open) and the pause and scheduled orders; nested objects merge field by field.',
             '- If-Match with the ETag of a read makes a concurrent change fail with 412 `STALE_RESOURCE`.',
             '',
             'Audited as `settings.update` (the names of the changed fields).',

@@ -36,7 +36,7 @@ const orderConfigFields = {
 export const OrderConfig = Type.Object(orderConfigFields);
 export type OrderConfigValue = Static<typeof OrderConfig>;
 
-/** The fields every plan may set; the others need a plan with delivery (decisions 6 and 13). */
+/** The fields every plan may set; the others need a plan with delivery. */
 export const ORDER_CONFIG_ANY_PLAN = ['pausedUntil', 'prepTimeMinutes', 'scheduledOrders'] as const;
 
 export const DEFAULT_ORDER_CONFIG: OrderConfigValue = Object.freeze({
@@ -82,7 +82,7 @@ export const OpeningHours = Type.Object(
   },
   {
     description:
-      "When guests may order, in the venue's timezone (decisions 13). closeTime before openTime runs past midnight (and belongs to the day it starts on); " +
+      "When guests may order, in the venue's timezone. closeTime before openTime runs past midnight (and belongs to the day it starts on); " +
       'openTime equal to closeTime is 24 hours. null: always open.',
   },
 );
@@ -95,7 +95,7 @@ const OpeningHoursPatch = Type.Object(
 const AccentColor = Nullable(Type.String({ pattern: '^#[0-9a-fA-F]{6}$' }), {
   description: "#rrggbb with a contrast of at least 4.5:1 against white (WCAG AA), read in lower case; null: Carta's own",
 });
-export const Theme = Type.Object({ accentColor: AccentColor }, { description: "The guest page's look (decisions 18)" });
+export const Theme = Type.Object({ accentColor: AccentColor }, { description: "The guest page's look" });
 export type ThemeValue = Static<typeof Theme>;
 const ThemePatch = Type.Object({ accentColor: Type.Optional(AccentColor) }, { additionalProperties: false });
 

@@ -28,13 +28,13 @@ export function isValidTimeZone(tz: string): boolean {
   }
 }
 
-/** The enabled languages as stored (none yet: just the default), the default always among them (decisions 6). */
+/** The enabled languages as stored (none yet: just the default), the default always among them. */
 export function effectiveLanguages(defaultLanguage: string, stored: string[] | null): string[] {
   const enabled = stored ?? [defaultLanguage];
   return enabled.includes(defaultLanguage) ? enabled : [defaultLanguage, ...enabled];
 }
 
-/** The stored order settings over the defaults of decisions section 6. */
+/** The stored order settings over the defaults. */
 export function effectiveOrderConfig(stored: Partial<OrderConfigValue> | null): OrderConfigValue {
   return {
     ...DEFAULT_ORDER_CONFIG,
@@ -43,7 +43,7 @@ export function effectiveOrderConfig(stored: Partial<OrderConfigValue> | null): 
   };
 }
 
-/** The next order settings: the patch merged into the current ones field by field (decisions 13). */
+/** The next order settings: the patch merged into the current ones field by field. */
 function mergeOrderConfig(current: OrderConfigValue, patch: SettingsPatchInput['orderConfig']): OrderConfigValue {
   if (!patch) return current;
   const { scheduledOrders, pausedUntil, ...plain } = patch;

@@ -12,7 +12,7 @@ const tags = ['operator'];
 const showsInvite = { noStore: true as const };
 const showsPeople = { noStore: true as const };
 
-/** The operator's staff routes of decisions 17, mounted under /admin/v1. */
+/** The operator's staff routes, mounted under /admin/v1. */
 export function staffAdminRoutes(services: RouteServices) {
   return async function routes(app: App): Promise<void> {
     app.post(

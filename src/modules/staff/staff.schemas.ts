@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { ListEnvelope, PageQuery, StringEnum, Timestamp } from '../../http/schemas/common.js';
 
-/** Decisions 17: what each role may do in the console. */
+/** What each role may do in the console. */
 export const STAFF_ROLES = ['owner', 'manager', 'staff'] as const;
 export const STAFF_STATUSES = ['invited', 'active'] as const;
 

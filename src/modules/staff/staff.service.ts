@@ -15,7 +15,7 @@ import type {
   StaffPatchInput,
 } from './staff.schemas.js';
 
-/** Decisions 17: an invite link works once, for 7 days. */
+/** An invite link works once, for 7 days. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const TOKEN_LENGTH = 43; // base62: 256 bits
 
@@ -53,7 +53,7 @@ export interface StaffCall {
 }
 
 /**
- * Staff accounts (decisions 17): invite, list, change, re-invite, remove, by the operator or by an
+ * Staff accounts: invite, list, change, re-invite, remove, by the operator or by an
  * owner in the console. Each write is audited in the venue's log with source `operator` or
  * `console` (the owner named): field names, never values, and never a token or hash.
  */
@@ -116,7 +116,7 @@ export class StaffService {
       async (tx) => {
         const updated = await staff.updateMember(tx, existing.venue_id, id, { ...patch, at });
         if (!updated) throw errors.staffNotFound();
-        // A disabled member is signed out everywhere at once (decisions 17).
+        // A disabled member is signed out everywhere at once.
         if (updated.disabled) await staff.deleteMemberSessions(tx, existing.venue_id, id);
         const fields = Object.keys(patch)
           .filter((k) => patch[k as keyof StaffPatchInput] !== undefined)

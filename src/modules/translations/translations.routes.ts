@@ -19,8 +19,8 @@ export function translationsRoutes(services: RouteServices) {
           summary: 'Write translations in bulk',
           description: [
             'Merges translations into products, categories and ingredients (by `ref`: externalId or id), modifier groups and banners (by `id`), ' +
-              'at most 500 entries per section (decisions 6).',
-            '- The merge rules of spec 2.6: an omitted locale or field keeps its text, an empty string clears it. Allowed fields: products name, description, ' +
+              'at most 500 entries per section.',
+            '- The merge rules: an omitted locale or field keeps its text, an empty string clears it. Allowed fields: products name, description, ' +
               'badgeLabel; banners title, subtitle; the others name.',
             '- All or nothing: a locale outside the reference languages, not enabled for the venue, or with no text is a 400 ' +
               '(`INVALID_LOCALE`, `LOCALE_NOT_ENABLED`, `EMPTY_TRANSLATION`) and nothing is written.',

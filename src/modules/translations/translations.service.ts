@@ -9,7 +9,7 @@ import { lockMenu } from '../../db/venue-locks.js';
 
 const LABEL = { products: 'Product', categories: 'Category', ingredients: 'Ingredient' } as const;
 
-/** PUT /v1/translations (decisions section 6): all or nothing, merge semantics of spec 2.6. */
+/** PUT /v1/translations: all or nothing, with merge semantics. */
 export class TranslationsService {
   constructor(private readonly db: Database) {}
 

@@ -21,7 +21,7 @@ const tags = ['operator'];
 // A response that shows a key: no cache may store it.
 const showsKey = { noStore: true as const };
 
-/** The operator API of decisions section 1, mounted under /admin/v1. */
+/** The operator API, mounted under /admin/v1. */
 export function adminRoutes(services: RouteServices) {
   return async function routes(app: App): Promise<void> {
     app.post(
@@ -32,7 +32,7 @@ export function adminRoutes(services: RouteServices) {
           tags,
           summary: 'Create a venue',
           description:
-            'Creates a venue with its sandbox twin (slug `<slug>-sandbox`), which test keys act on (decisions 1). `plan` defaults to free, ' +
+            'Creates a venue with its sandbox twin (slug `<slug>-sandbox`), which test keys act on. `plan` defaults to free, ' +
             '`subscriptionStatus` to active, `defaultLanguage` to en; the slug is derived from the name when omitted. A taken slug is 409 `SLUG_ALREADY_EXISTS`.',
           body: VenueCreateBody,
           response: { 201: Venue, ...errorResponses({ 409: ['SLUG_ALREADY_EXISTS'] }) },

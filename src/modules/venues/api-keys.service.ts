@@ -13,7 +13,7 @@ const LIVE_PREFIX = `${KEY_PREFIX}_live_`;
 const TEST_PREFIX = `${KEY_PREFIX}_test_`;
 const KEY_SECRET_LENGTH = 32;
 
-/** The key of a Bearer header, or the 401 it earns: missing (also for another scheme, decisions 11) or malformed. */
+/** The key of a Bearer header, or the 401 it earns: missing (also for another scheme) or malformed. */
 function bearerToken(authorization: string | undefined): string {
   const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
   if (!match) throw errors.missingApiKey();
@@ -148,7 +148,7 @@ export class ApiKeysService {
   }
 
   /**
-   * Spec section 5: the three 401s, then the subscription check. Read-only and plan gates depend on
+   * The three 401s, then the subscription check. Read-only and plan gates depend on
    * the route and are applied by the auth plugin.
    */
   async authenticate(authorization: string | undefined): Promise<VenueContext> {

@@ -1,4 +1,4 @@
-// Plans, their limits and features (decisions section 9; spec 8.3).
+// Plans, their limits and features.
 import { errors } from '../../errors.js';
 
 export const PLANS = ['free', 'standard', 'pro'] as const;
@@ -7,7 +7,7 @@ export type Plan = (typeof PLANS)[number];
 export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'suspended', 'canceled'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
-/** Spec 5 rule 6: every endpoint is refused while the subscription is in one of these. */
+/** Every endpoint is refused while the subscription is in one of these. */
 export const INACTIVE_SUBSCRIPTIONS: readonly SubscriptionStatus[] = ['suspended', 'canceled'];
 
 export function isSubscriptionActive(status: SubscriptionStatus): boolean {

@@ -59,7 +59,7 @@ export interface VenuePatch {
 
 /**
  * Updates the live venue and its sandbox together: the sandbox always has the live venue's plan
- * and subscription status (decisions section 1). The sandbox keeps its own name.
+ * and subscription status. The sandbox keeps its own name.
  */
 export async function updateVenue(db: Queryable, venueId: string, patch: VenuePatch): Promise<boolean> {
   const { rowCount } = await db.query(

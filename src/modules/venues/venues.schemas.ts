@@ -3,7 +3,7 @@ import { StringEnum, Timestamp } from '../../http/schemas/common.js';
 import { CURRENCIES, LANGUAGES } from '../../shared/catalog.js';
 import { PLANS, SUBSCRIPTION_STATUSES } from './plans.js';
 
-/** An API key's mode (decisions section 1): `carta_live_...` or `carta_test_...`. */
+/** An API key's mode: `carta_live_...` or `carta_test_...`. */
 export const KEY_MODES = ['live', 'test'] as const;
 export type KeyMode = (typeof KEY_MODES)[number];
 

@@ -1,5 +1,5 @@
 // Availability and ordering hours in words, shared by the server's first paint and the page's
-// script (decisions 13): "Sold out until 18:30", "Ordering is paused until 19:30.", the days and
+// script: "Sold out until 18:30", "Ordering is paused until 19:30.", the days and
 // times a guest can order for. Times are instants, shown in the venue's timezone (the guest's own
 // when Intl does not know the zone), in the page's language.
 import type { AvailabilityValue, OrderingView } from '../../availability/index.js';
@@ -168,7 +168,7 @@ export function orderingNotice(ordering: OrderingInfo, linkTakesOrders: boolean,
 }
 
 /**
- * The times a guest can order for (decisions 13): the quarter hours from now + prepTimeMinutes
+ * The times a guest can order for: the quarter hours from now + prepTimeMinutes
  * (and a minute to send) up to maxDaysAhead days ahead, inside the open windows.
  */
 export function slotTimes(

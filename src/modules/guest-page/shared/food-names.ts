@@ -1,4 +1,4 @@
-// The names of the allergens and dietary labels (decisions 14) in every language of the reference,
+// The names of the allergens and dietary labels in every language of the reference,
 // for the guest page. EU languages use the terms of Regulation (EU) No 1169/2011, Annex II (and
 // Regulation 828/2014 for "gluten-free"); the others the usual food-labelling terms (uk: the law on
 // consumer food information, aligned with 1169/2011; ru: TR CU 022/2011; zh-CN: GB 7718; ar: GSO 9).

@@ -1,4 +1,4 @@
-// Food information on the guest page (decisions 14), shared by the server's first paint and the
+// Food information on the guest page, shared by the server's first paint and the
 // page's script: allergens and dietary labels in words, spice level, calories and nutrition per
 // portion, and the guest's filter. The names come in (FoodNames, of one language): the table of
 // every language stays on the server (food-names.ts).
@@ -11,7 +11,7 @@ export interface FoodNames {
   labels: Record<string, string>;
 }
 
-/** Nutrition per portion in grams, in the order of a nutrition declaration (decisions 14). */
+/** Nutrition per portion in grams, in the order of a nutrition declaration. */
 export const NUTRIENT_KEYS = ['fat', 'saturatedFat', 'carbohydrate', 'sugars', 'fibre', 'protein', 'salt'] as const;
 export type NutrientKey = (typeof NUTRIENT_KEYS)[number];
 /** The "of which" lines, indented under the line before. */

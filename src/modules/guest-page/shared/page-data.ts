@@ -17,7 +17,7 @@ export interface PageData {
   timeZone: string;
   /** The order types this link can place, in the order offered; empty when the venue takes no orders. */
   orderTypes: GuestOrderType[];
-  /** Whether guests can order now, as the guest menu says it when the page was made (decisions 13). */
+  /** Whether guests can order now, as the guest menu says it when the page was made. */
   ordering: OrderingInfo;
   /**
    * The venue's open windows from when the page was made to a day past maxDaysAhead, when scheduled
@@ -34,7 +34,7 @@ export interface PageData {
   /** The status page of an order: this, then its token. */
   statusPageBase: string;
   strings: UiStrings;
-  /** The allergen and dietary label names in this page's language only (decisions 14). */
+  /** The allergen and dietary label names in this page's language only. */
   food: FoodNames;
 }
 
