@@ -1,4 +1,4 @@
-// The guest menu with live availability (issue 35): a venue with 50 sold-out marks and
+// The guest menu with live availability: a venue with 50 sold-out marks and
 // opening hours that have it closed now (so its `ordering` state is computed from its hours), against
 // an otherwise identical venue with neither, both on the same server in interleaved rounds, the 200
 // (full body) and the 304 (If-None-Match, each venue with its own ETag). Held to >= 0.9 of the plain read.

@@ -1,4 +1,4 @@
-// Console boards on the order write path (issue 40): 50 boards open on one venue while 20 guests
+// Console boards on the order write path: 50 boards open on one venue while 20 guests
 // order. Every order must reach every board, and the server's CPU per order is held to 1.5x of the
 // same load with no board open, measured on the same server in alternating rounds. The boards are
 // real console sessions (invited, password set and signed in through the console's forms) reading

@@ -78,7 +78,7 @@ export function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-// Pinning (issue 15): during an HTTP load, the measured servers (every thread) on one core and
+// Pinning: during an HTTP load, the measured servers (every thread) on one core and
 // the load generator on the other, where taskset exists and there are two cores. Unpinned, one
 // ratio moved by 0.2 between runs here: the scheduler put the server and autocannon on one core,
 // or not. Only the loads are pinned: syncs, uploads and restarts keep both cores, as in production.

@@ -1,4 +1,4 @@
-// The order write path (issue 15): guest orders placed by 20 concurrent guests, each with three
+// The order write path: guest orders placed by 20 concurrent guests, each with three
 // items with modifiers and its own Idempotency-Key, against a raw-SQL baseline writing the same
 // rows (clock tick, order, items, modifiers, idempotency key) in one transaction per order.
 import { randomUUID } from 'node:crypto';

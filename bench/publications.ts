@@ -1,4 +1,4 @@
-// Publication history (issue 39) on a 2,000-product menu (the paid plans' cap): four
+// Publication history on a 2,000-product menu (the paid plans' cap): four
 // fixtures of 500 products with their own externalId prefixes, synced in four requests (the sync cap),
 // and a mutation of a fifth of the products in each. Two figures: the diff between a publication and a
 // draft that differs from it by the mutation, held to 300 ms; and a restore of a publication into such

@@ -492,7 +492,7 @@ async function main(): Promise<void> {
     const [raw, create, skipped] = [median(rawRuns), median(createRuns), median(skippedRuns)];
     const venue = await newVenue(url);
     await api(url, 'POST', '/v1/sync', venue.key, fixture);
-    // Published, for the guest reads the memory target counts (issue 15: the menu in each locale).
+    // Published, for the guest reads the memory target counts (the menu in each locale).
     await api(url, 'POST', '/v1/publish', venue.key);
     const venueSlug: string = (await api(url, 'GET', `/admin/v1/venues/${venue.id}`, ADMIN_TOKEN)).body.slug;
     log(
@@ -627,7 +627,7 @@ async function main(): Promise<void> {
     });
     cpuRatio('GET /v1/reference vs bare Fastify sending the same bytes', cartaReferenceAgain, bareReference);
 
-    // The default configuration (issue 15): LOG_LEVEL=info (the access log on) and METRICS on,
+    // The default configuration: LOG_LEVEL=info (the access log on) and METRICS on,
     // against the same baseline; then what metrics cost, the same 304 with METRICS on and off.
     await stop(carta.child);
     carta = (await startCarta(e, port, { LOG_LEVEL: 'info' })).server;
@@ -732,12 +732,12 @@ async function main(): Promise<void> {
     // The guest menu with 50 sold-out marks and opening hours (closed now) against the same menu
     // without them: the fixture venue's (published above).
     await availabilityBench(url, { key: venue.key, slug: venueSlug });
-    // The diff and restore of a 2,000-product menu (issue 39), on venues of their own.
+    // The diff and restore of a 2,000-product menu, on venues of their own.
     await publicationsBench(url);
 
     await orderWritePath(url, e);
     await webhookBench(url);
-    // 50 console boards on one venue while guests order (issue 40), on a venue of its own.
+    // 50 console boards on one venue while guests order, on a venue of its own.
     await boardsBench(url);
     // 500 guest status pages on one venue while guests order there, on a venue of its own.
     await guestStreamsBench(url);

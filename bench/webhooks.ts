@@ -1,4 +1,4 @@
-// Webhooks on the order write path (issue 16): what one endpoint subscribed to `order.created` costs a
+// Webhooks on the order write path: what one endpoint subscribed to `order.created` costs a
 // guest order, against an otherwise identical venue with none, and how long a committed order takes
 // to reach a receiver on loopback. The receiver is the tests' own: a real server that verifies every
 // signature with the standardwebhooks package, listening on the port every server of the run allows.

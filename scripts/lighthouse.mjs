@@ -1,4 +1,4 @@
-// `npm run lighthouse` (issue 38): Lighthouse on every guest page, in English and Arabic, on a phone.
+// `npm run lighthouse`: Lighthouse on every guest page, in English and Arabic, on a phone.
 // It starts the built Carta (dist/, `npm run build`) on a loopback port with a throwaway PGlite
 // data dir, sets up a café through the public APIs (scripts/lighthouse-venue.mjs), and runs one
 // Lighthouse user flow per language in Debian's Chromium:
