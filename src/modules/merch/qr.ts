@@ -1,19 +1,22 @@
 // QR codes of table links, drawn by the qrcode package at error-correction level Q (a quarter of
 // the code can be lost to a scratch, a crease or a smudge on a printed card and it still reads).
-import QRCode from 'qrcode';
+// Loaded on the first code drawn: the package and its PNG encoder are 57 modules a start need not load.
+type QRCodeModule = typeof import('qrcode');
+let qrcode: Promise<QRCodeModule> | undefined;
+const loadQRCode = (): Promise<QRCodeModule> => (qrcode ??= import('qrcode').then((m) => m.default));
 
 const LEVEL = 'Q';
 
-export function qrSvg(text: string): Promise<string> {
-  return QRCode.toString(text, { type: 'svg', errorCorrectionLevel: LEVEL, margin: 2 });
+export async function qrSvg(text: string): Promise<string> {
+  return (await loadQRCode()).toString(text, { type: 'svg', errorCorrectionLevel: LEVEL, margin: 2 });
 }
 
-export function qrPng(text: string, size: number): Promise<Buffer> {
-  return QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: LEVEL, margin: 2, width: size });
+export async function qrPng(text: string, size: number): Promise<Buffer> {
+  return (await loadQRCode()).toBuffer(text, { type: 'png', errorCorrectionLevel: LEVEL, margin: 2, width: size });
 }
 
 /** The code's modules as one SVG path (for placing several codes on one sheet). */
-function qrPath(text: string): { size: number; path: string } {
+function qrPath(QRCode: QRCodeModule, text: string): { size: number; path: string } {
   const code = QRCode.create(text, { errorCorrectionLevel: LEVEL });
   const n = code.modules.size;
   let path = '';
@@ -46,7 +49,8 @@ export const CODES_PER_PAGE = PAGE.columns * PAGE.rows;
  * (from 1) to draw, one under another. Text is the venue's own, escaped; the viewer's fonts draw it,
  * so every script prints.
  */
-export function qrSheet(title: string, entries: SheetEntry[], pages: number[]): string {
+export async function qrSheet(title: string, entries: SheetEntry[], pages: number[]): Promise<string> {
+  const QRCode = await loadQRCode();
   const cellW = PAGE.width / PAGE.columns;
   const cellH = (PAGE.height - 20) / PAGE.rows;
   const body = pages
@@ -56,7 +60,7 @@ export function qrSheet(title: string, entries: SheetEntry[], pages: number[]): 
         .map((entry, i) => {
           const x = (i % PAGE.columns) * cellW;
           const y = 14 + Math.floor(i / PAGE.columns) * cellH;
-          const { size, path } = qrPath(entry.url);
+          const { size, path } = qrPath(QRCode, entry.url);
           const scale = PAGE.code / size;
           return [
             `<g transform="translate(${x.toFixed(2)} ${y.toFixed(2)})">`,
