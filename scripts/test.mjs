@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buildTestTree, removeTestTree } from './test-build.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const args = process.argv.slice(2);
@@ -45,6 +46,10 @@ const BOTH_SIDES = ['web/shared', 'src/shared/money.ts', 'src/shared/modifier-ru
 rebuildIfStale('dist/web/.vite/manifest.json', ['web/guest', 'src/modules/guest-page/shared', ...BOTH_SIDES], 'build:web');
 rebuildIfStale('dist/console-web/.vite/manifest.json', ['web/console', ...BOTH_SIDES], 'build:web');
 
+// The tests run compiled, from a mirror of the repository (scripts/test-build.mjs).
+const tree = await buildTestTree(root);
+const compiled = (f) => path.join(tree, path.relative(root, path.resolve(root, f)).replace(/\.ts$/, '.js'));
+
 const env = { ...process.env };
 // Temporary files in RAM where the machine has it: each test file copies the template's thousand
 // small files and writes its database, which on a journalled disk costs twice the system time.
@@ -54,7 +59,7 @@ let templateDir = null;
 if (!env.DATABASE_URL) {
   // A fresh PGlite costs seconds and hundreds of MB to initialise; do it once and copy.
   templateDir = fs.mkdtempSync(path.join(ramDir ?? os.tmpdir(), 'carta-template-'));
-  const prep = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'test/helpers/make-template.ts'), templateDir], {
+  const prep = spawnSync(process.execPath, [path.join(tree, 'test/helpers/make-template.js'), templateDir], {
     stdio: 'inherit',
     cwd: root,
   });
@@ -87,12 +92,14 @@ const concurrency = Math.max(1, Math.min(4, os.availableParallelism()));
 // test files do not take its CPU.
 const ALONE = new Set(['test/server/stall.test.ts']);
 const isAlone = (f) => ALONE.has(path.relative(root, path.resolve(root, f)).split(path.sep).join('/'));
+// Without tsx, the source maps esbuild wrote put failures on their TypeScript lines.
+const nodeArgs = ['--enable-source-maps', '--test'];
 const run = (files, fileConcurrency) =>
   files.length === 0
     ? { status: 0 }
     : spawnSync(
         process.execPath,
-        ['--import', 'tsx', '--test', `--test-concurrency=${fileConcurrency}`, ...args.filter((a) => a.startsWith('--')), ...files],
+        [...nodeArgs, `--test-concurrency=${fileConcurrency}`, ...args.filter((a) => a.startsWith('--')), ...files.map(compiled)],
         {
           stdio: 'inherit',
           cwd: root,
@@ -108,4 +115,5 @@ const shared = run(
 const separate = env.CARTA_STALL_SEPARATE === '1' && files.length === 0;
 const alone = run(separate ? [] : testFiles.filter(isAlone), 1);
 if (templateDir) fs.rmSync(templateDir, { recursive: true, force: true });
+removeTestTree(tree);
 process.exit((shared.status ?? 1) || (alone.status ?? 1));
