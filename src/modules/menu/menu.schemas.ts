@@ -151,12 +151,12 @@ export type ModifierGroupInputValue = Static<typeof ModifierGroupInput>;
 /** Product fields shared by sync items and PATCH bodies. */
 const productFields = {
   name: Name,
-  description: Type.Optional(Type.String({ maxLength: TEXT_MAX.description })),
+  description: Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX.description }))),
   priceMinor: Money,
   salePriceMinor: Type.Optional(Nullable(Money)),
   isSaleActive: Type.Optional(Type.Boolean()),
-  amount: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
-  unit: Type.Optional(StringEnum(UNITS)),
+  amount: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 100_000 }))),
+  unit: Type.Optional(Nullable(StringEnum(UNITS))),
   badgeLabel: Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX.badgeLabel }))),
   badgeColor: Type.Optional(Nullable(StringEnum(BADGE_COLORS))),
   sortOrder: Type.Optional(SortOrder),
@@ -395,9 +395,6 @@ export const ProductPatchBody = Type.Object(
     name: Type.Optional(Name),
     priceMinor: Type.Optional(Money),
     ...optionalProductFields,
-    description: Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX.description }))),
-    amount: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 100_000 }))),
-    unit: Type.Optional(Nullable(StringEnum(UNITS))),
     categoryRef: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
   },
   {
