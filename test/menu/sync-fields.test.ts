@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
+import { call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { BASE, counts, syncCalls } from '../helpers/sync.js';
 
 // POST /v1/sync, field by field: what omitted, null and [] mean on an update and the defaults of a
@@ -99,6 +99,99 @@ describe('POST /v1/sync: omitted, null and [] (spec 4.1 rule 4, decisions 12)', 
     assert.equal(p.description, 'Tomato and mozzarella');
     assert.equal(p.ingredients.length, 2);
     assert.equal(p.modifierGroups.length, 2);
+  });
+
+  describe('description, amount and unit: null clears, omitted keeps', () => {
+    const CLEAR = { externalId: 'p1', name: 'Margherita', priceMinor: 21500, description: null, amount: null, unit: null };
+    const dryRun = (v: VenueFixture, body: unknown) => call(t.app, 'POST', '/v1/sync?dryRun=true', { key: v.key, body });
+    const cleared = (p: any) => [p.description, p.amount, p.unit];
+
+    it('reports the clear in a dry run, writing nothing, then clears each field in the real sync', async () => {
+      const v = await createVenue(t.app);
+      const before = await stored(v);
+      const dry = await dryRun(v, { products: [CLEAR] });
+      assert.equal(dry.status, 201, JSON.stringify(dry.body));
+      assert.deepEqual(counts(dry.body.products), { created: 0, updated: 1, skipped: 0 });
+      assert.deepEqual(dry.body.products.changes, [{ externalId: 'p1', action: 'updated', fields: ['amount', 'description', 'unit'] }]);
+      assert.deepEqual(await product(v, 'p1'), before);
+
+      const res = await syncOk(v, { products: [CLEAR] });
+      assert.deepEqual(counts(res.products), counts(dry.body.products));
+      assert.deepEqual([res.products.errors, res.products.warnings], [[], []]);
+      const after = await product(v, 'p1');
+      assert.deepEqual(cleared(after), [null, null, null]);
+      // Nothing else moves.
+      const { description: _a, amount: _b, unit: _c, updatedAt: _d, ...rest } = after;
+      const { description: _e, amount: _f, unit: _g, updatedAt: _h, ...was } = before;
+      assert.deepEqual(rest, was);
+    });
+
+    it('clears one field sent as null and keeps the two omitted', async () => {
+      for (const field of ['description', 'amount', 'unit'] as const) {
+        const v = await createVenue(t.app);
+        const before = await stored(v);
+        const res = await syncOk(v, { products: [{ externalId: 'p1', name: 'Margherita', priceMinor: 21500, [field]: null }] });
+        assert.deepEqual(counts(res.products), { created: 0, updated: 1, skipped: 0 }, field);
+        const after = await product(v, 'p1');
+        assert.deepEqual(cleared(after), cleared({ ...before, [field]: null }), field);
+      }
+    });
+
+    it('skips the same null sync repeated, in a dry run too', async () => {
+      const v = await createVenue(t.app);
+      await stored(v);
+      await syncOk(v, { products: [CLEAR] });
+      const again = await syncOk(v, { products: [CLEAR] });
+      assert.deepEqual(counts(again.products), { created: 0, updated: 0, skipped: 1 });
+      const dry = await dryRun(v, { products: [CLEAR] });
+      assert.deepEqual(counts(dry.body.products), { created: 0, updated: 0, skipped: 1 });
+      assert.deepEqual(dry.body.products.changes, []);
+      assert.deepEqual(cleared(await product(v, 'p1')), [null, null, null]);
+    });
+
+    it('skips null sent for fields already empty, whatever wrote the row, and keeps them empty when omitted', async () => {
+      const v = await createVenue(t.app);
+      // Created without the three fields: the stored row's sync hash is another item's, so the
+      // skip comes from comparing the fields (null against NULL).
+      await syncOk(v, { products: [{ externalId: 'p1', name: 'Margherita', priceMinor: 21500 }] });
+      const res = await syncOk(v, { products: [CLEAR] });
+      assert.deepEqual(counts(res.products), { created: 0, updated: 0, skipped: 1 });
+      const dry = await dryRun(v, { products: [CLEAR] });
+      assert.deepEqual(counts(dry.body.products), { created: 0, updated: 0, skipped: 1 });
+      const omitted = await syncOk(v, { products: [{ externalId: 'p1', name: 'Margherita', priceMinor: 21500 }] });
+      assert.deepEqual(counts(omitted.products), { created: 0, updated: 0, skipped: 1 });
+      assert.deepEqual(cleared(await product(v, 'p1')), [null, null, null]);
+    });
+
+    it('sets the fields again after a clear, and a sync omitting them then keeps the values', async () => {
+      const v = await createVenue(t.app);
+      await stored(v);
+      await syncOk(v, { products: [CLEAR] });
+      const set = await syncOk(v, {
+        products: [{ externalId: 'p1', name: 'Margherita', priceMinor: 21500, description: 'Back', amount: 300, unit: 'ML' }],
+      });
+      assert.deepEqual(counts(set.products), { created: 0, updated: 1, skipped: 0 });
+      const kept = await syncOk(v, { products: [{ externalId: 'p1', name: 'Margherita', priceMinor: 21500 }] });
+      assert.deepEqual(counts(kept.products), { created: 0, updated: 0, skipped: 1 });
+      assert.deepEqual(cleared(await product(v, 'p1')), ['Back', 300, 'ML']);
+    });
+
+    it('creates a product with the three fields sent as null as if they were omitted', async () => {
+      const v = await createVenue(t.app);
+      const res = await syncOk(v, { products: [CLEAR] });
+      assert.deepEqual(counts(res.products), { created: 1, updated: 0, skipped: 0 });
+      assert.deepEqual(cleared(await product(v, 'p1')), [null, null, null]);
+    });
+
+    it('clears them after a PATCH set them (the row then has no sync hash)', async () => {
+      const v = await createVenue(t.app);
+      await syncOk(v, { products: [{ externalId: 'p1', name: 'Margherita', priceMinor: 21500 }] });
+      const patched = await call(t.app, 'PATCH', '/v1/products/p1', { key: v.key, body: { description: 'Set', amount: 1, unit: 'PCS' } });
+      assert.equal(patched.status, 200, JSON.stringify(patched.body));
+      const res = await syncOk(v, { products: [CLEAR] });
+      assert.deepEqual(counts(res.products), { created: 0, updated: 1, skipped: 0 });
+      assert.deepEqual(cleared(await product(v, 'p1')), [null, null, null]);
+    });
   });
 
   it('clears the composition and the modifier groups sent as []', async () => {

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { BannerCreateBody, BannerPatchBody } from '../../src/modules/merch/banners.schemas.js';
+import { CategoryInput, IngredientInput, ModifierGroupInput, ProductInput, ProductPatchBody } from '../../src/modules/menu/menu.schemas.js';
 import { call, createVenue, startApp, type Call, type TestApp, type VenueFixture } from '../helpers/app.js';
 
-// Inline translations in POST /v1/sync: spec 2.6 and 4.1 rule 12, decisions 6 and 11.
+// Inline translations in POST /v1/sync: spec 2.6 and 4.1 rule 12, decisions 6 and 11; the length of a
+// translated text on every path that writes one.
 
 let t: TestApp;
 before(async () => {
@@ -318,4 +321,88 @@ describe('POST /v1/sync: translation merge semantics (spec 2.6)', () => {
     assert.equal(res.products.updated, 1);
     assert.deepEqual((await product(v, 'p1')).modifierGroups[0].translations, {});
   });
+});
+
+describe('translated texts are no longer than the fields they translate', () => {
+  const maxLength = (schema: any): number | undefined =>
+    schema.maxLength ?? schema.anyOf?.map(maxLength).find((n: unknown) => n !== undefined);
+
+  it('gives every translatable field of every entity its own maxLength', () => {
+    const entities: [string, any][] = [
+      ['product', ProductInput],
+      ['product PATCH', ProductPatchBody],
+      ['category', CategoryInput],
+      ['ingredient', IngredientInput],
+      ['modifier group', ModifierGroupInput],
+      ['banner', BannerCreateBody],
+      ['banner PATCH', BannerPatchBody],
+    ];
+    for (const [entity, schema] of entities) {
+      const [perLocale] = Object.values(schema.properties.translations.patternProperties) as any[];
+      const fields = Object.entries(perLocale.properties) as [string, any][];
+      assert.ok(fields.length > 0, entity);
+      for (const [field, translated] of fields) {
+        const own = maxLength(schema.properties[field]);
+        assert.equal(typeof own, 'number', `${entity}.${field} has a maxLength`);
+        assert.equal(translated.maxLength, own, `${entity}: translated ${field}`);
+      }
+    }
+  });
+
+  // 16 characters, not bytes: Cyrillic takes two bytes a letter in UTF-8.
+  const LABEL_16 = 'Новинка сезону!!';
+  const LABEL_17 = `${LABEL_16}!`;
+
+  /** Each path that writes a product's translations, sending `badgeLabel` in Ukrainian. */
+  const paths: { name: string; status: number; errorPath: string; send: (v: VenueFixture, label: string) => Promise<Call> }[] = [
+    {
+      name: 'POST /v1/sync',
+      status: 201,
+      errorPath: 'products[0].translations.uk.badgeLabel',
+      send: (v, label) => sync(v, { products: [{ ...p1, badgeLabel: 'New', translations: { uk: { badgeLabel: label } } }] }),
+    },
+    {
+      name: 'PATCH /v1/products/p1',
+      status: 200,
+      errorPath: 'translations.uk.badgeLabel',
+      send: (v, label) => call(t.app, 'PATCH', '/v1/products/p1', { key: v.key, body: { translations: { uk: { badgeLabel: label } } } }),
+    },
+    {
+      name: 'PUT /v1/translations',
+      status: 200,
+      errorPath: 'products[0].translations.uk.badgeLabel',
+      send: (v, label) =>
+        call(t.app, 'PUT', '/v1/translations', {
+          key: v.key,
+          body: { products: [{ ref: 'p1', translations: { uk: { badgeLabel: label } } }] },
+        }),
+    },
+  ];
+
+  for (const path of paths) {
+    it(`${path.name}: refuses a 17-character translated badgeLabel with 400 in the error envelope and takes 16`, async () => {
+      const v = await bilingualVenue();
+      await syncOk(v, { products: [{ ...p1, badgeLabel: 'New' }] });
+      const before = await product(v, 'p1');
+
+      const refused = await path.send(v, LABEL_17);
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      const { requestId, timestamp, ...rest } = refused.body;
+      assert.equal(typeof requestId, 'string');
+      assert.ok(!Number.isNaN(Date.parse(timestamp)), timestamp);
+      assert.deepEqual(rest, {
+        statusCode: 400,
+        message: 'Validation failed',
+        errors: [`${path.errorPath} must be at most 16 characters`],
+        path: path.name.split(' ')[1],
+      });
+      assert.deepEqual(await product(v, 'p1'), before);
+
+      const taken = await path.send(v, LABEL_16);
+      assert.equal(taken.status, path.status, JSON.stringify(taken.body));
+      const after = await product(v, 'p1');
+      assert.deepEqual(after.translations, { uk: { badgeLabel: LABEL_16 } });
+      assert.equal(after.badgeLabel, 'New');
+    });
+  }
 });

@@ -159,7 +159,11 @@ describe('POST /v1/sync: schema validation (spec 4.1 rule 10, 8.2; decisions 3, 
       body: { products: [{ ...good(0), description: 'd'.repeat(1001) }] },
       expect: 'products[0].description must be at most 1000 characters',
     },
-    { name: 'an unknown unit', body: { products: [{ ...good(0), unit: 'KG' }] }, expect: 'products[0].unit must be one of: PCS, G, ML' },
+    {
+      name: 'an unknown unit',
+      body: { products: [{ ...good(0), unit: 'KG' }] },
+      expect: 'products[0].unit must be one of: PCS, G, ML, null',
+    },
     {
       name: 'an amount over 100000',
       body: { products: [{ ...good(0), amount: 100_001 }] },
@@ -259,7 +263,7 @@ describe('POST /v1/sync: schema validation (spec 4.1 rule 10, 8.2; decisions 3, 
       'categories[0].cardStyle must be one of: minimalism, compact, premium, null',
       'products[0].extra is not allowed',
       'products[0].priceMinor must be >= 0',
-      'products[0].unit must be one of: PCS, G, ML',
+      'products[0].unit must be one of: PCS, G, ML, null',
     ]);
   });
 

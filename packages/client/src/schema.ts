@@ -1905,13 +1905,12 @@ export interface operations {
                     products?: {
                         externalId: string;
                         name: string;
-                        description?: string;
+                        description?: string | null;
                         priceMinor: number;
                         salePriceMinor?: number | null;
                         isSaleActive?: boolean;
-                        amount?: number;
-                        /** @enum {string} */
-                        unit?: "PCS" | "G" | "ML";
+                        amount?: number | null;
+                        unit?: ("PCS" | "G" | "ML") | null;
                         badgeLabel?: string | null;
                         badgeColor?: ("RED" | "PURPLE" | "YELLOW" | "GREEN" | "BLUE" | "GREY") | null;
                         sortOrder?: number;

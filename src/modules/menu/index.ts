@@ -9,5 +9,5 @@ export { publicationDocument } from './menu.service.js';
 export { guestVisible, productWithDefaults } from './menu.views.js';
 export { findProductByRef } from './products.service.js';
 export { checkTranslations, mergeTranslations } from './translations.js';
-export { BannerTranslations, NameTranslations, ProductTranslations } from './translations.schemas.js';
+export { BannerTranslations, NameTranslations, ProductTranslations, TEXT_MAX } from './translations.schemas.js';
 export type { StoredTranslations, TranslationsInput } from './translations.schemas.js';

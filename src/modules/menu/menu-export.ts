@@ -12,8 +12,8 @@ export interface MenuExport {
 
 /**
  * A menu document (GET /v1/menu) back into the body of POST /v1/sync: every field the sync takes,
- * with the read shape's nulls left out where the input has no null ("omitted means keep", and the
- * stored value is null already), so `carta pull` then `carta push` reports every item skipped.
+ * nulls included (null clears), so `carta pull` then `carta push` reports every item skipped, and
+ * pushing it to another venue leaves each product as it reads here.
  */
 export function menuToSyncInput(menu: MenuDocumentValue): MenuExport {
   const omitted: Record<Section, number> = { categories: 0, ingredients: 0, products: 0 };
@@ -42,12 +42,12 @@ export function menuToSyncInput(menu: MenuDocumentValue): MenuExport {
   const products = named('products', menu.products).map((p) => ({
     externalId: p.externalId,
     name: p.name,
-    ...(p.description !== null ? { description: p.description } : {}),
+    description: p.description,
     priceMinor: p.priceMinor,
     salePriceMinor: p.salePriceMinor,
     isSaleActive: p.isSaleActive,
-    ...(p.amount !== null ? { amount: p.amount } : {}),
-    ...(p.unit !== null ? { unit: p.unit as NonNullable<SyncProduct['unit']> } : {}),
+    amount: p.amount,
+    unit: p.unit as SyncProduct['unit'],
     badgeLabel: p.badgeLabel,
     badgeColor: p.badgeColor as SyncProduct['badgeColor'],
     sortOrder: p.sortOrder,

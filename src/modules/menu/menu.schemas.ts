@@ -14,10 +14,10 @@ import {
   UNITS,
 } from '../../shared/catalog.js';
 import { DAYS } from '../../shared/schedule.js';
-import { NameTranslations, ProductTranslations } from './translations.schemas.js';
+import { NameTranslations, ProductTranslations, TEXT_MAX } from './translations.schemas.js';
 
 const ExternalId = Type.String({ minLength: 1, maxLength: 255 });
-const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Name = Type.String({ minLength: 1, maxLength: TEXT_MAX.name });
 const SortOrder = Type.Integer({ minimum: -2147483648, maximum: 2147483647 });
 const Money = Type.Integer({ minimum: 0, maximum: 100_000_000 });
 
@@ -151,13 +151,13 @@ export type ModifierGroupInputValue = Static<typeof ModifierGroupInput>;
 /** Product fields shared by sync items and PATCH bodies. */
 const productFields = {
   name: Name,
-  description: Type.Optional(Type.String({ maxLength: 1000 })),
+  description: Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX.description }))),
   priceMinor: Money,
   salePriceMinor: Type.Optional(Nullable(Money)),
   isSaleActive: Type.Optional(Type.Boolean()),
-  amount: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
-  unit: Type.Optional(StringEnum(UNITS)),
-  badgeLabel: Type.Optional(Nullable(Type.String({ maxLength: 16 }))),
+  amount: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 100_000 }))),
+  unit: Type.Optional(Nullable(StringEnum(UNITS))),
+  badgeLabel: Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX.badgeLabel }))),
   badgeColor: Type.Optional(Nullable(StringEnum(BADGE_COLORS))),
   sortOrder: Type.Optional(SortOrder),
   menuVisible: Type.Optional(Type.Boolean()),
@@ -395,9 +395,6 @@ export const ProductPatchBody = Type.Object(
     name: Type.Optional(Name),
     priceMinor: Type.Optional(Money),
     ...optionalProductFields,
-    description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
-    amount: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 100_000 }))),
-    unit: Type.Optional(Nullable(StringEnum(UNITS))),
     categoryRef: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
   },
   {

@@ -1,16 +1,21 @@
 import { Type } from 'typebox';
 
-/** The longest text each translatable field takes: the same as the field itself. */
-const FIELD_MAX: Record<string, number> = { description: 1000, title: 120, subtitle: 240 };
+/**
+ * The longest text of each translatable field, in characters. The fields' own schemas (menu.schemas.ts,
+ * merch/banners.schemas.ts) take their maxLength from here too, so a translation is never longer than
+ * the field it translates.
+ */
+export const TEXT_MAX = { name: 200, description: 1000, badgeLabel: 16, title: 120, subtitle: 240 } as const;
+type TranslatableField = keyof typeof TEXT_MAX;
 
 // A map keyed by locale; each value maps the entity's translatable fields to text.
 // Locale support is checked against the venue's settings (a per-item error in sync), so the
 // schema only fixes the shape and which fields each entity allows.
-export function TranslationsMap<const F extends readonly string[]>(fields: F) {
+export function TranslationsMap<const F extends readonly TranslatableField[]>(fields: F) {
   return Type.Record(
     Type.String({ maxLength: 16 }),
     Type.Object(
-      Object.fromEntries(fields.map((f) => [f, Type.Optional(Type.String({ maxLength: FIELD_MAX[f] ?? 200 }))])) as {
+      Object.fromEntries(fields.map((f) => [f, Type.Optional(Type.String({ maxLength: TEXT_MAX[f] }))])) as {
         [K in F[number]]: ReturnType<typeof Type.Optional<ReturnType<typeof Type.String>>>;
       },
       { additionalProperties: false },

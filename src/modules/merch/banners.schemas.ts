@@ -1,13 +1,13 @@
 import { Type, type Static } from 'typebox';
 import { ListEnvelope, Nullable, Timestamp } from '../../http/schemas/common.js';
 import { MediaImage } from '../media/index.js';
-import { BannerTranslations } from '../menu/index.js';
+import { BannerTranslations, TEXT_MAX } from '../menu/index.js';
 import { MerchExternalId, MerchSortOrder, ScheduleTime } from './merch.schemas.js';
 
 const bannerFields = {
   externalId: Type.Optional(Nullable(MerchExternalId)),
-  title: Type.String({ minLength: 1, maxLength: 120 }),
-  subtitle: Type.Optional(Nullable(Type.String({ maxLength: 240 }))),
+  title: Type.String({ minLength: 1, maxLength: TEXT_MAX.title }),
+  subtitle: Type.Optional(Nullable(Type.String({ maxLength: TEXT_MAX.subtitle }))),
   linkUrl: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'An https URL' }))),
   productRef: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255, description: "A product's externalId or id" }))),
   isActive: Type.Optional(Type.Boolean()),
