@@ -70,6 +70,11 @@ export interface AppDeps {
   boardFeeds?: LiveStreamOptions;
   /** Tests: a shorter drain of an answered request's body before its connection closes. */
   lingeringClose?: LingeringClose;
+  /**
+   * Compile every body validator, with the explanations of its errors, before the app serves
+   * (default). Tests that build a hundred apps, one per process, compile each on first use instead.
+   */
+  warmValidators?: boolean;
 }
 
 export interface BuiltApp {
@@ -92,6 +97,7 @@ export async function buildApp({
   orderStreams,
   boardFeeds,
   lingeringClose,
+  warmValidators = true,
 }: AppDeps): Promise<BuiltApp> {
   const accessLog = new AccessLogController();
   const hsts = hstsHeader(config.publicBaseUrl);
@@ -188,7 +194,7 @@ export async function buildApp({
   app.addHook('onClose', async () => services.media.close());
   // Every route is registered by now: the body validators and their explanations are compiled
   // before the app serves, so no request waits for one (validation.ts).
-  app.addHook('onReady', async () => warmUp.compileAll());
+  if (warmValidators) app.addHook('onReady', async () => warmUp.compileAll());
   // Webhooks go out from every instance that serves (docs/events.md); a closing app stops claiming
   // first, and what it had not sent stays pending for the next run or another instance.
   app.addHook('onReady', async () => services.dispatcher.start());

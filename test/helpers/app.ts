@@ -35,12 +35,14 @@ export async function startApp(
     orderStreams?: LiveStreamOptions;
     boardFeeds?: LiveStreamOptions;
     lingeringClose?: LingeringClose;
+    /** Compile the body validators before serving, as the server does (off: on first use). */
+    warmValidators?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = await testDatabase(onQuery);
   // Like the rate limits, load shedding is out of reach unless a test sets it: a test file's own
   // work on a busy CI machine would otherwise read as overload (test/http/load-shedding.test.ts sets it).
-  // Staff passwords at a test cost (2^14, about 16 ms): suites set many. test/staff/sign-in-attack.test.ts
+  // Staff passwords at a test cost (2^14, about 16 ms): suites set many. test/console/sign-in-attack.test.ts
   // runs at the production cost.
   const config = loadConfig(
     {
@@ -62,6 +64,9 @@ export async function startApp(
     orderStreams: deps.orderStreams,
     boardFeeds: deps.boardFeeds,
     lingeringClose: deps.lingeringClose,
+    // Off by default: compiling every route's body validator costs each test file half a second of
+    // CPU for the few routes it sends bodies to (test/http/validator-compile.test.ts turns it on).
+    warmValidators: deps.warmValidators ?? false,
   });
   await app.ready();
   return {

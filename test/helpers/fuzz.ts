@@ -195,8 +195,9 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
 /** The venue every case runs against, with data behind every route; another venue; keys of every kind. */
 export async function fuzzWorld(overrides: Partial<Config> = {}): Promise<FuzzWorld> {
   // Deliveries are queued, not sent: the dispatcher's writes would change the tables between a
-  // refused request's checksums.
-  const t = await startApp(overrides, undefined, { webhookDispatch: { paused: true } });
+  // refused request's checksums. Validators compiled before serving, as the server does: the stall
+  // suite times the first invalid bodies.
+  const t = await startApp(overrides, undefined, { webhookDispatch: { paused: true }, warmValidators: true });
   const a = await createVenue(t.app, { plan: 'pro' });
   const ids = await setUpOrderMenu(t.app, a);
   const b = await createVenue(t.app);

@@ -34,7 +34,7 @@ describe('validators compiled before the app serves', () => {
   let readyMs = 0;
   before(async () => {
     const started = performance.now();
-    t = await startApp();
+    t = await startApp({}, undefined, { warmValidators: true });
     readyMs = performance.now() - started;
     v = await createVenue(t.app);
   });
