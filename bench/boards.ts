@@ -4,27 +4,11 @@
 // real console sessions (invited, password set and signed in through the console's forms) reading
 // GET /console/api/orders/stream on connections of their own.
 // `npm run bench -- --boards` runs only these figures on a fresh server.
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import autocannon from 'autocannon';
 import { createParser } from 'eventsource-parser';
-import {
-  absoluteMetric,
-  ADMIN_TOKEN,
-  api,
-  benchAlone,
-  cpuMs,
-  informational,
-  log,
-  measured,
-  median,
-  pinned,
-  quick,
-  ratioMetric,
-  round,
-} from './harness.js';
-import { guestOrderVenue, ORDER_GUESTS, placeOrders } from './orders.js';
+import { absoluteMetric, ADMIN_TOKEN, api, benchAlone, informational, log, median, pinned, quick, ratioMetric, round } from './harness.js';
+import { guestOrderVenue, ORDER_GUESTS, orderBurst, placeOrders } from './orders.js';
 
 const BOARDS = 50;
 // Each board has a session of its own, signed in as one of a few members (a venue's tablets and phones).
@@ -178,50 +162,24 @@ interface Run {
   drained: boolean;
 }
 
-const ordersOf = async (url: string, venue: Venue): Promise<number> => (await api(url, 'GET', '/v1/orders?limit=1', venue.key)).body.total;
-
-/** ORDERS_PER_RUN guest orders from ORDER_GUESTS connections (as placeOrders), each 201 timed on arrival. */
+/** ORDERS_PER_RUN guest orders (as placeOrders), each 201 timed on arrival, then until every board holds them. */
 async function guestOrders(url: string, venue: Venue, boards: BoardReader[]): Promise<Run> {
   const acknowledged = new Map<string, number>();
-  const before = await ordersOf(url, venue);
-  const cpuBefore = cpuMs(measured.carta);
-  const result = await autocannon({
-    url: `${url}/guest/v1/venues/${venue.slug}/orders`,
-    connections: ORDER_GUESTS,
-    amount: ORDERS_PER_RUN,
-    requests: [
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: venue.body,
-        setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() } }),
-        onResponse: (status, body) => {
-          if (status === 201) acknowledged.set((JSON.parse(body) as { createdAt: string }).createdAt, performance.now());
-        },
-      },
-    ],
-  });
   let drained = true;
-  if (boards.length > 0) {
-    const started = performance.now();
-    while (!boards.every((b) => b.holdsAll(acknowledged.keys()))) {
-      if (performance.now() - started > DRAIN_TIMEOUT_MS) {
-        drained = false;
-        break;
+  const burst = await orderBurst(url, venue, ORDERS_PER_RUN, {
+    onCreated: (body) => acknowledged.set((JSON.parse(body) as { createdAt: string }).createdAt, performance.now()),
+    settle: async () => {
+      const started = performance.now();
+      while (boards.length > 0 && !boards.every((b) => b.holdsAll(acknowledged.keys()))) {
+        if (performance.now() - started > DRAIN_TIMEOUT_MS) {
+          drained = false;
+          return;
+        }
+        await sleep(5);
       }
-      await sleep(5);
-    }
-  }
-  const cpu = cpuMs(measured.carta) - cpuBefore;
-  const committed = (await ordersOf(url, venue)) - before;
-  return {
-    acknowledged,
-    committed,
-    rps: result.requests.average,
-    non2xx: result.non2xx,
-    cpuUs: (cpu * 1000) / Math.max(1, committed),
-    drained,
-  };
+    },
+  });
+  return { ...burst, acknowledged, drained };
 }
 
 /** Whether every board holds every order of the run, once, and nothing else: counted per board. */

@@ -7,24 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import autocannon from 'autocannon';
 import { createParser } from 'eventsource-parser';
-import {
-  absoluteMetric,
-  api,
-  benchAlone,
-  cpuMs,
-  informational,
-  log,
-  measured,
-  median,
-  pinned,
-  quick,
-  ratioMetric,
-  round,
-} from './harness.js';
+import { absoluteMetric, api, benchAlone, informational, log, median, pinned, quick, ratioMetric, round } from './harness.js';
 import { untilStreams } from './boards.js';
-import { guestOrderVenue, ORDER_GUESTS } from './orders.js';
+import { guestOrderVenue, ORDER_GUESTS, orderBurst, type OrderBurst } from './orders.js';
 
 const PAGES = 500;
 // The server's cap is 50 per address: the pages come from 127.0.0.2 to 127.0.0.11 (all loopback).
@@ -100,30 +86,8 @@ async function closePages(url: string, pages: Page[]): Promise<void> {
   await untilStreams(url, 0);
 }
 
-/** ORDERS_PER_RUN guest orders from ORDER_GUESTS connections: server CPU per committed order, in µs. */
-async function orderRun(url: string, venue: Venue): Promise<{ cpuUs: number; rps: number; non2xx: number }> {
-  const count = async () => (await api(url, 'GET', '/v1/orders?limit=1', venue.key)).body.total as number;
-  const before = await count();
-  const cpuBefore = cpuMs(measured.carta);
-  const result = await autocannon({
-    url: `${url}/guest/v1/venues/${venue.slug}/orders`,
-    connections: ORDER_GUESTS,
-    amount: ORDERS_PER_RUN,
-    requests: [
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: venue.body,
-        setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() } }),
-      },
-    ],
-  });
-  // What the writes woke (the pages' shared reader) runs within a moment of the last 201.
-  await sleep(200);
-  const cpu = cpuMs(measured.carta) - cpuBefore;
-  const committed = (await count()) - before;
-  return { cpuUs: (cpu * 1000) / Math.max(1, committed), rps: result.requests.average, non2xx: result.non2xx };
-}
+/** ORDERS_PER_RUN guest orders: server CPU per committed order, in µs, with what the writes woke (the pages' shared reader). */
+const orderRun = (url: string, venue: Venue): Promise<OrderBurst> => orderBurst(url, venue, ORDERS_PER_RUN, { settle: () => sleep(200) });
 
 /** The figures on a running server (the one `measured.carta` names). */
 export async function guestStreamsBench(url: string): Promise<void> {

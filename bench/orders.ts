@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import type { Database } from '../src/db/port.js';
-import { ADMIN_TOKEN, api, newVenue } from './harness.js';
+import { ADMIN_TOKEN, api, cpuMs, measured, newVenue } from './harness.js';
 
 export const ORDER_GUESTS = 20;
 
@@ -104,6 +104,49 @@ export async function placeOrders(url: string, slug: string, body: string, secon
     ],
   });
   return { rps: result.requests.average, p99: result.latency.p99, acknowledged: result['2xx'], non2xx: result.non2xx };
+}
+
+/** A fixed number of guest orders and what they cost the measured server. */
+export interface OrderBurst {
+  committed: number;
+  rps: number;
+  non2xx: number;
+  /** The server's CPU per committed order, in µs. */
+  cpuUs: number;
+}
+
+/**
+ * `amount` guest orders from ORDER_GUESTS connections, a new key per request, on the server
+ * `measured.carta` names: `onCreated` sees each 201's body as it arrives, and `settle` waits for what
+ * the writes woke (streams, boards) before the server's CPU is read.
+ */
+export async function orderBurst(
+  url: string,
+  venue: { slug: string; key: string; body: string },
+  amount: number,
+  { onCreated, settle }: { onCreated?: (body: string) => void; settle?: () => Promise<void> } = {},
+): Promise<OrderBurst> {
+  const count = async (): Promise<number> => (await api(url, 'GET', '/v1/orders?limit=1', venue.key)).body.total;
+  const before = await count();
+  const cpuBefore = cpuMs(measured.carta);
+  const result = await autocannon({
+    url: `${url}/guest/v1/venues/${venue.slug}/orders`,
+    connections: ORDER_GUESTS,
+    amount,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: venue.body,
+        setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() } }),
+        onResponse: onCreated && ((status, body) => status === 201 && onCreated(body)),
+      },
+    ],
+  });
+  await settle?.();
+  const cpu = cpuMs(measured.carta) - cpuBefore;
+  const committed = (await count()) - before;
+  return { committed, rps: result.requests.average, non2xx: result.non2xx, cpuUs: (cpu * 1000) / Math.max(1, committed) };
 }
 
 /**
