@@ -4,7 +4,7 @@ import { call, createVenue, startApp, type TestApp, type VenueFixture } from '..
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-describe('GET /v1/audit-log (spec 2.8, 4.6)', () => {
+describe('GET /v1/audit-log', () => {
   let t: TestApp;
   before(async () => {
     t = await startApp();

@@ -4,7 +4,7 @@ import { admin, call, createVenue, startApp, type Call, type TestApp, type Venue
 import { burgerLine, expectStatus, orderBody, placeOrder, publish, setUpOrderMenu, type MenuIds } from '../helpers/orders.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
 
-// Sold-out marks and live availability (decisions 13): PUT/GET /v1/availability, `availability`
+// Sold-out marks and live availability: PUT/GET /v1/availability, `availability`
 // on the menu reads, the product read and the guest menu, and order placement against it. Time is
 // the injected clock (`now`), moved by each test: nothing here sleeps.
 
@@ -54,7 +54,7 @@ function byExternalId(list: any[], externalId: string): any {
   return found;
 }
 
-describe('availability: PUT and GET /v1/availability, and availability on every read (decisions 13)', () => {
+describe('availability: PUT and GET /v1/availability, and availability on every read', () => {
   let t: TestApp;
   before(async () => {
     t = await startApp({}, undefined, { clock: () => now, webhookDispatch: { paused: true } });

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { call, createVenue, startApp, type Call, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { expectStatus, orderBody, placeOrder, setUpOrderMenu, type MenuIds, type OrderConfigPatch } from '../helpers/orders.js';
 
-// Opening hours, pauses and scheduled orders (decisions 13): the settings that hold them, the guest
+// Opening hours, pauses and scheduled orders: the settings that hold them, the guest
 // menu's `ordering` object, and order placement through the guest API. Time is the injected clock
 // (`now`), moved by each test: nothing here sleeps.
 
@@ -22,7 +22,7 @@ const DAYS: Day[] = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'sa
 const shift = (day: Day, openTime: string, closeTime: string) => ({ day, isOpen: true, openTime, closeTime });
 const everyDay = (openTime: string, closeTime: string) => DAYS.map((d) => shift(d, openTime, closeTime));
 
-describe('ordering: opening hours, pauses and scheduled orders (decisions 13)', () => {
+describe('ordering: opening hours, pauses and scheduled orders', () => {
   let t: TestApp;
   before(async () => {
     t = await startApp({}, undefined, { clock: () => now });

@@ -7,8 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import { call, createVenue, startApp, syncOk, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { carta, compiled, notBuilt, type Run } from '../helpers/cli.js';
 
-// `carta availability list|off|on` (alias `carta soldout`), `carta hours` and `carta pause` (issue 35,
-// decisions 13): the built CLI as a child process over HTTP to this file's app on a loopback port.
+// `carta availability list|off|on` (alias `carta soldout`), `carta hours` and `carta pause`: the built
+// CLI as a child process over HTTP to this file's app on a loopback port.
 // The CLI reads the real clock, and so does the app here: `--until HH:MM` is checked against times
 // relative to now, in the venue's timezone (test/cli/venue-time.test.ts covers fixed instants and DST).
 
@@ -29,7 +29,7 @@ function ok(run: Run): Run {
   return run;
 }
 
-describe('carta availability, hours and pause (issue 35)', { skip }, () => {
+describe('carta availability, hours and pause', { skip }, () => {
   let t: TestApp;
   let v: VenueFixture;
   let url: string;

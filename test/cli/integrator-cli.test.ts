@@ -10,14 +10,14 @@ import { push } from '../../src/cli/integrator.js';
 import { bin, carta, compiled, notBuilt, root, type Run } from '../helpers/cli.js';
 import { createOrder, orderBody, patchStatus, setUpOrderMenu } from '../helpers/orders.js';
 
-// `carta push`, `carta pull` and `carta orders tail` (issue 13): the built CLI as a child process,
+// `carta push`, `carta pull` and `carta orders tail`: the built CLI as a child process,
 // talking over HTTP to a real server (this file's app on a loopback port, on either engine).
 
 const skip = fs.existsSync(compiled) ? false : notBuilt;
 
 /**
  * The modifier groups of product `i`: every fifth has an add_ingredients group, every tenth also
- * groups with modifier rules of each kind and default options (decisions 15).
+ * groups with modifier rules of each kind and default options.
  */
 function modifierGroups(i: number) {
   if (i % 5 !== 0) return undefined;
@@ -75,7 +75,7 @@ function catalogue(n: number, tag = 'v1') {
   };
 }
 
-describe('carta push, pull and orders tail (issue 13)', { skip }, () => {
+describe('carta push, pull and orders tail', { skip }, () => {
   let t: TestApp;
   let v: VenueFixture;
   let url: string;

@@ -11,7 +11,7 @@ import { diffMenus } from '../../src/cli/publications.js';
 import { carta, compiled, notBuilt, type Run } from '../helpers/cli.js';
 
 // `carta publications`, `carta diff`, `carta restore` and the field-level changes of `carta push
-// --dry-run` (issue 39, decisions 16): the built CLI as a child process over HTTP to this file's app
+// --dry-run`: the built CLI as a child process over HTTP to this file's app
 // on a loopback port; colour, which needs a terminal, through the command functions in-process.
 
 const skip = fs.existsSync(compiled) ? false : notBuilt;
@@ -56,7 +56,7 @@ function capture(tty: boolean): { term: Terminal; out: () => string } {
   return { term, out: () => out };
 }
 
-describe('carta publications, diff, restore and push --dry-run changes (issue 39)', { skip }, () => {
+describe('carta publications, diff, restore and push --dry-run changes', { skip }, () => {
   let t: TestApp;
   let url: string;
   let workDir: string;

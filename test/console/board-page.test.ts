@@ -5,7 +5,7 @@ import { loadConsoleAssets } from '../../src/modules/console/console.assets.js';
 import { call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { ConsoleClient, csrfOf, invite, PASSWORD, signedIn } from './console-client.js';
 
-/** The board's budgets (issue 40, the guest page's rules): gzipped bytes of what the page loads. */
+/** The board's budgets (the guest page's rules): gzipped bytes of what the page loads. */
 const JS_BUDGET_GZIP = 80 * 1024;
 const CSS_BUDGET_GZIP = 30 * 1024;
 

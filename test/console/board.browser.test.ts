@@ -14,7 +14,7 @@ const TABLET = { width: 1024, height: 768 };
 const TABLET_UPRIGHT = { width: 768, height: 1024 };
 const PHONE = { width: 390, height: 844 };
 const PASSWORD = 'a long and uncommon password';
-/** "Within a second" of issue 40, for an order placed and for a change made on another board. */
+/** How soon a board shows an order placed and a change made on another board: within a second. */
 const LIVE_MS = 1_000;
 
 interface Board {
@@ -23,7 +23,7 @@ interface Board {
   problems: string[];
 }
 
-// The order board in real Chromium (issue 40, docs/console.md "The board"): an owner invited by the
+// The order board in real Chromium (docs/console.md "The board"): an owner invited by the
 // operator sets a password and signs in on a tablet; a guest order appears within a second with its
 // items; Confirm and Start preparing move it (GET /v1/orders/:id agrees) and a second board, a staff
 // member's phone, sees each move within a second; Cancel asks first; a kitchen ticket prints; the

@@ -63,7 +63,7 @@ async function api(app: App, client: ConsoleClient | null, method: Method, path:
   return { status: res.statusCode, body: res.body ? res.json() : null, headers: res.headers };
 }
 
-// Issue 40, decisions 17: the board's API (/console/api, docs/console.md) on the injected clock.
+// The board's API (/console/api, docs/console.md) on the injected clock.
 describe('the console board API', () => {
   let t: TestApp;
   let v: VenueFixture;

@@ -9,7 +9,7 @@ import { call, createVenue, startApp, type TestApp, type VenueFixture } from '..
 import { whenRedisCounts } from '../helpers/rate-limits.js';
 import { signedIn } from './console-client.js';
 
-// The console acts under the same limits as /v1 (decisions 17; docs/rate-limits.md): a change made
+// The console acts under the same limits as /v1 (docs/rate-limits.md): a change made
 // on the board takes a slot in the venue's `general` bucket, the one its /v1 twin draws from, and
 // is refused with 429 when that bucket is full. Limits are on here (startApp turns them off), on
 // Redis when REDIS_URL is set; every request comes from an address of its own, so the per-IP

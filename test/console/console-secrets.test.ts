@@ -7,7 +7,7 @@ import { ADMIN_TOKEN, call, createVenue } from '../helpers/app.js';
 import { testDatabase, type TestDatabase } from '../helpers/db.js';
 import { ConsoleClient, invite, PASSWORD } from './console-client.js';
 
-// The console's secrets (issue 40): an invite token, a password, its hash, a session cookie and a
+// The console's secrets: an invite token, a password, its hash, a session cookie and a
 // CSRF token appear in no log line (at trace, the most the logger says) and in no audit entry.
 // The invite link shows only in the operator's response that makes it; the cookie only in Set-Cookie.
 describe("the console's secrets stay out of logs and the audit log", () => {

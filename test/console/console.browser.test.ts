@@ -9,7 +9,7 @@ import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip } from '../helpers/chromium.js';
 import { seriousViolations } from '../guest-page/chromium.js';
 import { tokenOf } from './console-client.js';
 
-// The console's accounts in real Chromium (issue 40): an invite opened, a password set, sign-in,
+// The console's accounts in real Chromium: an invite opened, a password set, sign-in,
 // the console page, sign-out; axe finds no serious or critical violation on the invite and
 // sign-in pages. Screenshots of each step go to a temporary directory for review (not committed).
 describe('the console in Chromium: invite, password, sign-in, sign-out', { skip: chromiumSkip }, () => {

@@ -6,7 +6,7 @@ import { ConsoleClient, csrfOf, invite, PASSWORD, signedIn } from './console-cli
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
-// The console's accounts (decisions 17): invite links, passwords, sign-in and its lock, sessions
+// The console's accounts: invite links, passwords, sign-in and its lock, sessions
 // and their expiry on the injected clock, CSRF, and which credential each surface takes.
 describe('the venue console: invites, sign-in and sessions', () => {
   let t: TestApp;
@@ -280,7 +280,7 @@ describe('the venue console: invites, sign-in and sessions', () => {
     assert.ok(!page.body.includes(venueB.name) && !page.body.includes(bMember.email));
   });
 
-  it('counts every console route against the per-IP buckets (decisions 10)', async () => {
+  it('counts every console route against the per-IP buckets', async () => {
     const limited = await startApp({ rateLimits: true });
     try {
       const client = new ConsoleClient(limited.app);

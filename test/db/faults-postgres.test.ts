@@ -15,11 +15,11 @@ import { throwawayDatabase, type ThrowawayDatabase } from '../helpers/db.js';
 import { loopbackResolver, sleep } from '../helpers/net.js';
 import { orderBody, setUpOrderMenu, type MenuIds } from '../helpers/orders.js';
 
-// PostgreSQL connections cut under load (issue 12). The app runs on a database of this file's
+// PostgreSQL connections cut under load. The app runs on a database of this file's
 // own, reached through a TCP proxy the test controls, so that cutting connections touches nothing
 // else on the shared server: `pg_terminate_backend` on that database's sessions only, and the
 // proxy closed (the database unreachable) and opened again. Never a server restart.
-// Every request must end in a success or a 503 in the spec's envelope with Retry-After, within
+// Every request must end in a success or a 503 in the error envelope with Retry-After, within
 // bounded time; afterwards the pool and the change feed are back and `/ready` says so.
 
 const DATABASE_URL = process.env.DATABASE_URL;

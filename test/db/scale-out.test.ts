@@ -13,7 +13,7 @@ import { throwawayDatabase, type ThrowawayDatabase } from '../helpers/db.js';
 import { bin, compiled, notBuilt, root } from '../helpers/cli.js';
 import { freePort, sleep } from '../helpers/net.js';
 
-// Scale-out (decisions 0: DATABASE_URL + REDIS_URL to run more than one instance): two real
+// Scale-out (DATABASE_URL + REDIS_URL to run more than one instance): two real
 // `carta serve` processes on one fresh PostgreSQL database and one Redis, started together.
 // Both migrate safely, share each venue's rate budget, read each other's writes at once, and
 // honour each other's ETags.

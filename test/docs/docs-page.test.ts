@@ -11,7 +11,7 @@ import { API_REFERENCES, belongsTo } from '../../src/modules/docs/documents.js';
 import { call, startApp, type TestApp } from '../helpers/app.js';
 import { chromiumSkip } from '../helpers/chromium.js';
 
-// GET /docs (issue 13): the API reference in the browser, one page per audience, on Swagger UI
+// GET /docs: the API reference in the browser, one page per audience, on Swagger UI
 // served from its npm package. docs/api-docs.md says what the page promises; this holds it.
 
 const CHROMIUM = '/usr/bin/chromium';

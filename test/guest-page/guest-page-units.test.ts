@@ -23,7 +23,7 @@ import { groupNeed, ruleText, takesStepper } from '../../web/guest/rule-text.js'
 import { guestGroup, guestOption, guestProduct } from '../helpers/guest-menu.js';
 
 // The guest page's pure parts (docs/guest-page.md): money, the status steps, the rules in words, and
-// the cart's sums, which are the server's (src/shared/pricing.ts, decisions 2). The cart runs here
+// the cart's sums, which are the server's (src/shared/pricing.ts). The cart runs here
 // without a browser: its storage falls back to memory.
 
 describe('guest page: money', () => {
@@ -155,7 +155,7 @@ describe('guest page: the cart', () => {
   });
 });
 
-// Modifier rules (decisions 15) in the product dialog's words; the rules themselves are
+// Modifier rules in the product dialog's words; the rules themselves are
 // src/shared/modifier-rules.ts's, tested in test/shared/modifier-rules.test.ts.
 describe('guest page: modifier rules in words', () => {
   const en = uiStrings('en');
@@ -234,7 +234,7 @@ describe('guest page: words', () => {
   });
 });
 
-// Times in words and the slots of scheduled orders (decisions 13), in the venue's zone.
+// Times in words and the slots of scheduled orders, in the venue's zone.
 describe('guest page: availability and ordering hours in words', () => {
   const HOUR = 3_600_000;
   const en = uiStrings('en');
@@ -350,7 +350,7 @@ describe('guest page: availability and ordering hours in words', () => {
   });
 });
 
-// Food information (decisions 14): the names of every allergen and dietary label in every language
+// Food information: the names of every allergen and dietary label in every language
 // of the reference, the facts in words, and the guest's filter.
 describe('guest page: food information', () => {
   it('names every allergen and dietary label in every language of the reference', () => {

@@ -12,13 +12,13 @@ import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip } from '../helpers/chromium.js';
 import { FOOD_MENU, markAvailability, NOON_TO_TEN, patchSettings, setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
 import { expectStatus, patchStatus } from '../helpers/orders.js';
 
-// The guest page in a real browser (issue 14, docs/guest-page.md): a guest scans a table's link,
+// The guest page in a real browser (docs/guest-page.md): a guest scans a table's link,
 // switches language, orders a burger with its required bun (preselected), trips the server
 // validation once, places the order with a double click and watches the status page follow
 // the kitchen. The same order again with the keyboard alone, and axe-core on every screen.
-// Issue 35: sold-out dishes and options, a cart line sold out since, ordering paused, and an order
+// Availability: sold-out dishes and options, a cart line sold out since, ordering paused, and an order
 // scheduled for a time picked from the slots, with the app's clock and the browser's set together.
-// Issue 36: allergens and dietary labels in words on each dish (English and Spanish), the dialog's
+// Food information: allergens and dietary labels in words on each dish (English and Spanish), the dialog's
 // traces, spice, calories and nutrition, and the allergen and diet filter, kept for the visit.
 
 const PHONE = { width: 390, height: 844 };
@@ -47,7 +47,7 @@ interface Visit {
 }
 
 // Its seven walks took 111 s alone and 135 s beside the other guest page files on a loaded machine: 3 minutes.
-describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout: 180_000 }, () => {
+describe('the guest page in Chromium', { skip: chromiumSkip, timeout: 180_000 }, () => {
   let t: TestApp;
   let origin: string;
   let browser: Browser;
@@ -634,7 +634,7 @@ describe('the guest page in Chromium (issue 14)', { skip: chromiumSkip, timeout:
       clockAt = null;
     }
   });
-  // --- Food information (issue 36, decisions 14) ------------------------------------------
+  // --- Food information -------------------------------------------------------------------
   const esc = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   /** The rows of the dialog's nutrition table, as [name, value] with plain spaces. */
   const nutritionRows = (page: Page) =>

@@ -28,7 +28,7 @@ import {
   setUpOrderMenu,
 } from '../helpers/orders.js';
 
-// The guest page (issue 14): GET /m/:slug, GET /t/:token, GET /m/:slug/orders/:token and their
+// The guest page: GET /m/:slug, GET /t/:token, GET /m/:slug/orders/:token and their
 // assets, plus the guest order token API the status page reads (GET /guest/v1/venues/:slug/orders/:token).
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{32}$/;
@@ -259,7 +259,7 @@ describe('the guest page', () => {
     const tableHtml = text(tablePage);
     assertSafeHtml(tableHtml, 'table page');
     assert.doesNotMatch(tableHtml, /<script>alert/);
-    // The name is shown as written (issue 38: it has letters, so no "Table" in front), escaped.
+    // The name is shown as written (it has letters, so no "Table" in front), escaped.
     assert.ok(tableHtml.includes('<p class="table-name">&#60;script&#62;alert(4)&#60;/script&#62;</p>'));
     assert.deepEqual(dataOf(tableHtml).table, { id: table.body.id, name: tableName }, 'the data block holds the name as it is');
 
@@ -538,7 +538,7 @@ describe('the guest page', () => {
     const next = await get(missing, { 'accept-language': 'ko, es;q=0.8' });
     assertMessagePage(next, 404, 'El código de esta mesa no está activo.', 'Accept-Language ko, es');
     assert.match(text(next), /<html lang="es" dir="ltr">/);
-    // Every language of the reference has its words (issue 38), and the page says its tag as the reference does.
+    // Every language of the reference has its words, and the page says its tag as the reference does.
     const chinese = await get(missing, { 'accept-language': 'zh-CN' });
     assertMessagePage(chinese, 404, '此餐桌的二维码已失效，请咨询店员。', 'Accept-Language zh-CN');
     assert.match(text(chinese), /<html lang="zh-CN" dir="ltr">/);
@@ -699,7 +699,7 @@ describe('the guest order token API', () => {
   });
 });
 
-// Issue 35 on the page: what is sold out and until when, why ordering is closed and when it opens,
+// Live availability on the page: what is sold out and until when, why ordering is closed and when it opens,
 // and the windows a scheduled order can be for, all on the first paint, judged by the app's clock.
 describe('the guest page: availability and ordering hours', () => {
   const HOUR = 3_600_000;
@@ -852,7 +852,7 @@ describe('the guest page: availability and ordering hours', () => {
   });
 });
 
-// Issue 36 (decisions 14): each dish's allergens and dietary labels in words, its traces, spice and
+// Food information on the page: each dish's allergens and dietary labels in words, its traces, spice and
 // nutrition, in the server's first paint and in the page's language; the names of that language
 // only in the page; the filter's codes on the cards.
 describe('the guest page: food information', () => {
@@ -970,7 +970,7 @@ describe('the guest page: food information', () => {
     assert.ok(cardOf(spanish, burger).includes('<span class="label">Alérgenos:</span> Cereales que contengan gluten, Mostaza</p>'));
     assert.ok(spanish.includes(`<p class="food-note">${uiStrings('es').foodNote}</p>`));
 
-    // Ukrainian: the page's words and the names both (issue 38: the page speaks every language of the reference).
+    // Ukrainian: the page's words and the names both (the page speaks every language of the reference).
     const ukrainian = await page('uk');
     assert.ok(
       cardOf(ukrainian, burger).includes('<span class="label">Алергени:</span> Зернові, що містять глютен, Гірчиця</p>'),

@@ -14,13 +14,13 @@ import { expectStatus, orderBody, publish } from '../helpers/orders.js';
 import { chromiumSkip } from '../helpers/chromium.js';
 import { GuestBrowser, layoutShift, lookShotsDir, PHONE, seriousViolations } from './chromium.js';
 
-// The guest page's look (issue 38, decisions 18): the three card styles, badges in their colour,
+// The guest page's look: the three card styles, badges in their colour,
 // the venue's accent colour through a stylesheet of this origin, and a table's name as written.
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CSS_SOURCE = path.join(ROOT, 'web/guest/guest.css');
 const STYLES = ['premium', 'compact', 'minimalism'] as const;
-/** An accent just over AA against white (4.55:1), as settings accept (decisions 18): the page must keep AA with it. */
+/** An accent just over AA against white (4.55:1), as settings accept: the page must keep AA with it. */
 const ACCENT = '#9c5cb5';
 
 /** GUEST_PAGE_MENU with a badge of every colour, and a product per colour beyond the three it has. */
@@ -50,7 +50,7 @@ const LOOK_MENU = {
   ],
 };
 
-describe('badge colours and names (issue 38)', () => {
+describe('badge colours and names', () => {
   it('gives every badge colour of the reference a class whose text passes WCAG AA on its background', () => {
     const css = fs.readFileSync(CSS_SOURCE, 'utf8');
     for (const color of BADGE_COLORS) {
@@ -80,7 +80,7 @@ describe('badge colours and names (issue 38)', () => {
   });
 });
 
-describe('the guest page look in Chromium (issue 38)', { skip: chromiumSkip, timeout: 240_000 }, () => {
+describe('the guest page look in Chromium', { skip: chromiumSkip, timeout: 240_000 }, () => {
   let lab: GuestBrowser;
   let t: TestApp;
   let origin: string;

@@ -11,7 +11,7 @@ import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip } from '../helpers/chromium.js';
 import { setUpGuestPage, type GuestPageFixture } from '../helpers/guest-page.js';
 import { expectStatus } from '../helpers/orders.js';
 
-// Modifier rules on the guest page (issue 37, decisions 15), in Chromium: each group says its rule
+// Modifier rules on the guest page, in Chromium: each group says its rule
 // in words, a default is chosen to begin with, "Add" says why it waits until every rule is met, +
 // stops at an option's and a group's limit, the price follows the quantities, and a keyboard-only
 // order reaches the server with each option's quantity. axe-core on the dialog and the cart.
@@ -92,7 +92,7 @@ interface Visit {
   orders: any[];
 }
 
-describe('modifier rules on the guest page (issue 37)', { skip: chromiumSkip, timeout: 180_000 }, () => {
+describe('modifier rules on the guest page', { skip: chromiumSkip, timeout: 180_000 }, () => {
   let t: TestApp;
   let origin: string;
   let browser: Browser;
@@ -333,7 +333,7 @@ describe('modifier rules on the guest page (issue 37)', { skip: chromiumSkip, ti
       page.keyboard.press('Enter'),
     ]);
 
-    // Sent as decisions 2 has it: each option once, with its quantity.
+    // Sent in the guest order's shape: each option once, with its quantity.
     assert.equal(orders.length, 1);
     assert.deepEqual(orders[0].items, [
       {

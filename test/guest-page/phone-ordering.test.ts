@@ -11,7 +11,7 @@ import { driveTo, expectStatus, patchStatus } from '../helpers/orders.js';
 import { chromiumSkip } from '../helpers/chromium.js';
 import { DESKTOP, GuestBrowser, lookShotsDir, PHONE, seriousViolations, type Device, type PhoneVisit } from './chromium.js';
 
-// The guest page's second round on a phone (issue 38): the venue's logo in the header and a banner
+// The guest page's second round on a phone: the venue's logo in the header and a banner
 // carousel to swipe, a dialog whose required choice comes chosen, a cart at a table that asks only
 // what it needs with "Place order" and the total always in view, pickup and delivery that still ask
 // for theirs, a status page that says where and when and follows the kitchen within 2 s, and right
@@ -23,7 +23,7 @@ const ar = uiStrings('ar');
 const ZONE = 'Europe/Madrid';
 const PREP_MINUTES = 20;
 
-describe('ordering on a phone (issue 38)', { skip: chromiumSkip, timeout: 240_000 }, () => {
+describe('ordering on a phone', { skip: chromiumSkip, timeout: 240_000 }, () => {
   let lab: GuestBrowser;
   let t: TestApp;
   let origin: string;
@@ -193,7 +193,7 @@ describe('ordering on a phone (issue 38)', { skip: chromiumSkip, timeout: 240_00
     await dialog.locator('#pd-add').waitFor({ state: 'visible' });
     const option = `#ot-${g.ids.options.burger.Extras.cheese}`;
     // Right to left: the (Latin) name first, on the right, the price on its left; the sign stays by
-    // its number as Intl wrote it, never at the far end ("(€ 0.70+) Extra shot", issue 38).
+    // its number as Intl wrote it, never at the far end ("(€ 0.70+) Extra shot").
     const order = await page.evaluate<{
       name: number;
       price: number;

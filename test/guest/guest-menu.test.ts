@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { admin, call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { expectStatus, ORDER_MENU, publish, setUpOrderMenu } from '../helpers/orders.js';
 
-// GET /guest/v1/venues/:slug/menu (decisions section 2): the latest published snapshot as guests see it.
+// GET /guest/v1/venues/:slug/menu: the latest published snapshot as guests see it.
 describe('guest menu', () => {
   let t: TestApp;
   before(async () => {

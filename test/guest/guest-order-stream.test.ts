@@ -165,7 +165,7 @@ describe("guest order streams' cost per write", () => {
   });
 });
 
-// Decisions: an address's share of the guest streams is counted as its rate limits are, an IPv6
+// An address's share of the guest streams is counted as its rate limits are, an IPv6
 // client by its /64 (which hands it 2^64 addresses to pick from).
 describe('guest order streams per address', () => {
   let t: TestApp;

@@ -17,7 +17,7 @@ import {
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-// Spec 2.7 plus the additions of decisions 2 (tableId) and the Orders API (allowedTransitions).
+// The keys of an Order, tableId and the Orders API's allowedTransitions included.
 const ORDER_KEYS = [
   'allowedTransitions',
   'changeFromAmount',
@@ -47,7 +47,7 @@ const ORDER_KEYS = [
   'updatedAt',
 ];
 
-// POST /guest/v1/venues/:slug/orders (decisions section 2).
+// POST /guest/v1/venues/:slug/orders.
 describe('guest order placement', () => {
   let t: TestApp;
   before(async () => {
@@ -324,7 +324,7 @@ describe('guest order placement', () => {
     });
   });
 
-  describe('validation (decisions 2: 400 Validation failed with errors[])', () => {
+  describe('validation (400 Validation failed with errors[])', () => {
     it('rejects an unknown product', async () => {
       const { v, ids } = await venueWithMenu();
       await expectRejected(v, orderBody(ids, { items: [{ productId: randomUUID(), quantity: 1 }] }), /^items\[0\]/);

@@ -3,11 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import { ADMIN_TOKEN, call, createVenue, startApp, type TestApp } from '../helpers/app.js';
 import { onPostgres } from '../helpers/db.js';
 
-// GET /metrics (issue 15, docs/deployment.md): Prometheus text behind the operator token, with
+// GET /metrics (docs/deployment.md): Prometheus text behind the operator token, with
 // bounded labels only.
 
 /**
- * GET /metrics from the scraper's own address: it counts against the per-IP limits (issue 33),
+ * GET /metrics from the scraper's own address: it counts against the per-IP limits,
  * and the rest of a test's requests come from inject's default one.
  */
 const asScraper = (t: TestApp, headers: Record<string, string> = {}) =>

@@ -24,7 +24,7 @@ export const CHROMIUM_ARGS = [
  */
 /**
  * Why a Chromium suite that must run on both engines skips: only a missing Chromium. The order
- * board's walk is one (issue 40): its live stream rides each engine's own change notification.
+ * board's walk is one: its live stream rides each engine's own change notification.
  */
 export const chromiumMissing: string | false = fs.existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (.ci/run installs it)`;
 

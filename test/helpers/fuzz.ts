@@ -13,11 +13,11 @@ import { sessionCsrf } from '../../src/modules/console/csrf.js';
 import { signedIn } from '../console/console-client.js';
 import { DAY_MS } from '../../src/limits.js';
 
-// Property-based fuzzing of every route the router serves (issue 12, docs/security.md). Each case
+// Property-based fuzzing of every route the router serves (docs/security.md). Each case
 // is one request: a route from the live route table, its path parameters (real ids of the fuzzed
 // venue, another venue's, or odd text), a query string, a content type, a credential, and a body
 // (a valid sample mutated at one spot, arbitrary JSON, or raw text no JSON encoder would write).
-// Invariants: no 5xx; every error in the spec's envelope; a refused write changes no row of any
+// Invariants: no 5xx; every error in the error envelope; a refused write changes no row of any
 // table; the server keeps answering.
 
 export interface FuzzWorld {
@@ -60,7 +60,7 @@ function sampleBodies(ids: MenuIds, refs: Record<string, string>, image: string,
             },
           ],
           translations: { uk: { name: 'Продукт', description: 'Опис' } },
-          // Food information (decisions 14).
+          // Food information.
           allergens: ['sesame', 'eggs'],
           mayContain: ['nuts'],
           dietaryLabels: ['vegetarian'],

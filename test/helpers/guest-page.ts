@@ -19,7 +19,7 @@ export const GUEST_PAGE_MENU = {
   ),
 };
 
-/** Food information on the ingredients (decisions 14). */
+/** Food information on the ingredients. */
 const INGREDIENT_ALLERGENS: Record<string, string[]> = {
   'bun-white': ['gluten'],
   'bun-brioche': ['gluten', 'eggs', 'milk'],
@@ -80,7 +80,7 @@ export async function setUpGuestPage(app: App, menu: unknown = GUEST_PAGE_MENU):
   return { v, ids, table: { id: created.body.id, name: '5', token: qrUrl.split('/t/')[1], qrUrl } };
 }
 
-/** Every day 12:00-22:00 (decisions 13), in the venue's timezone. */
+/** Every day 12:00-22:00, in the venue's timezone. */
 export const NOON_TO_TEN = {
   weekly: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => ({
     day,

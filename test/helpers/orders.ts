@@ -4,8 +4,8 @@ import type { OrderStatus } from '../../src/shared/order-status.js';
 import { call, type Call, type VenueFixture } from './app.js';
 
 /**
- * A small menu that exercises every modifier type (spec 2.4) and every way a product can be
- * hidden from guests (decisions section 2):
+ * A small menu that exercises every modifier type and every way a product can be hidden from
+ * guests:
  * - burger: 1000, active category, required single_choice "Bun" (white 0, brioche +150),
  *   add_ingredients "Extras" (cheese +100, bacon +200), remove_ingredients "Remove" (onion, pickles)
  * - fries: 500 with an active sale price of 400 (effective 400)
@@ -234,7 +234,7 @@ export function patchStatus(app: App, key: string, orderId: string, status: unkn
   return call(app, 'PATCH', `/v1/orders/${orderId}/status`, { key, body: { status } });
 }
 
-/** A legal path from new to every status (spec 3.1). */
+/** A legal path from new to every status. */
 export const PATH_TO: Record<OrderStatus, OrderStatus[]> = {
   new: [],
   confirmed: ['confirmed'],

@@ -1,4 +1,4 @@
-// Bodies whose shape, not their size, is the attack (issue 33): each costs the server seconds or
+// Bodies whose shape, not their size, is the attack: each costs the server seconds or
 // gigabytes if it is parsed or validated naively. `scale` 1 fills a 5 MB body; the fuzz suite
 // draws them at a small scale, the stall suite (test/server/stall.test.ts) at full size.
 

@@ -5,7 +5,7 @@ import type { App } from '../../src/http/types.js';
 import { call, createVenue, type VenueFixture } from './app.js';
 import { expectStatus, setUpOrderMenu, type MenuIds } from './orders.js';
 
-// A webhook receiver for tests (issue 16): a real HTTP server on loopback that verifies every
+// A webhook receiver for tests: a real HTTP server on loopback that verifies every
 // signature with the standardwebhooks package, as an integrator's would.
 
 export interface Received {

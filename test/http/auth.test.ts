@@ -22,7 +22,7 @@ async function keyedOperations(app: App, key: string): Promise<{ method: Method;
     .filter((op: { url: string }) => op.url !== '/v1/openapi.json');
 }
 
-describe('API key authentication (spec 5)', () => {
+describe('API key authentication', () => {
   let t: TestApp;
   before(async () => {
     t = await startApp();
@@ -135,7 +135,7 @@ describe('API key authentication (spec 5)', () => {
     }
   });
 
-  describe('subscription status (spec 5 rule 6)', () => {
+  describe('subscription status', () => {
     for (const status of ['suspended', 'canceled'] as const) {
       it(`rejects every call with 403 SUBSCRIPTION_INACTIVE while the subscription is ${status}`, async () => {
         const v = await createVenue(t.app);
@@ -176,7 +176,7 @@ describe('API key authentication (spec 5)', () => {
     });
   });
 
-  describe('test-mode keys (decisions 1)', () => {
+  describe('test-mode keys', () => {
     it('serves a test key from the sandbox venue with the live plan', async () => {
       const v = await createVenue(t.app, { plan: 'free' });
       const testKey = await admin(t.app, 'POST', `/venues/${v.id}/api-keys`, { mode: 'test' });
@@ -212,7 +212,7 @@ describe('API key authentication (spec 5)', () => {
     });
   });
 
-  describe('key issuance and storage (decisions 0, 1)', () => {
+  describe('key issuance and storage', () => {
     it('issues carta_live_ and carta_test_ keys of exactly 32 base62 characters', async () => {
       const v = await createVenue(t.app);
       assert.match(v.key, /^carta_live_[0-9A-Za-z]{32}$/);
@@ -244,7 +244,7 @@ describe('API key authentication (spec 5)', () => {
     });
   });
 
-  describe('tenant isolation (spec 5 rule 3)', () => {
+  describe('tenant isolation', () => {
     it("shows a venue's key only that venue's usage", async () => {
       const a = await createVenue(t.app);
       const b = await createVenue(t.app);

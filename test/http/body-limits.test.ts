@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { BODY_LIMIT_BYTES, MB } from '../../src/limits.js';
 import { createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 
-// Request body cap: spec 4.1 rule 10, 7 (413) and 8.1: bodies over 5 MB are 413
+// Request body cap: bodies over 5 MB are 413
 // PAYLOAD_TOO_LARGE in the error envelope, whether the size is announced (Content-Length) or
 // only found out while reading (chunked), and the server answers without reading the rest.
 
@@ -35,7 +35,7 @@ function assertTooLarge(status: number, body: any, path: string): void {
   assert.ok(body.timestamp);
 }
 
-describe('body size cap (spec 8.1)', () => {
+describe('body size cap', () => {
   it('refuses a body one byte over 5 MB with 413 PAYLOAD_TOO_LARGE in the error envelope', async () => {
     const res = await t.app.inject({
       method: 'POST',

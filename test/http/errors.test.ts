@@ -14,7 +14,7 @@ function assertEnvelope(body: any, status: number, path: string): void {
   assert.equal(body.path, path);
 }
 
-describe('error envelope and request ids (spec 7)', () => {
+describe('error envelope and request ids', () => {
   let t: TestApp;
   before(async () => {
     t = await startApp();
@@ -168,7 +168,7 @@ describe('error envelope and request ids (spec 7)', () => {
   });
 });
 
-describe('internal errors (spec 7, decisions 11)', () => {
+describe('internal errors', () => {
   let t: TestApp;
   before(async () => {
     t = await startApp();

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { JSON_SHAPE_LIMITS, jsonShapeProblem } from '../../src/http/json-shape.js';
 import { call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 
-// Shapes that cost JSON.parse seconds are refused before it runs (issue 33, docs/security.md).
+// Shapes that cost JSON.parse seconds are refused before it runs (docs/security.md).
 describe('jsonShapeProblem', () => {
   const { maxDepth, maxArrayItems, maxContainers, maxPropertyNames } = JSON_SHAPE_LIMITS;
   const items = (n: number, unit: string) => `[${Array(n).fill(unit).join(',')}]`;

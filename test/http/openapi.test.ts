@@ -39,7 +39,7 @@ function documentedRoutes(doc: any): Set<string> {
   return out;
 }
 
-describe('GET /v1/openapi.json (spec 9)', () => {
+describe('GET /v1/openapi.json', () => {
   let t: TestApp;
   let doc: any;
   before(async () => {
@@ -77,7 +77,7 @@ describe('GET /v1/openapi.json (spec 9)', () => {
     for (const route of registered) if (/^\w+ \/console(\/|$)/.test(route)) registered.delete(route);
     // And GET /metrics: Prometheus text for a scraper (docs/deployment.md).
     registered.delete('get /metrics');
-    // Spec 4 lists the document itself among the endpoints.
+    // The document itself is among the endpoints.
     assert.ok(registered.has('get /v1/openapi.json'), [...registered].join(', '));
     assert.ok(registered.has('get /v1/reference'), [...registered].join(', '));
     assert.ok(registered.has('post /admin/v1/venues'), [...registered].join(', '));
@@ -127,7 +127,7 @@ describe('GET /v1/openapi.json (spec 9)', () => {
     assert.equal(doc.components.securitySchemes.adminToken.scheme, 'bearer');
     for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
-        // Spec 5 rule 1: every /v1 request but the document itself carries a key.
+        // Every /v1 request but the document itself carries a key.
         if (path === '/v1/openapi.json') assert.deepEqual(op.security, [], `${method} ${path}`);
         else if (path.startsWith('/v1/')) assert.deepEqual(op.security, [{ apiKey: [] }], `${method} ${path}`);
         if (path.startsWith('/admin/')) assert.deepEqual(op.security, [{ adminToken: [] }], `${method} ${path}`);

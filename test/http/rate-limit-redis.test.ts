@@ -16,7 +16,7 @@ import { ADMIN_TOKEN, startApp } from '../helpers/app.js';
 import { testDatabase, type TestDatabase } from '../helpers/db.js';
 import { freePort } from '../helpers/net.js';
 
-// The Redis rate-limit store (decisions 0 "Shared counters", 10): counters shared by every
+// The Redis rate-limit store: counters shared by every
 // instance, the same rolling windows as in memory, and a fallback to in-memory limiting when
 // Redis is down or slow (REDIS_TIMEOUT_MS). Needs REDIS_URL; the dead-Redis case needs no Redis.
 

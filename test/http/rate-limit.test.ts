@@ -13,7 +13,7 @@ import { ADMIN_TOKEN, startApp, type TestApp } from '../helpers/app.js';
 import { makeImage, toBase64 } from '../helpers/images.js';
 import { whenRedisCounts } from '../helpers/rate-limits.js';
 
-// Rate limits: spec 8.4 and 7 (429), decisions 10 and 11 (order of checks). Every app here has
+// Rate limits (docs/rate-limits.md): the 429 and the order of checks. Every app here has
 // its limiters on (startApp turns them off by default) and its own Redis key prefix, so the
 // file runs the same on the in-memory store and, with REDIS_URL set, on Redis. Each request
 // names its client IP (inject's remoteAddress): a fresh IP per request keeps the per-IP
@@ -163,7 +163,7 @@ const times = <T>(n: number, fn: (i: number) => T): T[] => Array.from({ length: 
 /** A /media URL of a venue id and key nobody stored: a fresh one each time, so no miss is a recent one. */
 const missingMedia = () => `/media/${randomUUID()}/${randomBytes(32).toString('hex')}.webp`;
 
-describe('per-IP buckets (decisions 10)', () => {
+describe('per-IP buckets', () => {
   let t: TestApp;
   before(async () => {
     t = await limitedApp();
@@ -398,7 +398,7 @@ describe('per-IP buckets (decisions 10)', () => {
   });
 });
 
-describe('per-venue budgets by plan tier (spec 8.4, decisions 10)', () => {
+describe('per-venue budgets by plan tier', () => {
   let t: TestApp;
   before(async () => {
     t = await limitedApp();
@@ -541,7 +541,7 @@ describe('per-venue budgets by plan tier (spec 8.4, decisions 10)', () => {
     assert.deepEqual(ipRemaining(next), [48, 298]);
   });
 
-  it('takes no venue slot for a request the plan gate refuses (decisions 11: plan gate, then rate limits)', async () => {
+  it('takes no venue slot for a request the plan gate refuses (plan gate, then rate limits)', async () => {
     const venue = await createVenue(t.app, 'free');
     const orders = await hit(t.app, 'GET', '/v1/orders', { key: venue.key });
     assert.equal(orders.status, 403);

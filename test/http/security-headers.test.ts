@@ -6,7 +6,7 @@ import { admin, call, createVenue, startApp, type TestApp, type VenueFixture } f
 import { makeImage } from '../helpers/images.js';
 import { orderBody, patchStatus, setUpOrderMenu, type MenuIds } from '../helpers/orders.js';
 
-// Issue 33: `X-Content-Type-Options: nosniff` on every response, whoever writes it (a route, the
+// Security headers: `X-Content-Type-Options: nosniff` on every response, whoever writes it (a route, the
 // error handler, the router, the body parser, Node's HTTP parser), and `Cache-Control: no-store`
 // on every response that carries order or customer data. Routes with an ETag keep their own
 // Cache-Control, so their 304s work as before.
@@ -17,7 +17,7 @@ interface Seen {
   headers: Record<string, unknown>;
 }
 
-describe('security headers on every kind of response (issue 33)', () => {
+describe('security headers on every kind of response', () => {
   let t: TestApp;
   let v: VenueFixture;
   let ids: MenuIds;

@@ -44,7 +44,7 @@ describe('fieldPath', () => {
   }
 });
 
-describe('formatValidationErrors (decisions 11)', () => {
+describe('formatValidationErrors', () => {
   const Product = Type.Object(
     {
       name: Type.String({ minLength: 1, maxLength: 10 }),
@@ -151,7 +151,7 @@ describe('formatValidationErrors (decisions 11)', () => {
   });
 });
 
-describe('numbers no route can use (issue 34)', () => {
+describe('numbers no route can use', () => {
   const Query = Type.Object({
     page: Type.Optional(Type.Integer({ minimum: 1 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
@@ -220,7 +220,7 @@ describe('assertValid (the CLI path)', () => {
   });
 });
 
-describe('bounded validation (issue 33)', () => {
+describe('bounded validation', () => {
   // The shapes of the reported attacks: errors by the million, and one anyOf per array element.
   const Option = Type.Object({ ingredientExternalId: Type.String({ minLength: 1 }) }, { additionalProperties: false });
   const Group = Type.Object({ name: Type.String(), options: Type.Array(Option, { maxItems: 50 }) }, { additionalProperties: false });

@@ -9,7 +9,7 @@ import { onPostgres } from '../helpers/db.js';
 import { makeImage, toBase64 } from '../helpers/images.js';
 import { createOrder, orderBody, setUpOrderMenu } from '../helpers/orders.js';
 
-// Idempotency-Key on every /v1 write (issue 12, docs/security.md): the first response replayed
+// Idempotency-Key on every /v1 write (docs/security.md): the first response replayed
 // to the same key and request for 24 hours with Idempotent-Replayed: true, 409
 // IDEMPOTENCY_KEY_REUSED for another request, keys per venue (a test key's sandbox is a venue of
 // its own), and exactly one execution under concurrent copies, here and on another instance.
@@ -190,7 +190,7 @@ function assertSameResponse(first: Call, other: Call, label: string): void {
   assert.deepEqual(other.body, first.body, label);
 }
 
-describe('Idempotency-Key on every /v1 write (issue 12)', () => {
+describe('Idempotency-Key on every /v1 write', () => {
   let t: TestApp;
   let v: Venue;
   let table: Record<string, WriteFactory>;
@@ -373,7 +373,7 @@ describe('Idempotency-Key on every /v1 write (issue 12)', () => {
   });
 });
 
-describe('Idempotency-Key across two instances on one database (issue 12)', () => {
+describe('Idempotency-Key across two instances on one database', () => {
   let t: TestApp;
   let otherDb: Database | null = null;
   let other: App;

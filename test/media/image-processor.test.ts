@@ -5,7 +5,7 @@ import { AppError } from '../../src/errors.js';
 import { ImageProcessor } from '../../src/modules/media/image-processor.js';
 import { makeImage } from '../helpers/images.js';
 
-// The image rules by kind (decisions section 7), on the processor itself: the banner sizes and
+// The image rules by kind, on the processor itself: the banner sizes and
 // ratio here, since banners' routes come with merchandising; products and the logo through the
 // API in media.test.ts.
 

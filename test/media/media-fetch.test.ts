@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { call, createVenue, startApp, syncOk, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { makeImage } from '../helpers/images.js';
 
-// Images from a remote URL, end to end (decisions section 7). A loopback server stands in for the
+// Images from a remote URL, end to end. A loopback server stands in for the
 // remote host and is let through the guard by SSRF_TEST_ALLOW (config.ssrfTestAllow); every other
 // vector here lands on loopback even if the guard failed, and a second server records whether any
 // connection reached it. Private, link-local, metadata and DNS vectors are tested at the decision

@@ -8,7 +8,7 @@ import { MediaMisses } from '../../src/modules/media/media-misses.js';
 import { call, createVenue, startApp, syncOk, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { makeImage, toBase64 } from '../helpers/images.js';
 
-// GET /media misses are remembered for a moment (issue 33), so a client asking again and again
+// GET /media misses are remembered for a moment, so a client asking again and again
 // for an image that is not there costs no look-up; a blob stored afterwards is served at once, by
 // this instance (forgotten on store) and by another (the venue's write epoch moved).
 

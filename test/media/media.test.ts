@@ -10,7 +10,7 @@ import { admin, call, createVenue, startApp, syncOk, type TestApp, type VenueFix
 import { onPostgres } from '../helpers/db.js';
 import { animatedGif, makeImage, makeRotatedJpegWithGps, pixel, pngBomb, toBase64 } from '../helpers/images.js';
 
-// Media ingest and serving (decisions section 7, spec 4.6, 7, 8.1): product images and the logo
+// Media ingest and serving: product images and the logo
 // from base64, checked and re-encoded with sharp, stored content-addressed and served at /media.
 // Remote URLs are media-fetch.test.ts; the SSRF vectors are test/outbound/ssrf.test.ts.
 
@@ -199,7 +199,7 @@ describe('product image round trip', () => {
   });
 });
 
-describe('the media error codes (spec 7, decisions 7)', () => {
+describe('the media error codes', () => {
   let v: VenueFixture;
   before(async () => {
     v = await venueWithProduct();

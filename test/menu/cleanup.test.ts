@@ -34,7 +34,7 @@ const MENU = {
   ],
 };
 
-describe('POST /v1/cleanup (decisions 4)', () => {
+describe('POST /v1/cleanup', () => {
   let t: TestApp;
   before(async () => {
     t = await startApp();

@@ -5,7 +5,7 @@ import { call, createVenue, startApp, type TestApp, type VenueFixture } from '..
 import { auditEntries, publish } from '../helpers/orders.js';
 import { counts, syncCalls } from '../helpers/sync.js';
 
-// Food information (decisions 14): the reference's allergens and dietary labels; allergens on
+// Food information: the reference's allergens and dietary labels; allergens on
 // ingredients; declared allergens, traces, dietary labels, spice level, calories and nutrition on
 // products, through sync (omitted keeps, [] or null clears, unknown codes a per-item error, bad
 // values a 400), PATCH, the menu reads (effectiveAllergens, options' allergens), snapshots, the
@@ -119,7 +119,7 @@ function assertValidation(res: { status: number; body: any }, path: string): voi
   );
 }
 
-describe('GET /v1/reference: allergens and dietary labels (decisions 14)', () => {
+describe('GET /v1/reference: allergens and dietary labels', () => {
   it('lists the 14 allergens of Annex II in its order and the 6 dietary labels, each as { code, name }', async () => {
     const v = await createVenue(t.app);
     const res = await call(t.app, 'GET', '/v1/reference', { key: v.key });
@@ -144,7 +144,7 @@ describe('GET /v1/reference: allergens and dietary labels (decisions 14)', () =>
   });
 });
 
-describe('POST /v1/sync: food information (decisions 14)', () => {
+describe('POST /v1/sync: food information', () => {
   it('stores every food field and reads it back in the reference order, nutrition with the keys sent', async () => {
     const v = await seeded();
     const p = await product(v, 'p1');
@@ -496,7 +496,7 @@ describe('POST /v1/sync: food information (decisions 14)', () => {
   });
 });
 
-describe("menu reads: effectiveAllergens and options' allergens (decisions 14)", () => {
+describe("menu reads: effectiveAllergens and options' allergens", () => {
   /**
    * p1: declared milk and sesame (milk also through i4), composition i1 (gluten, eggs), i3 (none)
    * and i4 (milk); options on i2 (peanuts) and i3. p2: nothing declared, composition i2.
@@ -606,7 +606,7 @@ describe("menu reads: effectiveAllergens and options' allergens (decisions 14)",
   });
 });
 
-describe('PATCH /v1/products/:ref: food information (decisions 14)', () => {
+describe('PATCH /v1/products/:ref: food information', () => {
   async function auditFields(v: VenueFixture): Promise<string[][]> {
     const entries = await auditEntries(t.app, v.key, 'product.update');
     return entries.map((e: any) => [...e.changes.fields].sort());
@@ -769,7 +769,7 @@ describe('PATCH /v1/products/:ref: food information (decisions 14)', () => {
   });
 });
 
-describe('snapshots and the guest menu: food information (decisions 14)', () => {
+describe('snapshots and the guest menu: food information', () => {
   async function published(): Promise<VenueFixture> {
     const v = await createVenue(t.app);
     await syncOk(v, {
@@ -895,7 +895,7 @@ describe('snapshots and the guest menu: food information (decisions 14)', () => 
   });
 });
 
-describe('a snapshot published before food information existed (decisions 14)', () => {
+describe('a snapshot published before food information existed', () => {
   it('reads its lists as [] and its values as null on the published menu and the guest menu', async () => {
     const v = await createVenue(t.app);
     await syncOk(v, {
@@ -950,7 +950,7 @@ describe('a snapshot published before food information existed (decisions 14)', 
   });
 });
 
-describe('carta pull -> push round trip: food information (decisions 14)', () => {
+describe('carta pull -> push round trip: food information', () => {
   async function richMenu(): Promise<VenueFixture> {
     const v = await createVenue(t.app);
     await syncOk(v, {

@@ -20,7 +20,7 @@ const NONE = { added: [], removed: [], changed: [] };
 const EMPTY: MenuDiffSectionsValue = { categories: NONE, ingredients: NONE, products: NONE };
 const SOLD_OUT = { available: false, until: null, reason: 'sold_out' as const };
 
-// ---- hand-made documents in the read shape (decisions 3) -------------------------------------
+// ---- hand-made documents in the read shape ------------------------------------------------
 
 function doc(parts: Partial<Pick<MenuDocumentValue, 'categories' | 'ingredients' | 'products'>>): MenuDocumentValue {
   return {
@@ -166,7 +166,7 @@ function diffMenus(from: MenuDocumentValue, to: MenuDocumentValue): MenuDiffSect
 const changedProducts = (from: ProductViewValue[], to: ProductViewValue[]) =>
   diffMenus(doc({ products: from }), doc({ products: to })).products;
 
-describe('diffMenus (decisions 16)', () => {
+describe('diffMenus', () => {
   const full = () =>
     doc({
       categories: [category('c1'), category('c2', { sortOrder: 1 })],
@@ -351,7 +351,7 @@ describe('diffMenus (decisions 16)', () => {
   });
 
   it('compares groups and options that only their ids order whatever that order', () => {
-    // Options of equal sortOrder and groups of equal sortOrder and name read in id order (decisions 3),
+    // Options of equal sortOrder and groups of equal sortOrder and name read in id order,
     // and groups written again get new ids.
     const tied = (ids: [string, string], optionIds: [string, string]) => {
       const options = [option('milk', { id: optionIds[0], priceAdjustment: 10 }), option('sugar', { id: optionIds[1] })];

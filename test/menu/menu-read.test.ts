@@ -5,7 +5,7 @@ import { call, createVenue, startApp, type TestApp, type VenueFixture, syncOk } 
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-describe('GET /v1/menu (decisions 3)', () => {
+describe('GET /v1/menu', () => {
   let t: TestApp;
   before(async () => {
     t = await startApp();

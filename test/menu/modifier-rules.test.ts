@@ -4,7 +4,7 @@ import { call, createVenue, startApp, type TestApp, type VenueFixture } from '..
 import { createOrder, expectStatus, placeOrder, publish, setUpOrderMenu, type MenuIds } from '../helpers/orders.js';
 import { counts, syncCalls } from '../helpers/sync.js';
 
-// Modifier rules (decisions 15): minSelections, maxSelections and maxQuantityPerOption on groups,
+// Modifier rules: minSelections, maxSelections and maxQuantityPerOption on groups,
 // isDefault on options, through sync (fixed values replaced with a warning, impossible rules a
 // per-item error, bad values a 400), the menu reads, snapshots, the guest menu and guest orders.
 // Every test makes its own venue. The rules' own unit tests: test/shared/modifier-rules.test.ts.
@@ -284,7 +284,7 @@ describe('modifier rules through sync and the reads', () => {
     assert.match(res.products.warnings.join('\n'), /Product both: modifier group 'Size': maxSelections is always 1/);
   });
 
-  it('keeps a required single_choice whose options were all skipped, with the warning (spec 4.1 rule 5)', async () => {
+  it('keeps a required single_choice whose options were all skipped, with the warning', async () => {
     const v = await createVenue(t.app);
     const res = await syncOk(v, {
       products: [

@@ -18,7 +18,7 @@ const FULL_PRODUCT = {
   sortOrder: 3,
 };
 
-describe('GET, PATCH and DELETE /v1/products/:ref (spec 4.2, decisions 3 and 4)', () => {
+describe('GET, PATCH and DELETE /v1/products/:ref', () => {
   let t: TestApp;
   before(async () => {
     t = await startApp();

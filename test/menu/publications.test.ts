@@ -6,7 +6,7 @@ import { makeImage, toBase64 } from '../helpers/images.js';
 import { auditEntries, publish } from '../helpers/orders.js';
 import { syncCalls } from '../helpers/sync.js';
 
-// Publication history, diff and restore (decisions 16): the list, one publication's read, the
+// Publication history, diff and restore: the list, one publication's read, the
 // diff between draft, published and any publication, restore with and without publishing, and
 // retention against the injected clock. Every test makes its own venue.
 

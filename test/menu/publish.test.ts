@@ -33,7 +33,7 @@ const MENU = {
   ],
 };
 
-describe('POST /v1/publish (spec 3.2, decisions 3)', () => {
+describe('POST /v1/publish', () => {
   let t: TestApp;
   before(async () => {
     t = await startApp();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createVenue, startApp, type Call, type TestApp, type VenueFixture } from '../helpers/app.js';
 
-// POST /v1/sync?dryRun=true (spec 4.1 "Dry run", 4.6): the same plan as a real sync, nothing written.
+// POST /v1/sync?dryRun=true: the same plan as a real sync, nothing written.
 
 let t: TestApp;
 before(async () => {
@@ -245,7 +245,7 @@ describe('POST /v1/sync?dryRun=true against the real sync that follows it', () =
       assert.equal('dryRun' in real, false);
       const { dryRun: _d, syncedAt: _s1, ...dryRest } = dry;
       const { syncedAt: _s2, ...realRest } = real;
-      // A dry run also lists its changes (decisions 16): one per item it creates or updates.
+      // A dry run also lists its changes: one per item it creates or updates.
       for (const section of ['categories', 'ingredients', 'products'] as const) {
         if (!dryRest[section]) continue;
         const { changes, ...counts } = dryRest[section];

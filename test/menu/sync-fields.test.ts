@@ -4,7 +4,7 @@ import { call, createVenue, startApp, type TestApp, type VenueFixture } from '..
 import { BASE, counts, syncCalls } from '../helpers/sync.js';
 
 // POST /v1/sync, field by field: what omitted, null and [] mean on an update and the defaults of a
-// new item (spec 4.1 rule 4, decisions 12), and the modifier group rules (spec 2.4, 2.5).
+// new item, and the modifier group rules.
 // Every test makes its own venue, so none depends on another's data.
 
 let t: TestApp;
@@ -15,7 +15,7 @@ after(() => t.close());
 
 const { syncOk, product, draft } = syncCalls(() => t.app);
 
-describe('POST /v1/sync: omitted, null and [] (spec 4.1 rule 4, decisions 12)', () => {
+describe('POST /v1/sync: omitted, null and []', () => {
   const FULL = {
     externalId: 'p1',
     name: 'Margherita',
@@ -294,7 +294,7 @@ describe('POST /v1/sync: omitted, null and [] (spec 4.1 rule 4, decisions 12)', 
   });
 });
 
-describe('POST /v1/sync: modifier groups (spec 2.4, 2.5)', () => {
+describe('POST /v1/sync: modifier groups', () => {
   it('accepts multiple_choice, stores it as add_ingredients and warns', async () => {
     const v = await createVenue(t.app);
     const res = await syncOk(v, {
@@ -406,7 +406,7 @@ describe('POST /v1/sync: modifier groups (spec 2.4, 2.5)', () => {
       ],
     });
     const groups = (await product(v, 'p1')).modifierGroups;
-    // Read order is sortOrder, then name (decisions 3): the defaults keep the sent order.
+    // Read order is sortOrder, then name: the defaults keep the sent order.
     assert.deepEqual(
       groups.map((g: any) => [g.name, g.sortOrder]),
       [

@@ -35,7 +35,7 @@ const counts = (s: { created: number; updated: number; skipped: number; errors: 
   s.warnings.length,
 ];
 
-/** What a sent group reads back as (spec 2.4, 2.5 defaults). */
+/** What a sent group reads back as, defaults filled in. */
 function expectedGroup(g: ModifierGroupItem, index: number) {
   const type = g.type === 'multiple_choice' ? 'add_ingredients' : g.type;
   return {
@@ -71,7 +71,7 @@ function expectedProduct(p: ProductItem) {
     sortOrder: p.sortOrder ?? 0,
     menuVisible: p.menuVisible ?? true,
     translations: p.translations ?? {},
-    // Food information (decisions 14): codes in the reference's order, unset as [] and null.
+    // Food information: codes in the reference's order, unset as [] and null.
     allergens: inReferenceOrder(p.allergens ?? [], ALLERGEN_CODES),
     mayContain: inReferenceOrder(p.mayContain ?? [], ALLERGEN_CODES),
     dietaryLabels: inReferenceOrder(p.dietaryLabels ?? [], DIETARY_LABEL_CODES),
@@ -215,7 +215,7 @@ describe('a realistic full menu through sync, publish and the published read', (
         sent.externalId,
       );
     }
-    // Option names are copied from the ingredient (spec 2.5).
+    // Option names are copied from the ingredient.
     const option = menu.body.products[0].modifierGroups[0].options[0];
     assert.equal(option.ingredientName, ingredients.get(option.ingredientExternalId).name);
   });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { admin, call, createVenue, startApp, type Call, type TestApp, type VenueFixture } from '../helpers/app.js';
 
-// Plan limits in POST /v1/sync: spec 4.1 rule 9, 7 and 8.3; decisions 9 and 11.
+// Plan limits in POST /v1/sync.
 // Free plan: 10 categories, 70 products, 300 ingredients.
 
 let t: TestApp;
@@ -42,7 +42,7 @@ function assertLimit(res: Call, code: string, details: { limit: number; availabl
   assert.deepEqual(res.body.details, details);
 }
 
-describe('POST /v1/sync: plan limits (spec 8.3, decisions 9 and 11)', () => {
+describe('POST /v1/sync: plan limits', () => {
   it('refuses more new categories than the plan allows with CATEGORY_BULK_LIMIT_EXCEEDED and writes nothing', async () => {
     const v = await freeVenue();
     const res = await sync(v, { categories: categories(0, 11), ingredients: ingredients(0, 2), products: products(0, 2) });

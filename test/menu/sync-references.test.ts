@@ -4,7 +4,7 @@ import { call, createVenue, startApp, type TestApp } from '../helpers/app.js';
 import { BASE, counts, syncCalls } from '../helpers/sync.js';
 
 // POST /v1/sync: sections in the order categories -> ingredients -> products, references by
-// externalId within the venue, unknown references as warnings (spec 4.1 rules 2, 3, 5), and
+// externalId within the venue, unknown references as warnings, and
 // tenant isolation. Every test makes its own venue, so none depends on another's data.
 
 let t: TestApp;
@@ -15,7 +15,7 @@ after(() => t.close());
 
 const { syncOk, product } = syncCalls(() => t.app);
 
-describe('POST /v1/sync: sections and references (spec 4.1 rules 2, 3, 5)', () => {
+describe('POST /v1/sync: sections and references', () => {
   it('lets products reference categories and ingredients created earlier in the same request', async () => {
     const v = await createVenue(t.app);
     const res = await syncOk(v, {

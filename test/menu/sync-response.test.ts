@@ -3,9 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { call, createVenue, startApp, type TestApp } from '../helpers/app.js';
 import { counts, syncCalls } from '../helpers/sync.js';
 
-// What POST /v1/sync answers: the 201 response and its audit entry (spec 4.1), duplicates and
-// empty requests (spec 4.1 rules 6, 7; decisions 11), per-item failures (spec 4.1 rule 8,
-// decisions 11). Every test makes its own venue, so none depends on another's data.
+// What POST /v1/sync answers: the 201 response and its audit entry, duplicates and empty
+// requests, per-item failures. Every test makes its own venue, so none depends on another's data.
 
 let t: TestApp;
 before(async () => {
@@ -15,7 +14,7 @@ after(() => t.close());
 
 const { sync, syncOk, product, draft, usage } = syncCalls(() => t.app);
 
-describe('POST /v1/sync: the response (spec 4.1)', () => {
+describe('POST /v1/sync: the response', () => {
   it('answers 201 with success, only the sections sent, warnings, translations.applied and syncedAt', async () => {
     const v = await createVenue(t.app);
     const before = Date.now();
@@ -47,7 +46,7 @@ describe('POST /v1/sync: the response (spec 4.1)', () => {
   });
 });
 
-describe('POST /v1/sync: duplicates and empty requests (spec 4.1 rules 6, 7; decisions 11)', () => {
+describe('POST /v1/sync: duplicates and empty requests', () => {
   it('warns once per repeated externalId at the top level and keeps the last occurrence', async () => {
     const v = await createVenue(t.app);
     const res = await syncOk(v, {
@@ -116,7 +115,7 @@ describe('POST /v1/sync: duplicates and empty requests (spec 4.1 rules 6, 7; dec
   });
 });
 
-describe('POST /v1/sync: per-item failures (spec 4.1 rule 8, decisions 11)', () => {
+describe('POST /v1/sync: per-item failures', () => {
   it('reports isSaleActive without a sale price in errors[], does not save that item and saves the others', async () => {
     const v = await createVenue(t.app);
     const res = await syncOk(v, {

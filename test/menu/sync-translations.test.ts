@@ -4,8 +4,8 @@ import { BannerCreateBody, BannerPatchBody } from '../../src/modules/merch/banne
 import { CategoryInput, IngredientInput, ModifierGroupInput, ProductInput, ProductPatchBody } from '../../src/modules/menu/menu.schemas.js';
 import { call, createVenue, startApp, type Call, type TestApp, type VenueFixture } from '../helpers/app.js';
 
-// Inline translations in POST /v1/sync: spec 2.6 and 4.1 rule 12, decisions 6 and 11; the length of a
-// translated text on every path that writes one.
+// Inline translations in POST /v1/sync, and the length of a translated text on every path that
+// writes one.
 
 let t: TestApp;
 before(async () => {
@@ -44,7 +44,7 @@ async function draft(v: VenueFixture): Promise<any> {
 
 const p1 = { externalId: 'p1', name: 'Margherita', priceMinor: 21500 };
 
-describe('POST /v1/sync: inline translations are stored (spec 2.6, 4.1 rule 12)', () => {
+describe('POST /v1/sync: inline translations are stored', () => {
   it('stores translations of categories, ingredients, products and modifier groups and counts the locale entries written', async () => {
     const v = await bilingualVenue();
     const res = await syncOk(v, {
@@ -115,7 +115,7 @@ describe('POST /v1/sync: inline translations are stored (spec 2.6, 4.1 rule 12)'
   });
 });
 
-describe('POST /v1/sync: translation problems are per-item errors (decisions 6, 11)', () => {
+describe('POST /v1/sync: translation problems are per-item errors', () => {
   it('reports an unsupported locale as INVALID_LOCALE naming the product, saves the other products and not that one', async () => {
     const v = await bilingualVenue();
     const res = await syncOk(v, {
@@ -215,7 +215,7 @@ describe('POST /v1/sync: translation problems are per-item errors (decisions 6, 
   });
 });
 
-describe('POST /v1/sync: translation merge semantics (spec 2.6)', () => {
+describe('POST /v1/sync: translation merge semantics', () => {
   async function seeded() {
     const v = await bilingualVenue();
     await syncOk(v, {
@@ -311,7 +311,7 @@ describe('POST /v1/sync: translation merge semantics (spec 2.6)', () => {
     await syncOk(v, { products: [{ ...p1, priceMinor: 2 }] });
     assert.deepEqual((await product(v, 'p1')).modifierGroups[0].translations, { uk: { name: 'Додатки' } });
 
-    // The same group sent again without translations keeps them (spec 2.6: omitted keeps).
+    // The same group sent again without translations keeps them (omitted keeps).
     const same = await syncOk(v, { products: [{ ...p1, priceMinor: 2, modifierGroups: [group()] }] });
     assert.equal(same.products.skipped, 1);
     assert.deepEqual((await product(v, 'p1')).modifierGroups[0].translations, { uk: { name: 'Додатки' } });

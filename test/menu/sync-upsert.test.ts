@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { BASE, counts, syncCalls } from '../helpers/sync.js';
 
-// POST /v1/sync creates, updates and skips by externalId (spec 4.1 rule 1), and a
-// cleaned-up product synced again is restored as an update (spec 3.2, decisions 4).
+// POST /v1/sync creates, updates and skips by externalId, and a cleaned-up
+// product synced again is restored as an update.
 // Every test makes its own venue, so none depends on another's data.
 
 let t: TestApp;
@@ -15,7 +15,7 @@ after(() => t.close());
 
 const { syncOk, product, usage } = syncCalls(() => t.app);
 
-describe('POST /v1/sync: create, update, skip (spec 4.1 rule 1)', () => {
+describe('POST /v1/sync: create, update, skip', () => {
   it('creates unknown externalIds, updates known ones and skips identical ones', async () => {
     const v = await createVenue(t.app);
     const first = await syncOk(v, {
@@ -141,7 +141,7 @@ describe('POST /v1/sync: create, update, skip (spec 4.1 rule 1)', () => {
   });
 });
 
-describe('POST /v1/sync: cleaned-up and hidden products (spec 3.2, decisions 4)', () => {
+describe('POST /v1/sync: cleaned-up and hidden products', () => {
   async function cleanup(v: VenueFixture, ref: string) {
     const res = await call(t.app, 'POST', '/v1/cleanup', { key: v.key, body: { items: [{ type: 'product', ref }] } });
     assert.equal(res.status, 201);

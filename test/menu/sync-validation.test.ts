@@ -4,8 +4,8 @@ import { buildApp } from '../../src/app.js';
 import { call, createVenue, startApp, type TestApp } from '../helpers/app.js';
 import { syncCalls } from '../helpers/sync.js';
 
-// POST /v1/sync refuses a whole request and writes nothing: schema validation (spec 4.1 rule 10,
-// 8.2; decisions 3, 11), a body over 5 MB and a sync past its window (spec 4.1 rules 10, 11; 8.1).
+// POST /v1/sync refuses a whole request and writes nothing: schema validation, a body over 5 MB
+// and a sync past its window.
 // Every test makes its own venue, so none depends on another's data.
 
 let t: TestApp;
@@ -16,7 +16,7 @@ after(() => t.close());
 
 const { sync, syncOk, draft } = syncCalls(() => t.app);
 
-describe('POST /v1/sync: schema validation (spec 4.1 rule 10, 8.2; decisions 3, 11)', () => {
+describe('POST /v1/sync: schema validation', () => {
   const many = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
   const good = (i: number) => ({ externalId: `ok${i}`, name: `Good ${i}`, priceMinor: 100 });
   const goodCategory = { externalId: 'okc', name: 'Good category' };
@@ -283,7 +283,7 @@ describe('POST /v1/sync: schema validation (spec 4.1 rule 10, 8.2; decisions 3, 
   });
 });
 
-describe('POST /v1/sync: request size and the sync window (spec 4.1 rules 10, 11; 8.1)', () => {
+describe('POST /v1/sync: request size and the sync window', () => {
   it('refuses a body over 5 MB with 413 PAYLOAD_TOO_LARGE and writes nothing', async () => {
     const v = await createVenue(t.app);
     const description = 'd'.repeat(1000);

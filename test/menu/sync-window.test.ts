@@ -11,7 +11,7 @@ import { BODY_LIMIT_BYTES } from '../../src/limits.js';
 import { ADMIN_TOKEN, call, createVenue, startApp, type TestApp } from '../helpers/app.js';
 import { onPostgres } from '../helpers/db.js';
 
-// The sync window (spec 4.1 rule 11, 7, 8.1; decisions 11): a sync whose transaction runs
+// The sync window: a sync whose transaction runs
 // past SYNC_TIMEOUT_MS is 413 SYNC_TOO_LARGE and writes nothing; and a write that waits on a
 // venue's menu lock past lock_timeout is 503 LOCK_TIMEOUT with Retry-After instead of hanging.
 // Runs on PGlite and, with DATABASE_URL, on PostgreSQL (the lock test on PostgreSQL only).
@@ -43,7 +43,7 @@ async function assertNothingWritten(app: App, key: string): Promise<void> {
   assert.deepEqual([usage.products, usage.ingredients], [0, 0]);
 }
 
-describe('sync window (spec 4.1 rule 11)', () => {
+describe('sync window', () => {
   let tight: TestApp;
   let normal: App;
   before(async () => {

@@ -12,7 +12,7 @@ import {
 } from '../helpers/app.js';
 import { makeImage, toBase64 } from '../helpers/images.js';
 
-// Banners (decisions section 8, spec 4.6 and 7): CRUD, the plan limit, translations, the product
+// Banners: CRUD, the plan limit, translations, the product
 // link, images through the media routes, and what guests see of them.
 
 let t: TestApp;

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { admin, assertError, call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { burgerLine, orderBody, setUpOrderMenu, type MenuIds } from '../helpers/orders.js';
 
-// Promotions (decisions section 8) and what they do to what guests see and pay: live, by their
+// Promotions and what they do to what guests see and pay: live, by their
 // schedule in the venue timezone, the lowest price winning, the saving as the order's discount.
 
 let t: TestApp;

@@ -4,7 +4,7 @@ import { isLive, normaliseScheduleTime, scheduleInstant, windowOf } from '../../
 
 const at = (iso: string) => Date.parse(iso);
 
-describe('schedule times (decisions 6 and 8)', () => {
+describe('schedule times', () => {
   it('normalises wall-clock times and instants, and refuses what is neither', () => {
     assert.equal(normaliseScheduleTime('2026-12-24T18:00'), '2026-12-24T18:00:00');
     assert.equal(normaliseScheduleTime('2026-12-24T18:00:30'), '2026-12-24T18:00:30');

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { admin, assertError, call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { orderBody, setUpOrderMenu } from '../helpers/orders.js';
 
-// QR tables (decisions section 8): CRUD, the plan limit, unique names decided by the database,
+// QR tables: CRUD, the plan limit, unique names decided by the database,
 // their codes (decoded back from the PNG), a printable sheet, a new link for a leaked code, and
 // where the code leads a guest: the table, and dine-in orders at it.
 

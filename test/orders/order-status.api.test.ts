@@ -15,12 +15,12 @@ import {
 } from '../helpers/orders.js';
 import { SPEC_ORDER_TRANSITIONS } from '../helpers/order-transitions.js';
 
-// Spec 3.1, as test/helpers/order-transitions.ts writes it out independently of src: the pairs the table allows.
+// The status table, as test/helpers/order-transitions.ts writes it out independently of src: the pairs it allows.
 const LEGAL = SPEC_ORDER_TRANSITIONS;
 
 const TINY_MENU = { products: [{ externalId: 'fries', name: 'Fries', priceMinor: 400 }] };
 
-// PATCH /v1/orders/:id/status through the HTTP API (spec 3.1, 4.5; decisions 5).
+// PATCH /v1/orders/:id/status through the HTTP API.
 describe('order status updates', () => {
   let t: TestApp;
   let transitions: Record<string, string[]>;
@@ -46,7 +46,7 @@ describe('order status updates', () => {
     return res.body;
   };
 
-  it('publishes the spec 3.1 table as orderStatusTransitions in GET /v1/reference', () => {
+  it('publishes the status table as orderStatusTransitions in GET /v1/reference', () => {
     assert.deepEqual(transitions, LEGAL);
   });
 
@@ -66,7 +66,7 @@ describe('order status updates', () => {
           const stored = await getOrder(v, order.id);
 
           if (from === to) {
-            // Rule 1: same status, 200, nothing changes: no updatedAt bump, no audit entry.
+            // The same status: 200, nothing changes: no updatedAt bump, no audit entry.
             expectStatus(res, 200);
             assert.deepEqual(res.body, before);
             assert.deepEqual(stored, before);

@@ -10,7 +10,7 @@ import { onPostgres } from '../helpers/db.js';
 import { createOrder, driveTo, expectStatus, orderBody, patchStatus, setUpOrderMenu, sleep, type MenuIds } from '../helpers/orders.js';
 import { SseClient } from '../helpers/sse-client.js';
 
-// Issue 16: GET /v1/orders/stream, the live order stream (docs/events.md).
+// GET /v1/orders/stream, the live order stream (docs/events.md).
 
 /** Listens on a loopback port of its own; Fastify answers with the base URL. */
 const listen = (app: App): Promise<string> => app.listen({ port: 0, host: '127.0.0.1' });

@@ -14,7 +14,7 @@ function withOffset(isoZ: string, offsetMinutes: number): string {
   return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
-// GET /v1/orders and GET /v1/orders/:id (spec 4.4, decisions 5).
+// GET /v1/orders and GET /v1/orders/:id.
 describe('Orders API', () => {
   let t: TestApp;
   before(async () => {

@@ -16,7 +16,7 @@ import {
 } from '../helpers/orders.js';
 import { SPEC_ORDER_TRANSITIONS } from '../helpers/order-transitions.js';
 
-// Spec 3.1, as test/helpers/order-transitions.ts writes it out independently of src.
+// The status table, as test/helpers/order-transitions.ts writes it out independently of src.
 const LEGAL = SPEC_ORDER_TRANSITIONS;
 
 /**

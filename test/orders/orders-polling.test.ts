@@ -32,7 +32,7 @@ interface Seen {
   status: OrderStatus;
 }
 
-// Decisions 5: a poller on GET /v1/orders?updatedSince=<last updatedAt> that drops (id, updatedAt)
+// A poller on GET /v1/orders?updatedSince=<last updatedAt> that drops (id, updatedAt)
 // pairs it already saw never misses a change, however writes interleave with its polls.
 describe('lossless polling with updatedSince', () => {
   let t: TestApp;

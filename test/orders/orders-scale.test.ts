@@ -11,7 +11,7 @@ function orderReads(statements: string[]): string[] {
   return statements.filter((s) => /from orders where/.test(s) && !/\bfor update\b/.test(s));
 }
 
-// Decisions 5 / the orders indexes of migration 0003: every list shape is an index range scan,
+// The orders indexes of migration 0003: every list shape is an index range scan,
 // whatever the size of the venue's history.
 describe('orders at scale (100,000 orders in one venue)', () => {
   let t: TestApp;

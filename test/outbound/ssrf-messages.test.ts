@@ -10,7 +10,7 @@ import { ADMIN_TOKEN, call, createVenue, syncOk, type VenueFixture } from '../he
 import { testDatabase, type TestDatabase } from '../helpers/db.js';
 import { freePort, until } from '../helpers/net.js';
 
-// Issue 33: what an outbound refusal tells the client (an upload's error, a webhook delivery's
+// What an outbound refusal tells the client (an upload's error, a webhook delivery's
 // lastError) and what it tells the operators (the log). A name's DNS answer is for the log only:
 // the client learns that the host resolves to an address that is not allowed, never which one or
 // what kind. Every name here resolves to loopback, so even a broken guard would dial only this

@@ -16,7 +16,7 @@ import {
   type Resolver,
 } from '../../src/outbound/guarded-connector.js';
 
-// The SSRF guard at its decision layer (decisions section 7): the address classifier, the host vet
+// The SSRF guard at its decision layer: the address classifier, the host vet
 // with an injected DNS, and the fetcher with a dial hook that records the address it was handed.
 // None of these vectors opens a connection anywhere: blocked addresses are never dialled, and the
 // one "public" address the hook accepts is answered by a test server on loopback. The end-to-end

@@ -15,7 +15,7 @@ import { ORDER_STATUS_TRANSITIONS } from '../../src/shared/order-status.js';
 import { admin, call, createVenue, startApp, type TestApp } from '../helpers/app.js';
 import { SPEC_ORDER_TRANSITIONS } from '../helpers/order-transitions.js';
 
-// Decisions section 9, written out rather than imported: the test pins the decision itself.
+// The plan table, written out rather than imported: the test pins the decision itself.
 const PLAN_TABLE = {
   free: {
     rateLimitTier: 'free',
@@ -36,7 +36,7 @@ const PLAN_TABLE = {
 
 const ZERO_USAGE = { products: 0, categories: 0, ingredients: 0, banners: 0, tables: 0 };
 
-describe('GET /v1/reference (spec 2.9, decisions 9)', () => {
+describe('GET /v1/reference', () => {
   let t: TestApp;
   before(async () => {
     t = await startApp();
@@ -66,7 +66,7 @@ describe('GET /v1/reference (spec 2.9, decisions 9)', () => {
     ]);
   });
 
-  it('serves the static catalog values of spec 2.9', async () => {
+  it('serves the static catalog values', async () => {
     const v = await createVenue(t.app);
     const { body } = await call(t.app, 'GET', '/v1/reference', { key: v.key });
     assert.deepEqual(body.units, ['PCS', 'G', 'ML']);

@@ -8,7 +8,7 @@ import { bin, cartaEnv, compiled, dataDirFromTemplate, notBuilt, spawnServer, ty
 import { onPostgres, throwawayDatabase, type ThrowawayDatabase } from '../helpers/db.js';
 import { sleep } from '../helpers/net.js';
 
-// Issue 39, "restore is all or nothing (a kill -9 mid-restore leaves the draft as it was)", tested
+// Restore is all or nothing (a kill -9 mid-restore leaves the draft as it was), tested
 // like the sync in test/server/crash-restart.test.ts: `carta serve` on the engine of this run
 // (PGlite: a DATA_DIR; PostgreSQL: a throwaway database) restores a 500-product publication into a
 // draft that differs from it, is killed with SIGKILL at moments spread over the restore, and is

@@ -11,7 +11,7 @@ import { bin, spawnServer, type ServerProcess } from '../helpers/cli.js';
 import { sleep } from '../helpers/net.js';
 import { DEFAULT_TEST_ORDER_CONFIG, ORDER_MENU } from '../helpers/orders.js';
 
-// SIGTERM under load (issue 12): a real server process (src/main.ts, what `carta serve` runs) on
+// SIGTERM under load: a real server process (src/main.ts, what `carta serve` runs) on
 // the engine of this run (embedded PGlite, or PostgreSQL when DATABASE_URL is set) takes a steady
 // load on 20 keep-alive connections, reads and writes, and is sent SIGTERM in the middle of it.
 // Every request the server accepted is answered in full: the ones written to the socket before the

@@ -9,7 +9,7 @@ import { makeImage, toBase64 } from '../helpers/images.js';
 import { fillPattern } from '../helpers/route-table.js';
 import { pathologicalBodies } from '../helpers/stall-bodies.js';
 
-// No request may stall the server (issue 33, docs/security.md "Bounded work"). Every route that
+// No request may stall the server (docs/security.md "Bounded work"). Every route that
 // takes a body gets its worst shapes at 5 MB (test/helpers/stall-bodies.ts) and the largest valid
 // and invalid bodies of the heavy routes, over a real socket, while a probe asks GET /health every
 // 20 ms. Slow clients: a body that stops arriving is cut, a stalled upload holds no place another

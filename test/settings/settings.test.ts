@@ -15,7 +15,7 @@ const DEFAULT_ORDER_CONFIG = {
   scheduledOrders: { enabled: false, maxDaysAhead: 2 },
 };
 
-describe('GET and PATCH /v1/settings (decisions 6)', () => {
+describe('GET and PATCH /v1/settings', () => {
   let t: TestApp;
   before(async () => {
     t = await startApp();

@@ -4,7 +4,7 @@ import { contrastRatio } from '../../src/shared/contrast.js';
 import { assertError, call, createVenue, startApp, type TestApp } from '../helpers/app.js';
 import { auditEntries } from '../helpers/orders.js';
 
-// The guest page's look in settings (decisions 18): theme.accentColor, '#rrggbb' with AA contrast
+// The guest page's look in settings: theme.accentColor, '#rrggbb' with AA contrast
 // against white, null for Carta's own.
 
 let t: TestApp;

@@ -14,7 +14,7 @@ import {
   type RuleSource,
 } from '../../src/shared/modifier-rules.js';
 
-// The modifier rules (decisions 15) as one definition: sync, the reads and guest orders on the
+// The modifier rules as one definition: sync, the reads and guest orders on the
 // server, and the guest page's product dialog and cart in the browser all run these functions.
 // Through the routes: test/menu/modifier-rules.test.ts; in Chromium: test/guest-page/modifier-rules.test.ts.
 

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { deliveryFee, effectivePrice, orderSums, unitPrice, unitSaving } from '../../src/shared/pricing.js';
 
-// An order's arithmetic (decisions 2), one definition: the server prices a guest order with it and
+// An order's arithmetic, one definition: the server prices a guest order with it and
 // the guest page's cart shows the same sums. Through the routes: test/guest/guest-orders.test.ts.
 
 describe('pricing', () => {
-  it('takes the sale price only while the sale is on and set (spec 2.3)', () => {
+  it('takes the sale price only while the sale is on and set', () => {
     assert.equal(effectivePrice({ priceMinor: 1000, salePriceMinor: 800, isSaleActive: true }), 800);
     assert.equal(effectivePrice({ priceMinor: 1000, salePriceMinor: 800, isSaleActive: false }), 1000);
     assert.equal(effectivePrice({ priceMinor: 1000, salePriceMinor: null, isSaleActive: true }), 1000);

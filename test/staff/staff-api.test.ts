@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { admin, assertError, call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { invite } from '../console/console-client.js';
 
-// The operator's staff API (decisions 17).
+// The operator's staff API.
 describe('staff accounts through the operator API', () => {
   let t: TestApp;
   let v: VenueFixture;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { carta, cliSkipReason, dataDirFromTemplate, type Run } from '../helpers/cli.js';
 
-// `carta staff ...` (decisions 17) through the compiled CLI, in-process on PGlite under DATA_DIR.
+// `carta staff ...` through the compiled CLI, in-process on PGlite under DATA_DIR.
 const skip = cliSkipReason();
 
 function json(run: Run): any {

@@ -7,7 +7,7 @@ import { routeTable } from '../helpers/route-table.js';
 import { signedIn } from '../console/console-client.js';
 
 /*
- * Tenant isolation of the board's API (issue 40), beside the /v1 matrix: every /console/api route
+ * Tenant isolation of the board's API, beside the /v1 matrix: every /console/api route
  * of the router's own table, called by an owner of venue A with venue B's ids, answers 404 or with
  * A's data only, and leaves B as it was. A route added without an entry here fails the first test.
  */

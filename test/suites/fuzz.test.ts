@@ -6,7 +6,7 @@ import { fuzzWorld, missingSamples, runFuzz, type FuzzWorld } from '../helpers/f
 // repeatable; `npm run fuzz -- --seed N --runs N` runs it longer on any seed.
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 
-describe('fuzzing every route (issue 12)', () => {
+describe('fuzzing every route', () => {
   let world: FuzzWorld;
   before(async () => {
     world = await fuzzWorld();

@@ -5,7 +5,7 @@ import { clientErrorHandler } from '../../src/http/error-handler.js';
 import { call, createVenue, startApp, syncOk, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { orderBody, placeOrder, setUpOrderMenu, type MenuIds } from '../helpers/orders.js';
 
-/** The spec's error envelope (section 7), whatever raised the error. */
+/** The error envelope, whatever raised the error. */
 function assertEnvelope(body: any, status: number): void {
   assert.equal(body.statusCode, status, JSON.stringify(body));
   assert.equal(typeof body.message, 'string');
@@ -33,7 +33,7 @@ function parseRaw(text: string): { status: number; body: any } {
   return { status: Number(head.split(' ')[1]), body: JSON.parse(rest.join('\r\n\r\n')) };
 }
 
-describe('text PostgreSQL cannot store is refused in the validation layer (issue 12)', () => {
+describe('text PostgreSQL cannot store is refused in the validation layer', () => {
   let t: TestApp;
   let v: VenueFixture;
   let ids: MenuIds;
@@ -124,7 +124,7 @@ describe('text PostgreSQL cannot store is refused in the validation layer (issue
   });
 });
 
-describe('every error is in the envelope, whatever raised it (issue 12)', () => {
+describe('every error is in the envelope, whatever raised it', () => {
   let t: TestApp;
   let v: VenueFixture;
   let port: number;
@@ -204,7 +204,7 @@ describe('every error is in the envelope, whatever raised it (issue 12)', () => 
   });
 });
 
-describe('a request read while the server closes (issue 12)', () => {
+describe('a request read while the server closes', () => {
   it('is served like any other, with no raw Fastify 503; /ready says the server is draining', async () => {
     const t = await startApp();
     try {

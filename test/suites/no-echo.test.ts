@@ -4,14 +4,14 @@ import { BODY_LIMIT_BYTES } from '../../src/limits.js';
 import { call, createVenue, startApp, type Method, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { createOrder, orderBody, setUpOrderMenu, type MenuIds } from '../helpers/orders.js';
 
-// Issue 33: an error names the field and the rule that failed, never the value sent
+// An error names the field and the rule that failed, never the value sent
 // (docs/security.md). Each case below sends a distinctive canary into one place a value can be
 // put (a body, a query parameter, a header, a path parameter, the content type, the raw JSON
 // text) and looks for it in the answer.
 //
-// What a request names may come back: the envelope's `path` (spec 7) and a route-not-found
+// What a request names may come back: the envelope's `path` and a route-not-found
 // message that repeats it, property names (`colour is not allowed`), and externalIds and refs,
-// which name items (decisions 11). A path segment a route declares secret (a table's or an order's
+// which name items. A path segment a route declares secret (a table's or an order's
 // token) is masked even there.
 
 const CANARY = 'Qz7EchoCanary';
@@ -32,7 +32,7 @@ interface Case {
   secretPath?: boolean;
 }
 
-describe('errors never echo the value sent (issue 33)', () => {
+describe('errors never echo the value sent', () => {
   let t: TestApp;
   let v: VenueFixture;
   let ids: MenuIds;
@@ -378,7 +378,7 @@ describe('errors never echo the value sent (issue 33)', () => {
     assert.deepEqual(leaks, []);
   });
 
-  it('looks where a canary would show: the path of an unknown route names it, as spec 7 has it', async () => {
+  it('looks where a canary would show: the path of an unknown route names it in the envelope', async () => {
     const x = canary();
     const res = await call(t.app, 'GET', `/v1/${x}`, { key: v.key });
     assert.equal(res.status, 404);

@@ -11,7 +11,7 @@ import { OrderStatusBody } from '../../src/modules/orders/orders.schemas.js';
 import { call, createVenue, startApp, type TestApp } from '../helpers/app.js';
 import { expectStatus } from '../helpers/orders.js';
 
-// What makes the document good for tools (issue 13), beyond being valid OpenAPI (test/http/openapi.test.ts)
+// What makes the document good for tools, beyond being valid OpenAPI (test/http/openapi.test.ts)
 // and clean under `npm run lint:openapi`: names, security, errors and examples of every operation.
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
@@ -42,7 +42,7 @@ async function documentOf(t: TestApp): Promise<any> {
   return res.body;
 }
 
-describe('the OpenAPI document for tools (issue 13)', () => {
+describe('the OpenAPI document for tools', () => {
   let t: TestApp;
   let doc: any;
   let ops: Operation[];

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { ADMIN_TOKEN, call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 import { fillPattern } from '../helpers/route-table.js';
 
-// Every numeric query parameter of every operation (issue 34): a number no list can use is a 400
+// Every numeric query parameter of every operation: a number no list can use is a 400
 // in the error envelope naming the parameter, never a 500, and a usable one still answers.
 
 const UNUSABLE = ['1e308', 'Infinity', '-Infinity', 'NaN', '1.5', '0', '-1', '9007199254740993', '', 'abc', '-0.5', '1e400'];

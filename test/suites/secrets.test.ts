@@ -7,7 +7,7 @@ import { BODY_LIMIT_BYTES } from '../../src/limits.js';
 import { testDatabase, type TestDatabase } from '../helpers/db.js';
 import { DEFAULT_TEST_ORDER_CONFIG, ORDER_MENU } from '../helpers/orders.js';
 
-// Issue 12, secrets stay secret: canary values are planted in requests, good and bad, and looked
+// Secrets stay secret: canary values are planted in requests, good and bad, and looked
 // for in every place the service writes to. Each canary has its own rule:
 //
 // - An API key (its secret) is shown once, in the response that creates it, and nowhere else:
@@ -15,17 +15,17 @@ import { DEFAULT_TEST_ORDER_CONFIG, ORDER_MENU } from '../helpers/orders.js';
 //   key-shaped value sent as a key, wherever it is sent (header, query string, URL path).
 // - The operator token (ADMIN_TOKEN), right or wrong, appears in no log line, audit entry or response.
 // - A customer's phone and email belong to the order: the Order a guest places and the Orders API
-//   show them (spec 2.7). They never reach the log, the audit log or an error response.
+//   show them. They never reach the log, the audit log or an error response.
 // - A translation value belongs to the menu: menu reads show it. It never reaches the log, an
 //   error (a sync's per-item errors included) or the audit log, whose changes hold counts and
-//   locales only (spec 2.8: "field values ... and secrets are never stored").
-// - A table's QR token and a guest order's view token (issue 33) are credentials in a path:
+//   locales only (field values and secrets are never stored).
+// - A table's QR token and a guest order's view token are credentials in a path:
 //   whoever holds the link reads what it names. The responses that hand them out show them; no log
 //   line shows them, nor an error's `path`, on the routes that take them or on a path that only
 //   starts like one.
 //
 // What a request names is not secret: field names, locales, externalIds and the URL path (the
-// error envelope's `path`, spec 7) may be echoed, so canaries are planted as values. Query strings
+// error envelope's `path`) may be echoed, so canaries are planted as values. Query strings
 // are neither logged nor echoed. A credential-shaped path segment is masked, in the log and in the
 // envelope alike, because keys do get pasted into URLs.
 
@@ -56,7 +56,7 @@ interface Sent {
   json: any;
 }
 
-describe('secrets stay secret (issue 12)', () => {
+describe('secrets stay secret', () => {
   let app: App;
   let database: TestDatabase;
   const logChunks: string[] = [];
@@ -150,7 +150,7 @@ describe('secrets stay secret (issue 12)', () => {
 
     const menu = structuredClone(ORDER_MENU) as { products: Record<string, unknown>[] };
     for (const p of menu.products) if (p.externalId === 'fries') p.translations = { de: { name: TRANSLATION } };
-    // A locale that is not enabled: a per-item error of the sync (decisions 11), the value in it.
+    // A locale that is not enabled: a per-item error of the sync, the value in it.
     for (const p of menu.products) if (p.externalId === 'soda') p.translations = { fr: { name: TRANSLATION } };
     const synced = await ok('sync', 201, 'POST', '/v1/sync', { key: apiKey, body: menu });
     assert.ok(JSON.stringify(synced.json.products.errors).includes('LOCALE_NOT_ENABLED'), synced.text);
@@ -168,7 +168,7 @@ describe('secrets stay secret (issue 12)', () => {
     await ok('order.list', 200, 'GET', '/v1/orders', { key: apiKey });
     await ok('order.status', 200, 'PATCH', `/v1/orders/${order.json.id}/status`, { key: apiKey, body: { status: 'confirmed' } });
 
-    // A table's and an order's tokens, on every route that takes one (issue 33).
+    // A table's and an order's tokens, on every route that takes one.
     const table = await ok('table.create', 201, 'POST', '/v1/tables', { key: apiKey, body: { name: 'Canary table' } });
     tableToken = table.json.qrUrl.split('/t/')[1];
     await ok('table.resolve', 200, 'GET', `/guest/v1/tables/${tableToken}`);
@@ -440,7 +440,7 @@ describe('secrets stay secret (issue 12)', () => {
     assert.match(line.err.message, /^invalid input syntax for type uuid/);
   });
 
-  it('keeps every canary out of the audit log, whose changes are summaries (spec 2.8)', () => {
+  it('keeps every canary out of the audit log, whose changes are summaries', () => {
     const actions = new Set(audit.map((e) => e.action));
     for (const action of ['settings.update', 'menu.sync', 'product.translations', 'menu.publish', 'order.status_update']) {
       assert.ok(actions.has(action), `no ${action} entry: ${[...actions].join(', ')}`);

@@ -19,7 +19,7 @@ const MENU_A = {
   ],
 };
 
-describe('tenant isolation (spec 5.3, decisions 1)', () => {
+describe('tenant isolation', () => {
   let t: TestApp;
   before(async () => {
     t = await startApp();

@@ -11,7 +11,7 @@ import { fillPattern, routeTable } from '../helpers/route-table.js';
 import { canariesOf, populate, snapshot, strings, type Images, type Refs, type Tenant } from '../helpers/tenant-fixture.js';
 
 /*
- * The tenant-isolation matrix (issue 12): every /v1 route of the router's own table, called with
+ * The tenant-isolation matrix: every /v1 route of the router's own table, called with
  * every kind of credential, on venue A's real ids and externalIds. The hand-written
  * tenant-isolation.test.ts pins the behaviours one by one; this file makes sure no route is left out.
  * A route added without an entry in ROUTES fails the first test: add it there.
@@ -21,9 +21,9 @@ import { canariesOf, populate, snapshot, strings, type Images, type Refs, type T
 
 interface Outcome {
   status: number;
-  /** Asserted when set (the spec's code). */
+  /** Asserted when set (the expected error code). */
   code?: string;
-  /** Asserted when set: only where the spec fixes the message and sets no code (401s, order 404). */
+  /** Asserted when set: only where the message is fixed and there is no code (401s, order 404). */
   message?: string;
 }
 
@@ -106,7 +106,7 @@ const ROUTES: Record<string, RouteCase> = {
       banners: [{ id: r.bannerId, translations: { uk: { title: 'Matrix uk' } } }],
     }),
   },
-  // Sold-out marks (decisions 13): another tenant's refs are unknown refs, a 400 that writes nothing.
+  // Sold-out marks: another tenant's refs are unknown refs, a 400 that writes nothing.
   'GET /v1/availability': { ok: 200, foreign: ok(200) },
   'PUT /v1/availability': {
     ok: 200,
@@ -222,7 +222,7 @@ function keyOf(credential: Credential, a: Tenant, b: Tenant): string | undefined
     case 'no key':
       return undefined;
     case 'malformed':
-      // A real key with its prefix bent: neither carta_live_ nor carta_test_ (spec 5.2).
+      // A real key with its prefix bent: neither carta_live_ nor carta_test_.
       return a.venue.key.replace('carta_live_', 'carta_lve_');
   }
 }
@@ -234,7 +234,7 @@ function expectedOutcome(entry: RouteCase, method: string, credential: Credentia
       return ok(entry.ok);
     case 'read-only':
       return READS.has(method) ? ok(entry.ok) : { status: 403, code: 'READ_ONLY_KEY' };
-    // A test key acts on the venue's sandbox twin (decisions 1), a tenant of its own: the live
+    // A test key acts on the venue's sandbox twin, a tenant of its own: the live
     // venue's ids are as foreign to it as to another venue.
     case 'other venue':
     case 'own test':
@@ -353,7 +353,7 @@ async function memoisedReads(app: App, tenant: Tenant): Promise<string[]> {
   return out;
 }
 
-describe('tenant-isolation matrix: every /v1 route x every credential (issue 12)', () => {
+describe('tenant-isolation matrix: every /v1 route x every credential', () => {
   let t: TestApp;
   let a: Tenant;
   let b: Tenant;
@@ -404,7 +404,7 @@ describe('tenant-isolation matrix: every /v1 route x every credential (issue 12)
     assert.deepEqual(uncovered, [], 'add these routes to ROUTES in test/suites/tenant-matrix.test.ts');
     const stale = Object.keys(ROUTES).filter((route) => !v1Routes.includes(route));
     assert.deepEqual(stale, [], 'these ROUTES entries match no served route');
-    // The table read from the router agrees with the resource index clients see (spec 2.9).
+    // The table read from the router agrees with the resource index clients see.
     const reference = await call(t.app, 'GET', '/v1/reference', { key: a.venue.key });
     const indexed = reference.body.resources.flatMap((r: any) => r.operations).sort();
     assert.deepEqual(indexed, v1Routes.filter((r) => !r.startsWith('HEAD ')).sort());

@@ -22,7 +22,7 @@ const MENU = {
   ],
 };
 
-describe('PUT /v1/translations (decisions 6)', () => {
+describe('PUT /v1/translations', () => {
   let t: TestApp;
   before(async () => {
     t = await startApp();

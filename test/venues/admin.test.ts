@@ -13,7 +13,7 @@ function uniqueName(base = 'Admin Venue'): string {
   return `${base} ${process.pid} ${Date.now()} ${seq}`;
 }
 
-describe('operator API (decisions 1)', () => {
+describe('operator API', () => {
   let t: TestApp;
   before(async () => {
     t = await startApp();
@@ -338,7 +338,7 @@ describe('operator API (decisions 1)', () => {
   });
 });
 
-describe('operator API without ADMIN_TOKEN (decisions 0)', () => {
+describe('operator API without ADMIN_TOKEN', () => {
   let t: TestApp;
   before(async () => {
     t = await startApp({ adminToken: null });

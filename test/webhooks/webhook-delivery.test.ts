@@ -9,7 +9,7 @@ import { burgerLine, expectStatus, orderBody, patchStatus, placeOrder, publish, 
 import { sleep, until } from '../helpers/net.js';
 import { Receiver, venueWithEndpoint } from '../helpers/webhook-receiver.js';
 
-// Issue 16 (docs/events.md): events written with the change that causes them, delivered at least
+// Webhook events (docs/events.md): written with the change that causes them, delivered at least
 // once with Standard Webhooks signatures, retried, and in order per endpoint. The receiver is a
 // real HTTP server on loopback that verifies every signature with the standardwebhooks package.
 

@@ -11,7 +11,7 @@ import { expectStatus, orderBody, placeOrder, setUpOrderMenu, type MenuIds } fro
 import { loopbackResolver, sleep, until } from '../helpers/net.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
 
-// Issue 16: dispatchers sharing one database never send a delivery twice at once, send each
+// Dispatchers sharing one database never send a delivery twice at once, send each
 // endpoint's deliveries in commit order, and a delivery claimed by an instance that died is sent
 // once its lease runs out. On PostgreSQL the two dispatchers have pools of their own (as two
 // instances would); on PGlite they share the one connection.

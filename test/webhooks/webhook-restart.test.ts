@@ -10,7 +10,7 @@ import { expectStatus, orderBody, placeOrder } from '../helpers/orders.js';
 import { until } from '../helpers/net.js';
 import { Receiver, venueWithEndpoint } from '../helpers/webhook-receiver.js';
 
-// Issue 16, "a restart or a kill -9 loses no pending delivery": real server processes (src/main.ts,
+// A restart or a kill -9 loses no pending delivery: real server processes (src/main.ts,
 // what `carta serve` runs) on the engine of this run take guest orders while a loopback receiver,
 // verifying every signature with the standardwebhooks package, fails one of them; one server is
 // killed with SIGKILL while orders are in flight and started again on the same data (PGlite: the

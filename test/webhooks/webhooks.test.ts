@@ -4,7 +4,7 @@ import { WEBHOOK_ENDPOINTS_PER_VENUE } from '../../src/limits.js';
 import { signingSecrets } from '../../src/modules/webhooks/webhooks.repository.js';
 import { admin, assertError, call, createVenue, startApp, type TestApp, type VenueFixture } from '../helpers/app.js';
 
-// The management API of webhook endpoints (issue 16, docs/events.md): CRUD, Standard Webhooks
+// The management API of webhook endpoints (docs/events.md): CRUD, Standard Webhooks
 // secrets shown on create and rotate only, rotation with a 24-hour grace for the replaced secret,
 // the URL rules (https, no credentials, no internal address literals, checked without any DNS
 // query), paid plans only, read-only keys, the per-venue cap, tenants and the audit log.

@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { CartaError, createCartaClient, unwrap, type AvailabilityInput, type Settings, type SoldOut } from '../src/index.js';
 import { createVenue, recordingFetch, startServer, type TestServer } from './server.js';
 
-// setAvailability and listAvailability (PUT and GET /v1/availability, decisions 13) against a real
-// server, and the settings fields of decisions 13 through the typed api.
+// setAvailability and listAvailability (PUT and GET /v1/availability) against a real server, and
+// the opening hours and order pause of the settings through the typed api.
 
 const MENU = {
   ingredients: [{ externalId: 'milk', name: 'Milk' }],
@@ -14,7 +14,7 @@ const MENU = {
   ],
 };
 
-describe('@carta/client: availability (decisions 13)', () => {
+describe('@carta/client: availability', () => {
   let s: TestServer;
   before(async () => {
     s = await startServer();
@@ -123,7 +123,7 @@ describe('@carta/client: availability (decisions 13)', () => {
     const read = await unwrap(client.api.GET('/v1/settings'));
     assert.deepEqual(read.openingHours, updated.openingHours);
 
-    // The pause and the hours are on every plan (decisions 13), a free one too.
+    // The pause and the hours are on every plan, a free one too.
     const free = createCartaClient({ baseUrl: s.baseUrl, apiKey: (await createVenue(s.t.app, { plan: 'free' })).key });
     const paused = await unwrap(free.api.PATCH('/v1/settings', { body: { orderConfig: { pausedUntil }, openingHours: null } }));
     assert.equal(paused.orderConfig.pausedUntil, pausedUntil);

@@ -160,7 +160,7 @@ describe('@carta/client against a real server', () => {
     assert.equal(reference.planLimits.usage.products, 1);
   });
 
-  it('sends and reads modifier rules and default options (decisions 15), typed', async () => {
+  it('sends and reads modifier rules and default options, typed', async () => {
     const v = await venue();
     const client = createCartaClient({ baseUrl: s.baseUrl, apiKey: v.key });
     // Typed as the generated sync body: this file stops compiling if the fields leave the document.

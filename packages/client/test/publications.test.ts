@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { CartaError, createCartaClient, type MenuDiff, type PublicationPage, type RestoreResult, type SyncMenu } from '../src/index.js';
 import { createVenue, recordingFetch, startServer, type TestServer } from './server.js';
 
-// listPublications, getPublication, diffMenus and restorePublication (decisions 16) against a real
+// listPublications, getPublication, diffMenus and restorePublication against a real
 // server, and the field-level changes of a dry run through syncCatalog.
 
 const MENU: SyncMenu = {
@@ -17,7 +17,7 @@ const MENU: SyncMenu = {
 
 const EMPTY = { added: [], removed: [], changed: [] };
 
-describe('@carta/client: publication history, diff and restore (decisions 16)', () => {
+describe('@carta/client: publication history, diff and restore', () => {
   let s: TestServer;
   before(async () => {
     s = await startServer();

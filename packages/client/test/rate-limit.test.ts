@@ -5,7 +5,7 @@ import { CartaError, createCartaClient, unwrap, type RetryEvent } from '../src/i
 import { sleep } from '../../../test/helpers/orders.js';
 import { createVenue, recordingFetch, startServer, type TestServer } from './server.js';
 
-// Rate limits on (spec 8.4, decisions 10), with a Redis key prefix of this file's own when
+// Rate limits on, with a Redis key prefix of this file's own when
 // REDIS_URL is set. Every request comes from 127.0.0.1, so the per-IP `short` bucket (10 per
 // second, Retry-After 1) is the one a burst meets first; a free venue's `general` bucket (30 per
 // minute) is the one that says "wait most of a minute".

@@ -138,7 +138,7 @@ function heavyMenu(products: number): SyncMenu {
 describe('syncCatalog when the server answers 413 SYNC_TOO_LARGE', () => {
   let s: TestServer;
   before(async () => {
-    // A sync window far below the 30 s (spec 4.1 rule 11) that a whole chunk of heavy products
+    // A sync window far below the default 30 s that a whole chunk of heavy products
     // cannot meet but a few products can: the server's answer to "too much at once".
     s = await startServer({ syncTimeoutMs: WINDOW_MS });
   });
