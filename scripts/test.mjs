@@ -48,7 +48,9 @@ rebuildIfStale('dist/console-web/.vite/manifest.json', ['web/console', ...BOTH_S
 
 // The tests run compiled, from a mirror of the repository (scripts/test-build.mjs).
 const tree = await buildTestTree(root);
-const compiled = (f) => path.join(tree, path.relative(root, path.resolve(root, f)).replace(/\.ts$/, '.js'));
+/** A file named on the command line (or found), as a path from the root with forward slashes. */
+const fromRoot = (f) => path.relative(root, path.resolve(root, f)).split(path.sep).join('/');
+const compiled = (f) => path.join(tree, fromRoot(f).replace(/\.ts$/, '.js'));
 
 const env = { ...process.env };
 // Temporary files in RAM where the machine has it: each test file copies the template's thousand
@@ -69,7 +71,7 @@ if (!env.DATABASE_URL) {
 
 /**
  * A folder of this user's under /dev/shm when it is a RAM file system with room to spare, kept
- * between runs (tsx keeps its compile cache under the temporary folder); else null.
+ * between runs (the tests that still start tsx find its compile cache there); else null.
  */
 function ramTempDir() {
   if (process.platform !== 'linux' || env.TMPDIR) return null;
@@ -91,7 +93,7 @@ const concurrency = Math.max(1, Math.min(4, os.availableParallelism()));
 // The stall suite measures how long GET /health waits: it runs alone, after the rest, so other
 // test files do not take its CPU.
 const ALONE = new Set(['test/server/stall.test.ts']);
-const isAlone = (f) => ALONE.has(path.relative(root, path.resolve(root, f)).split(path.sep).join('/'));
+const isAlone = (f) => ALONE.has(fromRoot(f));
 // Without tsx, the source maps esbuild wrote put failures on their TypeScript lines.
 const nodeArgs = ['--enable-source-maps', '--test'];
 const run = (files, fileConcurrency) =>
